@@ -1,0 +1,73 @@
+//! How the tool fails: bad input exits 2 with `error: <where>: <what was expected>`, anything
+//! else exits 1. Nothing panics on input.
+
+use std::fmt::Display;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use endgame_core::{InputError, JudgeError};
+
+/// Why a command failed.
+#[derive(Debug)]
+pub enum Failure {
+    /// The user's input is wrong: exit status 2.
+    Input(String),
+    /// Anything else (I/O, resources): exit status 1.
+    Other(anyhow::Error),
+}
+
+impl Failure {
+    /// An input error with its place and message already formatted.
+    pub fn input(message: impl Display) -> Self {
+        Failure::Input(message.to_string())
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Self {
+        Failure::Other(e)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Other(e.into())
+    }
+}
+
+impl From<InputError> for Failure {
+    fn from(e: InputError) -> Self {
+        Failure::input(e)
+    }
+}
+
+impl From<JudgeError> for Failure {
+    fn from(e: JudgeError) -> Self {
+        match e {
+            JudgeError::Input(e) => e.into(),
+            JudgeError::Io(e) => e.into(),
+        }
+    }
+}
+
+/// Prints the failure, if any, and gives the exit status.
+pub fn exit_code(result: Result<(), Failure>) -> ExitCode {
+    let stderr = &mut io::stderr().lock();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`endgame ... | head`) is not an error of ours.
+        Err(Failure::Other(e))
+            if e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Input(message)) => {
+            let _ = writeln!(stderr, "error: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Other(e)) => {
+            let _ = writeln!(stderr, "error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! `endgame judge <problem> [FILE]`: contest input in, contest output out, byte for byte.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use endgame_core::JudgeError;
+
+use crate::failure::Failure;
+use crate::output;
+
+/// A contest problem the judge answers.
+pub struct Problem {
+    /// The name on the command line.
+    pub name: &'static str,
+    /// One line about it.
+    pub about: &'static str,
+    /// Reads the whole input, writes the whole output.
+    pub run: fn(&str, &mut dyn Write) -> Result<(), JudgeError>,
+}
+
+/// Every problem, one entry per game that has landed.
+pub const PROBLEMS: &[Problem] = &[];
+
+/// Arguments of `endgame judge`.
+#[derive(Args)]
+#[command(after_help = problems_help())]
+pub struct JudgeArgs {
+    /// The problem (see the list below).
+    problem: String,
+    /// The input file; standard input when absent or `-`.
+    file: Option<PathBuf>,
+}
+
+fn problems_help() -> String {
+    let mut help = String::from("Problems:");
+    if PROBLEMS.is_empty() {
+        help.push_str(" none yet.");
+    }
+    for p in PROBLEMS {
+        help.push_str(&format!("\n  {:<10} {}", p.name, p.about));
+    }
+    help
+}
+
+/// Runs the judge: answers for the cases before a bad one are written before the error.
+pub fn run(args: &JudgeArgs) -> Result<(), Failure> {
+    let Some(problem) = PROBLEMS.iter().find(|p| p.name == args.problem) else {
+        let known: Vec<&str> = PROBLEMS.iter().map(|p| p.name).collect();
+        return Err(Failure::input(format!(
+            "problem `{}`: expected one of: {}",
+            args.problem,
+            if known.is_empty() { "(none yet)".to_string() } else { known.join(", ") }
+        )));
+    };
+    let input = output::read_text(args.file.as_deref())?;
+    let mut out = output::stdout();
+    let result = (problem.run)(&input, &mut out);
+    out.flush()?;
+    Ok(result?)
+}

@@ -1,0 +1,44 @@
+//! `endgame`: solve small board games exactly, from the command line.
+//!
+//! The binary is thin: it parses arguments, reads files, and prints what the game crates
+//! compute. Every game has a module here with its subcommands, its judge problems and its
+//! demo.
+
+mod demo;
+mod failure;
+mod judge;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::failure::Failure;
+
+/// Solve small board games exactly: who wins, in how many plies, and the line of play.
+#[derive(Parser)]
+#[command(name = "endgame", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run bundled examples of every game and explain the results.
+    Demo,
+    /// Answer a contest problem: read its input format, print its output format exactly.
+    Judge(judge::JudgeArgs),
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Demo => demo::run(),
+        Command::Judge(args) => judge::run(&args),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    failure::exit_code(run(cli))
+}

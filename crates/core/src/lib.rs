@@ -1,0 +1,32 @@
+//! Game-independent exact solving for endgame.
+//!
+//! - [`value`]: players, results for the side to move ([`Value`]: win/draw/loss with the
+//!   distance in plies) and their order (the shortest win, then a draw, then the longest loss).
+//! - [`game`] and [`retrograde`]: a game numbers its positions densely and supplies moves
+//!   (optionally un-moves); [`Retrograde`] computes the value and distance of every position,
+//!   cycles included, in O(positions + moves), in parallel.
+//! - [`line`]: every move of a position with its value, the best move, the main line.
+//! - [`search`]: shortest-win search for one agent against a deterministic environment, with
+//!   symmetry, dominance and bound pruning.
+//! - [`conformance`]: the checks every game runs in its tests (index round trip, un-moves
+//!   against moves, symmetry, and a full consistency check of a solution).
+//! - [`input`]: input errors that name the place, and a token reader for contest formats.
+//! - [`explicit`]: a game given by an explicit move list, for tests and examples.
+//!
+//! Distances are always plies (half-moves), never full moves.
+
+pub mod conformance;
+pub mod explicit;
+pub mod game;
+pub mod input;
+pub mod line;
+pub mod retrograde;
+pub mod search;
+pub mod value;
+
+pub use game::{Game, Successor, Unmoves};
+pub use input::{InputError, JudgeError, Tokens};
+pub use line::{ScoredMove, best_move, main_line, scored_moves};
+pub use retrograde::{Phase, Progress, Retrograde, Solution, SolveError, Summary};
+pub use search::{Puzzle, Pruning, SearchResult, SearchStats, Step, shortest_win};
+pub use value::{Outcome, Player, Plies, Value, Wdl};

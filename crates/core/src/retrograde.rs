@@ -1,0 +1,635 @@
+//! Retrograde analysis: the exact value and distance of every position of a [`Game`].
+//!
+//! # Algorithm
+//!
+//! 1. **Start** (parallel): every position is classified. A terminal position gets its value.
+//!    Every other position gets a counter: the number of its moves. Moves with a
+//!    [`Successor::Known`] value are turned into events at the level of that value's distance.
+//!    A non-terminal position without moves is lost at once.
+//! 2. **Reverse edges** (parallel, only without [`Unmoves`]): a compressed list of the
+//!    predecessors of every position, built from the moves.
+//! 3. **Wins and losses, level by level** (parallel within a level): level `d` holds the
+//!    positions decided with distance `d`. For each of them, every predecessor learns of one more
+//!    decided move: a move to a loss in `d` makes it a win in `d + 1` (the first such move found
+//!    is the shortest, because levels are processed in order); a move to a win in `d` counts its
+//!    counter down, and when the counter reaches zero every move leads to a win for the opponent
+//!    and the last of them is the longest, so the position is a loss in `d + 1`.
+//! 4. **Draws**: what is still undecided is a draw: neither side can force a win. A draw that
+//!    can reach a drawn end (a terminal draw) gets the distance of the shortest such line, by one
+//!    more breadth-first pass over the draws; the rest are draws by endless play.
+//!
+//! The work is O(positions + moves).
+//!
+//! # Memory
+//!
+//! 4 bytes per position for the values (the counters of undecided positions share the word),
+//! plus, when the solver builds the reverse edges itself, 8 bytes per position and 4 bytes per
+//! move; plus the level lists (4 bytes per position at most).
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use crate::game::{Game, Successor, Unmoves};
+use crate::value::{Plies, Value};
+
+/// Positions handled by one parallel task of a pass.
+const CHUNK: usize = 1 << 14;
+
+const TAG_SHIFT: u32 = 30;
+const PAYLOAD: u32 = (1 << TAG_SHIFT) - 1;
+const TAG_OPEN: u32 = 0;
+const TAG_WIN: u32 = 1;
+const TAG_LOSS: u32 = 2;
+const TAG_DRAW: u32 = 3;
+/// An open cell with this payload is a hole in the index.
+const HOLE: u32 = PAYLOAD;
+/// The largest distance a cell holds (draw distances are stored plus one).
+pub const MAX_PLIES: u32 = PAYLOAD - 1;
+
+const fn cell(tag: u32, payload: u32) -> u32 {
+    (tag << TAG_SHIFT) | payload
+}
+
+fn encode(value: Value) -> Result<u32, SolveError> {
+    let checked = |d: Plies| {
+        if d.0 > MAX_PLIES {
+            Err(SolveError::DistanceTooLarge)
+        } else {
+            Ok(d.0)
+        }
+    };
+    Ok(match value {
+        Value::Win(d) => cell(TAG_WIN, checked(d)?),
+        Value::Loss(d) => cell(TAG_LOSS, checked(d)?),
+        Value::Draw(None) => cell(TAG_DRAW, 0),
+        Value::Draw(Some(d)) => cell(TAG_DRAW, checked(d)? + 1),
+    })
+}
+
+fn decode(word: u32) -> Option<Value> {
+    let payload = word & PAYLOAD;
+    match word >> TAG_SHIFT {
+        TAG_WIN => Some(Value::Win(Plies(payload))),
+        TAG_LOSS => Some(Value::Loss(Plies(payload))),
+        TAG_DRAW if payload == 0 => Some(Value::Draw(None)),
+        TAG_DRAW => Some(Value::Draw(Some(Plies(payload - 1)))),
+        // Only holes stay open once a solve is finished.
+        _ => None,
+    }
+}
+
+/// Why a game could not be solved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// The index is larger than the solver's 32-bit position numbers.
+    TooManyPositions(usize),
+    /// A position has more moves than a counter holds.
+    TooManyMoves(usize),
+    /// A distance exceeds [`MAX_PLIES`].
+    DistanceTooLarge,
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::TooManyPositions(n) => {
+                write!(f, "{n} positions exceed the solver's limit of {}", u32::MAX)
+            }
+            SolveError::TooManyMoves(pos) => {
+                write!(f, "position {pos} has more than {} moves", PAYLOAD - 1)
+            }
+            SolveError::DistanceTooLarge => {
+                write!(f, "a distance exceeds the limit of {MAX_PLIES} plies")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// The pass a solve is in, for progress reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Classifying positions and counting moves.
+    Start,
+    /// Building the reverse edges.
+    ReverseEdges,
+    /// Deciding wins and losses, level by level.
+    WinsAndLosses,
+    /// Giving draws their distances.
+    Draws,
+}
+
+/// A progress report: `done` of `total` units of the current phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The pass.
+    pub phase: Phase,
+    /// Units finished (positions, or decided positions in the level passes).
+    pub done: u64,
+    /// Units in all.
+    pub total: u64,
+}
+
+/// The retrograde solver with its options.
+///
+/// ```
+/// use endgame_core::explicit::ExplicitGame;
+/// use endgame_core::{Retrograde, Value};
+///
+/// // 0 -> 1 -> 2, and 2 has no move: it is lost for the side to move.
+/// let game = ExplicitGame::new(vec![vec![1], vec![2], vec![]]);
+/// let solution = Retrograde::new().solve(&game).unwrap();
+/// assert_eq!(solution.value(0), Some(Value::loss_in(2)));
+/// assert_eq!(solution.value(1), Some(Value::win_in(1)));
+/// ```
+#[derive(Default)]
+pub struct Retrograde<'a> {
+    progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+}
+
+impl<'a> Retrograde<'a> {
+    /// A solver with no progress reports.
+    #[must_use]
+    pub fn new() -> Self {
+        Retrograde { progress: None }
+    }
+
+    /// Calls `report` from time to time with the progress of the solve (from any thread).
+    #[must_use]
+    pub fn progress(mut self, report: &'a (dyn Fn(Progress) + Sync)) -> Self {
+        self.progress = Some(report);
+        self
+    }
+
+    /// Solves a game, building the reverse edges from its moves.
+    ///
+    /// # Errors
+    /// When the game is larger than the solver's limits (see [`SolveError`]).
+    pub fn solve<G: Game>(&self, game: &G) -> Result<Solution, SolveError> {
+        let mut run = Run::start(game, self.progress)?;
+        let preds = run.reverse_edges(game);
+        run.propagate(&preds)
+    }
+
+    /// Solves a game through its un-moves.
+    ///
+    /// # Errors
+    /// When the game is larger than the solver's limits (see [`SolveError`]).
+    pub fn solve_with_unmoves<G: Unmoves>(&self, game: &G) -> Result<Solution, SolveError> {
+        let run = Run::start(game, self.progress)?;
+        run.propagate(&UnmovePreds(game))
+    }
+}
+
+/// The value of every position of a solved game.
+#[derive(Debug)]
+pub struct Solution {
+    cells: Vec<AtomicU32>,
+}
+
+impl Solution {
+    /// A solution from given values (`None` for holes), e.g. read back from a file.
+    ///
+    /// # Errors
+    /// When a distance exceeds [`MAX_PLIES`].
+    pub fn from_values(values: impl IntoIterator<Item = Option<Value>>) -> Result<Self, SolveError> {
+        let cells = values
+            .into_iter()
+            .map(|v| Ok(AtomicU32::new(v.map_or(Ok(cell(TAG_OPEN, HOLE)), encode)?)))
+            .collect::<Result<_, SolveError>>()?;
+        Ok(Solution { cells })
+    }
+
+    /// The number of indexed positions (holes included).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether the index is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The value of a position for the side to move; `None` for a hole or an index out of range.
+    #[must_use]
+    pub fn value(&self, pos: usize) -> Option<Value> {
+        self.cells.get(pos).and_then(|c| decode(c.load(Relaxed)))
+    }
+
+    /// Every value in index order (`None` for holes).
+    pub fn values(&self) -> impl Iterator<Item = Option<Value>> + '_ {
+        self.cells.iter().map(|c| decode(c.load(Relaxed)))
+    }
+
+    /// Counts over all positions.
+    #[must_use]
+    pub fn summary(&self) -> Summary {
+        self.cells
+            .par_iter()
+            .with_min_len(CHUNK)
+            .fold(Summary::default, |mut s, c| {
+                s.add(decode(c.load(Relaxed)));
+                s
+            })
+            .reduce(Summary::default, Summary::merge)
+    }
+}
+
+/// Counts of the values of a solved game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Positions won by the side to move.
+    pub wins: u64,
+    /// Positions lost by the side to move.
+    pub losses: u64,
+    /// Drawn positions (of either kind).
+    pub draws: u64,
+    /// Holes in the index.
+    pub holes: u64,
+    /// The longest win (plies), 0 when there is none.
+    pub longest_win: u32,
+    /// The longest loss (plies), 0 when there is none.
+    pub longest_loss: u32,
+}
+
+impl Summary {
+    fn add(&mut self, value: Option<Value>) {
+        match value {
+            Some(Value::Win(d)) => {
+                self.wins += 1;
+                self.longest_win = self.longest_win.max(d.0);
+            }
+            Some(Value::Loss(d)) => {
+                self.losses += 1;
+                self.longest_loss = self.longest_loss.max(d.0);
+            }
+            Some(Value::Draw(_)) => self.draws += 1,
+            None => self.holes += 1,
+        }
+    }
+
+    fn merge(self, o: Summary) -> Summary {
+        Summary {
+            wins: self.wins + o.wins,
+            losses: self.losses + o.losses,
+            draws: self.draws + o.draws,
+            holes: self.holes + o.holes,
+            longest_win: self.longest_win.max(o.longest_win),
+            longest_loss: self.longest_loss.max(o.longest_loss),
+        }
+    }
+}
+
+/// How a decided move changes the position it is a move of.
+#[derive(Clone, Copy)]
+enum Event {
+    /// The move leads to a loss for the opponent: a win one ply further.
+    ChildLost,
+    /// The move leads to a win for the opponent: one fewer move left to decide.
+    ChildWon,
+    /// The move leads to a draw that ends: a drawn line one ply longer.
+    ChildDrawn,
+}
+
+/// Lists indexed by distance.
+type Levels<T> = Vec<Vec<T>>;
+
+fn push_at<T>(levels: &mut Levels<T>, level: usize, item: T) {
+    if levels.len() <= level {
+        levels.resize_with(level + 1, Vec::new);
+    }
+    levels[level].push(item);
+}
+
+/// What the start pass found in one chunk of positions.
+#[derive(Default)]
+struct Found {
+    /// Decided wins and losses: (distance, position).
+    decided: Vec<(u32, u32)>,
+    /// Terminal draws that end: (distance, position).
+    drawn: Vec<(u32, u32)>,
+    /// Moves with a known value: (distance of the child, position, event).
+    events: Vec<(u32, u32, Event)>,
+    error: Option<SolveError>,
+}
+
+impl Found {
+    fn merge(mut self, mut other: Found) -> Found {
+        self.decided.append(&mut other.decided);
+        self.drawn.append(&mut other.drawn);
+        self.events.append(&mut other.events);
+        self.error = self.error.or(other.error);
+        self
+    }
+}
+
+/// The predecessors of a position, from un-moves or from reverse edges.
+trait Preds: Sync {
+    fn for_each(&self, pos: u32, f: impl FnMut(u32));
+}
+
+struct UnmovePreds<'g, G>(&'g G);
+
+impl<G: Unmoves> Preds for UnmovePreds<'_, G> {
+    fn for_each(&self, pos: u32, mut f: impl FnMut(u32)) {
+        self.0.for_each_unmove(pos as usize, |p| f(p as u32));
+    }
+}
+
+/// Reverse edges in compressed form: the predecessors of `q` are
+/// `edges[ends[q - 1]..ends[q]]` (with `ends[-1] = 0`).
+struct ReverseEdges {
+    ends: Vec<u64>,
+    edges: Vec<u32>,
+}
+
+impl Preds for ReverseEdges {
+    fn for_each(&self, pos: u32, mut f: impl FnMut(u32)) {
+        let q = pos as usize;
+        let start = if q == 0 { 0 } else { self.ends[q - 1] } as usize;
+        for &p in &self.edges[start..self.ends[q] as usize] {
+            f(p);
+        }
+    }
+}
+
+struct Run<'a, 'g, G> {
+    game: &'g G,
+    cells: Vec<AtomicU32>,
+    wl_levels: Levels<u32>,
+    draw_levels: Levels<u32>,
+    events: Levels<(u32, Event)>,
+    progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+}
+
+impl<'a, 'g, G: Game> Run<'a, 'g, G> {
+    fn report(&self, phase: Phase, done: u64) {
+        if let Some(report) = self.progress {
+            report(Progress { phase, done, total: self.cells.len() as u64 });
+        }
+    }
+
+    fn start(game: &'g G, progress: Option<&'a (dyn Fn(Progress) + Sync)>) -> Result<Self, SolveError> {
+        let n = game.num_positions();
+        if n >= u32::MAX as usize {
+            return Err(SolveError::TooManyPositions(n));
+        }
+        let cells: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+        let mut run = Run {
+            game,
+            cells,
+            wl_levels: Vec::new(),
+            draw_levels: Vec::new(),
+            events: Vec::new(),
+            progress,
+        };
+        let done = AtomicU64::new(0);
+        let found = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|chunk| {
+                let mut found = Found::default();
+                let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
+                let len = range.len() as u64;
+                for pos in range {
+                    if let Err(e) = run.classify(pos, &mut found) {
+                        found.error.get_or_insert(e);
+                    }
+                }
+                run.report(Phase::Start, done.fetch_add(len, Relaxed) + len);
+                found
+            })
+            .reduce(Found::default, Found::merge);
+        if let Some(e) = found.error {
+            return Err(e);
+        }
+        for (d, pos) in found.decided {
+            push_at(&mut run.wl_levels, d as usize, pos);
+        }
+        for (d, pos) in found.drawn {
+            push_at(&mut run.draw_levels, d as usize, pos);
+        }
+        for (d, pos, event) in found.events {
+            push_at(&mut run.events, d as usize, (pos, event));
+        }
+        Ok(run)
+    }
+
+    /// The start pass for one position.
+    fn classify(&self, pos: usize, found: &mut Found) -> Result<(), SolveError> {
+        let game = self.game;
+        let p = pos as u32;
+        if !game.is_position(pos) {
+            self.cells[pos].store(cell(TAG_OPEN, HOLE), Relaxed);
+            return Ok(());
+        }
+        if let Some(value) = game.terminal(pos) {
+            self.cells[pos].store(encode(value)?, Relaxed);
+            match value {
+                Value::Win(d) | Value::Loss(d) => found.decided.push((d.0, p)),
+                Value::Draw(Some(d)) => found.drawn.push((d.0, p)),
+                Value::Draw(None) => {}
+            }
+            return Ok(());
+        }
+        let mut moves: usize = 0;
+        let mut result = Ok(());
+        game.for_each_move(pos, |_, succ| {
+            moves += 1;
+            if let Successor::Known(value) = succ {
+                let event = match value {
+                    Value::Loss(d) => Some((d, Event::ChildLost)),
+                    Value::Win(d) => Some((d, Event::ChildWon)),
+                    Value::Draw(Some(d)) => Some((d, Event::ChildDrawn)),
+                    Value::Draw(None) => None,
+                };
+                if let Some((d, event)) = event {
+                    if d.0 >= MAX_PLIES {
+                        result = Err(SolveError::DistanceTooLarge);
+                    }
+                    found.events.push((d.0, p, event));
+                }
+            }
+        });
+        result?;
+        if moves == 0 {
+            self.cells[pos].store(cell(TAG_LOSS, 0), Relaxed);
+            found.decided.push((0, p));
+        } else if moves >= HOLE as usize {
+            return Err(SolveError::TooManyMoves(pos));
+        } else {
+            self.cells[pos].store(cell(TAG_OPEN, moves as u32), Relaxed);
+        }
+        Ok(())
+    }
+
+    /// Whether `pos` still needs its moves (not a hole, not decided, not terminal).
+    fn is_open(&self, pos: usize) -> bool {
+        let word = self.cells[pos].load(Relaxed);
+        word >> TAG_SHIFT == TAG_OPEN && word != HOLE
+    }
+
+    fn reverse_edges(&mut self, game: &G) -> ReverseEdges {
+        let n = self.cells.len();
+        let counts: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        let each_child = |pos: usize, f: &mut dyn FnMut(usize)| {
+            // Decided positions (terminal, or lost for want of moves) need no predecessors
+            // from their moves, and holes have none.
+            if self.is_open(pos) {
+                game.for_each_move(pos, |_, succ| {
+                    if let Successor::Position(q) = succ {
+                        f(q);
+                    }
+                });
+            }
+        };
+        let done = AtomicU64::new(0);
+        (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
+            let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
+            let len = range.len() as u64;
+            for pos in range {
+                each_child(pos, &mut |q| {
+                    counts[q].fetch_add(1, Relaxed);
+                });
+            }
+            self.report(Phase::ReverseEdges, (done.fetch_add(len, Relaxed) + len) / 2);
+        });
+        let mut total = 0u64;
+        for c in &counts {
+            let k = c.load(Relaxed);
+            c.store(total, Relaxed);
+            total += k;
+        }
+        let edges: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
+        (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
+            let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
+            let len = range.len() as u64;
+            for pos in range {
+                each_child(pos, &mut |q| {
+                    let slot = counts[q].fetch_add(1, Relaxed);
+                    edges[slot as usize].store(pos as u32, Relaxed);
+                });
+            }
+            self.report(Phase::ReverseEdges, (done.fetch_add(len, Relaxed) + len) / 2);
+        });
+        // After the fill, counts[q] is where q's predecessors end.
+        ReverseEdges {
+            ends: counts.into_iter().map(AtomicU64::into_inner).collect(),
+            edges: edges.into_iter().map(AtomicU32::into_inner).collect(),
+        }
+    }
+
+    /// Applies one decided move to the position `p` that has it; returns whether `p` got
+    /// decided at level `d + 1` by it.
+    fn apply(&self, p: u32, event: Event, d: u32) -> bool {
+        let slot = &self.cells[p as usize];
+        let mut word = slot.load(Relaxed);
+        loop {
+            if word >> TAG_SHIFT != TAG_OPEN || word == HOLE {
+                return false;
+            }
+            let new = match event {
+                Event::ChildLost => cell(TAG_WIN, d + 1),
+                Event::ChildWon if word & PAYLOAD == 1 => cell(TAG_LOSS, d + 1),
+                Event::ChildWon => word - 1,
+                Event::ChildDrawn => cell(TAG_DRAW, d + 2),
+            };
+            match slot.compare_exchange_weak(word, new, Relaxed, Relaxed) {
+                Ok(_) => return new >> TAG_SHIFT != TAG_OPEN,
+                Err(current) => word = current,
+            }
+        }
+    }
+
+    /// Processes one level: the positions decided at distance `d` and the known-value events of
+    /// that distance; returns the positions decided at distance `d + 1`.
+    fn level(&self, preds: &impl Preds, decided: &[u32], events: &[(u32, Event)], d: u32, draws: bool) -> Vec<u32> {
+        let from_decided = decided.par_iter().with_min_len(256).fold(Vec::new, |mut next, &q| {
+            let event = if draws {
+                Event::ChildDrawn
+            } else if self.cells[q as usize].load(Relaxed) >> TAG_SHIFT == TAG_LOSS {
+                Event::ChildLost
+            } else {
+                Event::ChildWon
+            };
+            preds.for_each(q, |p| {
+                if self.apply(p, event, d) {
+                    next.push(p);
+                }
+            });
+            next
+        });
+        let from_events = events.par_iter().with_min_len(256).fold(Vec::new, |mut next, &(p, event)| {
+            let wanted = matches!(event, Event::ChildDrawn) == draws;
+            if wanted && self.apply(p, event, d) {
+                next.push(p);
+            }
+            next
+        });
+        from_decided
+            .chain(from_events)
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            })
+    }
+
+    fn propagate(mut self, preds: &impl Preds) -> Result<Solution, SolveError> {
+        let mut decided_count: u64 = 0;
+        for draws in [false, true] {
+            let phase = if draws { Phase::Draws } else { Phase::WinsAndLosses };
+            let mut levels = std::mem::take(if draws { &mut self.draw_levels } else { &mut self.wl_levels });
+            let mut d = 0usize;
+            while d < levels.len() || d < self.events.len() {
+                if d as u32 >= MAX_PLIES - 1 {
+                    return Err(SolveError::DistanceTooLarge);
+                }
+                let decided = levels.get_mut(d).map(std::mem::take).unwrap_or_default();
+                let events = self.events.get(d).map(Vec::as_slice).unwrap_or_default();
+                let next = self.level(preds, &decided, events, d as u32, draws);
+                decided_count += decided.len() as u64;
+                self.report(phase, decided_count);
+                if !next.is_empty() {
+                    if levels.len() <= d + 1 {
+                        levels.resize_with(d + 2, Vec::new);
+                    }
+                    levels[d + 1].extend(next);
+                }
+                d += 1;
+            }
+        }
+        // Whatever is still open can neither be won nor lost, nor reach a drawn end.
+        self.cells.par_iter().with_min_len(CHUNK).for_each(|c| {
+            let word = c.load(Relaxed);
+            if word >> TAG_SHIFT == TAG_OPEN && word != HOLE {
+                c.store(cell(TAG_DRAW, 0), Relaxed);
+            }
+        });
+        Ok(Solution { cells: self.cells })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_round_trip_every_kind_of_value() {
+        for v in [
+            Value::win_in(0),
+            Value::win_in(MAX_PLIES),
+            Value::loss_in(0),
+            Value::loss_in(17),
+            Value::Draw(None),
+            Value::Draw(Some(Plies(0))),
+            Value::Draw(Some(Plies(9))),
+        ] {
+            assert_eq!(decode(encode(v).unwrap()), Some(v));
+        }
+        assert_eq!(decode(cell(TAG_OPEN, HOLE)), None);
+        assert_eq!(encode(Value::win_in(MAX_PLIES + 1)), Err(SolveError::DistanceTooLarge));
+    }
+}

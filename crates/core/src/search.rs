@@ -1,0 +1,210 @@
+//! Shortest-win search for one agent against a deterministic environment.
+//!
+//! The agent chooses an action each step; the environment's answer is fixed by the rules, so a
+//! step maps a state to one next state, to a win, or to a loss. The search is breadth-first by
+//! layers (layer `t` = states after `t` steps), so the first win found is the shortest.
+//!
+//! Three optional prunings, each of which can be switched off (the tests check that none of them
+//! changes an answer):
+//! - **symmetry**: states are replaced by [`Puzzle::canonical`] forms;
+//! - **dominance**: states with equal [`Puzzle::dominance_key`] are compared by their resource
+//!   (more is better); a state no better than one already seen, in this layer or an earlier
+//!   one, is dropped. Without dominance, only exact repeats are dropped;
+//! - **bound**: a state from which [`Puzzle::lower_bound`] steps are still needed to win, and
+//!   that many steps are no longer left, is dropped.
+//!
+//! Dropping repeats and dominated states from earlier layers is sound because the rules do
+//! not depend on the step number (only the step limit does, and it favours the earlier state).
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::hash::Hash;
+
+/// What one action leads to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step<S> {
+    /// The game goes on in this state.
+    Next(S),
+    /// The agent has won with this step.
+    Won,
+    /// The agent has lost with this step (the action is useless).
+    Lost,
+}
+
+/// A one-agent puzzle against a deterministic environment.
+pub trait Puzzle {
+    /// A full state (the agent's and the environment's part).
+    type State: Clone + Eq + Hash;
+    /// An action of the agent.
+    type Action: Clone;
+    /// A state without its resource, for dominance.
+    type Key: Eq + Hash;
+
+    /// The state to start from.
+    fn start(&self) -> Self::State;
+
+    /// Calls `f` for every action in `state` with what it leads to (after the environment's
+    /// answer).
+    fn for_each_action(&self, state: &Self::State, f: impl FnMut(Self::Action, Step<Self::State>));
+
+    /// A canonical representative of the states equivalent to `state` under the puzzle's
+    /// symmetries; equivalent states must have the same future (same shortest win).
+    fn canonical(&self, state: Self::State) -> Self::State {
+        state
+    }
+
+    /// The state's key and resource: of two states with equal keys, the one with more resource
+    /// is at least as good (wins at least as fast).
+    fn dominance_key(&self, state: &Self::State) -> (Self::Key, u64);
+
+    /// A lower bound on the steps still needed to win from `state` (0 when unknown). It must
+    /// never exceed the truth.
+    fn lower_bound(&self, state: &Self::State) -> u32 {
+        let _ = state;
+        0
+    }
+}
+
+/// Which prunings a search uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pruning {
+    /// Replace states by their canonical forms.
+    pub symmetry: bool,
+    /// Drop states dominated by others with more resource.
+    pub dominance: bool,
+    /// Drop states that cannot win within the steps left.
+    pub bound: bool,
+}
+
+impl Pruning {
+    /// Every pruning on.
+    pub const ALL: Pruning = Pruning { symmetry: true, dominance: true, bound: true };
+    /// No pruning but dropping exact repeats.
+    pub const NONE: Pruning = Pruning { symmetry: false, dominance: false, bound: false };
+}
+
+impl Default for Pruning {
+    fn default() -> Self {
+        Pruning::ALL
+    }
+}
+
+/// Counts from a search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// States kept (stored in some layer).
+    pub states: u64,
+    /// States expanded (their actions generated).
+    pub expanded: u64,
+    /// Layers searched.
+    pub layers: u32,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<A> {
+    /// The actions of a shortest win, or `None` when no win exists within the limit.
+    pub plan: Option<Vec<A>>,
+    /// Counts.
+    pub stats: SearchStats,
+}
+
+struct Node<S, A> {
+    state: S,
+    /// (layer, index) of the state this one came from, and the action.
+    parent: Option<(u32, u32, A)>,
+}
+
+/// The best resource seen for a key, and where that state is stored.
+#[derive(Clone, Copy)]
+struct Seen {
+    resource: u64,
+    layer: u32,
+    index: u32,
+}
+
+/// Finds a shortest win of at most `max_steps` steps.
+pub fn shortest_win<P: Puzzle>(puzzle: &P, max_steps: u32, pruning: Pruning) -> SearchResult<P::Action> {
+    let canon = |s: P::State| if pruning.symmetry { puzzle.canonical(s) } else { s };
+    let mut stats = SearchStats::default();
+    let start = canon(puzzle.start());
+    let mut layers: Vec<Vec<Node<P::State, P::Action>>> = vec![vec![Node { state: start.clone(), parent: None }]];
+    stats.states = 1;
+    // Dominance keys or exact states, with the best resource seen.
+    let mut seen_keys: HashMap<P::Key, Seen> = HashMap::new();
+    let mut seen_states: HashMap<P::State, ()> = HashMap::new();
+    if pruning.dominance {
+        let (key, resource) = puzzle.dominance_key(&start);
+        seen_keys.insert(key, Seen { resource, layer: 0, index: 0 });
+    } else {
+        seen_states.insert(start, ());
+    }
+    for t in 0..max_steps {
+        let mut next: Vec<Node<P::State, P::Action>> = Vec::new();
+        let current = &layers[t as usize];
+        stats.layers = t + 1;
+        for (i, node) in current.iter().enumerate() {
+            stats.expanded += 1;
+            let mut won = None;
+            puzzle.for_each_action(&node.state, |action, step| {
+                if won.is_some() {
+                    return;
+                }
+                let state = match step {
+                    Step::Won => {
+                        won = Some(action);
+                        return;
+                    }
+                    Step::Lost => return,
+                    Step::Next(state) => canon(state),
+                };
+                if pruning.bound && t + 1 + puzzle.lower_bound(&state) > max_steps {
+                    return;
+                }
+                let parent = Some((t, i as u32, action));
+                if !pruning.dominance {
+                    if seen_states.insert(state.clone(), ()).is_none() {
+                        next.push(Node { state, parent });
+                    }
+                    return;
+                }
+                let (key, resource) = puzzle.dominance_key(&state);
+                match seen_keys.entry(key) {
+                    Entry::Vacant(e) => {
+                        e.insert(Seen { resource, layer: t + 1, index: next.len() as u32 });
+                        next.push(Node { state, parent });
+                    }
+                    Entry::Occupied(mut e) => {
+                        let Seen { resource: best, layer, index } = *e.get();
+                        if resource <= best {
+                            return;
+                        }
+                        if layer == t + 1 {
+                            next[index as usize] = Node { state, parent };
+                            e.insert(Seen { resource, layer, index });
+                        } else {
+                            e.insert(Seen { resource, layer: t + 1, index: next.len() as u32 });
+                            next.push(Node { state, parent });
+                        }
+                    }
+                }
+            });
+            if let Some(last) = won {
+                let mut plan = vec![last];
+                let mut at = (t, i as u32);
+                while let Some((layer, index, action)) = &layers[at.0 as usize][at.1 as usize].parent {
+                    plan.push(action.clone());
+                    at = (*layer, *index);
+                }
+                plan.reverse();
+                return SearchResult { plan: Some(plan), stats };
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        stats.states += next.len() as u64;
+        layers.push(next);
+    }
+    SearchResult { plan: None, stats }
+}
