@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/ {print $2}') GiB"
 cargo build --release -q
+shopt -s nullglob
 for script in scripts/bench/*.sh; do
     echo "== $script"
     bash "$script"

@@ -53,11 +53,7 @@ const fn cell(tag: u32, payload: u32) -> u32 {
 
 fn encode(value: Value) -> Result<u32, SolveError> {
     let checked = |d: Plies| {
-        if d.0 > MAX_PLIES {
-            Err(SolveError::DistanceTooLarge)
-        } else {
-            Ok(d.0)
-        }
+        if d.0 > MAX_PLIES { Err(SolveError::DistanceTooLarge) } else { Ok(d.0) }
     };
     Ok(match value {
         Value::Win(d) => cell(TAG_WIN, checked(d)?),
@@ -284,15 +280,15 @@ impl Summary {
     }
 }
 
-/// How a decided move changes the position it is a move of.
+/// What a decided move leads to, for the position that has the move.
 #[derive(Clone, Copy)]
 enum Event {
     /// The move leads to a loss for the opponent: a win one ply further.
-    ChildLost,
+    Lost,
     /// The move leads to a win for the opponent: one fewer move left to decide.
-    ChildWon,
+    Won,
     /// The move leads to a draw that ends: a drawn line one ply longer.
-    ChildDrawn,
+    Drawn,
 }
 
 /// Lists indexed by distance.
@@ -379,14 +375,8 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
             return Err(SolveError::TooManyPositions(n));
         }
         let cells: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
-        let mut run = Run {
-            game,
-            cells,
-            wl_levels: Vec::new(),
-            draw_levels: Vec::new(),
-            events: Vec::new(),
-            progress,
-        };
+        let mut run =
+            Run { game, cells, wl_levels: Vec::new(), draw_levels: Vec::new(), events: Vec::new(), progress };
         let done = AtomicU64::new(0);
         let found = (0..n.div_ceil(CHUNK))
             .into_par_iter()
@@ -441,9 +431,9 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
             moves += 1;
             if let Successor::Known(value) = succ {
                 let event = match value {
-                    Value::Loss(d) => Some((d, Event::ChildLost)),
-                    Value::Win(d) => Some((d, Event::ChildWon)),
-                    Value::Draw(Some(d)) => Some((d, Event::ChildDrawn)),
+                    Value::Loss(d) => Some((d, Event::Lost)),
+                    Value::Win(d) => Some((d, Event::Won)),
+                    Value::Draw(Some(d)) => Some((d, Event::Drawn)),
                     Value::Draw(None) => None,
                 };
                 if let Some((d, event)) = event {
@@ -532,10 +522,10 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
                 return false;
             }
             let new = match event {
-                Event::ChildLost => cell(TAG_WIN, d + 1),
-                Event::ChildWon if word & PAYLOAD == 1 => cell(TAG_LOSS, d + 1),
-                Event::ChildWon => word - 1,
-                Event::ChildDrawn => cell(TAG_DRAW, d + 2),
+                Event::Lost => cell(TAG_WIN, d + 1),
+                Event::Won if word & PAYLOAD == 1 => cell(TAG_LOSS, d + 1),
+                Event::Won => word - 1,
+                Event::Drawn => cell(TAG_DRAW, d + 2),
             };
             match slot.compare_exchange_weak(word, new, Relaxed, Relaxed) {
                 Ok(_) => return new >> TAG_SHIFT != TAG_OPEN,
@@ -546,14 +536,21 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
 
     /// Processes one level: the positions decided at distance `d` and the known-value events of
     /// that distance; returns the positions decided at distance `d + 1`.
-    fn level(&self, preds: &impl Preds, decided: &[u32], events: &[(u32, Event)], d: u32, draws: bool) -> Vec<u32> {
+    fn level(
+        &self,
+        preds: &impl Preds,
+        decided: &[u32],
+        events: &[(u32, Event)],
+        d: u32,
+        draws: bool,
+    ) -> Vec<u32> {
         let from_decided = decided.par_iter().with_min_len(256).fold(Vec::new, |mut next, &q| {
             let event = if draws {
-                Event::ChildDrawn
+                Event::Drawn
             } else if self.cells[q as usize].load(Relaxed) >> TAG_SHIFT == TAG_LOSS {
-                Event::ChildLost
+                Event::Lost
             } else {
-                Event::ChildWon
+                Event::Won
             };
             preds.for_each(q, |p| {
                 if self.apply(p, event, d) {
@@ -563,18 +560,16 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
             next
         });
         let from_events = events.par_iter().with_min_len(256).fold(Vec::new, |mut next, &(p, event)| {
-            let wanted = matches!(event, Event::ChildDrawn) == draws;
+            let wanted = matches!(event, Event::Drawn) == draws;
             if wanted && self.apply(p, event, d) {
                 next.push(p);
             }
             next
         });
-        from_decided
-            .chain(from_events)
-            .reduce(Vec::new, |mut a, mut b| {
-                a.append(&mut b);
-                a
-            })
+        from_decided.chain(from_events).reduce(Vec::new, |mut a, mut b| {
+            a.append(&mut b);
+            a
+        })
     }
 
     fn propagate(mut self, preds: &impl Preds) -> Result<Solution, SolveError> {

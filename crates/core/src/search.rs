@@ -13,6 +13,10 @@
 //! - **bound**: a state from which [`Puzzle::lower_bound`] steps are still needed to win, and
 //!   that many steps are no longer left, is dropped.
 //!
+//! The plan's actions are the ones taken in the states the search stored, that is in canonical
+//! states when symmetry is on: replay a plan by canonicalising after every step (or use
+//! actions that mean the same in every equivalent state).
+//!
 //! Dropping repeats and dominated states from earlier layers is sound because the rules do
 //! not depend on the step number (only the step limit does, and it favours the earlier state).
 
@@ -57,8 +61,8 @@ pub trait Puzzle {
     /// is at least as good (wins at least as fast).
     fn dominance_key(&self, state: &Self::State) -> (Self::Key, u64);
 
-    /// A lower bound on the steps still needed to win from `state` (0 when unknown). It must
-    /// never exceed the truth.
+    /// A lower bound on the steps still needed to win from `state` (0 when unknown, `u32::MAX`
+    /// when no win is possible). It must never exceed the truth.
     fn lower_bound(&self, state: &Self::State) -> u32 {
         let _ = state;
         0
@@ -128,7 +132,8 @@ pub fn shortest_win<P: Puzzle>(puzzle: &P, max_steps: u32, pruning: Pruning) -> 
     let canon = |s: P::State| if pruning.symmetry { puzzle.canonical(s) } else { s };
     let mut stats = SearchStats::default();
     let start = canon(puzzle.start());
-    let mut layers: Vec<Vec<Node<P::State, P::Action>>> = vec![vec![Node { state: start.clone(), parent: None }]];
+    let mut layers: Vec<Vec<Node<P::State, P::Action>>> =
+        vec![vec![Node { state: start.clone(), parent: None }]];
     stats.states = 1;
     // Dominance keys or exact states, with the best resource seen.
     let mut seen_keys: HashMap<P::Key, Seen> = HashMap::new();
@@ -158,7 +163,7 @@ pub fn shortest_win<P: Puzzle>(puzzle: &P, max_steps: u32, pruning: Pruning) -> 
                     Step::Lost => return,
                     Step::Next(state) => canon(state),
                 };
-                if pruning.bound && t + 1 + puzzle.lower_bound(&state) > max_steps {
+                if pruning.bound && (t + 1).saturating_add(puzzle.lower_bound(&state)) > max_steps {
                     return;
                 }
                 let parent = Some((t, i as u32, action));

@@ -1,0 +1,40 @@
+//! The tool as a whole: help, version, demo, and how it fails.
+
+use assert_cmd::Command;
+
+fn endgame() -> Command {
+    Command::cargo_bin("endgame").expect("the endgame binary")
+}
+
+#[test]
+fn version_and_help() {
+    let out = endgame().arg("--version").assert().success().get_output().stdout.clone();
+    assert!(String::from_utf8(out).unwrap().starts_with("endgame "));
+    endgame().args(["judge", "--help"]).assert().success();
+    endgame().arg("--help").assert().success();
+}
+
+#[test]
+fn demo_runs() {
+    let out = endgame().arg("demo").assert().success().get_output().stdout.clone();
+    assert!(String::from_utf8(out).unwrap().starts_with("endgame "));
+}
+
+#[test]
+fn an_unknown_problem_is_an_input_error() {
+    let assert = endgame().args(["judge", "no-such-problem"]).write_stdin("").assert().code(2);
+    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(err.starts_with("error: problem `no-such-problem`: expected one of"), "{err}");
+}
+
+#[test]
+fn a_missing_file_is_an_input_error() {
+    let problem = endgame().args(["judge", "--help"]).output().unwrap();
+    assert!(problem.status.success());
+    endgame().args(["judge", "no-such-problem", "/no/such/file"]).assert().code(2);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    endgame().arg("no-such-command").assert().code(2);
+}

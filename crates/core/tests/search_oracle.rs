@@ -1,0 +1,180 @@
+//! The shortest-win search against a plain breadth-first search on random puzzles.
+//!
+//! A puzzle: a walk on a random directed graph with hit points. Every move costs 0 to 2 HP
+//! (at 0 HP the walker has lost); some moves win, some lose. Nodes come in twins `2i`, `2i+1`
+//! whose moves are images of each other under swapping every twin pair, so the swap is a
+//! symmetry. The dominance key is the node (more HP never hurts) and the bound is the number of
+//! moves to the nearest winning move, ignoring HP.
+
+use std::collections::{HashSet, VecDeque};
+
+use endgame_core::{Pruning, Puzzle, Step, shortest_win};
+use proptest::prelude::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Next,
+    Won,
+    Lost,
+}
+
+#[derive(Clone, Debug)]
+struct Walk {
+    /// `moves[node]` = (target, cost, kind).
+    moves: Vec<Vec<(usize, u32, Kind)>>,
+    start: (usize, u32),
+    /// Moves to the nearest winning move, ignoring HP (`u32::MAX` when there is none).
+    to_win: Vec<u32>,
+}
+
+fn twin(node: usize) -> usize {
+    node ^ 1
+}
+
+impl Walk {
+    fn new(even: Vec<Vec<(usize, u32, Kind)>>, start: (usize, u32)) -> Walk {
+        let mut moves = Vec::new();
+        for list in even {
+            moves.push(list.clone());
+            moves.push(list.into_iter().map(|(to, cost, kind)| (twin(to), cost, kind)).collect());
+        }
+        let n = moves.len();
+        let mut to_win = vec![u32::MAX; n];
+        for _ in 0..=n {
+            for v in 0..n {
+                for &(to, _, kind) in &moves[v] {
+                    let d = match kind {
+                        Kind::Won => 1,
+                        Kind::Next if to_win[to] != u32::MAX => to_win[to] + 1,
+                        _ => continue,
+                    };
+                    to_win[v] = to_win[v].min(d);
+                }
+            }
+        }
+        Walk { moves, start, to_win }
+    }
+
+    fn step(&self, (node, hp): (usize, u32), action: usize) -> Step<(usize, u32)> {
+        let (to, cost, kind) = self.moves[node][action];
+        match kind {
+            Kind::Won => Step::Won,
+            Kind::Lost => Step::Lost,
+            Kind::Next if cost >= hp => Step::Lost,
+            Kind::Next => Step::Next((to, hp - cost)),
+        }
+    }
+
+    /// Plain BFS over full states: the fewest moves to a win within `limit`.
+    fn oracle(&self, limit: u32) -> Option<u32> {
+        let mut seen = HashSet::from([self.start]);
+        let mut queue = VecDeque::from([(self.start, 0u32)]);
+        while let Some((state, t)) = queue.pop_front() {
+            if t == limit {
+                continue;
+            }
+            for action in 0..self.moves[state.0].len() {
+                match self.step(state, action) {
+                    Step::Won => return Some(t + 1),
+                    Step::Lost => {}
+                    Step::Next(next) => {
+                        if seen.insert(next) {
+                            queue.push_back((next, t + 1));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Puzzle for Walk {
+    type State = (usize, u32);
+    type Action = usize;
+    type Key = usize;
+
+    fn start(&self) -> (usize, u32) {
+        self.start
+    }
+
+    fn for_each_action(&self, state: &(usize, u32), mut f: impl FnMut(usize, Step<(usize, u32)>)) {
+        for action in 0..self.moves[state.0].len() {
+            f(action, self.step(*state, action));
+        }
+    }
+
+    fn canonical(&self, (node, hp): (usize, u32)) -> (usize, u32) {
+        (node.min(twin(node)), hp)
+    }
+
+    fn dominance_key(&self, &(node, hp): &(usize, u32)) -> (usize, u64) {
+        (node, u64::from(hp))
+    }
+
+    fn lower_bound(&self, &(node, _): &(usize, u32)) -> u32 {
+        self.to_win[node]
+    }
+}
+
+fn any_walk() -> impl Strategy<Value = Walk> {
+    (2usize..9).prop_flat_map(|pairs| {
+        let n = 2 * pairs;
+        let kind = prop_oneof![8 => Just(Kind::Next), 1 => Just(Kind::Won), 1 => Just(Kind::Lost)];
+        let edge = (0..n, 0u32..4, kind);
+        (prop::collection::vec(prop::collection::vec(edge, 1..5), pairs), 0..n, 1u32..12)
+            .prop_map(|(even, node, hp)| Walk::new(even, (node, hp)))
+    })
+}
+
+/// Replays a plan through the rules (in canonical states, as the search took it).
+fn replays_to_a_win(walk: &Walk, plan: &[usize]) -> bool {
+    let mut state = walk.canonical(walk.start);
+    for (i, &action) in plan.iter().enumerate() {
+        match walk.step(state, action) {
+            Step::Won => return i + 1 == plan.len(),
+            Step::Lost => return false,
+            Step::Next(next) => state = walk.canonical(next),
+        }
+    }
+    false
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn every_pruning_agrees_with_plain_bfs(walk in any_walk(), limit in 0u32..12) {
+        let expected = walk.oracle(limit);
+        for symmetry in [false, true] {
+            for dominance in [false, true] {
+                for bound in [false, true] {
+                    let pruning = Pruning { symmetry, dominance, bound };
+                    let result = shortest_win(&walk, limit, pruning);
+                    let steps = result.plan.as_ref().map(|p| p.len() as u32);
+                    prop_assert_eq!(steps, expected, "{:?}", pruning);
+                    if let Some(plan) = &result.plan {
+                        prop_assert!(replays_to_a_win(&walk, plan), "{:?}: plan {:?}", pruning, plan);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pruning_keeps_fewer_states() {
+    // A ring of 6 twin pairs with costly moves; the win is far away.
+    let mut even = Vec::new();
+    for i in 0..6 {
+        let next = 2 * ((i + 1) % 6);
+        even.push(vec![(next, 0, Kind::Next), (next + 1, 1, Kind::Next)]);
+    }
+    even[5].push((0, 0, Kind::Won));
+    let walk = Walk::new(even, (0, 5));
+    let plain = shortest_win(&walk, 10, Pruning::NONE);
+    let pruned = shortest_win(&walk, 10, Pruning::ALL);
+    assert_eq!(plain.plan.as_ref().map(Vec::len), Some(6));
+    assert_eq!(pruned.plan.as_ref().map(Vec::len), Some(6));
+    assert!(pruned.stats.states < plain.stats.states, "{:?} vs {:?}", pruned.stats, plain.stats);
+}
