@@ -11,6 +11,7 @@
 //! - [`conformance`]: the checks every game runs in its tests (index round trip, un-moves
 //!   against moves, symmetry, and a full consistency check of a solution).
 //! - [`input`]: input errors that name the place, and a token reader for contest formats.
+//! - [`tablebase`]: solved tables on disk (compact codes, LZ4 blocks, checksums, atomic writes).
 //! - [`explicit`]: a game given by an explicit move list, for tests and examples.
 //!
 //! Distances are always plies (half-moves), never full moves.
@@ -22,6 +23,7 @@ pub mod input;
 pub mod line;
 pub mod retrograde;
 pub mod search;
+pub mod tablebase;
 pub mod value;
 
 pub use game::{Game, Successor, Unmoves};
