@@ -23,10 +23,11 @@
 //! # Memory
 //!
 //! 4 bytes per position for the values (the counters of undecided positions share the word),
+//! or 2 bytes with [`Retrograde::compact`] (distances up to [`MAX_COMPACT_PLIES`]),
 //! plus, when the solver builds the reverse edges itself, 8 bytes per position and 4 bytes per
 //! move; plus the level lists (4 bytes per position at most).
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -45,15 +46,106 @@ const TAG_DRAW: u32 = 3;
 /// An open cell with this payload is a hole in the index.
 const HOLE: u32 = PAYLOAD;
 /// The largest distance a cell holds (draw distances are stored plus one).
-pub const MAX_PLIES: u32 = PAYLOAD - 1;
+pub const MAX_PLIES: u32 = PAYLOAD - 2;
+/// The largest distance the compact (2-byte) cells hold.
+pub const MAX_COMPACT_PLIES: u32 = COMPACT_PAYLOAD - 2;
+const COMPACT_PAYLOAD: u32 = (1 << 14) - 1;
+
+/// Storage of one cell. The solver works on logical 32-bit words (tag in the top two bits);
+/// a compact cell keeps the tag and a 14-bit payload in 16 bits.
+trait Word: Sync + Send + Sized {
+    /// The largest payload besides the hole marker.
+    const LIMIT: u32;
+    fn new(logical: u32) -> Self;
+    fn get(&self) -> u32;
+    fn set(&self, logical: u32);
+    fn cas(&self, current: u32, new: u32) -> Result<(), u32>;
+    fn into_cells(cells: Vec<Self>) -> Cells;
+}
+
+impl Word for AtomicU32 {
+    const LIMIT: u32 = PAYLOAD - 1;
+    fn new(logical: u32) -> Self {
+        AtomicU32::new(logical)
+    }
+    fn get(&self) -> u32 {
+        self.load(Relaxed)
+    }
+    fn set(&self, logical: u32) {
+        self.store(logical, Relaxed);
+    }
+    fn cas(&self, current: u32, new: u32) -> Result<(), u32> {
+        self.compare_exchange_weak(current, new, Relaxed, Relaxed).map(|_| ())
+    }
+    fn into_cells(cells: Vec<Self>) -> Cells {
+        Cells::Wide(cells)
+    }
+}
+
+fn to_compact(logical: u32) -> u16 {
+    let payload = logical & PAYLOAD;
+    let payload = if payload == HOLE { COMPACT_PAYLOAD } else { payload };
+    debug_assert!(payload <= COMPACT_PAYLOAD);
+    (((logical >> TAG_SHIFT) << 14) | payload) as u16
+}
+
+fn from_compact(physical: u16) -> u32 {
+    let payload = u32::from(physical) & COMPACT_PAYLOAD;
+    let payload = if payload == COMPACT_PAYLOAD { HOLE } else { payload };
+    ((u32::from(physical) >> 14) << TAG_SHIFT) | payload
+}
+
+impl Word for AtomicU16 {
+    const LIMIT: u32 = COMPACT_PAYLOAD - 1;
+    fn new(logical: u32) -> Self {
+        AtomicU16::new(to_compact(logical))
+    }
+    fn get(&self) -> u32 {
+        from_compact(self.load(Relaxed))
+    }
+    fn set(&self, logical: u32) {
+        self.store(to_compact(logical), Relaxed);
+    }
+    fn cas(&self, current: u32, new: u32) -> Result<(), u32> {
+        self.compare_exchange_weak(to_compact(current), to_compact(new), Relaxed, Relaxed)
+            .map(|_| ())
+            .map_err(from_compact)
+    }
+    fn into_cells(cells: Vec<Self>) -> Cells {
+        Cells::Compact(cells)
+    }
+}
+
+/// The cells of a solution, 4 or 2 bytes each.
+#[derive(Debug)]
+enum Cells {
+    Wide(Vec<AtomicU32>),
+    Compact(Vec<AtomicU16>),
+}
+
+impl Cells {
+    fn len(&self) -> usize {
+        match self {
+            Cells::Wide(c) => c.len(),
+            Cells::Compact(c) => c.len(),
+        }
+    }
+
+    fn get(&self, pos: usize) -> Option<u32> {
+        match self {
+            Cells::Wide(c) => c.get(pos).map(Word::get),
+            Cells::Compact(c) => c.get(pos).map(Word::get),
+        }
+    }
+}
 
 const fn cell(tag: u32, payload: u32) -> u32 {
     (tag << TAG_SHIFT) | payload
 }
 
-fn encode(value: Value) -> Result<u32, SolveError> {
+fn encode(value: Value, limit: u32) -> Result<u32, SolveError> {
     let checked = |d: Plies| {
-        if d.0 > MAX_PLIES { Err(SolveError::DistanceTooLarge) } else { Ok(d.0) }
+        if d.0 >= limit { Err(SolveError::DistanceTooLarge) } else { Ok(d.0) }
     };
     Ok(match value {
         Value::Win(d) => cell(TAG_WIN, checked(d)?),
@@ -82,7 +174,7 @@ pub enum SolveError {
     TooManyPositions(usize),
     /// A position has more moves than a counter holds.
     TooManyMoves(usize),
-    /// A distance exceeds [`MAX_PLIES`].
+    /// A distance exceeds [`MAX_PLIES`] (or [`MAX_COMPACT_PLIES`] with compact cells).
     DistanceTooLarge,
 }
 
@@ -93,10 +185,10 @@ impl std::fmt::Display for SolveError {
                 write!(f, "{n} positions exceed the solver's limit of {}", u32::MAX)
             }
             SolveError::TooManyMoves(pos) => {
-                write!(f, "position {pos} has more than {} moves", PAYLOAD - 1)
+                write!(f, "position {pos} has more moves than a counter holds")
             }
             SolveError::DistanceTooLarge => {
-                write!(f, "a distance exceeds the limit of {MAX_PLIES} plies")
+                write!(f, "a distance exceeds the solver's limit")
             }
         }
     }
@@ -143,13 +235,23 @@ pub struct Progress {
 #[derive(Default)]
 pub struct Retrograde<'a> {
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    compact: bool,
 }
 
 impl<'a> Retrograde<'a> {
     /// A solver with no progress reports.
     #[must_use]
     pub fn new() -> Self {
-        Retrograde { progress: None }
+        Retrograde { progress: None, compact: false }
+    }
+
+    /// Uses 2-byte cells instead of 4-byte ones: half the memory, but distances of at most
+    /// [`MAX_COMPACT_PLIES`] and at most that many moves per position (else
+    /// [`SolveError::DistanceTooLarge`] or [`SolveError::TooManyMoves`]).
+    #[must_use]
+    pub fn compact(mut self, compact: bool) -> Self {
+        self.compact = compact;
+        self
     }
 
     /// Calls `report` from time to time with the progress of the solve (from any thread).
@@ -164,9 +266,19 @@ impl<'a> Retrograde<'a> {
     /// # Errors
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve<G: Game>(&self, game: &G) -> Result<Solution, SolveError> {
-        let mut run = Run::start(game, self.progress)?;
-        let preds = run.reverse_edges(game);
-        run.propagate(&preds)
+        fn go<G: Game, W: Word>(
+            game: &G,
+            progress: Option<&(dyn Fn(Progress) + Sync)>,
+        ) -> Result<Solution, SolveError> {
+            let mut run = Run::<G, W>::start(game, progress)?;
+            let preds = run.reverse_edges(game);
+            run.propagate(&preds)
+        }
+        if self.compact {
+            go::<G, AtomicU16>(game, self.progress)
+        } else {
+            go::<G, AtomicU32>(game, self.progress)
+        }
     }
 
     /// Solves a game through its un-moves.
@@ -174,15 +286,19 @@ impl<'a> Retrograde<'a> {
     /// # Errors
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve_with_unmoves<G: Unmoves>(&self, game: &G) -> Result<Solution, SolveError> {
-        let run = Run::start(game, self.progress)?;
-        run.propagate(&UnmovePreds(game))
+        let preds = UnmovePreds(game);
+        if self.compact {
+            Run::<G, AtomicU16>::start(game, self.progress)?.propagate(&preds)
+        } else {
+            Run::<G, AtomicU32>::start(game, self.progress)?.propagate(&preds)
+        }
     }
 }
 
 /// The value of every position of a solved game.
 #[derive(Debug)]
 pub struct Solution {
-    cells: Vec<AtomicU32>,
+    cells: Cells,
 }
 
 impl Solution {
@@ -193,9 +309,9 @@ impl Solution {
     pub fn from_values(values: impl IntoIterator<Item = Option<Value>>) -> Result<Self, SolveError> {
         let cells = values
             .into_iter()
-            .map(|v| Ok(AtomicU32::new(v.map_or(Ok(cell(TAG_OPEN, HOLE)), encode)?)))
+            .map(|v| Ok(AtomicU32::new(v.map_or(Ok(cell(TAG_OPEN, HOLE)), |v| encode(v, AtomicU32::LIMIT))?)))
             .collect::<Result<_, SolveError>>()?;
-        Ok(Solution { cells })
+        Ok(Solution { cells: Cells::Wide(cells) })
     }
 
     /// The number of indexed positions (holes included).
@@ -207,28 +323,28 @@ impl Solution {
     /// Whether the index is empty.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.cells.is_empty()
+        self.cells.len() == 0
     }
 
     /// The value of a position for the side to move; `None` for a hole or an index out of range.
     #[must_use]
     pub fn value(&self, pos: usize) -> Option<Value> {
-        self.cells.get(pos).and_then(|c| decode(c.load(Relaxed)))
+        self.cells.get(pos).and_then(decode)
     }
 
     /// Every value in index order (`None` for holes).
     pub fn values(&self) -> impl Iterator<Item = Option<Value>> + '_ {
-        self.cells.iter().map(|c| decode(c.load(Relaxed)))
+        (0..self.len()).map(|p| self.value(p))
     }
 
     /// Counts over all positions.
     #[must_use]
     pub fn summary(&self) -> Summary {
-        self.cells
-            .par_iter()
+        (0..self.len())
+            .into_par_iter()
             .with_min_len(CHUNK)
-            .fold(Summary::default, |mut s, c| {
-                s.add(decode(c.load(Relaxed)));
+            .fold(Summary::default, |mut s, p| {
+                s.add(self.value(p));
                 s
             })
             .reduce(Summary::default, Summary::merge)
@@ -353,16 +469,16 @@ impl Preds for ReverseEdges {
     }
 }
 
-struct Run<'a, 'g, G> {
+struct Run<'a, 'g, G, W> {
     game: &'g G,
-    cells: Vec<AtomicU32>,
+    cells: Vec<W>,
     wl_levels: Levels<u32>,
     draw_levels: Levels<u32>,
     events: Levels<(u32, Event)>,
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
 }
 
-impl<'a, 'g, G: Game> Run<'a, 'g, G> {
+impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
     fn report(&self, phase: Phase, done: u64) {
         if let Some(report) = self.progress {
             report(Progress { phase, done, total: self.cells.len() as u64 });
@@ -374,7 +490,7 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
         if n >= u32::MAX as usize {
             return Err(SolveError::TooManyPositions(n));
         }
-        let cells: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+        let cells: Vec<W> = (0..n).map(|_| W::new(0)).collect();
         let mut run =
             Run { game, cells, wl_levels: Vec::new(), draw_levels: Vec::new(), events: Vec::new(), progress };
         let done = AtomicU64::new(0);
@@ -413,11 +529,11 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
         let game = self.game;
         let p = pos as u32;
         if !game.is_position(pos) {
-            self.cells[pos].store(cell(TAG_OPEN, HOLE), Relaxed);
+            self.cells[pos].set(cell(TAG_OPEN, HOLE));
             return Ok(());
         }
         if let Some(value) = game.terminal(pos) {
-            self.cells[pos].store(encode(value)?, Relaxed);
+            self.cells[pos].set(encode(value, W::LIMIT)?);
             match value {
                 Value::Win(d) | Value::Loss(d) => found.decided.push((d.0, p)),
                 Value::Draw(Some(d)) => found.drawn.push((d.0, p)),
@@ -437,7 +553,7 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
                     Value::Draw(None) => None,
                 };
                 if let Some((d, event)) = event {
-                    if d.0 >= MAX_PLIES {
+                    if d.0 + 2 >= W::LIMIT {
                         result = Err(SolveError::DistanceTooLarge);
                     }
                     found.events.push((d.0, p, event));
@@ -446,19 +562,19 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
         });
         result?;
         if moves == 0 {
-            self.cells[pos].store(cell(TAG_LOSS, 0), Relaxed);
+            self.cells[pos].set(cell(TAG_LOSS, 0));
             found.decided.push((0, p));
-        } else if moves >= HOLE as usize {
+        } else if moves > W::LIMIT as usize {
             return Err(SolveError::TooManyMoves(pos));
         } else {
-            self.cells[pos].store(cell(TAG_OPEN, moves as u32), Relaxed);
+            self.cells[pos].set(cell(TAG_OPEN, moves as u32));
         }
         Ok(())
     }
 
     /// Whether `pos` still needs its moves (not a hole, not decided, not terminal).
     fn is_open(&self, pos: usize) -> bool {
-        let word = self.cells[pos].load(Relaxed);
+        let word = self.cells[pos].get();
         word >> TAG_SHIFT == TAG_OPEN && word != HOLE
     }
 
@@ -516,7 +632,7 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
     /// decided at level `d + 1` by it.
     fn apply(&self, p: u32, event: Event, d: u32) -> bool {
         let slot = &self.cells[p as usize];
-        let mut word = slot.load(Relaxed);
+        let mut word = slot.get();
         loop {
             if word >> TAG_SHIFT != TAG_OPEN || word == HOLE {
                 return false;
@@ -527,8 +643,8 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
                 Event::Won => word - 1,
                 Event::Drawn => cell(TAG_DRAW, d + 2),
             };
-            match slot.compare_exchange_weak(word, new, Relaxed, Relaxed) {
-                Ok(_) => return new >> TAG_SHIFT != TAG_OPEN,
+            match slot.cas(word, new) {
+                Ok(()) => return new >> TAG_SHIFT != TAG_OPEN,
                 Err(current) => word = current,
             }
         }
@@ -547,7 +663,7 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
         let from_decided = decided.par_iter().with_min_len(256).fold(Vec::new, |mut next, &q| {
             let event = if draws {
                 Event::Drawn
-            } else if self.cells[q as usize].load(Relaxed) >> TAG_SHIFT == TAG_LOSS {
+            } else if self.cells[q as usize].get() >> TAG_SHIFT == TAG_LOSS {
                 Event::Lost
             } else {
                 Event::Won
@@ -579,7 +695,7 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
             let mut levels = std::mem::take(if draws { &mut self.draw_levels } else { &mut self.wl_levels });
             let mut d = 0usize;
             while d < levels.len() || d < self.events.len() {
-                if d as u32 >= MAX_PLIES - 1 {
+                if d as u32 + 2 >= W::LIMIT {
                     return Err(SolveError::DistanceTooLarge);
                 }
                 let decided = levels.get_mut(d).map(std::mem::take).unwrap_or_default();
@@ -598,12 +714,12 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
         }
         // Whatever is still open can neither be won nor lost, nor reach a drawn end.
         self.cells.par_iter().with_min_len(CHUNK).for_each(|c| {
-            let word = c.load(Relaxed);
+            let word = c.get();
             if word >> TAG_SHIFT == TAG_OPEN && word != HOLE {
-                c.store(cell(TAG_DRAW, 0), Relaxed);
+                c.set(cell(TAG_DRAW, 0));
             }
         });
-        Ok(Solution { cells: self.cells })
+        Ok(Solution { cells: W::into_cells(self.cells) })
     }
 }
 
@@ -622,9 +738,18 @@ mod tests {
             Value::Draw(Some(Plies(0))),
             Value::Draw(Some(Plies(9))),
         ] {
-            assert_eq!(decode(encode(v).unwrap()), Some(v));
+            assert_eq!(decode(encode(v, AtomicU32::LIMIT).unwrap()), Some(v));
         }
         assert_eq!(decode(cell(TAG_OPEN, HOLE)), None);
-        assert_eq!(encode(Value::win_in(MAX_PLIES + 1)), Err(SolveError::DistanceTooLarge));
+        assert_eq!(encode(Value::win_in(MAX_PLIES + 1), AtomicU32::LIMIT), Err(SolveError::DistanceTooLarge));
+        assert_eq!(
+            encode(Value::Draw(Some(Plies(MAX_PLIES))), AtomicU32::LIMIT).map(decode),
+            Ok(Some(Value::Draw(Some(Plies(MAX_PLIES)))))
+        );
+        for word in
+            [cell(TAG_OPEN, HOLE), cell(TAG_OPEN, 7), cell(TAG_WIN, MAX_COMPACT_PLIES), cell(TAG_DRAW, 0)]
+        {
+            assert_eq!(from_compact(to_compact(word)), word);
+        }
     }
 }

@@ -135,7 +135,8 @@ pub fn write_table(path: &Path, id: &TableId, solution: &Solution) -> Result<(),
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     for s in [&id.game, &id.variant, &id.rules] {
-        let len = u16::try_from(s.len()).map_err(|_| TableError::Invalid(path.to_path_buf(), "name too long".into()))?;
+        let len = u16::try_from(s.len())
+            .map_err(|_| TableError::Invalid(path.to_path_buf(), "name too long".into()))?;
         header.extend_from_slice(&len.to_le_bytes());
         header.extend_from_slice(s.as_bytes());
     }
@@ -264,7 +265,8 @@ fn parse_table(bytes: &[u8], id: &TableId) -> Result<Solution, String> {
         .par_iter()
         .enumerate()
         .map(|(i, compressed)| {
-            let raw = lz4_flex::decompress_size_prepended(compressed).map_err(|e| format!("block {i}: {e}"))?;
+            let raw =
+                lz4_flex::decompress_size_prepended(compressed).map_err(|e| format!("block {i}: {e}"))?;
             let expected = block.min(n - i * block) * width;
             if raw.len() != expected {
                 return Err(format!("block {i}: {} bytes, expected {expected}", raw.len()));

@@ -121,9 +121,13 @@ proptest! {
         let expected = oracle(&game);
         let by_edges = Retrograde::new().solve(&game).unwrap();
         let by_unmoves = Retrograde::new().solve_with_unmoves(&game).unwrap();
+        let compact = Retrograde::new().compact(true).solve(&game).unwrap();
+        let compact_unmoves = Retrograde::new().compact(true).solve_with_unmoves(&game).unwrap();
         for p in 0..game.num_positions() {
             prop_assert_eq!(by_edges.value(p), expected[p], "position {} (reverse edges)", p);
             prop_assert_eq!(by_unmoves.value(p), expected[p], "position {} (un-moves)", p);
+            prop_assert_eq!(compact.value(p), expected[p], "position {} (compact)", p);
+            prop_assert_eq!(compact_unmoves.value(p), expected[p], "position {} (compact, un-moves)", p);
         }
         prop_assert_eq!(check_solution(&game, &by_edges), Ok(()));
         prop_assert_eq!(check_unmoves(&game), Ok(()));
@@ -140,6 +144,23 @@ fn consistency_check_rejects_a_wrong_value() {
     ])
     .unwrap();
     assert!(check_solution(&game, &wrong).unwrap_err().contains("position 0"));
+}
+
+#[test]
+fn compact_cells_refuse_distances_they_cannot_hold() {
+    let limit = endgame_core::retrograde::MAX_COMPACT_PLIES;
+    let game = ExplicitGame::new(vec![vec![], vec![]]).with_known_move(1, Value::win_in(limit));
+    assert_eq!(
+        Retrograde::new().compact(true).solve(&game).unwrap_err(),
+        endgame_core::SolveError::DistanceTooLarge
+    );
+    assert_eq!(Retrograde::new().solve(&game).unwrap().value(1), Some(Value::loss_in(limit + 1)));
+    // A chain longer than the compact limit.
+    let n = limit as usize + 10;
+    let chain = ExplicitGame::new((0..n).map(|i| if i + 1 < n { vec![i + 1] } else { vec![] }).collect());
+    assert!(Retrograde::new().compact(true).solve(&chain).is_err());
+    let far = Retrograde::new().solve(&chain).unwrap().value(0).unwrap();
+    assert_eq!(far.plies(), Some(endgame_core::Plies(n as u32 - 1)));
 }
 
 #[test]
