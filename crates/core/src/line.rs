@@ -38,7 +38,7 @@ pub fn scored_moves<G: Game>(game: &G, solution: &Solution, pos: usize) -> Vec<S
             moves.push(ScoredMove { mv, to, value: child.before_move() });
         }
     });
-    moves.sort_by(|a, b| b.value.cmp(&a.value));
+    moves.sort_by_key(|m| std::cmp::Reverse(m.value));
     moves
 }
 

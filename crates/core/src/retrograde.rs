@@ -286,6 +286,7 @@ impl Summary {
 
 /// How a decided move changes the position it is a move of.
 #[derive(Clone, Copy)]
+#[allow(clippy::enum_variant_names)]
 enum Event {
     /// The move leads to a loss for the opponent: a win one ply further.
     ChildLost,
