@@ -1,1 +1,3 @@
+//! Retrograde solver benchmarks (none yet).
+
 fn main() {}
