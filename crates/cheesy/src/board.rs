@@ -295,7 +295,8 @@ mod tests {
     #[test]
     fn squares_fields_and_floating() {
         let rows = [".F.", "D..", "..F"];
-        let fields: Vec<Field> = rows.iter().flat_map(|r| r.chars()).map(|c| Field::from_char(c).unwrap()).collect();
+        let fields: Vec<Field> =
+            rows.iter().flat_map(|r| r.chars()).map(|c| Field::from_char(c).unwrap()).collect();
         let board = Board::from_top_rows(3, 3, &fields).unwrap();
         assert_eq!(board.field(Square::new(2, 3)), Field::Forbidden);
         assert_eq!(board.field(Square::new(1, 2)), Field::Dangerous);

@@ -61,8 +61,10 @@ impl<'b> CheesyGame<'b> {
     #[must_use]
     pub fn index(&self, placement: Placement) -> Option<usize> {
         let Placement { king, pawn, to_move } = placement;
-        let in_region = pawn.x >= self.x0 && pawn.x - self.x0 < self.width && pawn.y >= 1 && pawn.y <= self.top;
-        (in_region && self.board.contains(king) && self.board.contains(pawn)).then(|| self.index_unchecked(king, pawn, to_move))
+        let in_region =
+            pawn.x >= self.x0 && pawn.x - self.x0 < self.width && pawn.y >= 1 && pawn.y <= self.top;
+        (in_region && self.board.contains(king) && self.board.contains(pawn))
+            .then(|| self.index_unchecked(king, pawn, to_move))
     }
 
     fn index_unchecked(&self, king: Square, pawn: Square, to_move: Side) -> usize {

@@ -92,11 +92,21 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn number(&mut self, what: &str, min: usize, max: usize, case: Option<usize>) -> Result<usize, InputError> {
+    fn number(
+        &mut self,
+        what: &str,
+        min: usize,
+        max: usize,
+        case: Option<usize>,
+    ) -> Result<usize, InputError> {
         let (token, line) = self.next(what, case)?;
         token.parse::<usize>().ok().filter(|n| (min..=max).contains(n)).ok_or_else(|| {
-            let range = if max == usize::MAX { format!("an integer >= {min}") } else { format!("{min} to {max}") };
-            InputError::new(self.place(token, line, case), format!("expected {what} ({range}), found {token:?}"))
+            let range =
+                if max == usize::MAX { format!("an integer >= {min}") } else { format!("{min} to {max}") };
+            InputError::new(
+                self.place(token, line, case),
+                format!("expected {what} ({range}), found {token:?}"),
+            )
         })
     }
 
@@ -109,7 +119,10 @@ impl<'a> Reader<'a> {
             for (i, (byte, c)) in token.char_indices().enumerate() {
                 let place = || self.place(&token[byte..], line, Some(case));
                 if i == SIDE {
-                    return Err(InputError::new(place(), format!("expected {SIDE} fields in {what}, found {count}")));
+                    return Err(InputError::new(
+                        place(),
+                        format!("expected {SIDE} fields in {what}, found {count}"),
+                    ));
                 }
                 let Some(field) = Field::from_char(c) else {
                     return Err(InputError::new(
@@ -121,7 +134,10 @@ impl<'a> Reader<'a> {
             }
             if count < SIDE {
                 let place = self.place(token, line, Some(case));
-                return Err(InputError::new(place, format!("expected {SIDE} fields in {what}, found {count}")));
+                return Err(InputError::new(
+                    place,
+                    format!("expected {SIDE} fields in {what}, found {count}"),
+                ));
             }
         }
         let board = Board::from_top_rows(SIDE, SIDE, &fields).expect("8 x 8 fields");

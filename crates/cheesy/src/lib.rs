@@ -20,12 +20,14 @@
 //! - [`board`]: [`Field`], [`Square`], [`Board`];
 //! - [`position`]: [`Side`], [`Move`], [`Ending`], [`Setup`] and the validated [`Position`];
 //! - [`game`]: the index for the solver; [`solve()`]: winner, distance and line of play;
-//! - [`text`]: board files and printed boards; [`judge`]: the contest format.
+//! - [`text`]: board files and printed boards; [`judge`]: the contest format;
+//! - [`random`]: random inputs for benchmarks and searches.
 
 pub mod board;
 pub mod game;
 pub mod judge;
 pub mod position;
+pub mod random;
 pub mod solve;
 pub mod text;
 

@@ -17,7 +17,8 @@ use endgame_core::Player;
 use crate::board::{Board, Field, Square};
 
 /// The king's steps.
-pub(crate) const KING_STEPS: [(i8, i8); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+pub(crate) const KING_STEPS: [(i8, i8); 8] =
+    [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
 
 /// A side: White has the king and moves first in the contest, Black has the pawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -4,11 +4,11 @@
 //! retrograde solver; the line follows the best moves (the winner's fastest win, the loser's
 //! slowest loss).
 
-use endgame_core::{Retrograde, SolveError, Solution, Successor, Value, main_line};
+use endgame_core::{Retrograde, Solution, SolveError, Successor, Value, main_line};
 
+use crate::board::Square;
 use crate::game::CheesyGame;
 use crate::position::{Ending, Move, Placement, Position, Side, ending};
-use crate::board::Square;
 
 /// One move of the line of play and the position after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -53,7 +53,10 @@ pub fn parse_position(text: &str, to_move: Side) -> Result<Position, InputError>
         for (col, c) in line.chars().enumerate() {
             let column = col + 1;
             if col == max {
-                return Err(InputError::new(at(n, column), format!("expected at most {max} fields in a row")));
+                return Err(InputError::new(
+                    at(n, column),
+                    format!("expected at most {max} fields in a row"),
+                ));
             }
             let field = match c {
                 'K' => {
@@ -78,7 +81,10 @@ pub fn parse_position(text: &str, to_move: Side) -> Result<Position, InputError>
                     field
                 }
                 _ => Field::from_char(c).ok_or_else(|| {
-                    InputError::new(at(n, column), format!("expected one of `.`, `D`, `F`, `K`, `P`, `p`, found {c:?}"))
+                    InputError::new(
+                        at(n, column),
+                        format!("expected one of `.`, `D`, `F`, `K`, `P`, `p`, found {c:?}"),
+                    )
                 })?,
             };
             fields.push(field);
@@ -91,9 +97,12 @@ pub fn parse_position(text: &str, to_move: Side) -> Result<Position, InputError>
         }
     }
     let end = format!("line {}", used + 1);
-    let (kl, kc) = king.ok_or_else(|| InputError::new(end.clone(), "expected a king `K` on the board, found none"))?;
-    let (pl, pc, _) = pawn.ok_or_else(|| InputError::new(end, "expected a pawn `P` or `p` on the board, found none"))?;
-    let board = Board::from_top_rows(used, cols, &fields).map_err(|e| InputError::new("line 1", e.to_string()))?;
+    let (kl, kc) =
+        king.ok_or_else(|| InputError::new(end.clone(), "expected a king `K` on the board, found none"))?;
+    let (pl, pc, _) =
+        pawn.ok_or_else(|| InputError::new(end, "expected a pawn `P` or `p` on the board, found none"))?;
+    let board =
+        Board::from_top_rows(used, cols, &fields).map_err(|e| InputError::new("line 1", e.to_string()))?;
     // Line l is row y = rows + 1 - l; the sizes are at most 64.
     let square = |line: usize, column: usize| Square::new(column as u8, (used + 1 - line) as u8);
     let setup = Setup { board, king: square(kl, kc), pawn: square(pl, pc), to_move };

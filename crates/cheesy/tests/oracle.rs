@@ -9,10 +9,13 @@ use endgame_cheesy::{Board, CheesyGame, Field, Move, Placement, Position, Setup,
 use endgame_core::{Game, Retrograde, Value};
 use proptest::prelude::*;
 
+/// White to move?, king x, king y, pawn x, pawn y (0-based).
+type State = (bool, i32, i32, i32, i32);
+
 /// A board as the oracle sees it: `grid[y][x]` with `y = 0` the bottom row, bytes `.`, `D`, `F`.
 struct Oracle {
     grid: Vec<Vec<u8>>,
-    memo: HashMap<(bool, i32, i32, i32, i32), (bool, u32)>,
+    memo: HashMap<State, (bool, u32)>,
 }
 
 impl Oracle {
@@ -84,8 +87,11 @@ impl Oracle {
 }
 
 fn board_of(grid: &[Vec<u8>]) -> Board {
-    let fields: Vec<Field> =
-        grid.iter().rev().flat_map(|row| row.iter().map(|&b| Field::from_char(char::from(b)).unwrap())).collect();
+    let fields: Vec<Field> = grid
+        .iter()
+        .rev()
+        .flat_map(|row| row.iter().map(|&b| Field::from_char(char::from(b)).unwrap()))
+        .collect();
     Board::from_top_rows(grid.len(), grid[0].len(), &fields).unwrap()
 }
 
@@ -118,7 +124,14 @@ fn check_whole_board(grid: Vec<Vec<u8>>) -> Result<(), TestCaseError> {
         let c = |s: Square| (i32::from(s.x) - 1, i32::from(s.y) - 1);
         let ((kx, ky), (px, py)) = (c(king), c(pawn));
         let (white_wins, plies) = oracle.value(to_move == Side::White, kx, ky, px, py);
-        prop_assert_eq!(got, value_of(white_wins, plies, to_move), "king {} pawn {} {:?}", king, pawn, to_move);
+        prop_assert_eq!(
+            got,
+            value_of(white_wins, plies, to_move),
+            "king {} pawn {} {:?}",
+            king,
+            pawn,
+            to_move
+        );
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The contest's sample, answered byte for byte, and its positions solved with their lines.
 
-use endgame_cheesy::{Ending, Side, judge, solve};
+use endgame_cheesy::{CheesyGame, Ending, Move, Side, Square, judge, solve};
+use endgame_core::{Retrograde, Value, scored_moves};
 
 const SAMPLE_IN: &str = include_str!("data/sample.in");
 const SAMPLE_OUT: &str = include_str!("data/sample.out");
@@ -28,4 +29,28 @@ fn sample_lines_of_play() {
         }
     }
     assert!(matches!(second.ending, Ending::Captured | Ending::PawnBlocked));
+}
+
+/// The pitfall the spec warns of: one king move gets the king stuck (Black would win), another
+/// blocks the pawn at once. White chooses, so White wins.
+#[test]
+fn white_wins_when_only_some_king_moves_get_stuck() {
+    let input =
+        "1\nFFFFFFFF\nFFFFFFFF\nFFFFFFFF\nFFFFFFFF\nFFFFFFFF\nD.D.FFFF\nFD..FFFF\n....FFFF\n2 1\n3 3\n";
+    let mut out = Vec::new();
+    judge::run(input, &mut out).unwrap();
+    assert_eq!(out, b"White\n");
+    let (positions, _) = judge::parse(input);
+    let answer = solve(&positions[0]).unwrap();
+    assert_eq!(answer.value, Value::win_in(1));
+    assert_eq!(answer.ending, Ending::PawnBlocked);
+    // K(2,1)-(1,1) loses: after P(3,3)-(3,2) the king's only exits are F, D and (2,1), which is
+    // now floating dangerous.
+    let game = CheesyGame::for_pawn(positions[0].board(), positions[0].placement().pawn);
+    let solution = Retrograde::new().solve_with_unmoves(&game).unwrap();
+    let start = game.index(positions[0].placement()).unwrap();
+    let corner = Square::new(1, 1);
+    let moves = scored_moves(&game, &solution, start);
+    let stuck = moves.iter().find(|m| matches!(m.mv, Move::King { to, .. } if to == corner)).unwrap();
+    assert_eq!(stuck.value, Value::loss_in(2));
 }
