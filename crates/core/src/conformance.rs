@@ -33,15 +33,13 @@ pub fn check_index_round_trip<G: Indexed + Sync>(game: &G) -> Result<(), String>
 where
     G::Position: Send,
 {
-    (0..game.num_positions()).into_par_iter().try_for_each(|i| {
-        match (game.decode(i), game.is_position(i)) {
-            (None, false) => Ok(()),
-            (Some(p), true) => match game.encode(&p) {
-                Some(j) if j == i => Ok(()),
-                other => Err(format!("index {i} decodes to {p:?}, which encodes to {other:?}")),
-            },
-            (p, hole) => Err(format!("index {i}: decode gives {p:?} but is_position is {hole}")),
-        }
+    (0..game.num_positions()).into_par_iter().try_for_each(|i| match (game.decode(i), game.is_position(i)) {
+        (None, false) => Ok(()),
+        (Some(p), true) => match game.encode(&p) {
+            Some(j) if j == i => Ok(()),
+            other => Err(format!("index {i} decodes to {p:?}, which encodes to {other:?}")),
+        },
+        (p, hole) => Err(format!("index {i}: decode gives {p:?} but is_position is {hole}")),
     })
 }
 
@@ -114,7 +112,10 @@ pub fn check_unmoves<G: Unmoves>(game: &G) -> Result<(), String> {
 ///
 /// # Errors
 /// A message naming the first pair with different values.
-pub fn check_symmetry(solution: &Solution, images: impl Fn(usize) -> Vec<usize> + Sync) -> Result<(), String> {
+pub fn check_symmetry(
+    solution: &Solution,
+    images: impl Fn(usize) -> Vec<usize> + Sync,
+) -> Result<(), String> {
     (0..solution.len()).into_par_iter().try_for_each(|p| {
         let v = solution.value(p);
         for q in images(p) {

@@ -33,7 +33,8 @@ impl ExplicitGame {
                     .collect()
             })
             .collect();
-        let mut game = ExplicitGame { moves, terminal: vec![None; n], holes: vec![false; n], unmoves: Vec::new() };
+        let mut game =
+            ExplicitGame { moves, terminal: vec![None; n], holes: vec![false; n], unmoves: Vec::new() };
         game.rebuild_unmoves();
         game
     }

@@ -52,7 +52,12 @@ pub fn best_move<G: Game>(game: &G, solution: &Solution, pos: usize) -> Option<S
 /// `max_plies` moves were made (a draw by endless play never ends by itself; it also stops when
 /// a position repeats).
 #[must_use]
-pub fn main_line<G: Game>(game: &G, solution: &Solution, pos: usize, max_plies: usize) -> Vec<ScoredMove<G::Move>> {
+pub fn main_line<G: Game>(
+    game: &G,
+    solution: &Solution,
+    pos: usize,
+    max_plies: usize,
+) -> Vec<ScoredMove<G::Move>> {
     let mut line = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut at = pos;

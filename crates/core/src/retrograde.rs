@@ -53,11 +53,7 @@ const fn cell(tag: u32, payload: u32) -> u32 {
 
 fn encode(value: Value) -> Result<u32, SolveError> {
     let checked = |d: Plies| {
-        if d.0 > MAX_PLIES {
-            Err(SolveError::DistanceTooLarge)
-        } else {
-            Ok(d.0)
-        }
+        if d.0 > MAX_PLIES { Err(SolveError::DistanceTooLarge) } else { Ok(d.0) }
     };
     Ok(match value {
         Value::Win(d) => cell(TAG_WIN, checked(d)?),
@@ -380,14 +376,8 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
             return Err(SolveError::TooManyPositions(n));
         }
         let cells: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
-        let mut run = Run {
-            game,
-            cells,
-            wl_levels: Vec::new(),
-            draw_levels: Vec::new(),
-            events: Vec::new(),
-            progress,
-        };
+        let mut run =
+            Run { game, cells, wl_levels: Vec::new(), draw_levels: Vec::new(), events: Vec::new(), progress };
         let done = AtomicU64::new(0);
         let found = (0..n.div_ceil(CHUNK))
             .into_par_iter()
@@ -547,7 +537,14 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
 
     /// Processes one level: the positions decided at distance `d` and the known-value events of
     /// that distance; returns the positions decided at distance `d + 1`.
-    fn level(&self, preds: &impl Preds, decided: &[u32], events: &[(u32, Event)], d: u32, draws: bool) -> Vec<u32> {
+    fn level(
+        &self,
+        preds: &impl Preds,
+        decided: &[u32],
+        events: &[(u32, Event)],
+        d: u32,
+        draws: bool,
+    ) -> Vec<u32> {
         let from_decided = decided.par_iter().with_min_len(256).fold(Vec::new, |mut next, &q| {
             let event = if draws {
                 Event::ChildDrawn
@@ -570,12 +567,10 @@ impl<'a, 'g, G: Game> Run<'a, 'g, G> {
             }
             next
         });
-        from_decided
-            .chain(from_events)
-            .reduce(Vec::new, |mut a, mut b| {
-                a.append(&mut b);
-                a
-            })
+        from_decided.chain(from_events).reduce(Vec::new, |mut a, mut b| {
+            a.append(&mut b);
+            a
+        })
     }
 
     fn propagate(mut self, preds: &impl Preds) -> Result<Solution, SolveError> {

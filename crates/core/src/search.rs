@@ -128,7 +128,8 @@ pub fn shortest_win<P: Puzzle>(puzzle: &P, max_steps: u32, pruning: Pruning) -> 
     let canon = |s: P::State| if pruning.symmetry { puzzle.canonical(s) } else { s };
     let mut stats = SearchStats::default();
     let start = canon(puzzle.start());
-    let mut layers: Vec<Vec<Node<P::State, P::Action>>> = vec![vec![Node { state: start.clone(), parent: None }]];
+    let mut layers: Vec<Vec<Node<P::State, P::Action>>> =
+        vec![vec![Node { state: start.clone(), parent: None }]];
     stats.states = 1;
     // Dominance keys or exact states, with the best resource seen.
     let mut seen_keys: HashMap<P::Key, Seen> = HashMap::new();

@@ -47,11 +47,7 @@ impl Plies {
 
 impl fmt::Display for Plies {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 == 1 {
-            write!(f, "1 ply")
-        } else {
-            write!(f, "{} plies", self.0)
-        }
+        if self.0 == 1 { write!(f, "1 ply") } else { write!(f, "{} plies", self.0) }
     }
 }
 
