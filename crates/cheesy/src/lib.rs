@@ -34,4 +34,4 @@ pub mod text;
 pub use board::{Board, BoardError, Field, Square};
 pub use game::CheesyGame;
 pub use position::{Ending, Move, Placement, Position, PositionError, Setup, Side};
-pub use solve::{Answer, Ply, solve, value};
+pub use solve::{Answer, Ply, scored_moves, solve, value};

@@ -116,3 +116,14 @@ pub fn solve(position: &Position) -> Result<Answer, SolveError> {
     };
     Ok(Answer { start, value, winner: winner_of(value, start.to_move), line, ending })
 }
+
+/// Every move of the position with its value for the side to move, best first (empty when the
+/// game has ended).
+///
+/// # Errors
+/// Never for boards of at most 64 x 64.
+pub fn scored_moves(position: &Position) -> Result<Vec<(Move, Value)>, SolveError> {
+    let (game, solution) = solve_reachable(position)?;
+    let index = game.index(position.placement()).expect("a valid position is in its own region");
+    Ok(endgame_core::scored_moves(&game, &solution, index).into_iter().map(|m| (m.mv, m.value)).collect())
+}

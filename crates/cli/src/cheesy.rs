@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 use endgame_cheesy::text::{parse_position, render};
-use endgame_cheesy::{Answer, Move, Position, Side, solve};
+use endgame_cheesy::{Answer, Move, Position, Side, scored_moves, solve};
 use serde::Serialize;
 
 use crate::failure::Failure;
@@ -172,7 +172,9 @@ const DEMO_BOARDS: [(&str, &str); 2] = [
     ("the contest's second sample", include_str!("../../cheesy/examples/sample2.txt")),
 ];
 
-/// The demo: the contest's two samples, solved with their lines.
+const CORNER: &str = include_str!("../../cheesy/examples/corner.txt");
+
+/// The demo: the contest's two samples, solved with their lines, and a choice of king moves.
 pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
     writeln!(
         out,
@@ -196,6 +198,14 @@ pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
             moves.join(" ")
         )?;
         writeln!(out, "End: {}.", answer.ending)?;
+    }
+    let position = parse_position(CORNER, Side::White).map_err(Failure::input)?;
+    let start = position.placement();
+    writeln!(out)?;
+    writeln!(out, "White must choose well: one king move wins at once, another gets the king stuck.")?;
+    write!(out, "{}", render(position.board(), start.king, Some(start.pawn)))?;
+    for (mv, value) in scored_moves(&position).map_err(|e| Failure::Other(e.into()))? {
+        writeln!(out, "  {mv}: {value} for White")?;
     }
     Ok(())
 }
