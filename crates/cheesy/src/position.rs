@@ -185,7 +185,9 @@ impl fmt::Display for Ending {
 
 /// Whether the king may step onto `to` (not onto the pawn) while the pawn is on `pawn`.
 pub(crate) fn king_may_enter(board: &Board, to: Square, pawn: Square) -> bool {
-    board.field(to) == Field::Open && !board.floating(pawn).any(|d| d == to)
+    // The floating fields are the squares diagonally below the pawn (an open field is never F).
+    let floating = to.y + 1 == pawn.y && to.x.abs_diff(pawn.x) == 1;
+    board.field(to) == Field::Open && !floating
 }
 
 /// Calls `f` with every move of the king.

@@ -137,7 +137,7 @@ fn check_whole_board(grid: Vec<Vec<u8>>) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1500))]
+    #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
     fn whole_small_boards_agree_with_the_oracle(g in grid(5, 5)) {
@@ -146,7 +146,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(600))]
+    #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
     fn whole_8x8_boards_agree_with_the_oracle(g in sized_grid(8, 8)) {
@@ -163,10 +163,10 @@ fn position(max: usize) -> impl Strategy<Value = (Vec<Vec<u8>>, usize, usize, bo
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1500))]
+    #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
-    fn positions_and_lines_agree_with_the_oracle((mut g, k, p, white) in position(12)) {
+    fn positions_and_lines_agree_with_the_oracle((mut g, k, p, white) in position(16)) {
         let cols = g[0].len();
         prop_assume!(k != p);
         let (kx, ky, px, py) = ((k % cols) as i32, (k / cols) as i32, (p % cols) as i32, (p / cols) as i32);
