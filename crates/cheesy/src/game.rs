@@ -5,9 +5,10 @@
 //! `(x,1)..=(x,y)`: [`CheesyGame::for_pawn`] indexes just those (`rows * cols * y * 2`
 //! positions), [`CheesyGame::whole`] every pawn square of the board (every start at once).
 //!
-//! The index is dense: `((pawn column, pawn row), king square, side)`, with holes where the
-//! king stands on `F` or `D`, the pawn on `F`, or both on one square. The values, for the side
-//! to move:
+//! The index is `((pawn column, pawn row), king row, king column, side)`, the king's
+//! coordinates padded to powers of two so that decoding is shifts and masks (no padding on
+//! 8 x 8). Holes: the padding, the king on `F` or `D`, the pawn on `F`, both on one square. The
+//! values, for the side to move:
 //! - Black to move and the pawn cannot move: on the bottom row Black has won (`win in 0`),
 //!   elsewhere White has (`loss in 0`);
 //! - White to move and the king has no square: no move, so `loss in 0` (the core's default);
@@ -32,22 +33,34 @@ pub struct CheesyGame<'b> {
     width: u8,
     /// Pawn rows `1..=top`.
     top: u8,
-    /// `rows * cols`.
-    squares: usize,
+    /// Bits of the king's column (`cols <= 1 << col_bits`).
+    col_bits: u32,
+    /// Bits of the king's square (column and row).
+    king_bits: u32,
+}
+
+/// The bits needed for the numbers `0..n`.
+fn bits(n: u8) -> u32 {
+    u32::from(n).next_power_of_two().trailing_zeros()
 }
 
 impl<'b> CheesyGame<'b> {
     /// Every placement of the board: all pawn squares, all king squares, both sides to move.
     #[must_use]
     pub fn whole(board: &'b Board) -> Self {
-        CheesyGame { board, x0: 1, width: board.cols(), top: board.rows(), squares: board.len() }
+        CheesyGame::region(board, 1, board.cols(), board.rows())
     }
 
     /// The placements a game with the pawn on `pawn` can reach: the pawn on its column at or
     /// below its row (`pawn` must be on the board).
     #[must_use]
     pub fn for_pawn(board: &'b Board, pawn: Square) -> Self {
-        CheesyGame { board, x0: pawn.x, width: 1, top: pawn.y, squares: board.len() }
+        CheesyGame::region(board, pawn.x, 1, pawn.y)
+    }
+
+    fn region(board: &'b Board, x0: u8, width: u8, top: u8) -> Self {
+        let col_bits = bits(board.cols());
+        CheesyGame { board, x0, width, top, col_bits, king_bits: col_bits + bits(board.rows()) }
     }
 
     /// The board.
@@ -69,19 +82,27 @@ impl<'b> CheesyGame<'b> {
 
     fn index_unchecked(&self, king: Square, pawn: Square, to_move: Side) -> usize {
         let pawn_slot = usize::from(pawn.x - self.x0) * usize::from(self.top) + usize::from(pawn.y - 1);
-        (pawn_slot * self.squares + self.board.index(king)) * 2 + usize::from(to_move == Side::Black)
+        let king_slot = (usize::from(king.y - 1) << self.col_bits) | usize::from(king.x - 1);
+        (((pawn_slot << self.king_bits) | king_slot) << 1) | usize::from(to_move == Side::Black)
     }
 
-    /// The placement an index stands for (holes included).
+    /// The placement an index stands for (holes included: the king may be off the board).
     #[must_use]
     pub fn placement(&self, index: usize) -> Placement {
-        let to_move = if index.is_multiple_of(2) { Side::White } else { Side::Black };
-        let rest = index / 2;
-        let king = self.board.square(rest % self.squares);
-        let pawn_slot = rest / self.squares;
-        let top = usize::from(self.top);
-        // pawn_slot < width * top <= 64 * 64: both parts fit in u8.
-        let pawn = Square::new(self.x0 + (pawn_slot / top) as u8, (pawn_slot % top) as u8 + 1);
+        let to_move = if index & 1 == 0 { Side::White } else { Side::Black };
+        let king_slot = (index >> 1) & ((1 << self.king_bits) - 1);
+        // The coordinates are below 64 (a board's side, padded to a power of two).
+        let king = Square::new(
+            (king_slot & ((1 << self.col_bits) - 1)) as u8 + 1,
+            (king_slot >> self.col_bits) as u8 + 1,
+        );
+        let pawn_slot = index >> (self.king_bits + 1);
+        let pawn = if self.width == 1 {
+            Square::new(self.x0, pawn_slot as u8 + 1)
+        } else {
+            let top = usize::from(self.top);
+            Square::new(self.x0 + (pawn_slot / top) as u8, (pawn_slot % top) as u8 + 1)
+        };
         Placement { king, pawn, to_move }
     }
 }
@@ -90,10 +111,11 @@ impl Game for CheesyGame<'_> {
     type Move = Move;
 
     fn num_positions(&self) -> usize {
-        usize::from(self.width) * usize::from(self.top) * self.squares * 2
+        (usize::from(self.width) * usize::from(self.top)) << (self.king_bits + 1)
     }
 
     fn is_position(&self, pos: usize) -> bool {
+        // Off the board (padding) the field is Forbidden.
         let Placement { king, pawn, .. } = self.placement(pos);
         self.board.field(king) == Field::Open && self.board.field(pawn) != Field::Forbidden && king != pawn
     }

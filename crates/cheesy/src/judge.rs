@@ -46,7 +46,7 @@ pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
 pub fn parse(input: &str) -> (Vec<Position>, Option<InputError>) {
     let mut reader = Reader { text: input, tokens: Tokens::new(input) };
     let mut positions = Vec::new();
-    let count = match reader.number("the number of cases", 0, usize::MAX, None) {
+    let count = match reader.number(&|| "the number of cases".into(), 0, usize::MAX, None) {
         Ok(n) => n,
         Err(e) => return (positions, Some(e)),
     };
@@ -82,19 +82,24 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn next(&mut self, what: &str, case: Option<usize>) -> Result<(&'a str, usize), InputError> {
+    /// The next token; `what` (made only on error) names what was expected.
+    fn next(
+        &mut self,
+        what: &dyn Fn() -> String,
+        case: Option<usize>,
+    ) -> Result<(&'a str, usize), InputError> {
         self.tokens.next_token().ok_or_else(|| {
             let place = match case {
                 Some(case) => format!("case {case}, line {}", self.tokens.line()),
                 None => format!("line {}", self.tokens.line()),
             };
-            InputError::new(place, format!("expected {what}, found the end of the input"))
+            InputError::new(place, format!("expected {}, found the end of the input", what()))
         })
     }
 
     fn number(
         &mut self,
-        what: &str,
+        what: &dyn Fn() -> String,
         min: usize,
         max: usize,
         case: Option<usize>,
@@ -105,7 +110,7 @@ impl<'a> Reader<'a> {
                 if max == usize::MAX { format!("an integer >= {min}") } else { format!("{min} to {max}") };
             InputError::new(
                 self.place(token, line, case),
-                format!("expected {what} ({range}), found {token:?}"),
+                format!("expected {} ({range}), found {token:?}", what()),
             )
         })
     }
@@ -113,7 +118,7 @@ impl<'a> Reader<'a> {
     fn case(&mut self, case: usize) -> Result<Position, InputError> {
         let mut fields = Vec::with_capacity(SIDE * SIDE);
         for row in 1..=SIDE {
-            let what = format!("board row {row} of {SIDE}");
+            let what = || format!("board row {row} of {SIDE}");
             let (token, line) = self.next(&what, Some(case))?;
             let count = token.chars().count();
             for (i, (byte, c)) in token.char_indices().enumerate() {
@@ -121,13 +126,13 @@ impl<'a> Reader<'a> {
                 if i == SIDE {
                     return Err(InputError::new(
                         place(),
-                        format!("expected {SIDE} fields in {what}, found {count}"),
+                        format!("expected {SIDE} fields in {}, found {count}", what()),
                     ));
                 }
                 let Some(field) = Field::from_char(c) else {
                     return Err(InputError::new(
                         place(),
-                        format!("expected a field `.`, `D` or `F` in {what}, found {c:?}"),
+                        format!("expected a field `.`, `D` or `F` in {}, found {c:?}", what()),
                     ));
                 };
                 fields.push(field);
@@ -136,7 +141,7 @@ impl<'a> Reader<'a> {
                 let place = self.place(token, line, Some(case));
                 return Err(InputError::new(
                     place,
-                    format!("expected {SIDE} fields in {what}, found {count}"),
+                    format!("expected {SIDE} fields in {}, found {count}", what()),
                 ));
             }
         }
@@ -164,8 +169,8 @@ impl<'a> Reader<'a> {
 
     /// `x y`, both 1 to 8.
     fn square(&mut self, piece: &str, case: usize) -> Result<Square, InputError> {
-        let x = self.number(&format!("the {piece}'s x"), 1, SIDE, Some(case))?;
-        let y = self.number(&format!("the {piece}'s y"), 1, SIDE, Some(case))?;
+        let x = self.number(&|| format!("the {piece}'s x"), 1, SIDE, Some(case))?;
+        let y = self.number(&|| format!("the {piece}'s y"), 1, SIDE, Some(case))?;
         // Both are at most 8.
         Ok(Square::new(x as u8, y as u8))
     }

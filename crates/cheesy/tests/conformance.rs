@@ -54,7 +54,7 @@ proptest! {
         let whole = CheesyGame::whole(&board);
         let all = Retrograde::new().solve_with_unmoves(&whole).unwrap();
         let part = Retrograde::new().solve_with_unmoves(&region).unwrap();
-        for i in 0..region.num_positions() {
+        for i in (0..region.num_positions()).filter(|&i| region.is_position(i)) {
             let j = whole.index(region.placement(i)).unwrap();
             prop_assert_eq!(part.value(i), all.value(j));
         }
@@ -72,7 +72,7 @@ fn mirrored_boards_have_mirrored_values() {
     let sa = Retrograde::new().solve_with_unmoves(&ga).unwrap();
     let sb = Retrograde::new().solve_with_unmoves(&gb).unwrap();
     let flip = |s: Square| Square::new(7 - s.x, s.y);
-    for i in 0..ga.num_positions() {
+    for i in (0..ga.num_positions()).filter(|&i| ga.is_position(i)) {
         let Placement { king, pawn, to_move } = ga.placement(i);
         let j = gb.index(Placement { king: flip(king), pawn: flip(pawn), to_move }).unwrap();
         assert_eq!(sa.value(i), sb.value(j), "{king} {pawn} {to_move:?}");
