@@ -1,5 +1,6 @@
 //! The contest's sample, answered byte for byte, and its positions solved with their lines.
 
+use endgame_cheesy::text::parse_position;
 use endgame_cheesy::{CheesyGame, Ending, Move, Side, Square, judge, solve};
 use endgame_core::{Retrograde, Value, scored_moves};
 
@@ -53,4 +54,15 @@ fn white_wins_when_only_some_king_moves_get_stuck() {
     let moves = scored_moves(&game, &solution, start);
     let stuck = moves.iter().find(|m| matches!(m.mv, Move::King { to, .. } if to == corner)).unwrap();
     assert_eq!(stuck.value, Value::loss_in(2));
+}
+
+/// A longest win on 8 x 8 (found by `examples/longest.rs`): 15 plies, the most any game on 8
+/// rows can last (7 pawn moves, 8 king moves).
+#[test]
+fn a_longest_white_win_takes_15_plies() {
+    let position = parse_position(include_str!("../examples/longest.txt"), Side::White).unwrap();
+    let answer = solve(&position).unwrap();
+    assert_eq!((answer.winner, answer.value), (Side::White, Value::win_in(15)));
+    assert_eq!(answer.ending, Ending::Captured);
+    assert_eq!(answer.line.len(), 15);
 }
