@@ -341,3 +341,40 @@ pub(crate) fn ending(board: &Board, placement: Placement) -> Option<Ending> {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::parse_position;
+
+    fn moves(text: &str, to_move: Side) -> Vec<String> {
+        parse_position(text, to_move).unwrap().moves().iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn king_avoids_f_d_and_the_floating_fields_and_captures_on_open_fields() {
+        // Pawn (2,3) on an open field: floating (1,2) and (3,2); below the king D, F, D.
+        let text = "...\n.P.\n.K.\nDFD\n";
+        assert_eq!(moves(text, Side::White), ["K(2,2)-(1,3)", "K(2,2)x(2,3)", "K(2,2)-(3,3)"]);
+        // The same pawn on a D field cannot be captured.
+        assert_eq!(moves("...\n.p.\n.K.\nDFD\n", Side::White), ["K(2,2)-(1,3)", "K(2,2)-(3,3)"]);
+        // The king blocks the pawn.
+        assert_eq!(moves(text, Side::Black), Vec::<String>::new());
+        let position = parse_position(text, Side::Black).unwrap();
+        assert_eq!(position.ending(), Some(Ending::PawnBlocked));
+    }
+
+    #[test]
+    fn endings() {
+        let ending = |text: &str, to_move| parse_position(text, to_move).unwrap().ending();
+        assert_eq!(ending("K.\n.P\n", Side::Black), Some(Ending::PawnHome));
+        assert_eq!(ending("K.\n.P\n", Side::White), None);
+        assert_eq!(ending(".P\nF.\n.F\nKF\n", Side::Black), None);
+        assert_eq!(ending("P.\nF.\n.F\nKF\n", Side::Black), Some(Ending::PawnBlocked));
+        assert_eq!(ending("KD\nDD\nP.\n", Side::White), Some(Ending::KingStuck));
+        assert_eq!(Ending::KingStuck.winner(), Side::Black);
+        assert_eq!(Ending::Captured.winner(), Side::White);
+        assert_eq!("Black".parse::<Side>(), Ok(Side::Black));
+        assert!("red".parse::<Side>().is_err());
+    }
+}
