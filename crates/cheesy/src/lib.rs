@@ -14,7 +14,7 @@
 //! `rows * cols * y * 2` placements (king square, pawn row, side to move). They are numbered
 //! densely ([`game::CheesyGame`]) and solved by the core's retrograde analysis through
 //! un-moves: every placement gets its exact value, the winner winning as fast as possible and
-//! the loser losing as slowly as possible ([`solve`]).
+//! the loser losing as slowly as possible ([`solve()`]).
 //!
 //! # Modules
 //! - [`board`]: [`Field`], [`Square`], [`Board`];
