@@ -20,7 +20,11 @@ pub struct Problem {
 }
 
 /// Every problem, one entry per game that has landed.
-pub const PROBLEMS: &[Problem] = &[];
+pub const PROBLEMS: &[Problem] = &[Problem {
+    name: "hdu1680",
+    about: "Cheesy Chess: white king against black pawn on 8 x 8 (HDU 1680, POJ 3455)",
+    run: endgame_cheesy::judge::run,
+}];
 
 /// Arguments of `endgame judge`.
 #[derive(Args)]

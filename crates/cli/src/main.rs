@@ -4,6 +4,7 @@
 //! compute. Every game has a module here with its subcommands, its judge problems and its
 //! demo.
 
+mod cheesy;
 mod demo;
 mod failure;
 mod judge;
@@ -29,12 +30,16 @@ enum Command {
     Demo,
     /// Answer a contest problem: read its input format, print its output format exactly.
     Judge(judge::JudgeArgs),
+    /// Cheesy Chess (HDU 1680): a white king against a black pawn.
+    #[command(subcommand)]
+    Cheesy(cheesy::CheesyCommand),
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Demo => demo::run(),
         Command::Judge(args) => judge::run(&args),
+        Command::Cheesy(command) => cheesy::run(&command),
     }
 }
 
