@@ -76,6 +76,12 @@ impl MaterialIndex {
         self.slots.iter().map(|s| s.piece)
     }
 
+    /// The side to move of the position with this index (the lowest digit).
+    #[must_use]
+    pub const fn turn(index: usize) -> Color {
+        if index.is_multiple_of(2) { Color::Red } else { Color::Black }
+    }
+
     /// The index of the position with these points (in slot order) and side to move, if every
     /// piece may stand on its point. Does not check that the points are distinct.
     #[must_use]
@@ -100,7 +106,7 @@ impl MaterialIndex {
         if index >= self.len {
             return None;
         }
-        let turn = if index % 2 == 0 { Color::Red } else { Color::Black };
+        let turn = MaterialIndex::turn(index);
         let mut rest = index / 2;
         let mut squares = [Square::from_index(0)?; 32];
         let squares = &mut squares[..self.slots.len()];

@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 
 use endgame_core::{InputError, JudgeError, Tokens, Value};
 
+use crate::index::MaterialIndex;
 use crate::piece::Color;
 use crate::square::{File, Rank, Square};
 use crate::tablebase::{hdu, kvkn};
@@ -36,7 +37,7 @@ fn answers() -> &'static [Option<Box<[u8]>>] {
         let table = hdu().table(kvkn()).expect("KvKN is solved");
         (0..table.index().len())
             .map(|i| {
-                let turn = if i % 2 == 0 { Color::Red } else { Color::Black };
+                let turn = MaterialIndex::turn(i);
                 table.solution().value(i).map(|v| format!("{}\n", answer(v, turn)).into_bytes().into())
             })
             .collect()
@@ -71,9 +72,18 @@ pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
     let index = hdu().table(kvkn()).expect("KvKN is solved").index();
     let mut tokens = Tokens::new(input);
     let cases = match tokens.next_token() {
-        None => return Err(InputError::new("line 1, token 1 (T)", "expected the number of cases T, found the end of the input").into()),
+        None => {
+            return Err(InputError::new(
+                "line 1, token 1 (T)",
+                "expected the number of cases T, found the end of the input",
+            )
+            .into());
+        }
         Some((t, line)) => t.parse::<u64>().map_err(|_| {
-            InputError::new(format!("line {line}, token 1 (T)"), format!("expected the number of cases T, a non-negative integer, found {t:?}"))
+            InputError::new(
+                format!("line {line}, token 1 (T)"),
+                format!("expected the number of cases T, a non-negative integer, found {t:?}"),
+            )
         })?,
     };
     let mut buffer = Vec::with_capacity(1 << 16);
@@ -84,7 +94,11 @@ pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
             let place = |line: usize| format!("case {case}, token {} ({}), line {line}", k + 1, NAMES[k]);
             let Some((t, line)) = tokens.next_token() else {
                 out.write_all(&buffer)?;
-                return Err(InputError::new(place(tokens.line()), format!("expected {what}, found the end of the input")).into());
+                return Err(InputError::new(
+                    place(tokens.line()),
+                    format!("expected {what}, found the end of the input"),
+                )
+                .into());
             };
             match t.parse::<i64>() {
                 Ok(n) if (lo..=hi).contains(&n) => *slot = n,
@@ -120,7 +134,11 @@ pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
     }
     out.write_all(&buffer)?;
     if let Some((t, line)) = tokens.next_token() {
-        return Err(InputError::new(format!("line {line}"), format!("expected the end of the input after {cases} cases, found {t:?}")).into());
+        return Err(InputError::new(
+            format!("line {line}"),
+            format!("expected the end of the input after {cases} cases, found {t:?}"),
+        )
+        .into());
     }
     Ok(())
 }

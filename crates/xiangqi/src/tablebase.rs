@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use endgame_core::conformance::Indexed;
-use endgame_core::{Game, Retrograde, SolveError, Solution, Successor, Value};
+use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Value};
 
 use crate::index::MaterialIndex;
 use crate::material::Material;
@@ -195,7 +195,7 @@ impl Tablebase {
         for mv in position.legal_moves(self.rules) {
             moves.push((mv, self.probe(&position.play(mv))?.before_move()));
         }
-        moves.sort_by(|a, b| b.1.cmp(&a.1));
+        moves.sort_by_key(|&(_, value)| std::cmp::Reverse(value));
         Ok(moves)
     }
 

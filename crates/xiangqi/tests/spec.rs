@@ -2,7 +2,7 @@
 
 use endgame_core::Value;
 use endgame_xiangqi::judge::{answer, run};
-use endgame_xiangqi::{Color, hdu, kvkn};
+use endgame_xiangqi::{MaterialIndex, hdu, kvkn};
 
 fn judge(input: &str) -> String {
     let mut out = Vec::new();
@@ -46,7 +46,7 @@ fn longest_loss_over_all_legal_cases_is_16_steps() {
     let mut longest = 0;
     for i in 0..table.index().len() {
         let Some(v) = table.solution().value(i) else { continue };
-        let turn = if i % 2 == 0 { Color::Red } else { Color::Black };
+        let turn = MaterialIndex::turn(i);
         if let Some(n) = answer(v, turn).strip_prefix("Lose in ") {
             longest = longest.max(n.split(' ').next().unwrap().parse::<u32>().unwrap());
         }
