@@ -20,7 +20,11 @@ pub struct Problem {
 }
 
 /// Every problem, one entry per game that has landed.
-pub const PROBLEMS: &[Problem] = &[];
+pub const PROBLEMS: &[Problem] = &[Problem {
+    name: "hdu5897",
+    about: "Xiangqi: General + Horse vs General",
+    run: endgame_xiangqi::judge::run,
+}];
 
 /// Arguments of `endgame judge`.
 #[derive(Args)]

@@ -8,6 +8,7 @@ mod demo;
 mod failure;
 mod judge;
 mod output;
+mod xiangqi;
 
 use std::process::ExitCode;
 
@@ -29,12 +30,16 @@ enum Command {
     Demo,
     /// Answer a contest problem: read its input format, print its output format exactly.
     Judge(judge::JudgeArgs),
+    /// Xiangqi (Chinese chess) endgames: solve a position, list its moves.
+    #[command(subcommand)]
+    Xiangqi(xiangqi::XiangqiCommand),
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Demo => demo::run(),
         Command::Judge(args) => judge::run(&args),
+        Command::Xiangqi(command) => xiangqi::run(&command),
     }
 }
 
