@@ -14,6 +14,9 @@ use crate::square::Square;
 
 const NOWHERE: u8 = u8::MAX;
 
+/// The most pieces a position has (16 a side).
+pub const MAX_MEN: usize = 32;
+
 #[derive(Clone, Debug)]
 struct Slot {
     piece: Piece,
@@ -41,7 +44,10 @@ impl Slot {
 pub struct MaterialIndex {
     material: Material,
     slots: Vec<Slot>,
+    pieces: Vec<Piece>,
     len: usize,
+    /// Whether two slots hold identical pieces.
+    identical: bool,
 }
 
 impl MaterialIndex {
@@ -50,7 +56,9 @@ impl MaterialIndex {
     pub fn new(material: Material) -> MaterialIndex {
         let slots: Vec<Slot> = material.pieces().into_iter().map(Slot::new).collect();
         let len = slots.iter().map(|s| s.points.len()).product::<usize>() * 2;
-        MaterialIndex { material, slots, len }
+        let identical = slots.windows(2).any(|w| w[0].piece == w[1].piece);
+        let pieces = slots.iter().map(|s| s.piece).collect();
+        MaterialIndex { material, slots, pieces, len, identical }
     }
 
     /// The material.
@@ -72,8 +80,9 @@ impl MaterialIndex {
     }
 
     /// The pieces in slot order: Red's first, by kind in the order of [`Role::ALL`].
-    pub fn pieces(&self) -> impl Iterator<Item = Piece> + '_ {
-        self.slots.iter().map(|s| s.piece)
+    #[must_use]
+    pub fn pieces(&self) -> &[Piece] {
+        &self.pieces
     }
 
     /// The side to move of the position with this index (the lowest digit).
@@ -100,28 +109,67 @@ impl MaterialIndex {
         Some(index * 2 + turn.index())
     }
 
-    /// The position with this index; `None` for holes and numbers past the end.
-    #[must_use]
-    pub fn decode(&self, index: usize) -> Option<Position> {
+    /// The points of the pieces (in slot order) of the position with this index, written to
+    /// the start of `squares`, and its side to move; `None` for holes and numbers past the end.
+    ///
+    /// # Panics
+    /// When `squares` is shorter than the number of pieces.
+    pub fn squares(&self, index: usize, squares: &mut [Square]) -> Option<Color> {
         if index >= self.len {
             return None;
         }
-        let turn = MaterialIndex::turn(index);
         let mut rest = index / 2;
-        let mut squares = [Square::from_index(0)?; 32];
         let squares = &mut squares[..self.slots.len()];
         for (slot, sq) in self.slots.iter().zip(squares.iter_mut()).rev() {
             *sq = slot.points[rest % slot.points.len()];
             rest /= slot.points.len();
         }
-        let mut board = Board::empty();
-        for (i, (slot, &sq)) in self.slots.iter().zip(squares.iter()).enumerate() {
-            let identical_before = i > 0 && self.slots[i - 1].piece == slot.piece;
-            if board.set(sq, Some(slot.piece)).is_some() || (identical_before && squares[i - 1] > sq) {
+        for i in 1..squares.len() {
+            let identical_before = self.slots[i - 1].piece == self.slots[i].piece;
+            if squares[..i].contains(&squares[i]) || (identical_before && squares[i - 1] > squares[i]) {
                 return None;
             }
         }
-        Some(Position::from_parts(board, turn))
+        Some(MaterialIndex::turn(index))
+    }
+
+    /// Puts identical pieces back into increasing point order (after one of them moved).
+    #[inline]
+    pub fn canonicalize(&self, squares: &mut [Square]) {
+        if !self.identical {
+            return;
+        }
+        let mut start = 0;
+        for i in 1..=squares.len() {
+            if i == squares.len() || self.slots[i].piece != self.slots[start].piece {
+                squares[start..i].sort_unstable();
+                start = i;
+            }
+        }
+    }
+
+    /// The piece of slot `i`.
+    #[must_use]
+    pub fn piece(&self, i: usize) -> Piece {
+        self.slots[i].piece
+    }
+
+    /// The board with the pieces on these points (in slot order).
+    #[must_use]
+    pub fn board(&self, squares: &[Square]) -> Board {
+        let mut board = Board::empty();
+        for (slot, &sq) in self.slots.iter().zip(squares) {
+            board.set(sq, Some(slot.piece));
+        }
+        board
+    }
+
+    /// The position with this index; `None` for holes and numbers past the end.
+    #[must_use]
+    pub fn decode(&self, index: usize) -> Option<Position> {
+        let mut squares = [Square::A0; MAX_MEN];
+        let turn = self.squares(index, &mut squares)?;
+        Some(Position::from_parts(self.board(&squares[..self.slots.len()]), turn))
     }
 
     /// The index of a position of this material.
@@ -132,7 +180,7 @@ impl MaterialIndex {
         }
         // Identical pieces come out of the board in increasing point order, as the index wants.
         let mut squares = Vec::with_capacity(self.slots.len());
-        for piece in self.pieces() {
+        for &piece in self.pieces() {
             if !squares.is_empty() && self.slots[squares.len() - 1].piece == piece {
                 continue;
             }

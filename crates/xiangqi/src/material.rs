@@ -67,6 +67,12 @@ impl Material {
         self.counts.iter().flatten().map(|&c| usize::from(c)).sum()
     }
 
+    /// Takes one `piece` away (nothing when there is none).
+    pub fn remove(&mut self, piece: Piece) {
+        let n = &mut self.counts[piece.color.index()][piece.role.index()];
+        *n = n.saturating_sub(1);
+    }
+
     /// The materials one capture of a piece other than a General leads to, without repeats.
     #[must_use]
     pub fn after_captures(&self) -> Vec<Material> {

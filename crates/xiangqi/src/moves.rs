@@ -56,11 +56,39 @@ const HORSE: [((i8, i8), (i8, i8)); 8] = [
     ((-2, -1), (-1, 0)),
 ];
 
-fn own(board: &Board, sq: Square, color: Color) -> bool {
-    board.get(sq).is_some_and(|p| p.color == color)
+/// What move generation needs to know of the board: the piece on a point.
+pub trait Occupancy {
+    /// The piece on `sq`, if any.
+    fn piece_at(&self, sq: Square) -> Option<Piece>;
 }
 
-fn general_steps(board: &Board, from: Square, color: Color, out: &mut Vec<Move>) {
+impl Occupancy for Board {
+    fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.get(sq)
+    }
+}
+
+/// A few pieces given by their points, found by scanning: cheaper than a [`Board`] when a
+/// table generator looks at many positions with few pieces.
+#[derive(Clone, Copy, Debug)]
+pub struct PieceList<'a> {
+    /// The points.
+    pub squares: &'a [Square],
+    /// The piece on each point.
+    pub pieces: &'a [Piece],
+}
+
+impl Occupancy for PieceList<'_> {
+    fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.squares.iter().position(|&s| s == sq).map(|i| self.pieces[i])
+    }
+}
+
+fn own(board: &impl Occupancy, sq: Square, color: Color) -> bool {
+    board.piece_at(sq).is_some_and(|p| p.color == color)
+}
+
+fn general_steps(board: &impl Occupancy, from: Square, color: Color, out: &mut Vec<Move>) {
     for (df, dr) in ORTHOGONAL {
         if let Some(to) = from.offset(df, dr).filter(|to| to.in_palace(color) && !own(board, *to, color)) {
             out.push(Move { from, to });
@@ -68,10 +96,10 @@ fn general_steps(board: &Board, from: Square, color: Color, out: &mut Vec<Move>)
     }
 }
 
-fn horse_jumps(board: &Board, from: Square, color: Color, out: &mut Vec<Move>) {
+fn horse_jumps(board: &impl Occupancy, from: Square, color: Color, out: &mut Vec<Move>) {
     for ((df, dr), (lf, lr)) in HORSE {
         let (Some(to), Some(leg)) = (from.offset(df, dr), from.offset(lf, lr)) else { continue };
-        if board.get(leg).is_none() && !own(board, to, color) {
+        if board.piece_at(leg).is_none() && !own(board, to, color) {
             out.push(Move { from, to });
         }
     }
@@ -80,12 +108,12 @@ fn horse_jumps(board: &Board, from: Square, color: Color, out: &mut Vec<Move>) {
 /// The other General's point when it faces the General on `from` along a file with no piece
 /// between them.
 #[must_use]
-pub fn facing_general(board: &Board, from: Square) -> Option<Square> {
-    let me = board.get(from).filter(|p| p.role == Role::General)?;
+pub fn facing_general(board: &impl Occupancy, from: Square) -> Option<Square> {
+    let me = board.piece_at(from).filter(|p| p.role == Role::General)?;
     let up = if me.color == Color::Red { 1 } else { -1 };
     let mut sq = from.offset(0, up);
     while let Some(s) = sq {
-        match board.get(s) {
+        match board.piece_at(s) {
             None => sq = s.offset(0, up),
             Some(p) if p == (Piece { color: !me.color, role: Role::General }) => return Some(s),
             Some(_) => return None,
@@ -96,7 +124,19 @@ pub fn facing_general(board: &Board, from: Square) -> Option<Square> {
 
 /// Every legal move of `color` on `board` under `rules`, piece by piece from `a0`.
 pub fn generate(board: &Board, color: Color, rules: Rules, out: &mut Vec<Move>) {
-    for (from, piece) in board.pieces().filter(|(_, p)| p.color == color) {
+    generate_for(board, board.pieces(), color, rules, out);
+}
+
+/// Every legal move of `color`'s pieces among `pieces` (the pieces on `board`, in any order),
+/// piece by piece.
+pub fn generate_for(
+    board: &impl Occupancy,
+    pieces: impl IntoIterator<Item = (Square, Piece)>,
+    color: Color,
+    rules: Rules,
+    out: &mut Vec<Move>,
+) {
+    for (from, piece) in pieces.into_iter().filter(|(_, p)| p.color == color) {
         match piece.role {
             Role::General => {
                 general_steps(board, from, color, out);
@@ -109,6 +149,44 @@ pub fn generate(board: &Board, color: Color, rules: Rules, out: &mut Vec<Move>) 
                 }
             }
             Role::Horse => horse_jumps(board, from, color, out),
+        }
+    }
+}
+
+/// Every move of `color` without a capture that leads to `board`: the un-moves of a
+/// retrograde solver. `pieces` are the pieces on `board`; each un-move is reported as the
+/// move it undoes (`from`: where the piece stood before, now empty; `to`: where it stands).
+pub fn generate_unmoves_for(
+    board: &impl Occupancy,
+    pieces: impl IntoIterator<Item = (Square, Piece)>,
+    color: Color,
+    rules: Rules,
+    out: &mut Vec<Move>,
+) {
+    match rules {
+        // Every move is legal under hdu, so every way back is an un-move.
+        Rules::Hdu => {}
+    }
+    for (to, piece) in pieces.into_iter().filter(|(_, p)| p.color == color) {
+        match piece.role {
+            Role::General => {
+                for (df, dr) in ORTHOGONAL {
+                    if let Some(from) =
+                        to.offset(df, dr).filter(|s| s.in_palace(color) && board.piece_at(*s).is_none())
+                    {
+                        out.push(Move { from, to });
+                    }
+                }
+            }
+            Role::Horse => {
+                for ((df, dr), (lf, lr)) in HORSE {
+                    let Some(from) = to.offset(-df, -dr) else { continue };
+                    let leg = from.offset(lf, lr).expect("the leg lies between the two points");
+                    if board.piece_at(from).is_none() && board.piece_at(leg).is_none() {
+                        out.push(Move { from, to });
+                    }
+                }
+            }
         }
     }
 }

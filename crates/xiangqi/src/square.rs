@@ -71,6 +71,9 @@ impl Square {
     /// The number of points.
     pub const COUNT: usize = File::COUNT * Rank::COUNT;
 
+    /// Red's left corner.
+    pub const A0: Square = Square(0);
+
     /// The point on this file and rank.
     #[must_use]
     pub const fn new(file: File, rank: Rank) -> Square {

@@ -11,13 +11,15 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use endgame_core::conformance::Indexed;
-use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Value};
+use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, Value};
 
-use crate::index::MaterialIndex;
+use crate::index::{MAX_MEN, MaterialIndex};
 use crate::material::Material;
-use crate::moves::Move;
+use crate::moves::{Move, PieceList, generate_for, generate_unmoves_for};
+use crate::piece::{Color, Role};
 use crate::position::Position;
 use crate::rules::Rules;
+use crate::square::Square;
 
 /// The positions of one material under one rule set, as the core solver sees them.
 pub struct MaterialGame<'a> {
@@ -42,7 +44,7 @@ impl Game for MaterialGame<'_> {
     }
 
     fn is_position(&self, pos: usize) -> bool {
-        self.index.decode(pos).is_some()
+        self.index.squares(pos, &mut [Square::A0; MAX_MEN]).is_some()
     }
 
     fn terminal(&self, _pos: usize) -> Option<Value> {
@@ -50,22 +52,79 @@ impl Game for MaterialGame<'_> {
         None
     }
 
+    /// Works on the pieces' points: a move changes one point (the child's index follows), a
+    /// capture also drops a piece (the smaller material's index of the rest).
     fn for_each_move(&self, pos: usize, mut f: impl FnMut(Move, Successor)) {
-        let Some(position) = self.index.decode(pos) else { return };
-        for mv in position.legal_moves(self.rules) {
-            let to = if position.captures_general(mv) {
-                Successor::Known(Value::loss_in(0))
-            } else {
-                let child = position.play(mv);
-                match self.index.encode(&child) {
-                    Some(i) => Successor::Position(i),
-                    None => Successor::Known(
-                        self.smaller.probe(&child).expect("the materials after a capture are solved first"),
-                    ),
+        let mut all = [Square::A0; MAX_MEN];
+        let Some(turn) = self.index.squares(pos, &mut all) else { return };
+        let n = self.index.pieces().len();
+        let squares = &all[..n];
+        let board = PieceList { squares, pieces: self.index.pieces() };
+        let pieces = squares.iter().copied().zip(self.index.pieces().iter().copied());
+        let mut moves = Vec::with_capacity(16);
+        generate_for(&board, pieces, turn, self.rules, &mut moves);
+        for mv in moves {
+            // A copy of the whole array: cheaper than a call to copy a few bytes.
+            let mut child = all;
+            let child = &mut child[..n];
+            let mover = squares.iter().position(|&s| s == mv.from).expect("a move starts on a piece");
+            child[mover] = mv.to;
+            let to = match squares.iter().position(|&s| s == mv.to) {
+                None => {
+                    self.index.canonicalize(child);
+                    Successor::Position(
+                        self.index.index_of(child, !turn).expect("moves stay on legal points"),
+                    )
                 }
+                Some(taken) if self.index.piece(taken).role == Role::General => {
+                    Successor::Known(Value::loss_in(0))
+                }
+                Some(taken) => Successor::Known(self.smaller_value(child, taken, !turn)),
             };
             f(mv, to);
         }
+    }
+}
+
+impl Unmoves for MaterialGame<'_> {
+    /// Captures lead out of the material, so the un-moves are the moves without a capture
+    /// taken back: the side that just moved puts one piece back.
+    fn for_each_unmove(&self, pos: usize, mut f: impl FnMut(usize)) {
+        let mut all = [Square::A0; MAX_MEN];
+        let Some(turn) = self.index.squares(pos, &mut all) else { return };
+        let n = self.index.pieces().len();
+        let squares = &all[..n];
+        let board = PieceList { squares, pieces: self.index.pieces() };
+        let pieces = squares.iter().copied().zip(self.index.pieces().iter().copied());
+        let mut unmoves = Vec::with_capacity(16);
+        generate_unmoves_for(&board, pieces, !turn, self.rules, &mut unmoves);
+        for mv in unmoves {
+            let mut parent = all;
+            let parent = &mut parent[..n];
+            let mover = squares.iter().position(|&s| s == mv.to).expect("an un-move starts on a piece");
+            parent[mover] = mv.from;
+            self.index.canonicalize(parent);
+            f(self.index.index_of(parent, !turn).expect("un-moves stay on legal points"));
+        }
+    }
+}
+
+impl MaterialGame<'_> {
+    /// The value after a capture: the pieces but the taken one, in the smaller material.
+    fn smaller_value(&self, squares: &mut [Square], taken: usize, turn: Color) -> Value {
+        let mut material = self.index.material();
+        material.remove(self.index.piece(taken));
+        let table = self.smaller.table(material).expect("the materials after a capture are solved first");
+        let mut rest = [Square::A0; MAX_MEN];
+        let mut n = 0;
+        for (_, &sq) in squares.iter().enumerate().filter(|&(i, _)| i != taken) {
+            rest[n] = sq;
+            n += 1;
+        }
+        let rest = &mut rest[..n];
+        table.index.canonicalize(rest);
+        let i = table.index.index_of(rest, turn).expect("pieces stay on legal points");
+        table.solution.value(i).expect("a position after a capture is in the smaller table")
     }
 }
 
@@ -144,7 +203,7 @@ impl Tablebase {
             self.solve(smaller)?;
         }
         let index = MaterialIndex::new(material);
-        let solution = Retrograde::new().solve(&MaterialGame::new(&index, self.rules, self))?;
+        let solution = Retrograde::new().solve_with_unmoves(&MaterialGame::new(&index, self.rules, self))?;
         self.tables.insert(material, Table { index, solution });
         Ok(())
     }

@@ -1,6 +1,6 @@
 //! The core conformance harness on the solved materials, and facts about the tables.
 
-use endgame_core::conformance::{check_index_round_trip, check_solution};
+use endgame_core::conformance::{check_index_round_trip, check_solution, check_unmoves};
 use endgame_core::{Game, Successor, Value, Wdl};
 use endgame_xiangqi::{Material, Position, Setup, hdu, kvkn};
 
@@ -12,6 +12,7 @@ fn index_round_trip_and_exact_solution_for_every_material() {
     for material in materials {
         let game = tables.game(material).unwrap();
         check_index_round_trip(&game).unwrap();
+        check_unmoves(&game).unwrap();
         check_solution(&game, tables.table(material).unwrap().solution()).unwrap();
     }
     assert_eq!(tables.table(kvkn()).unwrap().index().len(), 14_580);
