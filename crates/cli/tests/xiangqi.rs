@@ -70,3 +70,16 @@ fn bad_positions_exit_2_with_the_reason() {
     assert!(err(&["xiangqi", "moves", "4k4/9/9 w"]).contains("expected 10 ranks"));
     assert!(err(&["xiangqi", "solve", "4k4/9/9/9/9/9/4K4/9/9/9 w"]).contains("outside its palace"));
 }
+
+#[test]
+fn judge_reads_a_file_and_the_demo_runs() {
+    let dir = std::env::temp_dir().join(format!("endgame-xiangqi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("sample.in");
+    std::fs::write(&file, SAMPLE_IN).unwrap();
+    endgame().args(["judge", "hdu5897"]).arg(&file).assert().success().stdout(SAMPLE_OUT);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = endgame().arg("demo").assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("HDU 5897") && text.contains("Lose in 1 steps T.T!"), "{text}");
+}

@@ -74,3 +74,14 @@ fn every_draw_is_alice_capturing_the_horse_safely() {
     }
     assert!(draws > 0);
 }
+
+#[test]
+fn every_indexed_position_survives_fen() {
+    let table = hdu().table(kvkn()).unwrap();
+    for i in 0..table.index().len() {
+        let Some(position) = table.index().decode(i) else { continue };
+        let fen = position.setup().to_string();
+        let back = Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap();
+        assert_eq!(table.index().encode(&back), Some(i), "{fen}");
+    }
+}
