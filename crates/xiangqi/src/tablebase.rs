@@ -117,9 +117,11 @@ impl MaterialGame<'_> {
         let table = self.smaller.table(material).expect("the materials after a capture are solved first");
         let mut rest = [Square::A0; MAX_MEN];
         let mut n = 0;
-        for (_, &sq) in squares.iter().enumerate().filter(|&(i, _)| i != taken) {
-            rest[n] = sq;
-            n += 1;
+        for (i, &sq) in squares.iter().enumerate() {
+            if i != taken {
+                rest[n] = sq;
+                n += 1;
+            }
         }
         let rest = &mut rest[..n];
         table.index.canonicalize(rest);
