@@ -13,11 +13,14 @@ use crate::output;
 /// Xiangqi subcommands.
 #[derive(Subcommand)]
 pub enum XiangqiCommand {
-    /// Solve a position: the result for the side to move, the distance in plies, the best
-    /// move and the main line (solved material: KvKN, a lone Red General against a Black
-    /// General and Horse, and KvK).
+    /// Solve a position: result, distance in plies, best move, main line, boards.
+    ///
+    /// Solved so far: KvKN (a lone Red General against a Black General and Horse) and KvK,
+    /// under the hdu rules.
     Solve(PositionArgs),
     /// List every legal move with its result and distance, best first.
+    ///
+    /// Solved so far: KvKN and KvK, under the hdu rules.
     Moves(PositionArgs),
 }
 
