@@ -11,6 +11,17 @@
 //!   [`Tablebase`] that solves materials with the core retrograde solver, smaller materials
 //!   first because captures lead into them. [`hdu()`] holds `KvKN` under `hdu` rules.
 //! - [`judge`]: the HDU 5897 contest format.
+//!
+//! ```
+//! use endgame_xiangqi::{Position, Setup, hdu};
+//!
+//! // Black's Horse on d4 and General on d9 against Red's General on d0, Black to move.
+//! let position = Position::from_setup("3k5/9/9/9/9/3n5/9/9/9/3K5 b".parse::<Setup>()?)?;
+//! assert_eq!(hdu().probe(&position)?.to_string(), "win in 7 plies");
+//! let line = hdu().main_line(&position, 40)?;
+//! assert_eq!(line[0].0.to_string(), "d9e9");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod board;
 pub mod fen;
