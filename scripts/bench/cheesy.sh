@@ -10,7 +10,7 @@ bin=target/release/endgame
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p')"
-target/release/examples/gen "$cases" 1 > "$dir/cases.in"
+target/release/examples/cheesy_gen "$cases" 1 > "$dir/cases.in"
 measure() {
     /usr/bin/time -f "%e s wall, %U s user, %M KiB max RSS" "$@"
 }

@@ -20,11 +20,18 @@ pub struct Problem {
 }
 
 /// Every problem, one entry per game that has landed.
-pub const PROBLEMS: &[Problem] = &[Problem {
-    name: "hdu1680",
-    about: "Cheesy Chess: white king against black pawn on 8 x 8 (HDU 1680, POJ 3455)",
-    run: endgame_cheesy::judge::run,
-}];
+pub const PROBLEMS: &[Problem] = &[
+    Problem {
+        name: "hdu5897",
+        about: "Xiangqi: General + Horse vs General (HDU 5897)",
+        run: endgame_xiangqi::judge::run,
+    },
+    Problem {
+        name: "hdu1680",
+        about: "Cheesy Chess: white king against black pawn on 8 x 8 (HDU 1680, POJ 3455)",
+        run: endgame_cheesy::judge::run,
+    },
+];
 
 /// Arguments of `endgame judge`.
 #[derive(Args)]

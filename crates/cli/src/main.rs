@@ -9,6 +9,7 @@ mod demo;
 mod failure;
 mod judge;
 mod output;
+mod xiangqi;
 
 use std::process::ExitCode;
 
@@ -33,6 +34,9 @@ enum Command {
     /// Cheesy Chess (HDU 1680): a white king against a black pawn.
     #[command(subcommand)]
     Cheesy(cheesy::CheesyCommand),
+    /// Xiangqi (Chinese chess) endgames: solve a position, list its moves.
+    #[command(subcommand)]
+    Xiangqi(xiangqi::XiangqiCommand),
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
@@ -40,6 +44,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Demo => demo::run(),
         Command::Judge(args) => judge::run(&args),
         Command::Cheesy(command) => cheesy::run(&command),
+        Command::Xiangqi(command) => xiangqi::run(&command),
     }
 }
 

@@ -1,5 +1,5 @@
 //! Random HDU 1680 judge input on standard output:
-//! `cargo run --release -p endgame-cheesy --example gen -- [CASES] [SEED]` (default 100000 1).
+//! `cargo run --release -p endgame-cheesy --example cheesy_gen -- [CASES] [SEED]` (default 100000 1).
 //! See [`endgame_cheesy::random::judge_input`] for the distribution.
 
 use std::io::Write;

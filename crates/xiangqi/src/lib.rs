@@ -1,0 +1,47 @@
+//! Xiangqi (Chinese chess) rules and exact endgame tables.
+//!
+//! - Vocabulary: [`Square`] (files `a`-`i`, ranks `0`-`9`, rank 0 = Red's back rank), [`Color`],
+//!   [`Role`], [`Piece`], [`Move`] in ICCS coordinates (`h2e2`), each with `FromStr`/`Display`.
+//! - Positions: a [`Setup`] read from Xiangqi FEN ([`fen`], Pikafish letters), validated into a
+//!   [`Position`] (one General per side, inside its palace).
+//! - Rules: [`Rules`] (so far `hdu`: capture the General to win, moving into danger is legal,
+//!   flying-general capture); move generation per piece kind in [`moves`] (so far the General
+//!   and the Horse).
+//! - Tables: [`Material`] (`KvKN`), a dense [`MaterialIndex`] per material, and a
+//!   [`Tablebase`] that solves materials with the core retrograde solver, smaller materials
+//!   first because captures lead into them. [`hdu()`] holds `KvKN` under `hdu` rules.
+//! - [`judge`]: the HDU 5897 contest format.
+//!
+//! ```
+//! use endgame_xiangqi::{Position, Setup, hdu};
+//!
+//! // Black's Horse on d4 and General on d9 against Red's General on d0, Black to move.
+//! let position = Position::from_setup("3k5/9/9/9/9/3n5/9/9/9/3K5 b".parse::<Setup>()?)?;
+//! assert_eq!(hdu().probe(&position)?.to_string(), "win in 7 plies");
+//! let line = hdu().main_line(&position, 40)?;
+//! assert_eq!(line[0].0.to_string(), "d9e9");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod board;
+pub mod fen;
+pub mod index;
+pub mod judge;
+pub mod material;
+pub mod moves;
+pub mod piece;
+pub mod position;
+pub mod rules;
+pub mod square;
+pub mod tablebase;
+
+pub use board::{Board, Setup};
+pub use fen::FenError;
+pub use index::MaterialIndex;
+pub use material::{Material, MaterialError};
+pub use moves::Move;
+pub use piece::{Color, Piece, Role};
+pub use position::{Position, PositionError};
+pub use rules::Rules;
+pub use square::{File, Rank, Square};
+pub use tablebase::{ProbeError, Table, Tablebase, hdu, kvkn};

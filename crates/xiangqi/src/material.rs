@@ -1,0 +1,152 @@
+//! Material: how many pieces of each kind each side has, written `K<red pieces>vK<black
+//! pieces>` (`KvKN`: a lone Red General against a Black General and Horse).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::Board;
+use crate::piece::{Color, Piece, Role, is_unimplemented_letter};
+
+/// The pieces of both sides, counted by kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Material {
+    counts: [[u8; Role::COUNT]; 2],
+}
+
+/// Why a material could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MaterialError {
+    /// Not two sides separated by one `v`.
+    #[error("expected K<red pieces>vK<black pieces> (like KvKN), found {0:?}")]
+    Shape(String),
+    /// A side does not start with its General.
+    #[error("{0}'s pieces must start with its General K")]
+    NoGeneral(Color),
+    /// A letter of a piece kind this crate does not implement yet.
+    #[error("piece {0:?} is not supported yet (only N, the Horse, besides the General)")]
+    UnsupportedPiece(char),
+    /// Any other character.
+    #[error("expected a piece letter (N), found {0:?}")]
+    BadChar(char),
+}
+
+impl Material {
+    /// How many pieces of this colour and kind.
+    #[must_use]
+    pub const fn count(&self, color: Color, role: Role) -> u8 {
+        self.counts[color.index()][role.index()]
+    }
+
+    /// The material on a board.
+    #[must_use]
+    pub fn of_board(board: &Board) -> Material {
+        let mut counts = [[0u8; Role::COUNT]; 2];
+        for (_, p) in board.pieces() {
+            counts[p.color.index()][p.role.index()] += 1;
+        }
+        Material { counts }
+    }
+
+    /// Every piece, Red's first, by kind in the order of [`Role::ALL`].
+    #[must_use]
+    pub fn pieces(&self) -> Vec<Piece> {
+        let mut pieces = Vec::new();
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for _ in 0..self.count(color, role) {
+                    pieces.push(Piece { color, role });
+                }
+            }
+        }
+        pieces
+    }
+
+    /// The number of pieces on the board.
+    #[must_use]
+    pub fn men(&self) -> usize {
+        self.counts.iter().flatten().map(|&c| usize::from(c)).sum()
+    }
+
+    /// Takes one `piece` away (nothing when there is none).
+    pub fn remove(&mut self, piece: Piece) {
+        let n = &mut self.counts[piece.color.index()][piece.role.index()];
+        *n = n.saturating_sub(1);
+    }
+
+    /// The materials one capture of a piece other than a General leads to, without repeats.
+    #[must_use]
+    pub fn after_captures(&self) -> Vec<Material> {
+        let mut out = Vec::new();
+        for color in Color::ALL {
+            for role in Role::ALL.into_iter().filter(|&r| r != Role::General) {
+                if self.count(color, role) > 0 {
+                    let mut m = *self;
+                    m.counts[color.index()][role.index()] -= 1;
+                    out.push(m);
+                }
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for Material {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for color in Color::ALL {
+            if color == Color::Black {
+                f.write_str("v")?;
+            }
+            for role in Role::ALL {
+                for _ in 0..self.count(color, role) {
+                    write!(f, "{}", role.char())?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Material {
+    type Err = MaterialError;
+    fn from_str(s: &str) -> Result<Material, MaterialError> {
+        let sides: Vec<&str> = s.split('v').collect();
+        if sides.len() != 2 {
+            return Err(MaterialError::Shape(s.to_string()));
+        }
+        let mut counts = [[0u8; Role::COUNT]; 2];
+        for (color, side) in Color::ALL.into_iter().zip(sides) {
+            let rest = side.strip_prefix('K').ok_or(MaterialError::NoGeneral(color))?;
+            counts[color.index()][Role::General.index()] = 1;
+            for c in rest.chars() {
+                match Role::from_char(c) {
+                    Some(role) if role != Role::General => {
+                        let n = &mut counts[color.index()][role.index()];
+                        *n = n.checked_add(1).ok_or(MaterialError::Shape(s.to_string()))?;
+                    }
+                    _ if is_unimplemented_letter(c) => return Err(MaterialError::UnsupportedPiece(c)),
+                    _ => return Err(MaterialError::BadChar(c)),
+                }
+            }
+        }
+        Ok(Material { counts })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn materials_print_and_parse() {
+        let m: Material = "KvKN".parse().unwrap();
+        assert_eq!(m.to_string(), "KvKN");
+        assert_eq!(m.count(Color::Black, Role::Horse), 1);
+        assert_eq!(m.men(), 3);
+        assert_eq!(m.after_captures(), vec!["KvK".parse().unwrap()]);
+        assert_eq!("KNvK".parse::<Material>().unwrap().to_string(), "KNvK");
+        assert_eq!("KvN".parse::<Material>(), Err(MaterialError::NoGeneral(Color::Black)));
+        assert_eq!("KRvK".parse::<Material>(), Err(MaterialError::UnsupportedPiece('R')));
+        assert_eq!("KXvK".parse::<Material>(), Err(MaterialError::BadChar('X')));
+        assert!("KvKvK".parse::<Material>().is_err());
+    }
+}

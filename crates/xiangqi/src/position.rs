@@ -1,0 +1,135 @@
+//! A validated position: a [`Setup`] whose pieces stand where the rules allow.
+//!
+//! Valid: each side has exactly one General, inside its own palace. A position reached by
+//! play may have lost a General (it was captured): the game is then over and the side to move
+//! has lost.
+
+use crate::board::{Board, Setup};
+use crate::material::Material;
+use crate::moves::{Move, generate};
+use crate::piece::{Color, Piece, Role};
+use crate::rules::Rules;
+use crate::square::Square;
+
+/// Why a setup is not a valid position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// A side has no General.
+    #[error("{0} has no General")]
+    MissingGeneral(Color),
+    /// A side has more than one General.
+    #[error("{0} has {1} Generals, expected one")]
+    TooManyGenerals(Color, usize),
+    /// A General stands outside its palace.
+    #[error("{color}'s General on {square} is outside its palace (files d-f, ranks {ranks})")]
+    GeneralOutsidePalace {
+        /// Its side.
+        color: Color,
+        /// Where it stands.
+        square: Square,
+        /// The palace ranks, for the message.
+        ranks: &'static str,
+    },
+}
+
+/// A position: a board whose pieces stand on points they may occupy, and the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: Board,
+    turn: Color,
+}
+
+impl Position {
+    /// Checks a setup.
+    ///
+    /// # Errors
+    /// The first reason the setup is not a position.
+    pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
+        for color in Color::ALL {
+            let generals: Vec<Square> = setup.board.generals(color).collect();
+            match generals[..] {
+                [] => return Err(PositionError::MissingGeneral(color)),
+                [square] if !square.in_palace(color) => {
+                    let ranks = if color == Color::Red { "0-2" } else { "7-9" };
+                    return Err(PositionError::GeneralOutsidePalace { color, square, ranks });
+                }
+                [_] => {}
+                _ => return Err(PositionError::TooManyGenerals(color, generals.len())),
+            }
+        }
+        Ok(Position { board: setup.board, turn: setup.turn })
+    }
+
+    /// A position from parts known to be valid (a table index's points).
+    pub(crate) const fn from_parts(board: Board, turn: Color) -> Position {
+        Position { board, turn }
+    }
+
+    /// The pieces.
+    #[must_use]
+    pub const fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub const fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The board and side to move as a setup (for FEN).
+    #[must_use]
+    pub const fn setup(&self) -> Setup {
+        Setup { board: self.board, turn: self.turn }
+    }
+
+    /// The point of `color`'s General; `None` once it has been captured.
+    #[must_use]
+    pub fn general(&self, color: Color) -> Option<Square> {
+        self.board.generals(color).next()
+    }
+
+    /// Whether the game is over: the side to move has lost its General.
+    #[must_use]
+    pub fn is_game_over(&self) -> bool {
+        self.general(self.turn).is_none()
+    }
+
+    /// The pieces of both sides, counted.
+    #[must_use]
+    pub fn material(&self) -> Material {
+        Material::of_board(&self.board)
+    }
+
+    /// Every legal move under `rules` (none once the game is over).
+    #[must_use]
+    pub fn legal_moves(&self, rules: Rules) -> Vec<Move> {
+        let mut moves = Vec::new();
+        if !self.is_game_over() {
+            generate(&self.board, self.turn, rules, &mut moves);
+        }
+        moves
+    }
+
+    /// The piece captured by `mv`, if any.
+    #[must_use]
+    pub fn capture(&self, mv: Move) -> Option<Piece> {
+        self.board.get(mv.to)
+    }
+
+    /// The position after `mv`, which must be one of [`Position::legal_moves`].
+    #[must_use]
+    pub fn play(&self, mv: Move) -> Position {
+        let mut board = self.board;
+        let piece = board.set(mv.from, None);
+        debug_assert!(piece.is_some_and(|p| p.color == self.turn), "{mv} moves no piece of the side to move");
+        board.set(mv.to, piece);
+        Position { board, turn: !self.turn }
+    }
+
+    /// Whether `mv` captures a General (and so wins at once).
+    #[must_use]
+    pub fn captures_general(&self, mv: Move) -> bool {
+        self.capture(mv).is_some_and(|p| p.role == Role::General)
+    }
+}

@@ -1,0 +1,49 @@
+//! Rule sets: what a legal move is and how a game ends.
+//!
+//! - `hdu` (HDU 5897 "The Game"): a side wins by capturing the other General. Moving into
+//!   danger is legal (it simply loses), and when the two Generals stand on one file with
+//!   nothing between them, the side to move may capture the other General at once (the
+//!   flying general). Endless play is a draw.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Rules {
+    /// HDU 5897: capture the General to win, moving into danger is legal, flying-general
+    /// capture.
+    #[default]
+    Hdu,
+}
+
+impl Rules {
+    /// Every rule set.
+    pub const ALL: [Rules; 1] = [Rules::Hdu];
+
+    /// The name on the command line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rules::Hdu => "hdu",
+        }
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A rule-set name that is not known.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected a rule set (hdu), found {0:?}")]
+pub struct ParseRulesError(pub String);
+
+impl FromStr for Rules {
+    type Err = ParseRulesError;
+    fn from_str(s: &str) -> Result<Rules, ParseRulesError> {
+        Rules::ALL.into_iter().find(|r| r.name() == s).ok_or_else(|| ParseRulesError(s.to_string()))
+    }
+}

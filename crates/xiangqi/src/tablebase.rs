@@ -1,0 +1,295 @@
+//! Exact tables: the value of every position of a material under a rule set, solved by the
+//! core retrograde solver.
+//!
+//! A material's positions are numbered by [`MaterialIndex`]. A move that captures a General
+//! wins at once (`Successor::Known(loss in 0)` for the side left without it); any other
+//! capture leads into a smaller material, solved first, whose value is looked up
+//! (`Successor::Known`). So `KvKN` rests on `KvK`, where under `hdu` rules the side to move
+//! wins in 1 ply when the Generals face each other and nobody can force anything otherwise.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use endgame_core::conformance::Indexed;
+use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, Value};
+
+use crate::index::{MAX_MEN, MaterialIndex};
+use crate::material::Material;
+use crate::moves::{Move, PieceList, generate_for, generate_unmoves_for};
+use crate::piece::{Color, Role};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::square::Square;
+
+/// The positions of one material under one rule set, as the core solver sees them.
+pub struct MaterialGame<'a> {
+    index: &'a MaterialIndex,
+    rules: Rules,
+    smaller: &'a Tablebase,
+}
+
+impl<'a> MaterialGame<'a> {
+    /// The game of `index`'s material, with captures looked up in `smaller`.
+    #[must_use]
+    pub const fn new(index: &'a MaterialIndex, rules: Rules, smaller: &'a Tablebase) -> Self {
+        MaterialGame { index, rules, smaller }
+    }
+}
+
+impl Game for MaterialGame<'_> {
+    type Move = Move;
+
+    fn num_positions(&self) -> usize {
+        self.index.len()
+    }
+
+    fn is_position(&self, pos: usize) -> bool {
+        self.index.squares(pos, &mut [Square::A0; MAX_MEN]).is_some()
+    }
+
+    fn terminal(&self, _pos: usize) -> Option<Value> {
+        // Every indexed position has both Generals: the game ends only by a capture.
+        None
+    }
+
+    /// Works on the pieces' points: a move changes one point (the child's index follows), a
+    /// capture also drops a piece (the smaller material's index of the rest).
+    fn for_each_move(&self, pos: usize, mut f: impl FnMut(Move, Successor)) {
+        let mut all = [Square::A0; MAX_MEN];
+        let Some(turn) = self.index.squares(pos, &mut all) else { return };
+        let n = self.index.pieces().len();
+        let squares = &all[..n];
+        let board = PieceList { squares, pieces: self.index.pieces() };
+        let pieces = squares.iter().copied().zip(self.index.pieces().iter().copied());
+        let mut moves = Vec::with_capacity(16);
+        generate_for(&board, pieces, turn, self.rules, &mut moves);
+        for mv in moves {
+            // A copy of the whole array: cheaper than a call to copy a few bytes.
+            let mut child = all;
+            let child = &mut child[..n];
+            let mover = squares.iter().position(|&s| s == mv.from).expect("a move starts on a piece");
+            child[mover] = mv.to;
+            let to = match squares.iter().position(|&s| s == mv.to) {
+                None => {
+                    self.index.canonicalize(child);
+                    Successor::Position(
+                        self.index.index_of(child, !turn).expect("moves stay on legal points"),
+                    )
+                }
+                Some(taken) if self.index.piece(taken).role == Role::General => {
+                    Successor::Known(Value::loss_in(0))
+                }
+                Some(taken) => Successor::Known(self.smaller_value(child, taken, !turn)),
+            };
+            f(mv, to);
+        }
+    }
+}
+
+impl Unmoves for MaterialGame<'_> {
+    /// Captures lead out of the material, so the un-moves are the moves without a capture
+    /// taken back: the side that just moved puts one piece back.
+    fn for_each_unmove(&self, pos: usize, mut f: impl FnMut(usize)) {
+        let mut all = [Square::A0; MAX_MEN];
+        let Some(turn) = self.index.squares(pos, &mut all) else { return };
+        let n = self.index.pieces().len();
+        let squares = &all[..n];
+        let board = PieceList { squares, pieces: self.index.pieces() };
+        let pieces = squares.iter().copied().zip(self.index.pieces().iter().copied());
+        let mut unmoves = Vec::with_capacity(16);
+        generate_unmoves_for(&board, pieces, !turn, self.rules, &mut unmoves);
+        for mv in unmoves {
+            let mut parent = all;
+            let parent = &mut parent[..n];
+            let mover = squares.iter().position(|&s| s == mv.to).expect("an un-move starts on a piece");
+            parent[mover] = mv.from;
+            self.index.canonicalize(parent);
+            f(self.index.index_of(parent, !turn).expect("un-moves stay on legal points"));
+        }
+    }
+}
+
+impl MaterialGame<'_> {
+    /// The value after a capture: the pieces but the taken one, in the smaller material.
+    fn smaller_value(&self, squares: &mut [Square], taken: usize, turn: Color) -> Value {
+        let mut material = self.index.material();
+        material.remove(self.index.piece(taken));
+        let table = self.smaller.table(material).expect("the materials after a capture are solved first");
+        let mut rest = [Square::A0; MAX_MEN];
+        let mut n = 0;
+        for (i, &sq) in squares.iter().enumerate() {
+            if i != taken {
+                rest[n] = sq;
+                n += 1;
+            }
+        }
+        let rest = &mut rest[..n];
+        table.index.canonicalize(rest);
+        let i = table.index.index_of(rest, turn).expect("pieces stay on legal points");
+        table.solution.value(i).expect("a position after a capture is in the smaller table")
+    }
+}
+
+impl Indexed for MaterialGame<'_> {
+    type Position = Position;
+
+    fn decode(&self, index: usize) -> Option<Position> {
+        self.index.decode(index)
+    }
+
+    fn encode(&self, position: &Position) -> Option<usize> {
+        self.index.encode(position)
+    }
+}
+
+/// One solved material.
+pub struct Table {
+    index: MaterialIndex,
+    solution: Solution,
+}
+
+impl Table {
+    /// The index of its positions.
+    #[must_use]
+    pub const fn index(&self) -> &MaterialIndex {
+        &self.index
+    }
+
+    /// The value of every index.
+    #[must_use]
+    pub const fn solution(&self) -> &Solution {
+        &self.solution
+    }
+}
+
+/// A position the tables cannot answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("material {material} is outside what has been solved under {rules} rules (solved: {solved})")]
+pub struct ProbeError {
+    /// The position's material.
+    pub material: Material,
+    /// The rule set of the tables.
+    pub rules: Rules,
+    /// The solved materials, comma separated.
+    pub solved: String,
+}
+
+/// Solved materials under one rule set.
+pub struct Tablebase {
+    rules: Rules,
+    tables: BTreeMap<Material, Table>,
+}
+
+impl Tablebase {
+    /// No material solved yet.
+    #[must_use]
+    pub const fn new(rules: Rules) -> Tablebase {
+        Tablebase { rules, tables: BTreeMap::new() }
+    }
+
+    /// The rule set.
+    #[must_use]
+    pub const fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Solves `material` and, first, every material a capture leads to.
+    ///
+    /// # Errors
+    /// When the solver's limits are exceeded.
+    pub fn solve(&mut self, material: Material) -> Result<(), SolveError> {
+        if self.tables.contains_key(&material) {
+            return Ok(());
+        }
+        for smaller in material.after_captures() {
+            self.solve(smaller)?;
+        }
+        let index = MaterialIndex::new(material);
+        let solution = Retrograde::new().solve_with_unmoves(&MaterialGame::new(&index, self.rules, self))?;
+        self.tables.insert(material, Table { index, solution });
+        Ok(())
+    }
+
+    /// The table of a solved material.
+    #[must_use]
+    pub fn table(&self, material: Material) -> Option<&Table> {
+        self.tables.get(&material)
+    }
+
+    /// The solved materials, smallest first.
+    pub fn materials(&self) -> impl Iterator<Item = Material> + '_ {
+        self.tables.keys().copied()
+    }
+
+    /// The core's view of a solved material (for the conformance checks).
+    #[must_use]
+    pub fn game(&self, material: Material) -> Option<MaterialGame<'_>> {
+        self.table(material).map(|t| MaterialGame::new(&t.index, self.rules, self))
+    }
+
+    /// The value of a position for the side to move (`loss in 0` once its General is gone).
+    ///
+    /// # Errors
+    /// When the position's material has not been solved.
+    pub fn probe(&self, position: &Position) -> Result<Value, ProbeError> {
+        if position.is_game_over() {
+            return Ok(Value::loss_in(0));
+        }
+        let material = position.material();
+        self.table(material)
+            .and_then(|t| t.index.encode(position).and_then(|i| t.solution.value(i)))
+            .ok_or_else(|| ProbeError {
+                material,
+                rules: self.rules,
+                solved: self.materials().map(|m| m.to_string()).collect::<Vec<_>>().join(", "),
+            })
+    }
+
+    /// Every legal move with its value for the side to move before it, best first (the
+    /// shortest win, then draws, then the longest loss; ties in move generation order).
+    ///
+    /// # Errors
+    /// When the position or a position after a move is outside the solved materials.
+    pub fn scored_moves(&self, position: &Position) -> Result<Vec<(Move, Value)>, ProbeError> {
+        self.probe(position)?;
+        let mut moves = Vec::new();
+        for mv in position.legal_moves(self.rules) {
+            moves.push((mv, self.probe(&position.play(mv))?.before_move()));
+        }
+        moves.sort_by_key(|&(_, value)| std::cmp::Reverse(value));
+        Ok(moves)
+    }
+
+    /// The main line: best moves until the game ends, a position repeats (endless play) or
+    /// `max_plies` moves were made.
+    ///
+    /// # Errors
+    /// When the position is outside the solved materials.
+    pub fn main_line(&self, position: &Position, max_plies: usize) -> Result<Vec<(Move, Value)>, ProbeError> {
+        let mut line = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut at = *position;
+        while line.len() < max_plies && seen.insert(at) {
+            let Some(&best) = self.scored_moves(&at)?.first() else { break };
+            line.push(best);
+            at = at.play(best.0);
+        }
+        Ok(line)
+    }
+}
+
+/// The material of HDU 5897: a lone Red General against a Black General and Horse.
+#[must_use]
+pub fn kvkn() -> Material {
+    "KvKN".parse().expect("KvKN is a material")
+}
+
+/// `KvKN` (and `KvK`) under `hdu` rules, solved on first use (a few milliseconds).
+pub fn hdu() -> &'static Tablebase {
+    static TABLES: OnceLock<Tablebase> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut tables = Tablebase::new(Rules::Hdu);
+        tables.solve(kvkn()).expect("14,580 positions are within the solver's limits");
+        tables
+    })
+}
