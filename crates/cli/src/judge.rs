@@ -20,7 +20,11 @@ pub struct Problem {
 }
 
 /// Every problem, one entry per game that has landed.
-pub const PROBLEMS: &[Problem] = &[];
+pub const PROBLEMS: &[Problem] = &[Problem {
+    name: "poj2706",
+    about: "Twixt: does the last move win? (POJ 2706 / HDU 2727 \"Connect\")",
+    run: endgame_twixt::judge::run,
+}];
 
 /// Arguments of `endgame judge`.
 #[derive(Args)]

@@ -8,6 +8,7 @@ mod demo;
 mod failure;
 mod judge;
 mod output;
+mod twixt;
 
 use std::process::ExitCode;
 
@@ -29,12 +30,16 @@ enum Command {
     Demo,
     /// Answer a contest problem: read its input format, print its output format exactly.
     Judge(judge::JudgeArgs),
+    /// Twixt: replay records (judge tokens, SGF, T1), find immediate wins.
+    #[command(subcommand)]
+    Twixt(twixt::TwixtCommand),
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Demo => demo::run(),
         Command::Judge(args) => judge::run(&args),
+        Command::Twixt(command) => twixt::run(command),
     }
 }
 

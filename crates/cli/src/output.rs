@@ -13,7 +13,8 @@ use crate::failure::Failure;
 pub fn read_text(path: Option<&Path>) -> Result<String, Failure> {
     let (name, bytes) = match path {
         Some(p) if p != Path::new("-") => {
-            let bytes = fs::read(p).map_err(|e| Failure::input(format!("{}: cannot read: {e}", p.display())))?;
+            let bytes =
+                fs::read(p).map_err(|e| Failure::input(format!("{}: cannot read: {e}", p.display())))?;
             (p.display().to_string(), bytes)
         }
         _ => {

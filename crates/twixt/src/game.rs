@@ -1,0 +1,607 @@
+//! The rules engine: pegs, links, blocking, and incremental win detection.
+//!
+//! Pegs live in a hash map from point to peg number, so memory is proportional to the number of
+//! pegs, not to the board's area. Each peg keeps an 8-bit set of its link directions. Placing a
+//! peg looks at its 8 knight neighbours; a link to a same-coloured neighbour is refused when one
+//! of the 9 knight segments that could cross it ([`crate::geometry::blockers`]) is already a link
+//! (of either colour under [`Rules::Poj`], of the opponent under [`Rules::Pp`]). That is at most
+//! 8 + 8 * 9 hash look-ups per move, whatever the number of pegs.
+//!
+//! Connectivity is a union-find over pegs (path halving, union by size); each root carries two
+//! flags, "touches my first endzone" and "touches my second endzone". A move wins when the root
+//! of its peg has both, so a whole record is replayed in linear time.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::str::FromStr;
+
+use crate::geometry::{Dir, Point, blockers};
+
+/// A player's colour. Black moves first and connects the columns `x = 0` and `x = N`; White
+/// connects the rows `y = 0` and `y = N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Colour {
+    /// The first player.
+    Black,
+    /// The second player.
+    White,
+}
+
+impl Colour {
+    /// The other colour.
+    #[must_use]
+    pub const fn opponent(self) -> Colour {
+        match self {
+            Colour::Black => Colour::White,
+            Colour::White => Colour::Black,
+        }
+    }
+
+    /// The colour that makes move `number` (1-based): Black on odd numbers.
+    #[must_use]
+    pub const fn of_move(number: usize) -> Colour {
+        if number % 2 == 1 { Colour::Black } else { Colour::White }
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Colour::Black => "Black",
+            Colour::White => "White",
+        })
+    }
+}
+
+/// Which existing links block a new link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rules {
+    /// POJ 2706: a new link may not cross any link, of either colour.
+    Poj,
+    /// Pencil and paper (Little Golem): a new link may not cross the opponent's links, but may
+    /// cross its own side's links.
+    Pp,
+}
+
+impl FromStr for Rules {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "poj" => Ok(Rules::Poj),
+            "pp" => Ok(Rules::Pp),
+            _ => Err(format!("expected `poj` or `pp`, found `{s}`")),
+        }
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Rules::Poj => "poj",
+            Rules::Pp => "pp",
+        })
+    }
+}
+
+/// The rules of one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    /// Which links block.
+    pub rules: Rules,
+    /// Whether move 2 may be a swap (pie rule): Black's first peg at `(x, y)` is replaced by a
+    /// White peg at `(y, x)`, and Black moves again.
+    pub swap: bool,
+}
+
+impl Config {
+    /// The POJ 2706 rules: every link blocks, no swap.
+    pub const POJ: Config = Config { rules: Rules::Poj, swap: false };
+}
+
+/// A move of a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Put a peg on this point.
+    Place(Point),
+    /// The pie rule, only as move 2.
+    Swap,
+    /// The side to move gives up.
+    Resign,
+}
+
+/// A link between two pegs a knight's move apart, stored with `from` the endpoint with the
+/// smaller `x`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub struct Link {
+    /// The endpoint with the smaller `x`.
+    pub from: Point,
+    /// The other endpoint.
+    pub to: Point,
+}
+
+impl Link {
+    /// The link between `a` and `b`, in either order.
+    #[must_use]
+    pub fn new(a: Point, b: Point) -> Link {
+        if (a.x, a.y) <= (b.x, b.y) { Link { from: a, to: b } } else { Link { from: b, to: a } }
+    }
+}
+
+impl fmt::Display for Link {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.from, self.to)
+    }
+}
+
+/// What placing a peg did: links made, links refused and what blocked them, whether it won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    /// The new peg.
+    pub point: Point,
+    /// Its colour.
+    pub colour: Colour,
+    linked: u8,
+    refused: [Option<Link>; 8],
+    /// Whether this move connected the mover's endzones.
+    pub wins: bool,
+}
+
+impl Placed {
+    /// The pegs the new peg was linked to.
+    pub fn links(&self) -> impl Iterator<Item = Point> + '_ {
+        Dir::ALL.into_iter().filter(|d| self.linked >> d.index() & 1 == 1).map(|d| self.point.step(d))
+    }
+
+    /// The same-coloured knight neighbours it was not linked to, each with the link that blocked it.
+    pub fn refused(&self) -> impl Iterator<Item = (Point, Link)> + '_ {
+        Dir::ALL.into_iter().filter_map(|d| self.refused[d.index()].map(|l| (self.point.step(d), l)))
+    }
+}
+
+/// What a move did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Played {
+    /// A peg was placed.
+    Placed(Placed),
+    /// Black's peg `from` became White's peg `to`.
+    Swapped {
+        /// Black's first peg.
+        from: Point,
+        /// White's peg that replaces it.
+        to: Point,
+    },
+    /// This colour resigned.
+    Resigned(Colour),
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "by", rename_all = "lowercase")]
+pub enum Outcome {
+    /// The winner connected its endzones with this move.
+    Connection {
+        /// Who connected.
+        winner: Colour,
+        /// The winning move's number (1-based).
+        #[serde(rename = "move")]
+        number: usize,
+    },
+    /// The loser resigned with this move.
+    Resignation {
+        /// The side that did not resign.
+        winner: Colour,
+        /// The resigning move's number.
+        #[serde(rename = "move")]
+        number: usize,
+    },
+}
+
+impl Outcome {
+    /// The winning colour.
+    #[must_use]
+    pub const fn winner(self) -> Colour {
+        match self {
+            Outcome::Connection { winner, .. } | Outcome::Resignation { winner, .. } => winner,
+        }
+    }
+}
+
+/// Why a move is illegal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveErrorKind {
+    /// The point is outside `0..=N`.
+    #[error("{0} is off the board (coordinates 0..={1})")]
+    OffBoard(Point, i32),
+    /// There is a peg on the point.
+    #[error("{0} is already occupied")]
+    Occupied(Point),
+    /// The point is in the opponent's endzone.
+    #[error("{0} is in {1}'s endzone, forbidden to {2}")]
+    Endzone(Point, Colour, Colour),
+    /// The game is already over.
+    #[error("the game is already over ({0})")]
+    GameOver(OutcomeText),
+    /// A swap that is not move 2, or a swap when the rules have none.
+    #[error("a swap is only allowed as move 2, with the pie rule on")]
+    Swap,
+}
+
+/// An outcome, for error messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutcomeText(pub Outcome);
+
+impl fmt::Display for OutcomeText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Outcome::Connection { winner, number } => write!(f, "{winner} won with move {number}"),
+            Outcome::Resignation { winner, number } => {
+                write!(f, "{} resigned with move {number}", winner.opponent())
+            }
+        }
+    }
+}
+
+/// An illegal move and its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {number}: {kind}")]
+pub struct MoveError {
+    /// The move's number, 1-based.
+    pub number: usize,
+    /// What is wrong with it.
+    pub kind: MoveErrorKind,
+}
+
+/// A board size out of range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("N = {0}: expected a board size N (points 0..=N) in {min}..={max}", min = MIN_N, max = MAX_N)]
+pub struct SizeError(pub i64);
+
+/// The smallest board: points `0..=3`.
+pub const MIN_N: i32 = 3;
+/// The largest board; coordinates stay far from `i32` overflow.
+pub const MAX_N: i32 = 1 << 30;
+
+/// A fast hasher for points (the map is keyed by trusted coordinates, not by an adversary).
+#[derive(Default)]
+struct PointHasher(u64);
+
+impl Hasher for PointHasher {
+    fn finish(&self) -> u64 {
+        let h = (self.0 ^ (self.0 >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^ (h >> 32)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u8(b);
+        }
+    }
+    fn write_u8(&mut self, b: u8) {
+        self.0 = (self.0 << 8) ^ u64::from(b) ^ (self.0 >> 56);
+    }
+    fn write_i32(&mut self, i: i32) {
+        self.0 = (self.0 << 32) ^ u64::from(i as u32);
+    }
+}
+
+type PointMap = HashMap<Point, u32, BuildHasherDefault<PointHasher>>;
+
+#[derive(Clone, Copy, Debug)]
+struct Peg {
+    point: Point,
+    colour: Colour,
+    /// Bit `d` set: linked to the peg in direction `d`.
+    links: u8,
+}
+
+/// Zone flags of a component: bit 0 touches the first endzone, bit 1 the second.
+const BOTH: u8 = 3;
+
+/// A game in progress on a board of any size.
+#[derive(Clone, Debug)]
+pub struct Game {
+    n: i32,
+    config: Config,
+    index: PointMap,
+    pegs: Vec<Peg>,
+    parent: Vec<u32>,
+    rank: Vec<u32>,
+    zones: Vec<u8>,
+    moves: usize,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// An empty board with points `0..=n` in both coordinates.
+    pub fn new(n: i64, config: Config) -> Result<Game, SizeError> {
+        if !(i64::from(MIN_N)..=i64::from(MAX_N)).contains(&n) {
+            return Err(SizeError(n));
+        }
+        Ok(Game {
+            n: n as i32,
+            config,
+            index: PointMap::default(),
+            pegs: Vec::new(),
+            parent: Vec::new(),
+            rank: Vec::new(),
+            zones: Vec::new(),
+            moves: 0,
+            outcome: None,
+        })
+    }
+
+    /// Like [`Game::new`], with room for `pegs` pegs reserved.
+    pub fn with_capacity(n: i64, config: Config, pegs: usize) -> Result<Game, SizeError> {
+        let mut game = Game::new(n, config)?;
+        game.index.reserve(pegs);
+        game.pegs.reserve(pegs);
+        game.parent.reserve(pegs);
+        game.rank.reserve(pegs);
+        game.zones.reserve(pegs);
+        Ok(game)
+    }
+
+    /// The largest coordinate, N.
+    #[must_use]
+    pub fn n(&self) -> i32 {
+        self.n
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// Moves played so far (swap and resignation included).
+    #[must_use]
+    pub fn moves_played(&self) -> usize {
+        self.moves
+    }
+
+    /// The colour to move next.
+    #[must_use]
+    pub fn to_move(&self) -> Colour {
+        Colour::of_move(self.moves + 1)
+    }
+
+    /// How the game ended, if it has.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The colour of the peg on `p`, if any.
+    #[must_use]
+    pub fn peg_at(&self, p: Point) -> Option<Colour> {
+        self.index.get(&p).map(|&i| self.pegs[i as usize].colour)
+    }
+
+    /// Every peg, in the order placed.
+    pub fn pegs(&self) -> impl Iterator<Item = (Point, Colour)> + '_ {
+        self.pegs.iter().map(|p| (p.point, p.colour))
+    }
+
+    /// Every link with its colour, each once.
+    pub fn links(&self) -> impl Iterator<Item = (Link, Colour)> + '_ {
+        self.pegs.iter().flat_map(|p| {
+            Dir::ALL[..4]
+                .iter()
+                .filter(move |d| p.links >> d.index() & 1 == 1)
+                .map(move |&d| (Link { from: p.point, to: p.point.step(d) }, p.colour))
+        })
+    }
+
+    /// The pegs linked to the peg on `p`.
+    pub fn linked(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
+        let links = self.index.get(&p).map_or(0, |&i| self.pegs[i as usize].links);
+        Dir::ALL.into_iter().filter(move |d| links >> d.index() & 1 == 1).map(move |d| p.step(d))
+    }
+
+    /// The endzone flag of `p` for colour `c`: 1 first endzone, 2 second, 0 none.
+    fn zone(&self, p: Point, c: Colour) -> u8 {
+        let v = match c {
+            Colour::Black => p.x,
+            Colour::White => p.y,
+        };
+        if v == 0 {
+            1
+        } else if v == self.n {
+            2
+        } else {
+            0
+        }
+    }
+
+    /// Whether `colour` may put a peg on `p` now (ignoring whose turn it is).
+    pub fn check_place(&self, p: Point, colour: Colour) -> Result<(), MoveErrorKind> {
+        if p.x < 0 || p.y < 0 || p.x > self.n || p.y > self.n {
+            return Err(MoveErrorKind::OffBoard(p, self.n));
+        }
+        if self.zone(p, colour.opponent()) != 0 {
+            return Err(MoveErrorKind::Endzone(p, colour.opponent(), colour));
+        }
+        if self.index.contains_key(&p) {
+            return Err(MoveErrorKind::Occupied(p));
+        }
+        Ok(())
+    }
+
+    /// Plays the next move.
+    pub fn play(&mut self, mv: Move) -> Result<Played, MoveError> {
+        let number = self.moves + 1;
+        let err = |kind| MoveError { number, kind };
+        if let Some(o) = self.outcome {
+            return Err(err(MoveErrorKind::GameOver(OutcomeText(o))));
+        }
+        let colour = self.to_move();
+        let played = match mv {
+            Move::Place(p) => {
+                self.check_place(p, colour).map_err(err)?;
+                Played::Placed(self.place(p, colour, number))
+            }
+            Move::Swap => {
+                if !self.config.swap || number != 2 || self.pegs.len() != 1 {
+                    return Err(err(MoveErrorKind::Swap));
+                }
+                let from = self.pegs[0].point;
+                let to = from.transposed();
+                self.index.clear();
+                self.index.insert(to, 0);
+                self.pegs[0] = Peg { point: to, colour: Colour::White, links: 0 };
+                self.zones[0] = self.zone(to, Colour::White);
+                Played::Swapped { from, to }
+            }
+            Move::Resign => {
+                self.outcome = Some(Outcome::Resignation { winner: colour.opponent(), number });
+                Played::Resigned(colour)
+            }
+        };
+        self.moves = number;
+        Ok(played)
+    }
+
+    fn find(&mut self, mut i: u32) -> u32 {
+        while self.parent[i as usize] != i {
+            let grand = self.parent[self.parent[i as usize] as usize];
+            self.parent[i as usize] = grand;
+            i = grand;
+        }
+        i
+    }
+
+    fn find_const(&self, mut i: u32) -> u32 {
+        while self.parent[i as usize] != i {
+            i = self.parent[i as usize];
+        }
+        i
+    }
+
+    fn union(&mut self, a: u32, b: u32) -> u32 {
+        let (a, b) = (self.find(a), self.find(b));
+        if a == b {
+            return a;
+        }
+        let (big, small) = if self.rank[a as usize] >= self.rank[b as usize] { (a, b) } else { (b, a) };
+        self.parent[small as usize] = big;
+        self.rank[big as usize] += self.rank[small as usize];
+        self.zones[big as usize] |= self.zones[small as usize];
+        big
+    }
+
+    /// The link that blocks a new link from `p` in direction `d` for `colour`, if any.
+    fn blocker(&self, p: Point, d: Dir, colour: Colour) -> Option<Link> {
+        for b in blockers(d) {
+            let start = p.offset(b.offset.0, b.offset.1);
+            if let Some(&k) = self.index.get(&start) {
+                let peg = &self.pegs[k as usize];
+                if peg.links >> b.dir.index() & 1 == 1
+                    && (self.config.rules == Rules::Poj || peg.colour != colour)
+                {
+                    return Some(Link { from: start, to: start.step(b.dir) });
+                }
+            }
+        }
+        None
+    }
+
+    /// The same-coloured peg in direction `d` of `p`, if any.
+    fn friend(&self, p: Point, d: Dir, colour: Colour) -> Option<u32> {
+        self.index.get(&p.step(d)).copied().filter(|&j| self.pegs[j as usize].colour == colour)
+    }
+
+    fn place(&mut self, p: Point, colour: Colour, number: usize) -> Placed {
+        let i = self.pegs.len() as u32;
+        self.index.insert(p, i);
+        self.pegs.push(Peg { point: p, colour, links: 0 });
+        self.parent.push(i);
+        self.rank.push(1);
+        self.zones.push(self.zone(p, colour));
+        let mut placed = Placed { point: p, colour, linked: 0, refused: [None; 8], wins: false };
+        for d in Dir::ALL {
+            let Some(j) = self.friend(p, d, colour) else { continue };
+            // Links made earlier in this move share `p`, so they never block each other.
+            if let Some(link) = self.blocker(p, d, colour) {
+                placed.refused[d.index()] = Some(link);
+                continue;
+            }
+            placed.linked |= 1 << d.index();
+            self.pegs[i as usize].links |= 1 << d.index();
+            self.pegs[j as usize].links |= 1 << d.opposite().index();
+            self.union(i, j);
+        }
+        let root = self.find(i);
+        if self.zones[root as usize] == BOTH {
+            placed.wins = true;
+            self.outcome = Some(Outcome::Connection { winner: colour, number });
+        }
+        placed
+    }
+
+    /// Whether `colour` putting a peg on `p` would connect its endzones at once (the point must
+    /// be legal for it; the turn is not checked).
+    #[must_use]
+    pub fn would_win(&self, p: Point, colour: Colour) -> bool {
+        if self.check_place(p, colour).is_err() {
+            return false;
+        }
+        let mut zones = self.zone(p, colour);
+        for d in Dir::ALL {
+            if let Some(j) = self.friend(p, d, colour)
+                && self.blocker(p, d, colour).is_none()
+            {
+                zones |= self.zones[self.find_const(j) as usize];
+            }
+        }
+        zones == BOTH
+    }
+
+    /// Every empty point where `colour` would win at once, sorted. Only knight neighbours of
+    /// its pegs can win (a lone peg connects nothing), so the cost is linear in the pegs.
+    #[must_use]
+    pub fn threats(&self, colour: Colour) -> Vec<Point> {
+        let mut points: Vec<Point> = self
+            .pegs
+            .iter()
+            .filter(|peg| peg.colour == colour)
+            .flat_map(|peg| Dir::ALL.map(|d| peg.point.step(d)))
+            .filter(|&q| self.would_win(q, colour))
+            .collect();
+        points.sort_unstable();
+        points.dedup();
+        points
+    }
+
+    /// After a win by connection: a shortest chain of linked pegs from the winner's first
+    /// endzone to its second.
+    #[must_use]
+    pub fn winning_path(&self) -> Option<Vec<Point>> {
+        let Some(Outcome::Connection { winner, .. }) = self.outcome else { return None };
+        let mut previous: HashMap<Point, Option<Point>> = HashMap::new();
+        let mut queue = std::collections::VecDeque::new();
+        for peg in self.pegs.iter().filter(|peg| peg.colour == winner && self.zone(peg.point, winner) == 1) {
+            previous.insert(peg.point, None);
+            queue.push_back(peg.point);
+        }
+        while let Some(p) = queue.pop_front() {
+            if self.zone(p, winner) == 2 {
+                let mut path = vec![p];
+                let mut at = p;
+                while let Some(Some(before)) = previous.get(&at) {
+                    path.push(*before);
+                    at = *before;
+                }
+                path.reverse();
+                return Some(path);
+            }
+            for q in self.linked(p) {
+                previous.entry(q).or_insert_with(|| {
+                    queue.push_back(q);
+                    Some(p)
+                });
+            }
+        }
+        None
+    }
+}
