@@ -93,18 +93,18 @@ pub(super) fn parse(text: &str) -> Result<Record, InputError> {
 }
 
 pub(super) fn write(record: &Record) -> Result<String, InputError> {
-    if record.moves.len() % 2 == 0 {
-        return Err(InputError::new(
-            format!("move {}", record.moves.len()),
-            "the judge format needs an odd number of moves (Black moves last)",
-        ));
-    }
     let mut out = format!("{} {}\n", record.n, record.moves.len());
     for (k, m) in record.moves.iter().enumerate() {
         let Move::Place(p) = m.mv else {
             return Err(InputError::new(format!("move {}", k + 1), "the judge format has no swap or resign"));
         };
         let _ = writeln!(out, "{} {}", p.x, p.y);
+    }
+    if record.moves.len() % 2 == 0 {
+        return Err(InputError::new(
+            format!("move {}", record.moves.len()),
+            "the judge format needs an odd number of moves (Black moves last)",
+        ));
     }
     out.push_str("0 0\n");
     Ok(out)
