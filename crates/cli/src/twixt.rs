@@ -111,23 +111,26 @@ pub fn run(command: TwixtCommand) -> Result<(), Failure> {
 }
 
 const DEMO_JUDGE: &str = "7 11\n0 3 6 5 3 2 5 7 7 2 4 4\n5 3 5 2 4 5 4 0 2 4\n";
-const DEMO_SGF: &str = include_str!("../../twixt/tests/data/game2209801.tsgf");
+const DEMO_T1: &str = include_str!("../../twixt/tests/data/sample.T1");
 
-/// The Twixt demo: the judge's third sample game, then a real Little Golem game.
+/// The Twixt demo: the judge's third sample game with its board, then a short T1j record
+/// with a swap.
 pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
     writeln!(out, "== Twixt (POJ 2706 \"Connect\")")?;
     writeln!(
         out,
         "Players put pegs in turn; a peg links to its own pegs a knight's move away unless the new link\n\
-         would cross an existing one. Black links its left and right edges, White its top and bottom.\n"
+         would cross an existing one. Black joins its two edges x = 0 and x = N, White y = 0 and y = N.\n\
+         Below: the judge's third sample (the last move wins: capitals mark the winning path), then a\n\
+         T1j record where White takes Black's first peg over (swap) and later resigns.\n"
     )?;
-    for text in [DEMO_JUDGE, DEMO_SGF] {
+    for (text, board) in [(DEMO_JUDGE, true), (DEMO_T1, false)] {
         let record = Record::parse(text, None)?;
         let played = replay::replay(&record, record.default_config())?;
         Report::new(&record, &played).write_text(out)?;
-        if let Some(board) = render::ascii(&played.game, record.format) {
+        if let Some(picture) = render::ascii(&played.game, record.format).filter(|_| board) {
             writeln!(out)?;
-            out.write_all(board.as_bytes())?;
+            out.write_all(picture.as_bytes())?;
         }
         writeln!(out)?;
     }

@@ -14,9 +14,11 @@
 //!   format detection and writers.
 //! - [`replay`]: a record played through, move by move, with threats at the end.
 //! - [`render`]: ASCII and SVG pictures of a board.
+//! - [`generate`]: random legal games for benchmarks.
 //! - [`judge`]: POJ 2706 "Connect" (HDU 2727).
 
 pub mod game;
+pub mod generate;
 pub mod geometry;
 pub mod judge;
 pub mod record;

@@ -59,6 +59,7 @@ pub fn ascii(game: &Game, format: Format) -> Option<String> {
     for c in 0..=n {
         let _ = write!(out, "{:<2}", column_label(format, c));
     }
+    out.truncate(out.trim_end().len());
     out.push('\n');
     for r in 0..=n {
         let _ = write!(out, "{:>3} ", row_label(format, r));

@@ -263,7 +263,7 @@ impl Report {
         match self.outcome {
             Some(Outcome::Connection { winner, number }) => {
                 let at = self.moves[number - 1].point.as_ref().map_or(String::new(), |p| p.name.clone());
-                writeln!(out, "Winner: {winner}, connecting its endzones with move {number} ({at})")?;
+                writeln!(out, "Winner: {winner}, connecting its endzones with move {number}: {at}")?;
                 if let Some(path) = &self.winning_path {
                     let names: Vec<&str> = path.iter().map(|p| p.name.as_str()).collect();
                     writeln!(out, "Winning path: {}", names.join(" "))?;

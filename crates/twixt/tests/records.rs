@@ -234,7 +234,7 @@ fn arb_record(format: Format) -> impl Strategy<Value = Record> {
                     if format == Format::Sgf {
                         moves[0].note = note;
                     }
-                } else if moves.len() % 2 == 0 {
+                } else if moves.len().is_multiple_of(2) {
                     moves.pop();
                 }
                 let (players, swap) = match format {

@@ -100,7 +100,7 @@ pub(super) fn write(record: &Record) -> Result<String, InputError> {
         };
         let _ = writeln!(out, "{} {}", p.x, p.y);
     }
-    if record.moves.len() % 2 == 0 {
+    if record.moves.len().is_multiple_of(2) {
         return Err(InputError::new(
             format!("move {}", record.moves.len()),
             "the judge format needs an odd number of moves (Black moves last)",

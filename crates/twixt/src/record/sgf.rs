@@ -204,7 +204,7 @@ pub(super) fn parse(text: &str) -> Result<Record, InputError> {
             }
             "SZ" => {
                 size = match v.trim().parse::<i64>() {
-                    Ok(s) if s >= 4 && s <= 52 => s,
+                    Ok(s) if (4..=52).contains(&s) => s,
                     _ => {
                         return Err(InputError::new(
                             at.to_string(),
