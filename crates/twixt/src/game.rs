@@ -285,14 +285,23 @@ impl Hasher for PointHasher {
     }
 }
 
-type PointMap = HashMap<Point, u32, BuildHasherDefault<PointHasher>>;
+/// What the map holds for a peg: everything the per-move checks read, so that a check costs one
+/// probe of the map and no second look-up elsewhere.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    /// The peg's number (its union-find node).
+    index: u32,
+    colour: Colour,
+    /// Bit `d` set: linked to the peg in direction `d`.
+    links: u8,
+}
+
+type PointMap = HashMap<Point, Slot, BuildHasherDefault<PointHasher>>;
 
 #[derive(Clone, Copy, Debug)]
 struct Peg {
     point: Point,
     colour: Colour,
-    /// Bit `d` set: linked to the peg in direction `d`.
-    links: u8,
 }
 
 /// Zone flags of a component: bit 0 touches the first endzone, bit 1 the second.
@@ -375,7 +384,7 @@ impl Game {
     /// The colour of the peg on `p`, if any.
     #[must_use]
     pub fn peg_at(&self, p: Point) -> Option<Colour> {
-        self.index.get(&p).map(|&i| self.pegs[i as usize].colour)
+        self.index.get(&p).map(|s| s.colour)
     }
 
     /// Every peg, in the order placed.
@@ -386,16 +395,17 @@ impl Game {
     /// Every link with its colour, each once.
     pub fn links(&self) -> impl Iterator<Item = (Link, Colour)> + '_ {
         self.pegs.iter().flat_map(|p| {
+            let links = self.index.get(&p.point).map_or(0, |s| s.links);
             Dir::ALL[..4]
                 .iter()
-                .filter(move |d| p.links >> d.index() & 1 == 1)
+                .filter(move |d| links >> d.index() & 1 == 1)
                 .map(move |&d| (Link { from: p.point, to: p.point.step(d) }, p.colour))
         })
     }
 
     /// The pegs linked to the peg on `p`.
     pub fn linked(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
-        let links = self.index.get(&p).map_or(0, |&i| self.pegs[i as usize].links);
+        let links = self.index.get(&p).map_or(0, |s| s.links);
         Dir::ALL.into_iter().filter(move |d| links >> d.index() & 1 == 1).map(move |d| p.step(d))
     }
 
@@ -448,8 +458,8 @@ impl Game {
                 let from = self.pegs[0].point;
                 let to = from.transposed();
                 self.index.clear();
-                self.index.insert(to, 0);
-                self.pegs[0] = Peg { point: to, colour: Colour::White, links: 0 };
+                self.index.insert(to, Slot { index: 0, colour: Colour::White, links: 0 });
+                self.pegs[0] = Peg { point: to, colour: Colour::White };
                 self.zones[0] = self.zone(to, Colour::White);
                 Played::Swapped { from, to }
             }
@@ -494,8 +504,7 @@ impl Game {
     fn blocker(&self, p: Point, d: Dir, colour: Colour) -> Option<Link> {
         for b in blockers(d) {
             let start = p.offset(b.offset.0, b.offset.1);
-            if let Some(&k) = self.index.get(&start) {
-                let peg = &self.pegs[k as usize];
+            if let Some(peg) = self.index.get(&start) {
                 if peg.links >> b.dir.index() & 1 == 1
                     && (self.config.rules == Rules::Poj || peg.colour != colour)
                 {
@@ -508,13 +517,12 @@ impl Game {
 
     /// The same-coloured peg in direction `d` of `p`, if any.
     fn friend(&self, p: Point, d: Dir, colour: Colour) -> Option<u32> {
-        self.index.get(&p.step(d)).copied().filter(|&j| self.pegs[j as usize].colour == colour)
+        self.index.get(&p.step(d)).filter(|s| s.colour == colour).map(|s| s.index)
     }
 
     fn place(&mut self, p: Point, colour: Colour, number: usize) -> Placed {
         let i = self.pegs.len() as u32;
-        self.index.insert(p, i);
-        self.pegs.push(Peg { point: p, colour, links: 0 });
+        self.pegs.push(Peg { point: p, colour });
         self.parent.push(i);
         self.rank.push(1);
         self.zones.push(self.zone(p, colour));
@@ -527,10 +535,13 @@ impl Game {
                 continue;
             }
             placed.linked |= 1 << d.index();
-            self.pegs[i as usize].links |= 1 << d.index();
-            self.pegs[j as usize].links |= 1 << d.opposite().index();
+            if let Some(other) = self.index.get_mut(&p.step(d)) {
+                other.links |= 1 << d.opposite().index();
+            }
             self.union(i, j);
         }
+        // The new peg enters the map last: the checks above never look at `p` itself.
+        self.index.insert(p, Slot { index: i, colour, links: placed.linked });
         let root = self.find(i);
         if self.zones[root as usize] == BOTH {
             placed.wins = true;
