@@ -504,12 +504,11 @@ impl Game {
     fn blocker(&self, p: Point, d: Dir, colour: Colour) -> Option<Link> {
         for b in blockers(d) {
             let start = p.offset(b.offset.0, b.offset.1);
-            if let Some(peg) = self.index.get(&start) {
-                if peg.links >> b.dir.index() & 1 == 1
-                    && (self.config.rules == Rules::Poj || peg.colour != colour)
-                {
-                    return Some(Link { from: start, to: start.step(b.dir) });
-                }
+            if let Some(peg) = self.index.get(&start)
+                && peg.links >> b.dir.index() & 1 == 1
+                && (self.config.rules == Rules::Poj || peg.colour != colour)
+            {
+                return Some(Link { from: start, to: start.step(b.dir) });
             }
         }
         None
