@@ -67,6 +67,16 @@ mod tests {
         assert_eq!(judge(SAMPLE), ("no\nyes\nyes\n".to_string(), None));
     }
 
+    /// The seed's hand-written table checks `(x, y)-(x-1, y+1)` (not a knight segment) instead
+    /// of `(x+1, y)-(x-1, y+1)` for one direction. Here White's move 8, (1,2), must not link to
+    /// (2,0) across its own link (1,1)-(3,0); with the table's hole it does, and that link then
+    /// blocks Black's winning (0,1)-(2,2): the seed answers `no`.
+    #[test]
+    fn a_blocker_the_seed_table_misses() {
+        let input = "4 11\n2 3 2 0 2 2 3 0 3 3 1 1 4 2 1 2 4 1 3 4 0 1\n0 0\n";
+        assert_eq!(judge(input), ("yes\n".to_string(), None));
+    }
+
     #[test]
     fn errors_name_the_dataset_and_move() {
         let (out, err) = judge("4 5\n0 2 2 4 4 2 3 2 2 1\n4 5\n0 2 2 4 0 2 3 2 2 1\n0 0\n");
