@@ -160,16 +160,42 @@ fn check_mirror(n: i32, rules: Rules, seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The judge on a generated game (no win before the last move) against the naive engine.
+fn check_judge(n: i32, moves: usize, seed: u64) -> Result<(), TestCaseError> {
+    let Some(points) = endgame_twixt::generate::random_game(n.into(), moves, Config::POJ, seed) else {
+        return Ok(());
+    };
+    let mut naive = Naive::new(n, Rules::Poj);
+    for (k, &p) in points.iter().enumerate() {
+        let colour = Colour::of_move(k + 1);
+        prop_assert!(naive.legal(p, colour));
+        naive.place(p, colour);
+        if k + 1 < points.len() {
+            prop_assert!(!naive.connected(Colour::Black) && !naive.connected(Colour::White));
+        }
+    }
+    let mut out = Vec::new();
+    endgame_twixt::judge::run(&endgame_twixt::generate::judge_text(n.into(), &points), &mut out).unwrap();
+    let expected = if naive.connected(Colour::Black) { "yes\n" } else { "no\n" };
+    prop_assert_eq!(String::from_utf8(out).unwrap(), expected);
+    Ok(())
+}
+
 fn rules() -> impl Strategy<Value = Rules> {
     prop_oneof![Just(Rules::Poj), Just(Rules::Pp)]
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(150))]
+    #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
     fn engine_agrees_with_the_naive_engine(n in 3i32..=11, rules in rules(), seed in any::<u64>()) {
         check_game(n, rules, seed)?;
+    }
+
+    #[test]
+    fn judge_agrees_with_the_naive_engine(n in 4i32..=16, half in 2usize..60, seed in any::<u64>()) {
+        check_judge(n, 2 * half + 1, seed)?;
     }
 
     #[test]
@@ -205,7 +231,21 @@ fn random_games_are_not_trivial() {
         }
         wins += usize::from(game.outcome().is_some());
     }
-    eprintln!("{wins} wins, {refusals} refusals, {threats} threats");
+    // Generated judge games end with a winning last move often enough to test `yes` too.
+    let yes = (1..=100u64)
+        .filter_map(|seed| endgame_twixt::generate::random_game(6, 41, Config::POJ, seed))
+        .filter(|points| {
+            let mut game = Game::new(6, Config::POJ).unwrap();
+            for &p in points {
+                game.play(Move::Place(p)).unwrap();
+            }
+            game.outcome().is_some()
+        })
+        .count();
+    eprintln!(
+        "{wins} wins, {refusals} refusals, {threats} threats, {yes} generated games won by the last move"
+    );
+    assert!(yes > 5, "{yes} generated games end with a win");
     assert!(wins > 100, "{wins} wins");
     assert!(refusals > 200, "{refusals} refusals");
     assert!(threats > 50, "{threats} threats before the last move");
