@@ -119,6 +119,8 @@ fn detection() {
     assert_eq!(detect("4 5\n0 2").unwrap(), Format::Judge);
     assert_eq!(detect("  (;FF[4]").unwrap(), Format::Sgf);
     assert_eq!(detect("# T1\n").unwrap(), Format::T1);
+    let with_bom = format!("\u{feff}{}", data("game2206555.tsgf"));
+    assert_eq!(Record::parse(&with_bom, None).unwrap().moves.len(), 18);
     assert_eq!(detect("\n\nhello").unwrap_err().to_string().split(':').next().unwrap(), "line 3");
 }
 

@@ -91,6 +91,8 @@ pub struct Record {
 impl Record {
     /// Reads a record in `format`, or in the detected format when `None`.
     pub fn parse(text: &str, format: Option<Format>) -> Result<Record, InputError> {
+        // A byte-order mark is not part of any of the formats.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         match format.map_or_else(|| detect(text), Ok)? {
             Format::Judge => judge_format::parse(text),
             Format::Sgf => sgf::parse(text),
