@@ -152,3 +152,41 @@ pub fn svg(game: &Game, format: Format) -> String {
     s.push_str("</svg>\n");
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Record;
+    use crate::replay::replay;
+
+    fn game(text: &str) -> (Game, Format) {
+        let record = Record::parse(text, None).unwrap();
+        (replay(&record, record.default_config()).unwrap().game, record.format)
+    }
+
+    #[test]
+    fn ascii_marks_the_winning_path() {
+        let (g, f) = game("4 5\n0 2 2 4 4 2 3 2 2 1\n");
+        let expected =
+            "    0 1 2 3 4\n  0   . . .\n  1 . . X . .\n  2 X . . o X\n  3 . . . . .\n  4   . o .\n";
+        assert_eq!(ascii(&g, f).unwrap(), expected);
+    }
+
+    #[test]
+    fn records_are_drawn_as_they_show_the_board() {
+        // b[bc] is column b, row c: drawn in column 1, row 2 (the engine's (2, 1)).
+        let (g, f) = game("(;SZ[5];b[bc])");
+        assert_eq!(g.peg_at(Point::new(2, 1)), Some(Colour::Black));
+        let picture = ascii(&g, f).unwrap();
+        assert_eq!(picture.lines().nth(3).unwrap(), "  c . x . . .");
+        let svg = svg(&g, f);
+        // Column b is x = 30 + 20, row c is y = 30 + 2 * 20.
+        assert!(svg.contains("<circle cx=\"50\" cy=\"70\" r=\"6\" fill=\"#000\" />"), "{svg}");
+    }
+
+    #[test]
+    fn big_boards_have_no_ascii_picture() {
+        let g = Game::new(i64::from(ASCII_MAX_N) + 1, crate::Config::POJ).unwrap();
+        assert!(ascii(&g, Format::Judge).is_none());
+    }
+}

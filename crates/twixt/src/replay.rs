@@ -308,3 +308,40 @@ impl Threats {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(record: &str, config: Option<Config>) -> String {
+        let record = Record::parse(record, None).unwrap();
+        let played = replay(&record, config.unwrap_or_else(|| record.default_config())).unwrap();
+        let mut out = Vec::new();
+        Report::new(&record, &played).write_text(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_judges_first_sample_move_by_move() {
+        assert_eq!(
+            text("4 5\n0 2 2 4 4 2 3 2 2 3\n", None),
+            "judge record, 5 x 5 points (N = 4), rules poj, swap off\n\
+             Black connects x = 0 and x = 4, White y = 0 and y = 4\n   \
+             1. Black (0,2)\n   \
+             2. White (2,4)\n   \
+             3. Black (4,2)\n   \
+             4. White (3,2)  links (3,2)-(2,4)\n   \
+             5. Black (2,3)  links (2,3)-(0,2)  refused (2,3)-(4,2) (crosses (2,4)-(3,2))\n\
+             No winner after 5 moves; White to move\n"
+        );
+    }
+
+    #[test]
+    fn records_speak_their_own_notation() {
+        let t = text("(;SZ[24];b[de];r[swap];b[ff];r[resign])", None);
+        assert!(t.contains("   2. White swap: takes the first peg over as ed\n"), "{t}");
+        assert!(t.ends_with("Winner: Black (White resigned with move 4)\n"), "{t}");
+        let t = text("(;SZ[24];b[dd];r[ee|draw])", None);
+        assert!(t.contains("   2. White ee  [draw]\n"), "{t}");
+    }
+}
