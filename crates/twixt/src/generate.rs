@@ -1,7 +1,8 @@
 //! Random legal games, for benchmarks and tests: [`random_game`].
 
-use crate::game::{Config, Game, Move};
+use crate::game::Game;
 use crate::geometry::{Dir, Point};
+use crate::rules::{Config, Move};
 
 /// A small xorshift generator: deterministic, no dependencies.
 #[derive(Clone, Debug)]

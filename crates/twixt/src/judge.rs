@@ -9,8 +9,9 @@ use std::io::Write;
 
 use endgame_core::{InputError, JudgeError, Tokens};
 
-use crate::game::{Config, Game, Move, Outcome};
+use crate::game::Game;
 use crate::record::{Dataset, read_dataset};
+use crate::rules::{Config, Move, Outcome};
 
 /// Whether the last move of the dataset wins; `prefix` names the dataset in errors.
 fn last_move_wins(data: &Dataset, prefix: &str) -> Result<bool, InputError> {

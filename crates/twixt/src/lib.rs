@@ -9,6 +9,7 @@
 //!
 //! - [`geometry`]: points, knight directions, the exact crossing test and the blocking table
 //!   derived from it.
+//! - [`rules`]: the vocabulary: colours, rule sets, moves, links, outcomes, move errors.
 //! - [`game`]: the engine (hash map of pegs, constant work per move, union-find win detection).
 //! - [`record`]: game records in the judge's token format, SGF (Little Golem) and T1 (T1j), with
 //!   format detection and writers.
@@ -24,7 +25,9 @@ pub mod judge;
 pub mod record;
 pub mod render;
 pub mod replay;
+pub mod rules;
 
-pub use game::{Colour, Config, Game, Link, Move, MoveError, MoveErrorKind, Outcome, Placed, Played, Rules};
+pub use game::Game;
 pub use geometry::{Dir, Point};
 pub use record::{Format, Record};
+pub use rules::{Colour, Config, Link, Move, MoveError, MoveErrorKind, Outcome, Placed, Played, Rules};

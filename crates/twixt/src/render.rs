@@ -8,9 +8,10 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use crate::game::{Colour, Game};
+use crate::game::Game;
 use crate::geometry::Point;
 use crate::record::Format;
+use crate::rules::Colour;
 
 /// The engine point drawn at picture column `col`, row `row`.
 fn at(format: Format, col: i32, row: i32) -> Point {

@@ -8,9 +8,10 @@ use std::io::{self, Write};
 
 use endgame_core::InputError;
 
-use crate::game::{Colour, Config, Game, Link, MoveErrorKind, Outcome, Played, Rules};
+use crate::game::Game;
 use crate::geometry::Point;
 use crate::record::{Format, Record, notation};
+use crate::rules::{Colour, Config, Link, MoveErrorKind, Outcome, Played, Rules};
 
 /// One move as played.
 #[derive(Clone, Debug)]
@@ -294,7 +295,7 @@ impl Threats {
     /// Writes the threats for people.
     pub fn write_text(&self, game: &Game, out: &mut dyn Write) -> io::Result<()> {
         if let Some(o) = game.outcome() {
-            writeln!(out, "The game is over: {}", crate::game::OutcomeText(o))?;
+            writeln!(out, "The game is over: {}", crate::rules::OutcomeText(o))?;
         }
         let list = |v: &[NamedPoint]| {
             if v.is_empty() {

@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use endgame_core::{InputError, Tokens};
 
 use super::{Format, Record, RecordMove};
-use crate::game::Move;
 use crate::geometry::Point;
+use crate::rules::Move;
 
 /// One dataset: the board and its moves (points as read, each with its line).
 pub(crate) struct Dataset {

@@ -23,8 +23,8 @@ use std::str::FromStr;
 
 use endgame_core::InputError;
 
-use crate::game::{Config, Move, Rules};
 use crate::geometry::Point;
+use crate::rules::{Config, Move, Rules};
 
 pub(crate) use judge_format::{Dataset, read_dataset};
 

@@ -10,8 +10,8 @@
 use endgame_core::InputError;
 
 use super::{Format, Record, RecordMove};
-use crate::game::{Colour, Move};
 use crate::geometry::Point;
+use crate::rules::{Colour, Move};
 
 /// The SGF letter of a coordinate: `a`..`z` for 0..=25, `A`..`Z` for 26..=51.
 pub(super) fn letter(v: i32) -> Option<char> {

@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 use endgame_core::InputError;
 
 use super::{Format, Record, RecordMove};
-use crate::game::Move;
 use crate::geometry::Point;
+use crate::rules::Move;
 
 const HEADER: usize = 13;
 
