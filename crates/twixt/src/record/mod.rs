@@ -8,11 +8,19 @@
 //! picture of the engine's board is the record's board mirrored across its diagonal (the
 //! renderers mirror it back). Board sizes count points: `SZ[24]` and a T1 size of 24 mean N = 23.
 //!
+//! Evidence: read the other way round, the T1 files `drawngame.T1`, `full_board.T1` and
+//! `scl-issue.T1` put pegs in the opponent's edge rows, so T1's first player owns the top and
+//! bottom rows (as T1j's header says: "1 plays top-down"). The Little Golem files have no peg on
+//! an edge, so they cannot tell; we read them like twixtbot-ui does, the same way as T1. No
+//! answer depends on it: mirroring a whole game across the diagonal changes only the picture.
+//!
 //! Swap. In both formats move 2 may be `swap`: the first player's peg at column `c`, row `r`
 //! becomes the second player's peg at column `r`, row `c` (mirrored, so each colour keeps its
-//! endzones), and the first player moves again (as move 3). `resign` ends the game.
+//! endzones), and the first player moves again (as move 3), as twixtbot-ui plays it. (None of
+//! the Little Golem samples has a swap, so Little Golem's own choice of mirror is unchecked.)
+//! `resign` ends the game.
 //!
-//! Each record moves know their line, so errors name the move number and the line.
+//! Every record move knows its line, so errors name the move number and the line.
 
 mod judge_format;
 mod sgf;
