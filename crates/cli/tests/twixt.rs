@@ -110,3 +110,19 @@ fn records_in_every_format() {
         "{err}"
     );
 }
+
+#[test]
+fn rule_options_override_the_record() {
+    let out = endgame().args(["twixt", "replay", "--swap", "off", &data("sample.T1")]).assert().code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.ends_with(
+            "sample.T1: move 2 (line 15): a swap needs the pie rule, which is off (`--swap on` turns it on)\n"
+        ),
+        "{err}"
+    );
+    endgame().args(["twixt", "replay", "--rules", "go", &data("sample.T1")]).assert().code(2);
+    let out = endgame().args(["twixt", "replay", "--rules", "pp", &data("drawngame.T1")]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("  16. White q6  links q6-p4\n"), "{text}");
+}

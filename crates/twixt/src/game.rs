@@ -214,8 +214,11 @@ impl Game {
                 Played::Placed(self.place(p, colour, number))
             }
             Move::Swap => {
-                if !self.config.swap || number != 2 || self.pegs.len() != 1 {
-                    return Err(err(MoveErrorKind::Swap));
+                if number != 2 || self.pegs.len() != 1 {
+                    return Err(err(MoveErrorKind::SwapNotSecond));
+                }
+                if !self.config.swap {
+                    return Err(err(MoveErrorKind::SwapOff));
                 }
                 let from = self.pegs[0].point;
                 let to = from.transposed();

@@ -213,9 +213,12 @@ pub enum MoveErrorKind {
     /// The game is already over.
     #[error("the game is already over ({0})")]
     GameOver(OutcomeText),
-    /// A swap that is not move 2, or a swap when the rules have none.
-    #[error("a swap is only allowed as move 2, with the pie rule on")]
-    Swap,
+    /// A swap that is not move 2.
+    #[error("a swap is only allowed as move 2 (after Black's first peg)")]
+    SwapNotSecond,
+    /// A swap when the rules have no pie rule.
+    #[error("a swap needs the pie rule, which is off (`--swap on` turns it on)")]
+    SwapOff,
 }
 
 /// An outcome, for error messages.

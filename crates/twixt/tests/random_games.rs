@@ -261,10 +261,10 @@ fn swap_takes_the_first_peg_over_mirrored() {
     assert_eq!(g.to_move(), Colour::Black);
     g.play(Move::Place(Point::new(0, 3))).unwrap();
     let err = g.play(Move::Swap).unwrap_err();
-    assert_eq!(err.to_string(), "move 4: a swap is only allowed as move 2, with the pie rule on");
+    assert_eq!(err.to_string(), "move 4: a swap is only allowed as move 2 (after Black's first peg)");
     let mut g = Game::new(10, Config::POJ).unwrap();
     g.play(Move::Place(Point::new(1, 3))).unwrap();
-    assert_eq!(g.play(Move::Swap).unwrap_err().number, 2);
+    assert_eq!(g.play(Move::Swap).unwrap_err().kind, MoveErrorKind::SwapOff);
 }
 
 #[test]

@@ -217,7 +217,7 @@ fn rejections_name_the_place() {
     assert_eq!(bad("(;SZ[24];b[ad])"), "move 1 (line 1): ad is in White's endzone, forbidden to Black");
     assert_eq!(
         bad("(;SZ[24];b[dd];r[ee];b[swap])"),
-        "move 3 (line 1): a swap is only allowed as move 2, with the pie rule on"
+        "move 3 (line 1): a swap is only allowed as move 2 (after Black's first peg)"
     );
     assert_eq!(
         bad(&t1("b2\nresign\nc3\n")),
