@@ -31,6 +31,11 @@ pub const PROBLEMS: &[Problem] = &[
         about: "Cheesy Chess: white king against black pawn on 8 x 8 (HDU 1680, POJ 3455)",
         run: endgame_cheesy::judge::run,
     },
+    Problem {
+        name: "poj2706",
+        about: "Twixt: does the last move win? (POJ 2706 / HDU 2727 \"Connect\")",
+        run: endgame_twixt::judge::run,
+    },
 ];
 
 /// Arguments of `endgame judge`.

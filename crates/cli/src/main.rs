@@ -9,6 +9,7 @@ mod demo;
 mod failure;
 mod judge;
 mod output;
+mod twixt;
 mod xiangqi;
 
 use std::process::ExitCode;
@@ -37,6 +38,9 @@ enum Command {
     /// Xiangqi (Chinese chess) endgames: solve a position, list its moves.
     #[command(subcommand)]
     Xiangqi(xiangqi::XiangqiCommand),
+    /// Twixt: replay records (judge tokens, SGF, T1), find immediate wins.
+    #[command(subcommand)]
+    Twixt(twixt::TwixtCommand),
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
@@ -45,6 +49,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Judge(args) => judge::run(&args),
         Command::Cheesy(command) => cheesy::run(&command),
         Command::Xiangqi(command) => xiangqi::run(&command),
+        Command::Twixt(command) => twixt::run(command),
     }
 }
 

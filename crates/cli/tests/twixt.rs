@@ -1,0 +1,128 @@
+//! The `endgame` binary on Twixt inputs: judge output byte for byte, errors, JSON, SVG.
+
+use assert_cmd::Command;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../twixt/tests/data/");
+
+fn endgame() -> Command {
+    Command::cargo_bin("endgame").unwrap()
+}
+
+fn data(name: &str) -> String {
+    format!("{DATA}{name}")
+}
+
+#[test]
+fn judge_sample_byte_for_byte() {
+    endgame()
+        .args(["judge", "poj2706", &data("poj2706-sample.txt")])
+        .assert()
+        .success()
+        .stdout("no\nyes\nyes\n");
+    let input = std::fs::read_to_string(data("poj2706-sample.txt")).unwrap();
+    endgame().args(["judge", "poj2706"]).write_stdin(input).assert().success().stdout("no\nyes\nyes\n");
+}
+
+#[test]
+fn judge_bad_input_names_the_place_after_earlier_answers() {
+    endgame()
+        .args(["judge", "poj2706", &data("poj2706-bad.txt")])
+        .assert()
+        .code(2)
+        .stdout("yes\n")
+        .stderr("error: dataset 2, move 3 (line 4): (0,2) is already occupied\n");
+}
+
+#[test]
+fn replay_prints_links_refusals_and_the_winner() {
+    let out = endgame().args(["twixt", "replay", &data("drawngame.T1"), "--rules", "poj"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("  16. White q6  refused q6-p4 (crosses q5-p7)\n"), "{text}");
+    assert!(text.contains("No winner after 58 moves; Black to move\n"));
+    let out = endgame()
+        .args(["twixt", "replay", &data("poj2706-sample.txt"), "--format", "judge"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.starts_with("error: ")
+            && err.contains("poj2706-sample.txt: line 3: expected the end of the record"),
+        "{err}"
+    );
+}
+
+#[test]
+fn replay_json_and_svg() {
+    let dir = std::env::temp_dir().join(format!("endgame-twixt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = dir.join("game.txt");
+    std::fs::write(&game, "7 11\n0 3 6 5 3 2 5 7 7 2 4 4\n5 3 5 2 4 5 4 0 2 4\n").unwrap();
+    let svg = dir.join("board.svg");
+    let out = endgame().args(["twixt", "replay", "--json", "--svg"]).arg(&svg).arg(&game).assert().success();
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(json["outcome"]["winner"], "Black");
+    assert_eq!(json["outcome"]["move"], 11);
+    assert_eq!(json["outcome"]["by"], "connection");
+    assert_eq!(json["moves"].as_array().unwrap().len(), 11);
+    assert_eq!(json["moves"][10]["wins"], true);
+    assert_eq!(json["winning_path"][0]["x"], 0);
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<svg") && picture.contains("#f0b000"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn threats_text_and_json() {
+    let dir = std::env::temp_dir().join(format!("endgame-twixt-threats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = dir.join("game.txt");
+    // The judge's first sample without its last move, and with White's move 4 in the judge
+    // format's odd count: Black's 3 pegs and White's 2 pegs; White to move.
+    std::fs::write(&game, "4 3\n0 2 2 4 4 2\n").unwrap();
+    endgame()
+        .args(["twixt", "threats"])
+        .arg(&game)
+        .assert()
+        .success()
+        .stdout("White to move wins at once on: none\nBlack would win at once on: (2,1) (2,3)\n");
+    let out = endgame().args(["twixt", "threats", "--json"]).arg(&game).assert().success();
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(json["to_move"], "White");
+    assert_eq!(json["opponent"].as_array().unwrap().len(), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn records_in_every_format() {
+    for (name, expect) in [
+        ("game2206555.tsgf", "Winner: Black (White resigned with move 18)"),
+        ("sample.T1", "   2. White swap: takes the first peg over as o5"),
+        ("scl-issue.T1", "No winner after 43 moves; White to move"),
+    ] {
+        let out = endgame().args(["twixt", "replay", &data(name)]).assert().success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(text.contains(expect), "{name}: {text}");
+    }
+    let out = endgame().args(["twixt", "replay", "--format", "sgf", &data("sample.T1")]).assert().code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.ends_with("sample.T1: line 1, column 1: expected `(` opening the SGF game, found `#`\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn rule_options_override_the_record() {
+    let out = endgame().args(["twixt", "replay", "--swap", "off", &data("sample.T1")]).assert().code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.ends_with(
+            "sample.T1: move 2 (line 15): a swap needs the pie rule, which is off (`--swap on` turns it on)\n"
+        ),
+        "{err}"
+    );
+    endgame().args(["twixt", "replay", "--rules", "go", &data("sample.T1")]).assert().code(2);
+    let out = endgame().args(["twixt", "replay", "--rules", "pp", &data("drawngame.T1")]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("  16. White q6  links q6-p4\n"), "{text}");
+}

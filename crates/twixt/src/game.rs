@@ -1,0 +1,382 @@
+//! The rules engine: pegs, links, blocking, and incremental win detection.
+//!
+//! Pegs live in a hash map from point to peg number, so memory is proportional to the number of
+//! pegs, not to the board's area. Each peg keeps an 8-bit set of its link directions. Placing a
+//! peg looks at its 8 knight neighbours; a link to a same-coloured neighbour is refused when one
+//! of the 9 knight segments that could cross it ([`crate::geometry::blockers`]) is already a link
+//! (of either colour under [`Rules::Poj`], of the opponent under [`Rules::Pp`]). That is at most
+//! 8 + 8 * 9 hash look-ups per move, whatever the number of pegs.
+//!
+//! Connectivity is a union-find over pegs (path halving, union by size); each root carries two
+//! flags, "touches my first endzone" and "touches my second endzone". A move wins when the root
+//! of its peg has both, so a whole record is replayed in linear time.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::geometry::{Dir, Point, blockers};
+use crate::rules::{
+    Colour, Config, Link, Move, MoveError, MoveErrorKind, Outcome, OutcomeText, Placed, Played, Rules,
+    SizeError,
+};
+
+/// The smallest board: points `0..=3`.
+pub const MIN_N: i32 = 3;
+/// The largest board; coordinates stay far from `i32` overflow.
+pub const MAX_N: i32 = 1 << 30;
+
+/// A fast hasher for points (the map is keyed by trusted coordinates, not by an adversary).
+#[derive(Default)]
+struct PointHasher(u64);
+
+impl Hasher for PointHasher {
+    fn finish(&self) -> u64 {
+        let h = (self.0 ^ (self.0 >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^ (h >> 32)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u8(b);
+        }
+    }
+    fn write_u8(&mut self, b: u8) {
+        self.0 = (self.0 << 8) ^ u64::from(b) ^ (self.0 >> 56);
+    }
+    fn write_i32(&mut self, i: i32) {
+        self.0 = (self.0 << 32) ^ u64::from(i as u32);
+    }
+}
+
+/// What the map holds for a peg: everything the per-move checks read, so that a check costs one
+/// probe of the map and no second look-up elsewhere.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    /// The peg's number (its union-find node).
+    index: u32,
+    colour: Colour,
+    /// Bit `d` set: linked to the peg in direction `d`.
+    links: u8,
+}
+
+type PointMap = HashMap<Point, Slot, BuildHasherDefault<PointHasher>>;
+
+#[derive(Clone, Copy, Debug)]
+struct Peg {
+    point: Point,
+    colour: Colour,
+}
+
+/// Zone flags of a component: bit 0 touches the first endzone, bit 1 the second.
+const BOTH: u8 = 3;
+
+/// A game in progress on a board of any size.
+#[derive(Clone, Debug)]
+pub struct Game {
+    n: i32,
+    config: Config,
+    index: PointMap,
+    pegs: Vec<Peg>,
+    parent: Vec<u32>,
+    rank: Vec<u32>,
+    zones: Vec<u8>,
+    moves: usize,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// An empty board with points `0..=n` in both coordinates.
+    pub fn new(n: i64, config: Config) -> Result<Game, SizeError> {
+        if !(i64::from(MIN_N)..=i64::from(MAX_N)).contains(&n) {
+            return Err(SizeError(n));
+        }
+        Ok(Game {
+            n: n as i32,
+            config,
+            index: PointMap::default(),
+            pegs: Vec::new(),
+            parent: Vec::new(),
+            rank: Vec::new(),
+            zones: Vec::new(),
+            moves: 0,
+            outcome: None,
+        })
+    }
+
+    /// Like [`Game::new`], with room for `pegs` pegs reserved.
+    pub fn with_capacity(n: i64, config: Config, pegs: usize) -> Result<Game, SizeError> {
+        let mut game = Game::new(n, config)?;
+        game.index.reserve(pegs);
+        game.pegs.reserve(pegs);
+        game.parent.reserve(pegs);
+        game.rank.reserve(pegs);
+        game.zones.reserve(pegs);
+        Ok(game)
+    }
+
+    /// The largest coordinate, N.
+    #[must_use]
+    pub fn n(&self) -> i32 {
+        self.n
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// Moves played so far (swap and resignation included).
+    #[must_use]
+    pub fn moves_played(&self) -> usize {
+        self.moves
+    }
+
+    /// The colour to move next.
+    #[must_use]
+    pub fn to_move(&self) -> Colour {
+        Colour::of_move(self.moves + 1)
+    }
+
+    /// How the game ended, if it has.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The colour of the peg on `p`, if any.
+    #[must_use]
+    pub fn peg_at(&self, p: Point) -> Option<Colour> {
+        self.index.get(&p).map(|s| s.colour)
+    }
+
+    /// Every peg, in the order placed.
+    pub fn pegs(&self) -> impl Iterator<Item = (Point, Colour)> + '_ {
+        self.pegs.iter().map(|p| (p.point, p.colour))
+    }
+
+    /// Every link with its colour, each once.
+    pub fn links(&self) -> impl Iterator<Item = (Link, Colour)> + '_ {
+        self.pegs.iter().flat_map(|p| {
+            let links = self.index.get(&p.point).map_or(0, |s| s.links);
+            Dir::ALL[..4]
+                .iter()
+                .filter(move |d| links >> d.index() & 1 == 1)
+                .map(move |&d| (Link { from: p.point, to: p.point.step(d) }, p.colour))
+        })
+    }
+
+    /// The pegs linked to the peg on `p`.
+    pub fn linked(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
+        let links = self.index.get(&p).map_or(0, |s| s.links);
+        Dir::ALL.into_iter().filter(move |d| links >> d.index() & 1 == 1).map(move |d| p.step(d))
+    }
+
+    /// The endzone flag of `p` for colour `c`: 1 first endzone, 2 second, 0 none.
+    fn zone(&self, p: Point, c: Colour) -> u8 {
+        let v = match c {
+            Colour::Black => p.x,
+            Colour::White => p.y,
+        };
+        if v == 0 {
+            1
+        } else if v == self.n {
+            2
+        } else {
+            0
+        }
+    }
+
+    /// Whether `colour` may put a peg on `p` now (ignoring whose turn it is).
+    pub fn check_place(&self, p: Point, colour: Colour) -> Result<(), MoveErrorKind> {
+        if p.x < 0 || p.y < 0 || p.x > self.n || p.y > self.n {
+            return Err(MoveErrorKind::OffBoard(p, self.n));
+        }
+        if self.zone(p, colour.opponent()) != 0 {
+            return Err(MoveErrorKind::Endzone(p, colour.opponent(), colour));
+        }
+        if self.index.contains_key(&p) {
+            return Err(MoveErrorKind::Occupied(p));
+        }
+        Ok(())
+    }
+
+    /// Plays the next move.
+    pub fn play(&mut self, mv: Move) -> Result<Played, MoveError> {
+        let number = self.moves + 1;
+        let err = |kind| MoveError { number, kind };
+        if let Some(o) = self.outcome {
+            return Err(err(MoveErrorKind::GameOver(OutcomeText(o))));
+        }
+        let colour = self.to_move();
+        let played = match mv {
+            Move::Place(p) => {
+                self.check_place(p, colour).map_err(err)?;
+                Played::Placed(self.place(p, colour, number))
+            }
+            Move::Swap => {
+                if number != 2 || self.pegs.len() != 1 {
+                    return Err(err(MoveErrorKind::SwapNotSecond));
+                }
+                if !self.config.swap {
+                    return Err(err(MoveErrorKind::SwapOff));
+                }
+                let from = self.pegs[0].point;
+                let to = from.transposed();
+                self.index.clear();
+                self.index.insert(to, Slot { index: 0, colour: Colour::White, links: 0 });
+                self.pegs[0] = Peg { point: to, colour: Colour::White };
+                self.zones[0] = self.zone(to, Colour::White);
+                Played::Swapped { from, to }
+            }
+            Move::Resign => {
+                self.outcome = Some(Outcome::Resignation { winner: colour.opponent(), number });
+                Played::Resigned(colour)
+            }
+        };
+        self.moves = number;
+        Ok(played)
+    }
+
+    fn find(&mut self, mut i: u32) -> u32 {
+        while self.parent[i as usize] != i {
+            let grand = self.parent[self.parent[i as usize] as usize];
+            self.parent[i as usize] = grand;
+            i = grand;
+        }
+        i
+    }
+
+    fn find_const(&self, mut i: u32) -> u32 {
+        while self.parent[i as usize] != i {
+            i = self.parent[i as usize];
+        }
+        i
+    }
+
+    fn union(&mut self, a: u32, b: u32) -> u32 {
+        let (a, b) = (self.find(a), self.find(b));
+        if a == b {
+            return a;
+        }
+        let (big, small) = if self.rank[a as usize] >= self.rank[b as usize] { (a, b) } else { (b, a) };
+        self.parent[small as usize] = big;
+        self.rank[big as usize] += self.rank[small as usize];
+        self.zones[big as usize] |= self.zones[small as usize];
+        big
+    }
+
+    /// The link that blocks a new link from `p` in direction `d` for `colour`, if any.
+    fn blocker(&self, p: Point, d: Dir, colour: Colour) -> Option<Link> {
+        for b in blockers(d) {
+            let start = p.offset(b.offset.0, b.offset.1);
+            if let Some(peg) = self.index.get(&start)
+                && peg.links >> b.dir.index() & 1 == 1
+                && (self.config.rules == Rules::Poj || peg.colour != colour)
+            {
+                return Some(Link { from: start, to: start.step(b.dir) });
+            }
+        }
+        None
+    }
+
+    /// The same-coloured peg in direction `d` of `p`, if any.
+    fn friend(&self, p: Point, d: Dir, colour: Colour) -> Option<u32> {
+        self.index.get(&p.step(d)).filter(|s| s.colour == colour).map(|s| s.index)
+    }
+
+    fn place(&mut self, p: Point, colour: Colour, number: usize) -> Placed {
+        let i = self.pegs.len() as u32;
+        self.pegs.push(Peg { point: p, colour });
+        self.parent.push(i);
+        self.rank.push(1);
+        self.zones.push(self.zone(p, colour));
+        let mut placed = Placed { point: p, colour, linked: 0, refused: [None; 8], wins: false };
+        for d in Dir::ALL {
+            let Some(j) = self.friend(p, d, colour) else { continue };
+            // Links made earlier in this move share `p`, so they never block each other.
+            if let Some(link) = self.blocker(p, d, colour) {
+                placed.refused[d.index()] = Some(link);
+                continue;
+            }
+            placed.linked |= 1 << d.index();
+            if let Some(other) = self.index.get_mut(&p.step(d)) {
+                other.links |= 1 << d.opposite().index();
+            }
+            self.union(i, j);
+        }
+        // The new peg enters the map last: the checks above never look at `p` itself.
+        self.index.insert(p, Slot { index: i, colour, links: placed.linked });
+        let root = self.find(i);
+        if self.zones[root as usize] == BOTH {
+            placed.wins = true;
+            self.outcome = Some(Outcome::Connection { winner: colour, number });
+        }
+        placed
+    }
+
+    /// Whether `colour` putting a peg on `p` would connect its endzones at once (the point must
+    /// be legal for it; the turn is not checked).
+    #[must_use]
+    pub fn would_win(&self, p: Point, colour: Colour) -> bool {
+        if self.check_place(p, colour).is_err() {
+            return false;
+        }
+        let mut zones = self.zone(p, colour);
+        for d in Dir::ALL {
+            if let Some(j) = self.friend(p, d, colour)
+                && self.blocker(p, d, colour).is_none()
+            {
+                zones |= self.zones[self.find_const(j) as usize];
+            }
+        }
+        zones == BOTH
+    }
+
+    /// Every empty point where `colour` would win at once, sorted. Only knight neighbours of
+    /// its pegs can win (a lone peg connects nothing), so the cost is linear in the pegs.
+    #[must_use]
+    pub fn threats(&self, colour: Colour) -> Vec<Point> {
+        let mut points: Vec<Point> = self
+            .pegs
+            .iter()
+            .filter(|peg| peg.colour == colour)
+            .flat_map(|peg| Dir::ALL.map(|d| peg.point.step(d)))
+            .filter(|&q| self.would_win(q, colour))
+            .collect();
+        points.sort_unstable();
+        points.dedup();
+        points
+    }
+
+    /// After a win by connection: a shortest chain of linked pegs from the winner's first
+    /// endzone to its second.
+    #[must_use]
+    pub fn winning_path(&self) -> Option<Vec<Point>> {
+        let Some(Outcome::Connection { winner, .. }) = self.outcome else { return None };
+        let mut previous: HashMap<Point, Option<Point>> = HashMap::new();
+        let mut queue = std::collections::VecDeque::new();
+        for peg in self.pegs.iter().filter(|peg| peg.colour == winner && self.zone(peg.point, winner) == 1) {
+            previous.insert(peg.point, None);
+            queue.push_back(peg.point);
+        }
+        while let Some(p) = queue.pop_front() {
+            if self.zone(p, winner) == 2 {
+                let mut path = vec![p];
+                let mut at = p;
+                while let Some(Some(before)) = previous.get(&at) {
+                    path.push(*before);
+                    at = *before;
+                }
+                path.reverse();
+                return Some(path);
+            }
+            for q in self.linked(p) {
+                previous.entry(q).or_insert_with(|| {
+                    queue.push_back(q);
+                    Some(p)
+                });
+            }
+        }
+        None
+    }
+}
