@@ -9,7 +9,7 @@ use crate::output;
 pub type Demo = fn(&mut dyn Write) -> Result<(), Failure>;
 
 /// Every game's demo, one entry per game that has landed.
-pub const DEMOS: &[Demo] = &[];
+pub const DEMOS: &[Demo] = &[crate::marine::demo];
 
 /// Runs every demo.
 pub fn run() -> Result<(), Failure> {

@@ -20,7 +20,11 @@ pub struct Problem {
 }
 
 /// Every problem, one entry per game that has landed.
-pub const PROBLEMS: &[Problem] = &[];
+pub const PROBLEMS: &[Problem] = &[Problem {
+    name: "marine",
+    about: "BZOJ 2205: a marine against two zerglings on 5 x 5; WIN and the fewest rounds, or LOSE",
+    run: endgame_marine::judge::run,
+}];
 
 /// Arguments of `endgame judge`.
 #[derive(Args)]

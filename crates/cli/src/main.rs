@@ -7,6 +7,7 @@
 mod demo;
 mod failure;
 mod judge;
+mod marine;
 mod output;
 
 use std::process::ExitCode;
@@ -29,12 +30,16 @@ enum Command {
     Demo,
     /// Answer a contest problem: read its input format, print its output format exactly.
     Judge(judge::JudgeArgs),
+    /// One marine against zerglings (BZOJ 2205): the fewest rounds to win and the plan.
+    #[command(subcommand)]
+    Marine(marine::MarineCommand),
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Demo => demo::run(),
         Command::Judge(args) => judge::run(&args),
+        Command::Marine(command) => marine::run(&command),
     }
 }
 

@@ -168,3 +168,20 @@ impl Battle {
         rows.into_iter().map(|r| r.into_iter().collect()).collect()
     }
 }
+
+impl Battle {
+    /// Every unit of a state whose zerglings are in label order, for people:
+    /// `M r3c3 15 HP, z r1c1 15 HP, Z dead`.
+    #[must_use]
+    pub fn status(&self, state: &State) -> String {
+        let mut s = format!("M {} {} HP", self.map.name(state.marine), state.hp);
+        for (z, label) in state.zerglings().iter().zip(&self.labels) {
+            if z.alive() {
+                s.push_str(&format!(", {label} {} {} HP", self.map.name(z.cell), z.hp));
+            } else {
+                s.push_str(&format!(", {label} dead"));
+            }
+        }
+        s
+    }
+}

@@ -1,0 +1,121 @@
+//! Random battles, and a hunt for the slowest contest cases.
+//!
+//! ```text
+//! cargo run --release -p endgame-marine --example gen -- contest <count> <seed>
+//! cargo run --release -p endgame-marine --example gen -- battle <rows> <cols> <zerglings> <zergling hp> <marine hp> <seed>
+//! cargo run --release -p endgame-marine --example gen -- slowest <tries> <seed>
+//! ```
+//!
+//! `contest` prints random judge cases (5 x 5, two zerglings, m 1..=16, z 1..=17);
+//! `battle` prints one random battle file (about a fifth of the cells walls);
+//! `slowest` solves random contest cases, biased towards open maps and high HP, and prints
+//! the five that expanded the most states, with their times, as judge cases.
+
+use std::time::Instant;
+
+use endgame_core::search::Pruning;
+use endgame_marine::{DEFAULT_ROUNDS, judge};
+
+/// xorshift64*: small, deterministic, good enough to scatter walls.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A grid with walls at `wall_percent`, and `units` distinct passable cells for the units.
+fn grid(rng: &mut Rng, rows: usize, cols: usize, wall_percent: u64, units: &[char]) -> Vec<Vec<char>> {
+    let mut g: Vec<Vec<char>> = (0..rows)
+        .map(|_| (0..cols).map(|_| if rng.below(100) < wall_percent { '1' } else { '0' }).collect())
+        .collect();
+    let mut cells: Vec<usize> = (0..rows * cols).collect();
+    for (i, &u) in units.iter().enumerate() {
+        let j = i + rng.below((cells.len() - i) as u64) as usize;
+        cells.swap(i, j);
+        g[cells[i] / cols][cells[i] % cols] = u;
+    }
+    g
+}
+
+fn contest_case(rng: &mut Rng, wall_percent: u64, m: u64, z: u64) -> String {
+    let g = grid(rng, 5, 5, wall_percent, &['M', 'Z', 'z']);
+    let mut s: String = g.iter().map(|r| r.iter().collect::<String>() + "\n").collect();
+    s.push_str(&format!("{m} {z}\n"));
+    s
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let num = |i: usize| -> u64 {
+        args.get(i).and_then(|a| a.parse().ok()).expect("numeric arguments, see the docs")
+    };
+    match args.first().map(String::as_str) {
+        Some("contest") => {
+            let mut rng = Rng(num(2) | 1);
+            for _ in 0..num(1) {
+                let (w, m, z) = (rng.below(40), 1 + rng.below(16), 1 + rng.below(17));
+                print!("{}", contest_case(&mut rng, w, m, z));
+            }
+        }
+        Some("battle") => {
+            let (rows, cols, k) = (num(1) as usize, num(2) as usize, num(3) as usize);
+            let mut rng = Rng(num(6) | 1);
+            let labels: Vec<char> =
+                std::iter::once('M').chain(('a'..='z').filter(|&c| c != 'm').take(k)).collect();
+            let g = grid(&mut rng, rows, cols, 20, &labels);
+            for row in g {
+                let row: String = row
+                    .into_iter()
+                    .map(|c| {
+                        if c == '1' {
+                            '#'
+                        } else if c == '0' {
+                            '.'
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                println!("{row}");
+            }
+            println!("\nM {}", num(5));
+            for &l in &labels[1..] {
+                println!("{l} {}", num(4));
+            }
+        }
+        Some("slowest") => {
+            let mut rng = Rng(num(2) | 1);
+            let mut found: Vec<(u64, f64, String)> = Vec::new();
+            for _ in 0..num(1) {
+                let (w, m, z) = (rng.below(25), 8 + rng.below(9), 10 + rng.below(8));
+                let case = contest_case(&mut rng, w, m, z);
+                let Ok(battle) = case.parse::<endgame_marine::Battle>() else { continue };
+                let t = Instant::now();
+                let solution = battle.solve(DEFAULT_ROUNDS, Pruning::ALL);
+                let secs = t.elapsed().as_secs_f64();
+                found.push((solution.stats.expanded, secs, case));
+                found.sort_by(|a, b| b.0.cmp(&a.0));
+                found.truncate(5);
+            }
+            for (expanded, secs, case) in &found {
+                let mut answer = Vec::new();
+                judge::run(case, &mut answer).expect("a generated case is valid");
+                let answer = String::from_utf8_lossy(&answer).replace('\n', " ");
+                println!("# {expanded} states expanded, {:.1} ms, answer {}", secs * 1e3, answer.trim());
+                print!("{case}");
+            }
+        }
+        _ => eprintln!(
+            "usage: gen contest <count> <seed> | battle <rows> <cols> <k> <zhp> <mhp> <seed> | slowest <tries> <seed>"
+        ),
+    }
+}
