@@ -266,3 +266,43 @@ proptest! {
         check(&case)?;
     }
 }
+
+/// A contest case (5 rows, then `m z`) as a brute-force case with the limit of 34 rounds.
+fn contest_case(text: &str) -> Case {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut open = Vec::new();
+    let (mut marine, mut big, mut small) = ((0, 0), (0, 0), (0, 0));
+    for (r, line) in lines[..5].iter().enumerate() {
+        open.push(line.chars().map(|c| c != '1').collect());
+        for (c, ch) in line.chars().enumerate() {
+            match ch {
+                'M' => marine = (r, c),
+                'Z' => big = (r, c),
+                'z' => small = (r, c),
+                _ => {}
+            }
+        }
+    }
+    let hp: Vec<i32> = lines[5].split_whitespace().map(|t| t.parse().unwrap()).collect();
+    Case { open, marine, marine_hp: hp[0], zerglings: vec![(big, hp[1]), (small, hp[1])], limit: 34 }
+}
+
+#[test]
+fn sample_twin_and_slowest_case_agree_with_brute_force() {
+    for (input, output) in [
+        (include_str!("data/sample.in"), include_str!("data/sample.out")),
+        (include_str!("data/twin.in"), include_str!("data/twin.out")),
+        (include_str!("data/slowest.in"), include_str!("data/slowest.out")),
+    ] {
+        let case = contest_case(input);
+        let expected = match case.brute_force() {
+            Some(n) => format!("WIN\n{n}\n"),
+            None => "LOSE\n".to_string(),
+        };
+        assert_eq!(expected, output);
+        let mut judged = Vec::new();
+        endgame_marine::judge::run(input, &mut judged).unwrap();
+        assert_eq!(String::from_utf8(judged).unwrap(), output);
+        check(&case).unwrap();
+    }
+}
