@@ -105,7 +105,7 @@ fn to_json(battle: &Battle, solution: &Solution) -> Value {
 /// The demo: the contest sample, its twin with one HP less, and a small battle's plan.
 pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
     let sample = include_str!("../../marine/tests/data/sample.in");
-    let duel = include_str!("../../marine/examples/duel.txt");
+    let corner = include_str!("../../marine/examples/corner.txt");
     writeln!(out, "Marine vs zerglings (BZOJ 2205): each round the marine moves or shoots one zergling")?;
     writeln!(
         out,
@@ -126,9 +126,14 @@ pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
             writeln!(text, "  {row}").map_err(anyhow::Error::from)?;
         }
     }
-    let battle: Battle = duel.parse()?;
-    writeln!(text, "\nA smaller battle with its plan (`endgame marine solve <file>` prints any):")
-        .map_err(anyhow::Error::from)?;
+    let battle: Battle = corner.parse()?;
+    writeln!(
+        text,
+        "\nA smaller battle and its plan (`endgame marine solve <file>` prints any): the marine steps\n\
+         into the corner so that zerglings a and c attack from one cell (1 HP a round, not 2);\n\
+         b has no path to the marine and waits."
+    )
+    .map_err(anyhow::Error::from)?;
     battle
         .write_solution(&battle.solve(DEFAULT_ROUNDS, Pruning::ALL), &mut text)
         .map_err(anyhow::Error::from)?;
