@@ -125,13 +125,9 @@ impl Case {
             for s in &layer {
                 for act in self.actions(s) {
                     match self.round(s, &act) {
-                        None => {}
                         Some(None) => return Some(t),
-                        Some(Some(n)) => {
-                            if n.hp > 0 && seen.insert(n.clone()) {
-                                next.push(n);
-                            }
-                        }
+                        Some(Some(n)) if n.hp > 0 && seen.insert(n.clone()) => next.push(n),
+                        _ => {}
                     }
                 }
             }
