@@ -302,3 +302,38 @@ fn sample_twin_and_slowest_case_agree_with_brute_force() {
         check(&case).unwrap();
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// What the dominance on the marine's HP relies on: from a state with more HP, every action
+    /// is still allowed and leads to the same state with at least as much HP, or to a win.
+    #[test]
+    fn more_hit_points_never_hurt(case in case(4, 3, 3, 4), extra in 1..5u16) {
+        use endgame_marine::{Outcome, actions, play};
+        let battle = case.battle();
+        let map = battle.map();
+        let mut layer = vec![battle.start()];
+        for _ in 0..6 {
+            let mut next = Vec::new();
+            for s in &layer {
+                let mut richer = *s;
+                richer.hp += extra;
+                for (action, outcome) in actions(map, s) {
+                    let better = play(map, &richer, action);
+                    match (outcome, better) {
+                        (Outcome::Won(_), Some(Outcome::Won(_))) | (Outcome::Lost, Some(_)) => {}
+                        (Outcome::Continue { state, damage }, Some(Outcome::Continue { state: r, damage: d })) => {
+                            prop_assert_eq!((state.key(), damage), (r.key(), d));
+                            prop_assert!(r.hp > state.hp);
+                            next.push(state);
+                        }
+                        (o, b) => prop_assert!(false, "{:?} with more HP gives {:?}", o, b),
+                    }
+                }
+            }
+            layer = next;
+            layer.truncate(200);
+        }
+    }
+}
