@@ -144,7 +144,7 @@ fn main() {
             }
             // Then climb: mutate the slowest cases (a cell, a unit's place, an HP) while that
             // makes the search expand more states.
-            found.sort_by(|a, b| b.0.cmp(&a.0));
+            found.sort_by_key(|f| std::cmp::Reverse(f.0));
             found.truncate(5);
             for _ in 0..num(1) {
                 let pick = rng.below(found.len() as u64) as usize;
@@ -154,7 +154,7 @@ fn main() {
                     && found.iter().all(|f| f.2.replace('Z', "z") != result.2.replace('Z', "z"))
                 {
                     found.push(result);
-                    found.sort_by(|a, b| b.0.cmp(&a.0));
+                    found.sort_by_key(|f| std::cmp::Reverse(f.0));
                     found.truncate(5);
                 }
             }
