@@ -116,7 +116,9 @@ impl Battle {
     pub fn describe(&self, action: Action) -> String {
         match action {
             Action::Move(d) => format!("move {d}"),
-            Action::Shoot(i) => format!("shoot {}", self.labels().get(i).copied().unwrap_or('?')),
+            Action::Shoot(i) => {
+                format!("shoot {}", self.labels().get(usize::from(i)).copied().unwrap_or('?'))
+            }
         }
     }
 
@@ -136,10 +138,9 @@ impl Battle {
                 let seen = if pruning.symmetry { state.canonical() } else { state };
                 let action = match action {
                     Action::Shoot(i) => {
-                        let target = seen.zerglings()[i];
-                        Action::Shoot(
-                            state.zerglings().iter().position(|z| *z == target).unwrap_or(usize::MAX),
-                        )
+                        let target = seen.zerglings()[usize::from(i)];
+                        let at = state.zerglings().iter().position(|z| *z == target);
+                        Action::Shoot(at.map_or(u8::MAX, |at| at as u8))
                     }
                     a @ Action::Move(_) => a,
                 };

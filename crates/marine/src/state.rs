@@ -10,7 +10,7 @@ use std::hash::{Hash, Hasher};
 use crate::map::{Cell, Direction, Map};
 
 /// The most zerglings a battle may have.
-pub const MAX_ZERGLINGS: usize = 8;
+pub const MAX_ZERGLINGS: usize = 7;
 
 /// A zergling: its hit points and its cell. A dead zergling has 0 HP and, by convention,
 /// cell 0. The order (HP, then cell) is the canonical order of a state's zerglings.
@@ -48,19 +48,10 @@ impl Hash for State {
     }
 }
 
-/// A state without the marine's hit points: the key of the dominance on HP.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Key {
-    marine: Cell,
-    zerglings: u128,
-}
-
-impl Hash for Key {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u128(self.zerglings);
-        state.write_u8(self.marine.0);
-    }
-}
+/// A state without the marine's hit points, packed in 128 bits (the marine's cell, then
+/// 16 bits per zergling): the key of the dominance on HP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Key(u128);
 
 impl State {
     /// A state with these zerglings (at most [`MAX_ZERGLINGS`]; dead ones are moved to cell 0).
@@ -110,7 +101,7 @@ impl State {
         for z in &self.zerglings {
             packed = packed << 16 | u128::from(z.hp) << 8 | u128::from(z.cell.0);
         }
-        Key { marine: self.marine, zerglings: packed }
+        Key(packed << 8 | u128::from(self.marine.0))
     }
 }
 
@@ -120,7 +111,7 @@ pub enum Action {
     /// Step one cell.
     Move(Direction),
     /// Stay and shoot the zergling with this index in the state's list.
-    Shoot(usize),
+    Shoot(u8),
 }
 
 /// How a round ends.
@@ -153,7 +144,7 @@ pub fn play(map: &Map, state: &State, action: Action) -> Option<Outcome> {
             next.marine = to;
         }
         Action::Shoot(i) => {
-            let z = next.zerglings[..next.len as usize].get_mut(i).filter(|z| z.alive())?;
+            let z = next.zerglings[..next.len as usize].get_mut(usize::from(i)).filter(|z| z.alive())?;
             z.hp -= 1;
             if z.hp == 0 {
                 *z = Zergling::default();
@@ -190,7 +181,7 @@ pub fn play(map: &Map, state: &State, action: Action) -> Option<Outcome> {
 /// Every action the marine may take in `state` (moves first, then shots), with its outcome.
 pub fn actions(map: &Map, state: &State) -> impl Iterator<Item = (Action, Outcome)> {
     let moves = Direction::ALL.into_iter().map(Action::Move);
-    let shots = (0..state.zerglings().len()).map(Action::Shoot);
+    let shots = (0..state.len).map(Action::Shoot);
     moves.chain(shots).filter_map(|a| play(map, state, a).map(|o| (a, o)))
 }
 

@@ -263,6 +263,8 @@ mod tests {
             "line 4, column 1: expected 'M' or a zergling of the map, found \"b\""
         );
         assert_eq!(err("..a\n\nM 3\n"), "lines 1-1: expected the marine 'M' on the map");
+        assert_eq!(err("Mabcdefgh\n\n3 3\n"), "lines 1-1: expected at most 7 zerglings, found 8");
+        assert!("Mabcdefg\n\n3 3\n".parse::<Battle>().is_ok());
         assert_eq!(err("M.a\n\n3 3\nM 2\n"), "line 4, column 1: expected nothing after the hit points");
     }
 }

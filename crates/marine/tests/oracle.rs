@@ -160,7 +160,7 @@ impl Case {
                     let k = Direction::ALL.iter().position(|&x| x == d).unwrap();
                     Act::Step(STEPS[k].0, STEPS[k].1)
                 }
-                Action::Shoot(k) => Act::Fire(k),
+                Action::Shoot(k) => Act::Fire(k.into()),
             };
             match self.round(&s, &act) {
                 Some(None) => return i + 1 == plan.len(),
