@@ -9,7 +9,8 @@ use crate::output;
 pub type Demo = fn(&mut dyn Write) -> Result<(), Failure>;
 
 /// Every game's demo, one entry per game that has landed.
-pub const DEMOS: &[Demo] = &[crate::xiangqi::demo, crate::twixt::demo, crate::cheesy::demo];
+pub const DEMOS: &[Demo] =
+    &[crate::xiangqi::demo, crate::twixt::demo, crate::cheesy::demo, crate::marine::demo];
 
 /// Runs every demo.
 pub fn run() -> Result<(), Failure> {

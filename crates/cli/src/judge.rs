@@ -36,6 +36,11 @@ pub const PROBLEMS: &[Problem] = &[
         about: "Twixt: does the last move win? (POJ 2706 / HDU 2727 \"Connect\")",
         run: endgame_twixt::judge::run,
     },
+    Problem {
+        name: "marine",
+        about: "BZOJ 2205: a marine against two zerglings on 5 x 5; WIN and the fewest rounds, or LOSE",
+        run: endgame_marine::judge::run,
+    },
 ];
 
 /// Arguments of `endgame judge`.

@@ -8,6 +8,7 @@ mod cheesy;
 mod demo;
 mod failure;
 mod judge;
+mod marine;
 mod output;
 mod twixt;
 mod xiangqi;
@@ -41,6 +42,9 @@ enum Command {
     /// Twixt: replay records (judge tokens, SGF, T1), find immediate wins.
     #[command(subcommand)]
     Twixt(twixt::TwixtCommand),
+    /// One marine against zerglings (BZOJ 2205): the fewest rounds to win and the plan.
+    #[command(subcommand)]
+    Marine(marine::MarineCommand),
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
@@ -50,6 +54,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Cheesy(command) => cheesy::run(&command),
         Command::Xiangqi(command) => xiangqi::run(&command),
         Command::Twixt(command) => twixt::run(command),
+        Command::Marine(command) => marine::run(&command),
     }
 }
 

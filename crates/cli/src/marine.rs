@@ -1,0 +1,142 @@
+//! `endgame marine ...`: one marine against zerglings (BZOJ 2205).
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Subcommand;
+use endgame_core::search::Pruning;
+use endgame_marine::{Battle, DEFAULT_ROUNDS, Solution, State};
+use serde_json::{Value, json};
+
+use crate::failure::Failure;
+use crate::output;
+
+/// Commands of `endgame marine`.
+#[derive(Subcommand)]
+pub enum MarineCommand {
+    /// Solve a battle file: WIN with the fewest rounds and the plan, round by round, or LOSE.
+    ///
+    /// The file: map rows (`#`/`1` wall, `.`/`0` floor, `M` the marine, other letters
+    /// zerglings), then `M <hp>` and `<letter> <hp>` lines, or one line `<marine hp>
+    /// <zergling hp>`. A contest case is a battle file.
+    Solve {
+        /// The battle file (`-` for standard input).
+        file: PathBuf,
+        /// The round limit (a win in the last round counts).
+        #[arg(long, default_value_t = DEFAULT_ROUNDS)]
+        rounds: u32,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs an `endgame marine` command.
+pub fn run(command: &MarineCommand) -> Result<(), Failure> {
+    match command {
+        MarineCommand::Solve { file, rounds, json } => {
+            let text = output::read_text(Some(file))?;
+            let battle: Battle =
+                text.parse().map_err(|e| Failure::input(format!("{}: {e}", file.display())))?;
+            let solution = battle.solve(*rounds, Pruning::ALL);
+            let mut out = output::stdout();
+            if *json {
+                serde_json::to_writer_pretty(&mut out, &to_json(&battle, &solution))
+                    .map_err(anyhow::Error::from)?;
+                writeln!(out)?;
+            } else {
+                let mut s = String::new();
+                battle.write_solution(&solution, &mut s).map_err(anyhow::Error::from)?;
+                out.write_all(s.as_bytes())?;
+            }
+            out.flush()?;
+            Ok(())
+        }
+    }
+}
+
+fn units(battle: &Battle, state: &State) -> Value {
+    let map = battle.map();
+    let zerglings: Vec<Value> = state
+        .zerglings()
+        .iter()
+        .zip(battle.labels())
+        .map(|(z, label)| {
+            json!({
+                "label": label.to_string(),
+                "cell": z.alive().then(|| map.name(z.cell)),
+                "hp": z.hp,
+            })
+        })
+        .collect();
+    json!({
+        "marine": { "cell": map.name(state.marine), "hp": state.hp },
+        "zerglings": zerglings,
+        "board": battle.board(state),
+    })
+}
+
+fn to_json(battle: &Battle, solution: &Solution) -> Value {
+    let plan = solution.plan.as_ref().map(|plan| {
+        plan.iter()
+            .enumerate()
+            .map(|(i, turn)| {
+                let mut v = units(battle, &turn.state);
+                v["round"] = json!(i + 1);
+                v["action"] = json!(battle.describe(turn.action));
+                v["damage"] = json!(turn.damage);
+                v["won"] = json!(turn.won);
+                v
+            })
+            .collect::<Vec<_>>()
+    });
+    json!({
+        "result": if solution.plan.is_some() { "win" } else { "lose" },
+        "rounds": solution.rounds(),
+        "limit": solution.limit,
+        "states": solution.stats.states,
+        "expanded": solution.stats.expanded,
+        "start": units(battle, &battle.start()),
+        "plan": plan,
+    })
+}
+
+/// The demo: the contest sample, its twin with one HP less, and a small battle's plan.
+pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
+    let sample = include_str!("../../marine/tests/data/sample.in");
+    let corner = include_str!("../../marine/examples/corner.txt");
+    writeln!(out, "Marine vs zerglings (BZOJ 2205): each round the marine moves or shoots one zergling")?;
+    writeln!(
+        out,
+        "(1 HP); then the zerglings attack if adjacent or chase the marine. Fewest rounds to win?"
+    )?;
+    let mut text = String::new();
+    for (m, what) in [(15, "the contest sample"), (14, "the same map with m = 14")] {
+        let case = sample.replace("15 15", &format!("{m} 15"));
+        let battle: Battle = case.parse()?;
+        let solution = battle.solve(DEFAULT_ROUNDS, Pruning::ALL);
+        let answer = match solution.rounds() {
+            Some(n) => format!("WIN in {n} rounds"),
+            None => "LOSE".to_string(),
+        };
+        writeln!(text, "\n{what} (marine {m} HP, zerglings 15 HP each, 34 rounds): {answer}")
+            .map_err(anyhow::Error::from)?;
+        for row in battle.board(&battle.start()) {
+            writeln!(text, "  {row}").map_err(anyhow::Error::from)?;
+        }
+    }
+    let battle: Battle = corner.parse()?;
+    writeln!(
+        text,
+        "\nA smaller battle and its plan (`endgame marine solve <file>` prints any): the marine steps\n\
+         into the corner so that zerglings a and c attack from one cell (1 HP a round, not 2);\n\
+         b has no path to the marine and waits."
+    )
+    .map_err(anyhow::Error::from)?;
+    battle
+        .write_solution(&battle.solve(DEFAULT_ROUNDS, Pruning::ALL), &mut text)
+        .map_err(anyhow::Error::from)?;
+    out.write_all(text.as_bytes())?;
+    Ok(())
+}

@@ -1,0 +1,156 @@
+//! The shortest win, found by the core's layered search ([`endgame_core::search`]).
+//!
+//! The zerglings answer every action deterministically, so the battle is a one-agent puzzle:
+//! layer `t` holds the states after `t` rounds and the first win found is the shortest.
+//! Prunings (each can be switched off with [`Pruning`]):
+//! - symmetry: zerglings are interchangeable, states keep them sorted by (HP, cell);
+//! - dominance on the marine's HP: the rules never look at the round number (only the limit
+//!   does) and more HP never hurts (every action stays allowed, the same damage follows, and
+//!   the marine falls no earlier), so of two states equal but for the marine's HP, the one
+//!   with more HP seen no later is kept;
+//! - bound: every shot removes exactly 1 HP, so a win needs at least as many more rounds as
+//!   the zerglings have HP left. When that exceeds the limit at the start (the contest's
+//!   z > 17), the answer is LOSE at once.
+
+use endgame_core::search::{Pruning, Puzzle, SearchStats, Step, shortest_win};
+
+use crate::setup::Battle;
+use crate::state::{Action, Key, Outcome, State, actions, play};
+
+/// The contest's round limit.
+pub const DEFAULT_ROUNDS: u32 = 34;
+
+/// The battle as a puzzle for [`shortest_win`].
+struct Search<'a>(&'a Battle);
+
+impl Puzzle for Search<'_> {
+    type State = State;
+    type Action = Action;
+    type Key = Key;
+
+    fn start(&self) -> State {
+        self.0.start()
+    }
+
+    fn for_each_action(&self, state: &State, mut f: impl FnMut(Action, Step<State>)) {
+        for (action, outcome) in actions(self.0.map(), state) {
+            let step = match outcome {
+                Outcome::Continue { state, .. } => Step::Next(state),
+                Outcome::Won(_) => Step::Won,
+                Outcome::Lost => Step::Lost,
+            };
+            f(action, step);
+        }
+    }
+
+    fn canonical(&self, state: State) -> State {
+        state.canonical()
+    }
+
+    fn dominance_key(&self, state: &State) -> (Key, u64) {
+        (state.key(), u64::from(state.hp))
+    }
+
+    fn lower_bound(&self, state: &State) -> u32 {
+        state.zergling_hp()
+    }
+}
+
+/// One round of a plan: the marine's action and the state after the zerglings acted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// The marine's action; a shot's index is the zergling's place in [`Battle::labels`].
+    pub action: Action,
+    /// Hit points the marine lost this round.
+    pub damage: u16,
+    /// The state after the round (zerglings in label order); when the round won, the state
+    /// right after the last shot.
+    pub state: State,
+    /// Whether this round won the battle.
+    pub won: bool,
+}
+
+/// The answer for a battle.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The round limit searched.
+    pub limit: u32,
+    /// A shortest winning plan, or `None` when the marine cannot win within the limit.
+    pub plan: Option<Vec<Turn>>,
+    /// The search's counts (all zero when the answer was immediate).
+    pub stats: SearchStats,
+}
+
+impl Solution {
+    /// The fewest rounds to win, or `None` (LOSE).
+    #[must_use]
+    pub fn rounds(&self) -> Option<u32> {
+        self.plan.as_ref().map(|p| p.len() as u32)
+    }
+}
+
+impl Battle {
+    /// Plays `actions` (shots by label index) from the start. `None` when an action is not
+    /// allowed, or the marine falls, or the battle is won before the last action.
+    #[must_use]
+    pub fn replay(&self, actions: &[Action]) -> Option<Vec<Turn>> {
+        let mut state = self.start();
+        let mut turns = Vec::with_capacity(actions.len());
+        for &action in actions {
+            if turns.last().is_some_and(|t: &Turn| t.won) {
+                return None;
+            }
+            let turn = match play(self.map(), &state, action)? {
+                Outcome::Continue { state, damage } => Turn { action, damage, state, won: false },
+                Outcome::Won(state) => Turn { action, damage: 0, state, won: true },
+                Outcome::Lost => return None,
+            };
+            state = turn.state;
+            turns.push(turn);
+        }
+        Some(turns)
+    }
+
+    /// What an action is, for people: `move left`, `shoot Z`.
+    #[must_use]
+    pub fn describe(&self, action: Action) -> String {
+        match action {
+            Action::Move(d) => format!("move {d}"),
+            Action::Shoot(i) => {
+                format!("shoot {}", self.labels().get(usize::from(i)).copied().unwrap_or('?'))
+            }
+        }
+    }
+
+    /// Finds a shortest win within `limit` rounds, with the given prunings.
+    #[must_use]
+    pub fn solve(&self, limit: u32, pruning: Pruning) -> Solution {
+        if pruning.bound && self.start().zergling_hp() > limit {
+            return Solution { limit, plan: None, stats: SearchStats::default() };
+        }
+        let result = shortest_win(&Search(self), limit, pruning);
+        let plan = result.plan.map(|plan| {
+            // The search's shots index its (possibly sorted) states; zerglings with equal HP
+            // and cell are interchangeable, so a shot names any of them in label order.
+            let mut labelled = Vec::with_capacity(plan.len());
+            let mut state = self.start();
+            for action in plan {
+                let seen = if pruning.symmetry { state.canonical() } else { state };
+                let action = match action {
+                    Action::Shoot(i) => {
+                        let target = seen.zerglings()[usize::from(i)];
+                        let at = state.zerglings().iter().position(|z| *z == target);
+                        Action::Shoot(at.map_or(u8::MAX, |at| at as u8))
+                    }
+                    a @ Action::Move(_) => a,
+                };
+                labelled.push(action);
+                if let Some(Outcome::Continue { state: next, .. }) = play(self.map(), &state, action) {
+                    state = next;
+                }
+            }
+            self.replay(&labelled).expect("a plan found by the search replays through the rules")
+        });
+        Solution { limit, plan, stats: result.stats }
+    }
+}
