@@ -5,8 +5,9 @@
 //! Output: one line per case, `White` or `Black`, the winner.
 //!
 //! Tokens are separated by any whitespace. The cases are read first; the valid ones before the
-//! first bad case are solved (in parallel, each by retrograde analysis of its reachable
-//! placements), answered in order, and then the bad case is reported.
+//! first bad case are solved (in parallel, each by the fast winner-only search of [`winner`],
+//! which the tests check against the retrograde solution), answered in order, and then the bad
+//! case is reported.
 
 use std::io::Write;
 
@@ -15,7 +16,7 @@ use rayon::prelude::*;
 
 use crate::board::{Board, Field, Square};
 use crate::position::{Position, Setup, Side};
-use crate::solve::{value, winner_of};
+use crate::winner::winner;
 
 /// The contest's board size.
 pub const SIDE: usize = 8;
@@ -26,10 +27,7 @@ pub const SIDE: usize = 8;
 /// The first bad case (after writing the answers before it), or a failed write.
 pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
     let (positions, error) = parse(input);
-    let winners: Vec<Side> = positions
-        .par_iter()
-        .map(|p| winner_of(value(p).expect("an 8 x 8 board is far within the solver's limits"), p.to_move()))
-        .collect();
+    let winners: Vec<Side> = positions.par_iter().with_min_len(1024).map(winner).collect();
     let mut text = String::with_capacity(winners.len() * 6);
     for w in winners {
         text.push_str(if w == Side::White { "White\n" } else { "Black\n" });

@@ -21,6 +21,7 @@
 //! - [`position`]: [`Side`], [`Move`], [`Ending`], [`Setup`] and the validated [`Position`];
 //! - [`game`]: the index for the solver; [`solve()`]: winner, distance and line of play;
 //! - [`text`]: board files and printed boards; [`judge`]: the contest format;
+//! - [`winner`]: only the winner, by a fast forward search (the judge's path);
 //! - [`random`]: random inputs for benchmarks and searches.
 
 pub mod board;
@@ -30,8 +31,10 @@ pub mod position;
 pub mod random;
 pub mod solve;
 pub mod text;
+pub mod winner;
 
 pub use board::{Board, BoardError, Field, Square};
 pub use game::CheesyGame;
 pub use position::{Ending, Move, Placement, Position, PositionError, Setup, Side};
 pub use solve::{Answer, Ply, scored_moves, solve, value};
+pub use winner::winner;

@@ -5,7 +5,9 @@
 
 use std::collections::HashMap;
 
-use endgame_cheesy::{Board, CheesyGame, Field, Move, Placement, Position, Setup, Side, Square, solve};
+use endgame_cheesy::{
+    Board, CheesyGame, Field, Move, Placement, Position, Setup, Side, Square, solve, winner,
+};
 use endgame_core::{Game, Retrograde, Value};
 use proptest::prelude::*;
 
@@ -132,6 +134,10 @@ fn check_whole_board(grid: Vec<Vec<u8>>) -> Result<(), TestCaseError> {
             pawn,
             to_move
         );
+        // The judge's fast winner-only search agrees too.
+        let setup = Setup { board: board.clone(), king, pawn, to_move };
+        let position = Position::from_setup(setup).unwrap();
+        prop_assert_eq!(winner(&position), if white_wins { Side::White } else { Side::Black });
     }
     Ok(())
 }
@@ -184,6 +190,7 @@ proptest! {
         let (white_wins, plies) = oracle.value(white, kx, ky, px, py);
         prop_assert_eq!(answer.value, value_of(white_wins, plies, to_move));
         prop_assert_eq!(answer.winner, if white_wins { Side::White } else { Side::Black });
+        prop_assert_eq!(winner(&position), answer.winner);
         prop_assert_eq!(answer.line.len() as u32, plies);
         prop_assert_eq!(answer.ending.winner(), answer.winner);
         // Replay the line under the oracle's rules: every move legal and keeping the value.
