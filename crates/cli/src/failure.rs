@@ -50,17 +50,24 @@ impl From<JudgeError> for Failure {
     }
 }
 
+/// Whether an error, or any error it wraps (a JSON writer's, a context's), is a closed pipe.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind)
+                .is_some_and(|kind| kind == io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Prints the failure, if any, and gives the exit status.
 pub fn exit_code(result: Result<(), Failure>) -> ExitCode {
     let stderr = &mut io::stderr().lock();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`endgame ... | head`) is not an error of ours.
-        Err(Failure::Other(e))
-            if e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) =>
-        {
-            ExitCode::SUCCESS
-        }
+        Err(Failure::Other(e)) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(Failure::Input(message)) => {
             let _ = writeln!(stderr, "error: {message}");
             ExitCode::from(2)

@@ -80,6 +80,11 @@ pub fn run(command: TwixtCommand) -> Result<(), Failure> {
         TwixtCommand::Replay(args) => {
             let (record, played) = load(&args.record)?;
             let report = Report::new(&record, &played);
+            // The file first: a reader that closes standard output early must not cost it.
+            if let Some(path) = &args.svg {
+                fs::write(path, render::svg(&played.game, record.format))
+                    .with_context(|| format!("writing {}", path.display()))?;
+            }
             if args.record.json {
                 serde_json::to_writer_pretty(&mut out, &report).context("writing JSON")?;
                 writeln!(out)?;
@@ -89,10 +94,6 @@ pub fn run(command: TwixtCommand) -> Result<(), Failure> {
                     writeln!(out)?;
                     out.write_all(board.as_bytes())?;
                 }
-            }
-            if let Some(path) = &args.svg {
-                fs::write(path, render::svg(&played.game, record.format))
-                    .with_context(|| format!("writing {}", path.display()))?;
             }
         }
         TwixtCommand::Threats(args) => {

@@ -146,7 +146,7 @@ fn solve(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
     if let Some(&(best, best_value)) = line.first() {
         writeln!(out, "Best move: {}: {}.", move_text(&position, best), describe(best_value))?;
     }
-    writeln!(out, "Main line ({} plies): {}", line.len(), texts.join(" "))?;
+    writeln!(out, "Main line ({}): {}", endgame_core::Plies(line.len() as u32), texts.join(" "))?;
     writeln!(out, "Final position:")?;
     writeln!(out, "{}", last.board())?;
     writeln!(out, "{ending}")?;

@@ -193,6 +193,11 @@ fn rejections_name_the_place() {
         "line 15 (move 2): expected a move (column letter and row number like `e15`), `swap` or `resign`, found `zz`"
     );
     assert_eq!(err(&t1("b2\ng3\n"), Format::T1), "line 15 (move 2): `g3` is off the 6 x 6 board");
+    // A move that starts with a character of several bytes is refused, not a panic.
+    assert_eq!(
+        err(&t1("b2\né15\n"), Format::T1),
+        "line 15 (move 2): expected a move (column letter and row number like `e15`), `swap` or `resign`, found `é15`"
+    );
     assert_eq!(err(&t1("b2\nb7\n"), Format::T1), "line 15 (move 2): `b7` is off the 6 x 6 board");
     assert_eq!(
         err(&t1("").replacen("6\n6", "6\n7", 1), Format::T1),

@@ -46,7 +46,7 @@ pub(crate) fn read_dataset(tokens: &mut Tokens<'_>, prefix: &str) -> Result<Opti
             format!("M = {m}: expected an odd, positive number of moves (Black moves last)"),
         ));
     }
-    let mut moves = Vec::with_capacity(usize::try_from(m).unwrap_or(0).min(1 << 24));
+    let mut moves = Vec::with_capacity(usize::try_from(m).unwrap_or(0).min(1 << 16));
     for k in 1..=m {
         let place = |line: usize| format!("{prefix}move {k} (line {line})");
         let x = integer(tokens, &place, "x")?;

@@ -88,7 +88,10 @@ pub(super) fn parse(text: &str) -> Result<Record, InputError> {
             "swap" => Move::Swap,
             "resign" => Move::Resign,
             lower => {
-                let (c, row) = lower.split_at(1);
+                // The first character is the column letter (it may be any character: split after
+                // it, not after its first byte).
+                let split = lower.chars().next().map_or(0, char::len_utf8);
+                let (c, row) = lower.split_at(split);
                 let column = i32::from(c.as_bytes()[0]) - i32::from(b'a');
                 let row = row.parse::<i32>().ok().filter(|_| row.bytes().all(|b| b.is_ascii_digit()));
                 match row {
