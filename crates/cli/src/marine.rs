@@ -29,17 +29,40 @@ pub enum MarineCommand {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Stop (exit status 1) once the search stores this many states (about 100 bytes
+        /// each); default: as many as half the available memory holds.
+        #[arg(long)]
+        max_states: Option<u64>,
     },
+}
+
+/// Bytes a stored search state takes, about (measured on 8 x 8 and 10 x 10 battles).
+const BYTES_PER_STATE: u64 = 100;
+
+/// As many states as half the available memory holds (Linux: `MemAvailable`; else 8 GiB).
+fn default_max_states() -> u64 {
+    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|info| {
+        let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
+    });
+    available.unwrap_or(8 << 30) / 2 / BYTES_PER_STATE
 }
 
 /// Runs an `endgame marine` command.
 pub fn run(command: &MarineCommand) -> Result<(), Failure> {
     match command {
-        MarineCommand::Solve { file, rounds, json } => {
+        MarineCommand::Solve { file, rounds, json, max_states } => {
             let text = output::read_text(Some(file))?;
             let battle: Battle =
                 text.parse().map_err(|e| Failure::input(format!("{}: {e}", file.display())))?;
-            let solution = battle.solve(*rounds, Pruning::ALL);
+            let max_states = max_states.unwrap_or_else(default_max_states);
+            let solution = battle.solve_within(*rounds, Pruning::ALL, max_states).map_err(|e| {
+                anyhow::anyhow!(
+                    "{e}, about {} MB; `--max-states` sets the limit, fewer `--rounds` or hit points make the search smaller",
+                    e.stats.states * BYTES_PER_STATE / 1_000_000
+                )
+            })?;
             let mut out = output::stdout();
             if *json {
                 serde_json::to_writer_pretty(&mut out, &to_json(&battle, &solution))

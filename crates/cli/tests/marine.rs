@@ -91,3 +91,21 @@ fn the_demo_shows_the_sample() {
     );
     assert!(out.contains("the same map with m = 14 (marine 14 HP, zerglings 15 HP each, 34 rounds): LOSE"));
 }
+
+#[test]
+fn a_search_over_its_state_limit_stops_with_a_clear_error() {
+    let a = endgame()
+        .args([
+            "marine",
+            "solve",
+            "../marine/tests/data/battle8.txt",
+            "--rounds",
+            "70",
+            "--max-states",
+            "1000",
+        ])
+        .assert()
+        .code(1);
+    let err = stderr(&a);
+    assert!(err.starts_with("error: the search stored ") && err.contains("--max-states"), "{err}");
+}

@@ -127,8 +127,46 @@ struct Seen {
     index: u32,
 }
 
+/// The search stored more states than it was allowed to (see [`shortest_win_within`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyStates {
+    /// The limit.
+    pub max_states: u64,
+    /// Counts up to the stop.
+    pub stats: SearchStats,
+}
+
+impl std::fmt::Display for TooManyStates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the search stored {} states in {} layers without an answer (the limit is {})",
+            self.stats.states, self.stats.layers, self.max_states
+        )
+    }
+}
+
+impl std::error::Error for TooManyStates {}
+
 /// Finds a shortest win of at most `max_steps` steps.
 pub fn shortest_win<P: Puzzle>(puzzle: &P, max_steps: u32, pruning: Pruning) -> SearchResult<P::Action> {
+    match shortest_win_within(puzzle, max_steps, pruning, u64::MAX) {
+        Ok(result) => result,
+        Err(e) => unreachable!("no search stores u64::MAX states: {e}"),
+    }
+}
+
+/// Finds a shortest win of at most `max_steps` steps, storing at most `max_states` states
+/// (memory grows with the states stored: a bound keeps a hard search from exhausting it).
+///
+/// # Errors
+/// When more than `max_states` states would be stored before the answer is known.
+pub fn shortest_win_within<P: Puzzle>(
+    puzzle: &P,
+    max_steps: u32,
+    pruning: Pruning,
+    max_states: u64,
+) -> Result<SearchResult<P::Action>, TooManyStates> {
     let canon = |s: P::State| if pruning.symmetry { puzzle.canonical(s) } else { s };
     let mut stats = SearchStats::default();
     let start = canon(puzzle.start());
@@ -202,7 +240,11 @@ pub fn shortest_win<P: Puzzle>(puzzle: &P, max_steps: u32, pruning: Pruning) -> 
                     at = (*layer, *index);
                 }
                 plan.reverse();
-                return SearchResult { plan: Some(plan), stats };
+                return Ok(SearchResult { plan: Some(plan), stats });
+            }
+            if stats.states + next.len() as u64 > max_states {
+                stats.states += next.len() as u64;
+                return Err(TooManyStates { max_states, stats });
             }
         }
         if next.is_empty() {
@@ -211,5 +253,5 @@ pub fn shortest_win<P: Puzzle>(puzzle: &P, max_steps: u32, pruning: Pruning) -> 
         stats.states += next.len() as u64;
         layers.push(next);
     }
-    SearchResult { plan: None, stats }
+    Ok(SearchResult { plan: None, stats })
 }

@@ -178,3 +178,19 @@ fn pruning_keeps_fewer_states() {
     assert_eq!(pruned.plan.as_ref().map(Vec::len), Some(6));
     assert!(pruned.stats.states < plain.stats.states, "{:?} vs {:?}", pruned.stats, plain.stats);
 }
+
+#[test]
+fn a_state_limit_stops_the_search_cleanly() {
+    // A ring with no win: the search would store every (node, hp) it reaches.
+    let even: Vec<Vec<(usize, u32, Kind)>> = (0..6)
+        .map(|i| vec![(2 * ((i + 1) % 6), 0, Kind::Next), (2 * ((i + 2) % 6) + 1, 1, Kind::Next)])
+        .collect();
+    let walk = Walk::new(even, (0, 30));
+    let unlimited = endgame_core::shortest_win(&walk, 40, Pruning::NONE);
+    assert!(unlimited.plan.is_none() && unlimited.stats.states > 20);
+    let stopped = endgame_core::shortest_win_within(&walk, 40, Pruning::NONE, 20).unwrap_err();
+    assert_eq!(stopped.max_states, 20);
+    assert!(stopped.stats.states > 20);
+    let enough = endgame_core::shortest_win_within(&walk, 40, Pruning::NONE, unlimited.stats.states).unwrap();
+    assert_eq!(enough.stats, unlimited.stats);
+}

@@ -12,7 +12,7 @@
 //!   the zerglings have HP left. When that exceeds the limit at the start (the contest's
 //!   z > 17), the answer is LOSE at once.
 
-use endgame_core::search::{Pruning, Puzzle, SearchStats, Step, shortest_win};
+use endgame_core::search::{Pruning, Puzzle, SearchStats, Step, TooManyStates, shortest_win_within};
 
 use crate::setup::Battle;
 use crate::state::{Action, Key, Outcome, State, actions, play};
@@ -125,10 +125,27 @@ impl Battle {
     /// Finds a shortest win within `limit` rounds, with the given prunings.
     #[must_use]
     pub fn solve(&self, limit: u32, pruning: Pruning) -> Solution {
-        if pruning.bound && self.start().zergling_hp() > limit {
-            return Solution { limit, plan: None, stats: SearchStats::default() };
+        match self.solve_within(limit, pruning, u64::MAX) {
+            Ok(solution) => solution,
+            Err(e) => unreachable!("no search stores u64::MAX states: {e}"),
         }
-        let result = shortest_win(&Search(self), limit, pruning);
+    }
+
+    /// Like [`Battle::solve`], but stops with an error once the search would store more than
+    /// `max_states` states (each takes about 100 bytes).
+    ///
+    /// # Errors
+    /// When the limit is reached before the answer is known.
+    pub fn solve_within(
+        &self,
+        limit: u32,
+        pruning: Pruning,
+        max_states: u64,
+    ) -> Result<Solution, TooManyStates> {
+        if pruning.bound && self.start().zergling_hp() > limit {
+            return Ok(Solution { limit, plan: None, stats: SearchStats::default() });
+        }
+        let result = shortest_win_within(&Search(self), limit, pruning, max_states)?;
         let plan = result.plan.map(|plan| {
             // The search's shots index its (possibly sorted) states; zerglings with equal HP
             // and cell are interchangeable, so a shot names any of them in label order.
@@ -151,6 +168,6 @@ impl Battle {
             }
             self.replay(&labelled).expect("a plan found by the search replays through the rules")
         });
-        Solution { limit, plan, stats: result.stats }
+        Ok(Solution { limit, plan, stats: result.stats })
     }
 }
