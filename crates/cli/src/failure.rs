@@ -61,6 +61,32 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// Handles a command line that clap refused, or a request for help or the version: help and
+/// version are printed as clap prints them; a usage error is one line `error: arguments: ...`
+/// and exit status 2.
+pub fn usage(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+        _ => {
+            // clap's message without its usage lines, on one line.
+            let text = e.render().to_string();
+            let message: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            let message = message.join(" ");
+            let message = message.strip_prefix("error: ").unwrap_or(&message);
+            let _ = writeln!(io::stderr().lock(), "error: arguments: {message} (see `endgame --help`)");
+            ExitCode::from(2)
+        }
+    }
+}
+
 /// Prints the failure, if any, and gives the exit status.
 pub fn exit_code(result: Result<(), Failure>) -> ExitCode {
     let stderr = &mut io::stderr().lock();

@@ -35,6 +35,13 @@ fn a_missing_file_is_an_input_error() {
 }
 
 #[test]
-fn usage_errors_exit_2() {
-    endgame().arg("no-such-command").assert().code(2);
+fn usage_errors_exit_2_with_one_line() {
+    for args in [&["no-such-command"][..], &["judge"], &["demo", "--no-such-flag"]] {
+        let assert = endgame().args(args).assert().code(2);
+        let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert!(err.starts_with("error: arguments: "), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+    let assert = endgame().arg("judge").assert().code(2);
+    assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("<PROBLEM>"));
 }
