@@ -22,6 +22,9 @@
 //! that holds the largest code of the table: 1 byte while every win and loss is within 84 plies
 //! and every draw that ends within 83.
 //!
+//! The reader allocates only what the expected table needs (sizes in the file are checked
+//! against it before use), so a damaged file is refused rather than trusted.
+//!
 //! Files are written to `<name>.tmp` and renamed into place, so a crash never leaves a partial
 //! table under the real name. Reading refuses a file whose magic, version, game, variant, rules
 //! or size differ from what was asked for, a truncated file, and any checksum mismatch.
@@ -238,7 +241,9 @@ fn parse_table(bytes: &[u8], id: &TableId) -> Result<Solution, String> {
     let block = r.u32()? as usize;
     let blocks = r.u32()? as usize;
     let n = usize::try_from(id.positions).map_err(|_| "too many positions for this machine".to_string())?;
-    if block == 0 || blocks != n.div_ceil(block) {
+    // Version 1 always writes blocks of BLOCK positions; a file that says otherwise is damaged
+    // (and must not make the reader allocate by its say-so).
+    if block != BLOCK || blocks != n.div_ceil(block) {
         return Err(format!("{blocks} blocks of {block} positions do not hold {n} positions"));
     }
     let mut index = Vec::with_capacity(blocks);
@@ -265,11 +270,17 @@ fn parse_table(bytes: &[u8], id: &TableId) -> Result<Solution, String> {
         .par_iter()
         .enumerate()
         .map(|(i, compressed)| {
-            let raw =
-                lz4_flex::decompress_size_prepended(compressed).map_err(|e| format!("block {i}: {e}"))?;
             let expected = block.min(n - i * block) * width;
-            if raw.len() != expected {
-                return Err(format!("block {i}: {} bytes, expected {expected}", raw.len()));
+            let (size, body) =
+                lz4_flex::block::uncompressed_size(compressed).map_err(|e| format!("block {i}: {e}"))?;
+            if size != expected {
+                return Err(format!("block {i}: {size} bytes, expected {expected}"));
+            }
+            let mut raw = vec![0u8; expected];
+            let written =
+                lz4_flex::block::decompress_into(body, &mut raw).map_err(|e| format!("block {i}: {e}"))?;
+            if written != expected {
+                return Err(format!("block {i}: {written} bytes, expected {expected}"));
             }
             Ok(raw
                 .chunks_exact(width)
@@ -337,6 +348,12 @@ mod tests {
         let last = flipped.len() - 10;
         flipped[last] ^= 0x40;
         assert!(err(&flipped, &id(200_000)).contains("checksum mismatch"));
+        // The block size sits after magic, version, the names, the size and the width.
+        let at = 8 + 4 + (2 + 4) + (2 + 3) + (2 + 8) + 8 + 1;
+        assert_eq!(good[at..at + 4], (BLOCK as u32).to_le_bytes());
+        let mut tiny_blocks = good.clone();
+        tiny_blocks[at..at + 4].copy_from_slice(&1u32.to_le_bytes());
+        assert!(err(&tiny_blocks, &id(200_000)).contains("blocks of 1 positions"));
         let mut header = good.clone();
         header[9] ^= 1;
         assert!(err(&header, &id(200_000)).contains("format version"));
