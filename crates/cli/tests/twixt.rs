@@ -126,3 +126,13 @@ fn rule_options_override_the_record() {
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains("  16. White q6  links q6-p4\n"), "{text}");
 }
+
+#[test]
+fn threats_after_the_end_only_say_that_the_game_is_over() {
+    endgame()
+        .args(["twixt", "threats", "-"])
+        .write_stdin("4 5\n0 2 2 4 4 2 3 2 2 1\n")
+        .assert()
+        .success()
+        .stdout("The game is over: Black won with move 5\n");
+}

@@ -295,7 +295,8 @@ impl Threats {
     /// Writes the threats for people.
     pub fn write_text(&self, game: &Game, out: &mut dyn Write) -> io::Result<()> {
         if let Some(o) = game.outcome() {
-            writeln!(out, "The game is over: {}", crate::rules::OutcomeText(o))?;
+            // Nobody moves any more: there is nothing to threaten.
+            return writeln!(out, "The game is over: {}", crate::rules::OutcomeText(o));
         }
         let list = |v: &[NamedPoint]| {
             if v.is_empty() {
