@@ -8,7 +8,7 @@
 
 use crate::board::Board;
 use crate::material::Material;
-use crate::piece::{Color, Piece, Role};
+use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::square::Square;
 
@@ -27,10 +27,7 @@ struct Slot {
 
 impl Slot {
     fn new(piece: Piece) -> Slot {
-        let points: Vec<Square> = match piece.role {
-            Role::General => Square::palace(piece.color),
-            Role::Horse => Square::all().collect(),
-        };
+        let points = piece.points();
         let mut number = [NOWHERE; Square::COUNT];
         for (i, sq) in points.iter().enumerate() {
             number[sq.index()] = i as u8;

@@ -44,4 +44,4 @@ pub use piece::{Color, Piece, Role};
 pub use position::{Position, PositionError};
 pub use rules::Rules;
 pub use square::{File, Rank, Square};
-pub use tablebase::{ProbeError, Table, Tablebase, hdu, kvkn};
+pub use tablebase::{ProbeError, Stats, Table, Tablebase, hdu, kvkn};

@@ -1,13 +1,24 @@
 //! Moves in ICCS coordinates (`h2e2`: from-point, to-point) and their generation.
 //!
-//! Each piece kind has its own rule; a rule set decides which of the resulting moves are
-//! legal. Under [`Rules::Hdu`] every such move is legal (moving into danger simply loses), and
-//! a General facing the other on an open file may capture it (the flying general).
+//! Each piece kind has its own rule (its pseudo-legal moves); a rule set decides which of them
+//! are legal. Under [`Rules::Hdu`] every such move is legal (moving into danger simply loses),
+//! and a General facing the other on an open file may capture it (the flying general). Under
+//! [`Rules::Standard`] a move is legal when afterwards the mover's General is not attacked and
+//! the two Generals do not face each other on an open file.
 //!
 //! - General: one step up, down, left or right, staying in its palace.
+//! - Advisor: one step diagonally, staying in its palace.
+//! - Elephant: two steps diagonally, not across the river; blocked by a piece on the point
+//!   between (the eye).
 //! - Horse: two points in one orthogonal direction and one to the side; blocked when the point
 //!   one step from the Horse in the long direction (its leg) is occupied by any piece.
+//! - Chariot: any distance orthogonally over empty points.
+//! - Cannon: moves like the Chariot; captures only by jumping over exactly one piece of either
+//!   side (the screen) along its line.
+//! - Soldier: one step forward; once across the river also one step sideways.
 //! - Nobody moves onto a piece of its own side; moving onto an enemy piece captures it.
+//!
+//! Un-moves (for retrograde analysis) are the same rules backwards, without captures.
 
 use std::fmt;
 use std::str::FromStr;
@@ -43,6 +54,7 @@ impl FromStr for Move {
 }
 
 const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// Horse jumps `(files, ranks)` with the leg `(files, ranks)` one step in the long direction.
 const HORSE: [((i8, i8), (i8, i8)); 8] = [
@@ -63,6 +75,7 @@ pub trait Occupancy {
 }
 
 impl Occupancy for Board {
+    #[inline]
     fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.get(sq)
     }
@@ -84,23 +97,176 @@ impl Occupancy for PieceList<'_> {
     }
 }
 
-fn own(board: &impl Occupancy, sq: Square, color: Color) -> bool {
-    board.piece_at(sq).is_some_and(|p| p.color == color)
+/// A board with one move made on it, without copying it.
+struct After<'a, O> {
+    board: &'a O,
+    mv: Move,
+    piece: Piece,
 }
 
-fn general_steps(board: &impl Occupancy, from: Square, color: Color, out: &mut Vec<Move>) {
-    for (df, dr) in ORTHOGONAL {
-        if let Some(to) = from.offset(df, dr).filter(|to| to.in_palace(color) && !own(board, *to, color)) {
-            out.push(Move { from, to });
+impl<O: Occupancy> Occupancy for After<'_, O> {
+    #[inline]
+    fn piece_at(&self, sq: Square) -> Option<Piece> {
+        if sq == self.mv.to {
+            Some(self.piece)
+        } else if sq == self.mv.from {
+            None
+        } else {
+            self.board.piece_at(sq)
         }
     }
 }
 
-fn horse_jumps(board: &impl Occupancy, from: Square, color: Color, out: &mut Vec<Move>) {
-    for ((df, dr), (lf, lr)) in HORSE {
-        let (Some(to), Some(leg)) = (from.offset(df, dr), from.offset(lf, lr)) else { continue };
-        if board.piece_at(leg).is_none() && !own(board, to, color) {
-            out.push(Move { from, to });
+fn own(board: &impl Occupancy, sq: Square, color: Color) -> bool {
+    board.piece_at(sq).is_some_and(|p| p.color == color)
+}
+
+/// The direction a Soldier of `color` moves forward, in ranks.
+const fn forward(color: Color) -> i8 {
+    match color {
+        Color::Red => 1,
+        Color::Black => -1,
+    }
+}
+
+/// Whether `sq` lies across the river for `color` (in the other side's half).
+const fn across_river(sq: Square, color: Color) -> bool {
+    match color {
+        Color::Red => sq.rank().index() >= 5,
+        Color::Black => sq.rank().index() <= 4,
+    }
+}
+
+/// Calls `f` with every point the piece on `from` may move to by its own rule (empty points and
+/// enemy pieces), ignoring what the move does to its own General.
+#[inline]
+pub fn for_each_target(board: &impl Occupancy, from: Square, piece: Piece, mut f: impl FnMut(Square)) {
+    let color = piece.color;
+    let step = |to: Option<Square>, f: &mut dyn FnMut(Square)| {
+        if let Some(to) = to.filter(|&to| !own(board, to, color)) {
+            f(to);
+        }
+    };
+    match piece.role {
+        Role::General => {
+            for (df, dr) in ORTHOGONAL {
+                step(from.offset(df, dr).filter(|to| to.in_palace(color)), &mut f);
+            }
+        }
+        Role::Advisor => {
+            for (df, dr) in DIAGONAL {
+                step(from.offset(df, dr).filter(|to| to.in_palace(color)), &mut f);
+            }
+        }
+        Role::Elephant => {
+            for (df, dr) in DIAGONAL {
+                let Some(to) = from.offset(2 * df, 2 * dr).filter(|&to| !across_river(to, color)) else {
+                    continue;
+                };
+                if board.piece_at(from.offset(df, dr).expect("the eye lies between")).is_none() {
+                    step(Some(to), &mut f);
+                }
+            }
+        }
+        Role::Horse => {
+            for ((df, dr), (lf, lr)) in HORSE {
+                let (Some(to), Some(leg)) = (from.offset(df, dr), from.offset(lf, lr)) else { continue };
+                if board.piece_at(leg).is_none() {
+                    step(Some(to), &mut f);
+                }
+            }
+        }
+        Role::Chariot | Role::Cannon => {
+            let cannon = piece.role == Role::Cannon;
+            for (df, dr) in ORTHOGONAL {
+                let mut at = from.offset(df, dr);
+                let mut screened = false;
+                while let Some(sq) = at {
+                    match board.piece_at(sq) {
+                        None if !screened => f(sq),
+                        None => {}
+                        Some(p) if !cannon => {
+                            if p.color != color {
+                                f(sq);
+                            }
+                            break;
+                        }
+                        Some(_) if !screened => screened = true,
+                        Some(p) => {
+                            if p.color != color {
+                                f(sq);
+                            }
+                            break;
+                        }
+                    }
+                    at = sq.offset(df, dr);
+                }
+            }
+        }
+        Role::Soldier => {
+            step(from.offset(0, forward(color)), &mut f);
+            if across_river(from, color) {
+                step(from.offset(1, 0), &mut f);
+                step(from.offset(-1, 0), &mut f);
+            }
+        }
+    }
+}
+
+/// Calls `f` with every empty point from which the piece now on `to` could have come by a move
+/// without a capture (the un-moves of that piece).
+#[inline]
+pub fn for_each_origin(board: &impl Occupancy, to: Square, piece: Piece, mut f: impl FnMut(Square)) {
+    let color = piece.color;
+    let empty = |sq: &Square| board.piece_at(*sq).is_none();
+    match piece.role {
+        Role::General | Role::Advisor => {
+            let dirs = if piece.role == Role::General { ORTHOGONAL } else { DIAGONAL };
+            for (df, dr) in dirs {
+                if let Some(from) = to.offset(df, dr).filter(|s| s.in_palace(color) && empty(s)) {
+                    f(from);
+                }
+            }
+        }
+        Role::Elephant => {
+            for (df, dr) in DIAGONAL {
+                let Some(from) = to.offset(2 * df, 2 * dr).filter(|&s| !across_river(s, color)) else {
+                    continue;
+                };
+                if empty(&from) && empty(&to.offset(df, dr).expect("the eye lies between")) {
+                    f(from);
+                }
+            }
+        }
+        Role::Horse => {
+            for ((df, dr), (lf, lr)) in HORSE {
+                let Some(from) = to.offset(-df, -dr) else { continue };
+                let leg = from.offset(lf, lr).expect("the leg lies between the two points");
+                if empty(&from) && empty(&leg) {
+                    f(from);
+                }
+            }
+        }
+        Role::Chariot | Role::Cannon => {
+            for (df, dr) in ORTHOGONAL {
+                let mut at = to.offset(df, dr);
+                while let Some(sq) = at.filter(empty) {
+                    f(sq);
+                    at = sq.offset(df, dr);
+                }
+            }
+        }
+        Role::Soldier => {
+            if let Some(from) = to.offset(0, -forward(color)).filter(|s| piece.may_stand_on(*s) && empty(s)) {
+                f(from);
+            }
+            if across_river(to, color) {
+                for df in [1, -1] {
+                    if let Some(from) = to.offset(df, 0).filter(empty) {
+                        f(from);
+                    }
+                }
+            }
         }
     }
 }
@@ -122,6 +288,49 @@ pub fn facing_general(board: &impl Occupancy, from: Square) -> Option<Square> {
     None
 }
 
+/// Whether a piece of `by` other than its General attacks `sq`: could capture a piece of the
+/// other side standing there by its own rule. (Advisors and Elephants never reach the other
+/// side's palace, so only Horses, Chariots, Cannons and Soldiers are looked at.)
+#[must_use]
+pub fn attacked(board: &impl Occupancy, sq: Square, by: Color) -> bool {
+    let is = |at: Option<Square>, role: Role| {
+        at.and_then(|s| board.piece_at(s)).is_some_and(|p| p == Piece { color: by, role })
+    };
+    for (df, dr) in ORTHOGONAL {
+        let mut at = sq.offset(df, dr);
+        let mut screened = false;
+        while let Some(s) = at {
+            if let Some(p) = board.piece_at(s) {
+                if p.color == by && p.role == if screened { Role::Cannon } else { Role::Chariot } {
+                    return true;
+                }
+                if screened {
+                    break;
+                }
+                screened = true;
+            }
+            at = s.offset(df, dr);
+        }
+    }
+    for ((df, dr), (lf, lr)) in HORSE {
+        let Some(horse) = sq.offset(-df, -dr) else { continue };
+        if is(Some(horse), Role::Horse) && board.piece_at(horse.offset(lf, lr).expect("leg")).is_none() {
+            return true;
+        }
+    }
+    if is(sq.offset(0, -forward(by)), Role::Soldier) {
+        return true;
+    }
+    across_river(sq, by) && (is(sq.offset(1, 0), Role::Soldier) || is(sq.offset(-1, 0), Role::Soldier))
+}
+
+/// Whether the General of `color`, on `general`, is in check: attacked by an enemy piece, or
+/// facing the other General on an open file.
+#[must_use]
+pub fn in_check(board: &impl Occupancy, general: Square, color: Color) -> bool {
+    attacked(board, general, !color) || facing_general(board, general).is_some()
+}
+
 /// Every legal move of `color` on `board` under `rules`, piece by piece from `a0`.
 pub fn generate(board: &Board, color: Color, rules: Rules, out: &mut Vec<Move>) {
     generate_for(board, board.pieces(), color, rules, out);
@@ -131,24 +340,37 @@ pub fn generate(board: &Board, color: Color, rules: Rules, out: &mut Vec<Move>) 
 /// piece by piece.
 pub fn generate_for(
     board: &impl Occupancy,
-    pieces: impl IntoIterator<Item = (Square, Piece)>,
+    pieces: impl IntoIterator<Item = (Square, Piece)> + Clone,
     color: Color,
     rules: Rules,
     out: &mut Vec<Move>,
 ) {
+    let general = pieces
+        .clone()
+        .into_iter()
+        .find(|&(_, p)| p == Piece { color, role: Role::General })
+        .map(|(sq, _)| sq);
     for (from, piece) in pieces.into_iter().filter(|(_, p)| p.color == color) {
-        match piece.role {
-            Role::General => {
-                general_steps(board, from, color, out);
-                match rules {
-                    Rules::Hdu => {
-                        if let Some(to) = facing_general(board, from) {
-                            out.push(Move { from, to });
-                        }
-                    }
+        match rules {
+            Rules::Hdu => {
+                for_each_target(board, from, piece, |to| out.push(Move { from, to }));
+                if piece.role == Role::General
+                    && let Some(to) = facing_general(board, from)
+                {
+                    out.push(Move { from, to });
                 }
             }
-            Role::Horse => horse_jumps(board, from, color, out),
+            Rules::Standard => {
+                let Some(general) = general else { return };
+                for_each_target(board, from, piece, |to| {
+                    let mv = Move { from, to };
+                    let after = After { board, mv, piece };
+                    let king = if from == general { to } else { general };
+                    if !in_check(&after, king, color) {
+                        out.push(mv);
+                    }
+                });
+            }
         }
     }
 }
@@ -156,6 +378,10 @@ pub fn generate_for(
 /// Every move of `color` without a capture that leads to `board`: the un-moves of a
 /// retrograde solver. `pieces` are the pieces on `board`; each un-move is reported as the
 /// move it undoes (`from`: where the piece stood before, now empty; `to`: where it stands).
+///
+/// Under [`Rules::Standard`] these are the moves by the pieces' rules; whether the position
+/// before was legal (the side to move there not leaving its General attacked) is for the
+/// caller to check (a table generator: the position before is a hole of its index).
 pub fn generate_unmoves_for(
     board: &impl Occupancy,
     pieces: impl IntoIterator<Item = (Square, Piece)>,
@@ -165,28 +391,9 @@ pub fn generate_unmoves_for(
 ) {
     match rules {
         // Every move is legal under hdu, so every way back is an un-move.
-        Rules::Hdu => {}
+        Rules::Hdu | Rules::Standard => {}
     }
     for (to, piece) in pieces.into_iter().filter(|(_, p)| p.color == color) {
-        match piece.role {
-            Role::General => {
-                for (df, dr) in ORTHOGONAL {
-                    if let Some(from) =
-                        to.offset(df, dr).filter(|s| s.in_palace(color) && board.piece_at(*s).is_none())
-                    {
-                        out.push(Move { from, to });
-                    }
-                }
-            }
-            Role::Horse => {
-                for ((df, dr), (lf, lr)) in HORSE {
-                    let Some(from) = to.offset(-df, -dr) else { continue };
-                    let leg = from.offset(lf, lr).expect("the leg lies between the two points");
-                    if board.piece_at(from).is_none() && board.piece_at(leg).is_none() {
-                        out.push(Move { from, to });
-                    }
-                }
-            }
-        }
+        for_each_origin(board, to, piece, |from| out.push(Move { from, to }));
     }
 }

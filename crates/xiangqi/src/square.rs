@@ -93,7 +93,7 @@ impl Square {
     }
 
     /// Every point, `a0` first, rank by rank.
-    pub fn all() -> impl Iterator<Item = Square> {
+    pub fn all() -> impl Iterator<Item = Square> + Clone {
         (0..Square::COUNT as u8).map(Square)
     }
 

@@ -15,7 +15,8 @@ use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, V
 
 use crate::index::{MAX_MEN, MaterialIndex};
 use crate::material::Material;
-use crate::moves::{Move, PieceList, generate_for, generate_unmoves_for};
+use crate::moves::{Move, Occupancy, generate_for, generate_unmoves_for, in_check};
+use crate::piece::Piece;
 use crate::piece::{Color, Role};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -44,7 +45,15 @@ impl Game for MaterialGame<'_> {
     }
 
     fn is_position(&self, pos: usize) -> bool {
-        self.index.squares(pos, &mut [Square::A0; MAX_MEN]).is_some()
+        let mut all = [Square::A0; MAX_MEN];
+        let Some(turn) = self.index.squares(pos, &mut all) else { return false };
+        match self.rules {
+            Rules::Hdu => true,
+            Rules::Standard => {
+                let squares = &all[..self.index.pieces().len()];
+                legal(&self.index.board(squares), squares, self.index.pieces(), turn)
+            }
+        }
     }
 
     fn terminal(&self, _pos: usize) -> Option<Value> {
@@ -59,9 +68,9 @@ impl Game for MaterialGame<'_> {
         let Some(turn) = self.index.squares(pos, &mut all) else { return };
         let n = self.index.pieces().len();
         let squares = &all[..n];
-        let board = PieceList { squares, pieces: self.index.pieces() };
+        let board = self.index.board(squares);
         let pieces = squares.iter().copied().zip(self.index.pieces().iter().copied());
-        let mut moves = Vec::with_capacity(16);
+        let mut moves = Vec::with_capacity(32);
         generate_for(&board, pieces, turn, self.rules, &mut moves);
         for mv in moves {
             // A copy of the whole array: cheaper than a call to copy a few bytes.
@@ -88,15 +97,17 @@ impl Game for MaterialGame<'_> {
 
 impl Unmoves for MaterialGame<'_> {
     /// Captures lead out of the material, so the un-moves are the moves without a capture
-    /// taken back: the side that just moved puts one piece back.
+    /// taken back: the side that just moved puts one piece back. Under `standard` rules some
+    /// of the positions reached that way are illegal (the side to move there would be giving
+    /// check): holes of the index, which the solver ignores.
     fn for_each_unmove(&self, pos: usize, mut f: impl FnMut(usize)) {
         let mut all = [Square::A0; MAX_MEN];
         let Some(turn) = self.index.squares(pos, &mut all) else { return };
         let n = self.index.pieces().len();
         let squares = &all[..n];
-        let board = PieceList { squares, pieces: self.index.pieces() };
+        let board = self.index.board(squares);
         let pieces = squares.iter().copied().zip(self.index.pieces().iter().copied());
-        let mut unmoves = Vec::with_capacity(16);
+        let mut unmoves = Vec::with_capacity(32);
         generate_unmoves_for(&board, pieces, !turn, self.rules, &mut unmoves);
         for mv in unmoves {
             let mut parent = all;
@@ -107,6 +118,14 @@ impl Unmoves for MaterialGame<'_> {
             f(self.index.index_of(parent, !turn).expect("un-moves stay on legal points"));
         }
     }
+}
+
+/// Whether a placement is a legal position with `turn` to move: the side not to move is not in
+/// check (attacked, or its General facing the other on an open file).
+pub fn legal(board: &impl Occupancy, squares: &[Square], pieces: &[Piece], turn: Color) -> bool {
+    let general = Piece { color: !turn, role: Role::General };
+    let at = pieces.iter().position(|&p| p == general).map(|i| squares[i]);
+    at.is_some_and(|g| !in_check(board, g, !turn))
 }
 
 impl MaterialGame<'_> {
@@ -275,6 +294,88 @@ impl Tablebase {
             at = at.play(best.0);
         }
         Ok(line)
+    }
+}
+
+/// Counts over the legal positions of one material: both sides to move, no symmetry
+/// reduction, identical pieces counted once per set of points. Legal: every piece on a point it
+/// may stand on, the side not to move not in check (attacked, or the Generals facing each other
+/// on an open file).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Legal positions.
+    pub positions: u64,
+    /// Positions won by the side to move.
+    pub wins: u64,
+    /// Positions lost by the side to move.
+    pub losses: u64,
+    /// Drawn positions.
+    pub draws: u64,
+    /// The longest win of Red to move, in plies (0 when there is none); as GamesmanXiangqi
+    /// counts it, a position with Black to move lost in more plies does not count.
+    pub longest_red_win_plies: u32,
+    /// The longest win of Black to move, in plies (0 when there is none).
+    pub longest_black_win_plies: u32,
+}
+
+impl Stats {
+    fn add(mut self, turn: Color, value: Value) -> Stats {
+        self.positions += 1;
+        let d = match value {
+            Value::Win(d) => {
+                self.wins += 1;
+                d.0
+            }
+            Value::Loss(_) => {
+                self.losses += 1;
+                return self;
+            }
+            Value::Draw(_) => {
+                self.draws += 1;
+                return self;
+            }
+        };
+        let longest = match turn {
+            Color::Red => &mut self.longest_red_win_plies,
+            Color::Black => &mut self.longest_black_win_plies,
+        };
+        *longest = (*longest).max(d);
+        self
+    }
+
+    fn merge(self, o: Stats) -> Stats {
+        Stats {
+            positions: self.positions + o.positions,
+            wins: self.wins + o.wins,
+            losses: self.losses + o.losses,
+            draws: self.draws + o.draws,
+            longest_red_win_plies: self.longest_red_win_plies.max(o.longest_red_win_plies),
+            longest_black_win_plies: self.longest_black_win_plies.max(o.longest_black_win_plies),
+        }
+    }
+}
+
+impl Table {
+    /// Counts over the legal positions of this table (see [`Stats`]).
+    #[must_use]
+    pub fn stats(&self) -> Stats {
+        use rayon::prelude::*;
+        let index = &self.index;
+        let n = index.pieces().len();
+        (0..index.len())
+            .into_par_iter()
+            .with_min_len(1 << 12)
+            .fold(Stats::default, |stats, pos| {
+                let mut all = [Square::A0; MAX_MEN];
+                let Some(turn) = index.squares(pos, &mut all) else { return stats };
+                let squares = &all[..n];
+                if !legal(&index.board(squares), squares, index.pieces(), turn) {
+                    return stats;
+                }
+                let value = self.solution.value(pos).expect("a legal position has a value");
+                stats.add(turn, value)
+            })
+            .reduce(Stats::default, Stats::merge)
     }
 }
 
