@@ -331,6 +331,28 @@ pub fn in_check(board: &impl Occupancy, general: Square, color: Color) -> bool {
     attacked(board, general, !color) || facing_general(board, general).is_some()
 }
 
+/// Whether the move `mv` of `piece` leaves its own General (on `general` before the move) out
+/// of check: not attacked and not facing the other General. `checked` says whether that General
+/// is in check before the move; when it is not, only a move of the General itself, or of a
+/// piece from or to a point on the General's file or rank or diagonally next to it (a Horse's
+/// leg), can put it in check, and only those are looked at closely.
+#[inline]
+pub fn is_safe_move(board: &impl Occupancy, mv: Move, piece: Piece, general: Square, checked: bool) -> bool {
+    let is_general = piece.role == Role::General;
+    if !checked && !is_general {
+        let (gf, gr) = (general.file().index(), general.rank().index());
+        let near = |sq: Square| {
+            let (f, r) = (sq.file().index(), sq.rank().index());
+            f == gf || r == gr || (f.abs_diff(gf) == 1 && r.abs_diff(gr) == 1)
+        };
+        if !near(mv.from) && !near(mv.to) {
+            return true;
+        }
+    }
+    let king = if is_general { mv.to } else { general };
+    !in_check(&After { board, mv, piece }, king, piece.color)
+}
+
 /// Every legal move of `color` on `board` under `rules`, piece by piece from `a0`.
 pub fn generate(board: &Board, color: Color, rules: Rules, out: &mut Vec<Move>) {
     generate_for(board, board.pieces(), color, rules, out);
@@ -362,11 +384,10 @@ pub fn generate_for(
             }
             Rules::Standard => {
                 let Some(general) = general else { return };
+                let checked = in_check(board, general, color);
                 for_each_target(board, from, piece, |to| {
                     let mv = Move { from, to };
-                    let after = After { board, mv, piece };
-                    let king = if from == general { to } else { general };
-                    if !in_check(&after, king, color) {
+                    if is_safe_move(board, mv, piece, general, checked) {
                         out.push(mv);
                     }
                 });
@@ -396,4 +417,64 @@ pub fn generate_unmoves_for(
     for (to, piece) in pieces.into_iter().filter(|(_, p)| p.color == color) {
         for_each_origin(board, to, piece, |from| out.push(Move { from, to }));
     }
+}
+
+/// Whether the General of `color`, on `general`, is in check in a position given as a list of
+/// pieces (`squares[i]` holds `pieces[i]`; the slot `skip`, if any, is ignored: a piece just
+/// captured). The same as [`in_check`] on the board of those pieces, but it looks only at the
+/// few pieces there are instead of walking the lines of the board.
+#[must_use]
+pub fn in_check_pieces(
+    squares: &[Square],
+    pieces: &[Piece],
+    general: Square,
+    color: Color,
+    skip: Option<usize>,
+) -> bool {
+    let (gf, gr) = (general.file().index() as i8, general.rank().index() as i8);
+    let live = |i: usize| Some(i) != skip;
+    // The pieces strictly between `general` and `sq` on a shared file or rank.
+    let between = |sq: Square| {
+        let (f, r) = (sq.file().index() as i8, sq.rank().index() as i8);
+        squares
+            .iter()
+            .enumerate()
+            .filter(|&(i, s)| {
+                let (sf, sr) = (s.file().index() as i8, s.rank().index() as i8);
+                live(i)
+                    && if f == gf {
+                        sf == f && (sr - r) * (sr - gr) < 0
+                    } else {
+                        sr == r && (sf - f) * (sf - gf) < 0
+                    }
+            })
+            .count()
+    };
+    for (i, (&sq, &p)) in squares.iter().zip(pieces).enumerate() {
+        if p.color == color || !live(i) {
+            continue;
+        }
+        let (df, dr) = (gf - sq.file().index() as i8, gr - sq.rank().index() as i8);
+        let attacks = match p.role {
+            Role::General => df == 0 && between(sq) == 0,
+            Role::Chariot => (df == 0 || dr == 0) && between(sq) == 0,
+            Role::Cannon => (df == 0 || dr == 0) && between(sq) == 1,
+            Role::Horse => {
+                let leg = match (df.abs(), dr.abs()) {
+                    (1, 2) => sq.offset(0, dr.signum()),
+                    (2, 1) => sq.offset(df.signum(), 0),
+                    _ => None,
+                };
+                leg.is_some_and(|leg| !squares.iter().enumerate().any(|(j, &s)| s == leg && live(j)))
+            }
+            Role::Soldier => {
+                (df == 0 && dr == forward(p.color)) || (dr == 0 && df.abs() == 1 && across_river(sq, p.color))
+            }
+            Role::Advisor | Role::Elephant => false,
+        };
+        if attacks {
+            return true;
+        }
+    }
+    false
 }

@@ -15,7 +15,7 @@ use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, V
 
 use crate::index::{MAX_MEN, MaterialIndex};
 use crate::material::Material;
-use crate::moves::{Move, Occupancy, generate_for, generate_unmoves_for, in_check};
+use crate::moves::{Move, facing_general, for_each_origin, for_each_target, in_check_pieces};
 use crate::piece::Piece;
 use crate::piece::{Color, Role};
 use crate::position::Position;
@@ -49,10 +49,7 @@ impl Game for MaterialGame<'_> {
         let Some(turn) = self.index.squares(pos, &mut all) else { return false };
         match self.rules {
             Rules::Hdu => true,
-            Rules::Standard => {
-                let squares = &all[..self.index.pieces().len()];
-                legal(&self.index.board(squares), squares, self.index.pieces(), turn)
-            }
+            Rules::Standard => legal(&all[..self.index.pieces().len()], self.index.pieces(), turn),
         }
     }
 
@@ -68,29 +65,59 @@ impl Game for MaterialGame<'_> {
         let Some(turn) = self.index.squares(pos, &mut all) else { return };
         let n = self.index.pieces().len();
         let squares = &all[..n];
+        let pieces = self.index.pieces();
         let board = self.index.board(squares);
-        let pieces = squares.iter().copied().zip(self.index.pieces().iter().copied());
-        let mut moves = Vec::with_capacity(32);
-        generate_for(&board, pieces, turn, self.rules, &mut moves);
-        for mv in moves {
-            // A copy of the whole array: cheaper than a call to copy a few bytes.
-            let mut child = all;
-            let child = &mut child[..n];
-            let mover = squares.iter().position(|&s| s == mv.from).expect("a move starts on a piece");
-            child[mover] = mv.to;
-            let to = match squares.iter().position(|&s| s == mv.to) {
-                None => {
-                    self.index.canonicalize(child);
-                    Successor::Position(
-                        self.index.index_of(child, !turn).expect("moves stay on legal points"),
-                    )
+        let general = squares
+            [pieces.iter().position(|p| p.color == turn && p.role == Role::General).expect("a General")];
+        let standard = self.rules == Rules::Standard;
+        let checked = standard && in_check_pieces(squares, pieces, general, turn, None);
+        for (slot, (&from, &piece)) in squares.iter().zip(pieces).enumerate() {
+            if piece.color != turn {
+                continue;
+            }
+            let mut each = |to: Square| {
+                let mv = Move { from, to };
+                let to_piece = board.get(to);
+                if standard && (checked || needs_check(mv, piece, general)) {
+                    let mut after = all;
+                    after[slot] = to;
+                    let skip = to_piece.and_then(|_| squares.iter().position(|&s| s == to));
+                    let king = if piece.role == Role::General { to } else { general };
+                    if in_check_pieces(&after[..n], pieces, king, turn, skip) {
+                        return;
+                    }
                 }
-                Some(taken) if self.index.piece(taken).role == Role::General => {
-                    Successor::Known(Value::loss_in(0))
-                }
-                Some(taken) => Successor::Known(self.smaller_value(child, taken, !turn)),
+                let succ = match to_piece {
+                    None if !self.index.has_identical() => {
+                        Successor::Position(self.index.moved(pos, slot, from, to))
+                    }
+                    None => {
+                        let mut child = all;
+                        let child = &mut child[..n];
+                        child[slot] = to;
+                        self.index.canonicalize(child);
+                        Successor::Position(
+                            self.index.index_of(child, !turn).expect("moves stay on legal points"),
+                        )
+                    }
+                    Some(p) if p.role == Role::General => Successor::Known(Value::loss_in(0)),
+                    Some(_) => {
+                        let mut child = all;
+                        let child = &mut child[..n];
+                        child[slot] = to;
+                        let taken = squares.iter().position(|&s| s == to).expect("a piece stands there");
+                        Successor::Known(self.smaller_value(child, taken, !turn))
+                    }
+                };
+                f(mv, succ);
             };
-            f(mv, to);
+            for_each_target(&board, from, piece, &mut each);
+            if self.rules == Rules::Hdu
+                && piece.role == Role::General
+                && let Some(to) = facing_general(&board, from)
+            {
+                each(to);
+            }
         }
     }
 }
@@ -106,26 +133,48 @@ impl Unmoves for MaterialGame<'_> {
         let n = self.index.pieces().len();
         let squares = &all[..n];
         let board = self.index.board(squares);
-        let pieces = squares.iter().copied().zip(self.index.pieces().iter().copied());
-        let mut unmoves = Vec::with_capacity(32);
-        generate_unmoves_for(&board, pieces, !turn, self.rules, &mut unmoves);
-        for mv in unmoves {
-            let mut parent = all;
-            let parent = &mut parent[..n];
-            let mover = squares.iter().position(|&s| s == mv.to).expect("an un-move starts on a piece");
-            parent[mover] = mv.from;
-            self.index.canonicalize(parent);
-            f(self.index.index_of(parent, !turn).expect("un-moves stay on legal points"));
+        for (slot, (&to, &piece)) in squares.iter().zip(self.index.pieces()).enumerate() {
+            if piece.color == turn {
+                continue;
+            }
+            for_each_origin(&board, to, piece, |from| {
+                if self.index.has_identical() {
+                    let mut parent = all;
+                    let parent = &mut parent[..n];
+                    parent[slot] = from;
+                    self.index.canonicalize(parent);
+                    f(self.index.index_of(parent, !turn).expect("un-moves stay on legal points"));
+                } else {
+                    f(self.index.moved(pos, slot, to, from));
+                }
+            });
         }
     }
 }
 
 /// Whether a placement is a legal position with `turn` to move: the side not to move is not in
 /// check (attacked, or its General facing the other on an open file).
-pub fn legal(board: &impl Occupancy, squares: &[Square], pieces: &[Piece], turn: Color) -> bool {
+#[must_use]
+pub fn legal(squares: &[Square], pieces: &[Piece], turn: Color) -> bool {
     let general = Piece { color: !turn, role: Role::General };
     let at = pieces.iter().position(|&p| p == general).map(|i| squares[i]);
-    at.is_some_and(|g| !in_check(board, g, !turn))
+    at.is_some_and(|g| !in_check_pieces(squares, pieces, g, !turn, None))
+}
+
+/// Whether a move of `piece` may put its own General (on `general`, not in check) in check: a
+/// move of the General, or from or to its file or rank, or from a point diagonally next to it
+/// (a Horse's leg).
+#[inline]
+fn needs_check(mv: Move, piece: Piece, general: Square) -> bool {
+    if piece.role == Role::General {
+        return true;
+    }
+    let (gf, gr) = (general.file().index(), general.rank().index());
+    let near = |sq: Square| {
+        let (f, r) = (sq.file().index(), sq.rank().index());
+        f == gf || r == gr || (f.abs_diff(gf) == 1 && r.abs_diff(gr) == 1)
+    };
+    near(mv.from) || near(mv.to)
 }
 
 impl MaterialGame<'_> {
@@ -369,7 +418,7 @@ impl Table {
                 let mut all = [Square::A0; MAX_MEN];
                 let Some(turn) = index.squares(pos, &mut all) else { return stats };
                 let squares = &all[..n];
-                if !legal(&index.board(squares), squares, index.pieces(), turn) {
+                if !legal(squares, index.pieces(), turn) {
                     return stats;
                 }
                 let value = self.solution.value(pos).expect("a legal position has a value");
