@@ -99,6 +99,24 @@ impl Material {
         out
     }
 
+    /// `self` and every material captures lead to from it, each after every material a capture
+    /// leads to from it (the order to solve them in).
+    #[must_use]
+    pub fn with_smaller(&self) -> Vec<Material> {
+        fn go(m: Material, out: &mut Vec<Material>) {
+            if out.contains(&m) {
+                return;
+            }
+            for smaller in m.after_captures() {
+                go(smaller, out);
+            }
+            out.push(m);
+        }
+        let mut out = Vec::new();
+        go(*self, &mut out);
+        out
+    }
+
     /// The materials one capture of a piece other than a General leads to, without repeats.
     #[must_use]
     pub fn after_captures(&self) -> Vec<Material> {

@@ -238,8 +238,10 @@ impl Piece {
         match self.role {
             Role::General => sq.in_palace(self.color),
             Role::Advisor => sq.in_palace(self.color) && (file + rank) % 2 == 1,
-            Role::Elephant => rank <= 4 && rank % 2 == 0 && file % 2 == 0 && (file + rank) % 4 == 2,
-            Role::Soldier => rank >= 5 || (rank >= 3 && file % 2 == 0),
+            Role::Elephant => {
+                rank <= 4 && rank.is_multiple_of(2) && file.is_multiple_of(2) && (file + rank) % 4 == 2
+            }
+            Role::Soldier => rank >= 5 || (rank >= 3 && file.is_multiple_of(2)),
             Role::Horse | Role::Chariot | Role::Cannon => true,
         }
     }

@@ -141,6 +141,19 @@ impl Position {
         Position { board, turn: !self.turn }
     }
 
+    /// Whether the side not to move is in check (attacked, or the Generals facing each other
+    /// on an open file): such a position cannot arise under `standard` rules.
+    #[must_use]
+    pub fn opponent_in_check(&self) -> bool {
+        self.general(!self.turn).is_some_and(|g| crate::moves::in_check(&self.board, g, !self.turn))
+    }
+
+    /// Whether the side to move is in check.
+    #[must_use]
+    pub fn in_check(&self) -> bool {
+        self.general(self.turn).is_some_and(|g| crate::moves::in_check(&self.board, g, self.turn))
+    }
+
     /// Whether `mv` captures a General (and so wins at once).
     #[must_use]
     pub fn captures_general(&self, mv: Move) -> bool {

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use endgame_core::conformance::Indexed;
+use endgame_core::tablebase::TableId;
 use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, Value};
 
 use crate::index::{MAX_MEN, MaterialIndex};
@@ -266,16 +267,54 @@ impl Tablebase {
     /// # Errors
     /// When the solver's limits are exceeded.
     pub fn solve(&mut self, material: Material) -> Result<(), SolveError> {
+        self.solve_with(material, &Retrograde::new().compact(true))
+    }
+
+    /// Solves `material` and, first, every material a capture leads to, with `solver` (which
+    /// may report progress); the generation uses 2-byte cells when `solver` is compact.
+    ///
+    /// # Errors
+    /// When the solver's limits are exceeded.
+    pub fn solve_with(&mut self, material: Material, solver: &Retrograde<'_>) -> Result<(), SolveError> {
         if self.tables.contains_key(&material) {
             return Ok(());
         }
         for smaller in material.after_captures() {
-            self.solve(smaller)?;
+            self.solve_with(smaller, solver)?;
         }
         let index = MaterialIndex::new(material);
-        let solution = Retrograde::new().solve_with_unmoves(&MaterialGame::new(&index, self.rules, self))?;
+        let solution = solver.solve_with_unmoves(&MaterialGame::new(&index, self.rules, self))?;
         self.tables.insert(material, Table { index, solution });
         Ok(())
+    }
+
+    /// Adds the solution of `material` read from elsewhere (a file), replacing any.
+    ///
+    /// # Errors
+    /// When its size is not the size of the material's index.
+    pub fn insert(&mut self, material: Material, solution: Solution) -> Result<(), SolveError> {
+        let index = MaterialIndex::new(material);
+        if solution.len() != index.len() {
+            return Err(SolveError::TooManyPositions(solution.len()));
+        }
+        self.tables.insert(material, Table { index, solution });
+        Ok(())
+    }
+
+    /// Drops the table of `material` (to free its memory), returning it.
+    pub fn remove(&mut self, material: Material) -> Option<Table> {
+        self.tables.remove(&material)
+    }
+
+    /// What a table file of `material` under these rules holds (checked when reading it).
+    #[must_use]
+    pub fn table_id(&self, material: Material) -> TableId {
+        TableId {
+            game: "xiangqi".into(),
+            variant: material.to_string(),
+            rules: self.rules.name().into(),
+            positions: MaterialIndex::new(material).len() as u64,
+        }
     }
 
     /// The table of a solved material.
