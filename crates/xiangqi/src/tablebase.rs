@@ -203,7 +203,7 @@ impl Indexed for MaterialGame<'_> {
     type Position = Position;
 
     fn decode(&self, index: usize) -> Option<Position> {
-        self.index.decode(index)
+        self.index.decode(index).filter(|_| self.is_position(index))
     }
 
     fn encode(&self, position: &Position) -> Option<usize> {
