@@ -123,11 +123,21 @@ impl MaterialIndex {
         if index >= self.len {
             return None;
         }
-        let mut rest = index / 2;
         let squares = &mut squares[..self.slots.len()];
-        for (slot, sq) in self.slots.iter().zip(squares.iter_mut()).rev() {
-            *sq = slot.points[rest % slot.points.len()];
-            rest /= slot.points.len();
+        // 32-bit divisions where the index allows: several times faster than 64-bit ones.
+        if let Ok(small) = u32::try_from(index / 2) {
+            let mut rest = small;
+            for (slot, sq) in self.slots.iter().zip(squares.iter_mut()).rev() {
+                let len = slot.points.len() as u32;
+                *sq = slot.points[(rest % len) as usize];
+                rest /= len;
+            }
+        } else {
+            let mut rest = index / 2;
+            for (slot, sq) in self.slots.iter().zip(squares.iter_mut()).rev() {
+                *sq = slot.points[rest % slot.points.len()];
+                rest /= slot.points.len();
+            }
         }
         for i in 1..squares.len() {
             let identical_before = self.slots[i - 1].piece == self.slots[i].piece;

@@ -16,7 +16,7 @@ use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, V
 
 use crate::index::{MAX_MEN, MaterialIndex};
 use crate::material::Material;
-use crate::moves::{Move, facing_general, for_each_origin, for_each_target, in_check_pieces};
+use crate::moves::{Bits, Move, Sides, for_each_origin, for_each_target, in_check_pieces};
 use crate::piece::Piece;
 use crate::piece::{Color, Role};
 use crate::position::Position;
@@ -67,7 +67,7 @@ impl Game for MaterialGame<'_> {
         let n = self.index.pieces().len();
         let squares = &all[..n];
         let pieces = self.index.pieces();
-        let board = self.index.board(squares);
+        let bits = Bits::new(squares, pieces);
         let general = squares
             [pieces.iter().position(|p| p.color == turn && p.role == Role::General).expect("a General")];
         let standard = self.rules == Rules::Standard;
@@ -78,17 +78,16 @@ impl Game for MaterialGame<'_> {
             }
             let mut each = |to: Square| {
                 let mv = Move { from, to };
-                let to_piece = board.get(to);
+                let taken = if bits.is_empty(to) { None } else { squares.iter().position(|&s| s == to) };
                 if standard && (checked || needs_check(mv, piece, general)) {
                     let mut after = all;
                     after[slot] = to;
-                    let skip = to_piece.and_then(|_| squares.iter().position(|&s| s == to));
                     let king = if piece.role == Role::General { to } else { general };
-                    if in_check_pieces(&after[..n], pieces, king, turn, skip) {
+                    if in_check_pieces(&after[..n], pieces, king, turn, taken) {
                         return;
                     }
                 }
-                let succ = match to_piece {
+                let succ = match taken {
                     None if !self.index.has_identical() => {
                         Successor::Position(self.index.moved(pos, slot, from, to))
                     }
@@ -101,23 +100,29 @@ impl Game for MaterialGame<'_> {
                             self.index.index_of(child, !turn).expect("moves stay on legal points"),
                         )
                     }
-                    Some(p) if p.role == Role::General => Successor::Known(Value::loss_in(0)),
-                    Some(_) => {
+                    Some(taken) if pieces[taken].role == Role::General => Successor::Known(Value::loss_in(0)),
+                    Some(taken) => {
                         let mut child = all;
                         let child = &mut child[..n];
                         child[slot] = to;
-                        let taken = squares.iter().position(|&s| s == to).expect("a piece stands there");
                         Successor::Known(self.smaller_value(child, taken, !turn))
                     }
                 };
                 f(mv, succ);
             };
-            for_each_target(&board, from, piece, &mut each);
-            if self.rules == Rules::Hdu
-                && piece.role == Role::General
-                && let Some(to) = facing_general(&board, from)
-            {
-                each(to);
+            for_each_target(&bits, from, piece, &mut each);
+            if self.rules == Rules::Hdu && piece.role == Role::General {
+                // The flying general: the other General on this file with nothing between.
+                let other = pieces.iter().position(|p| p.color != turn && p.role == Role::General);
+                let other = squares[other.expect("a General")];
+                let between = |s: &Square| {
+                    s.file() == from.file()
+                        && (s.rank() > from.rank().min(other.rank()))
+                        && (s.rank() < from.rank().max(other.rank()))
+                };
+                if other.file() == from.file() && !squares.iter().any(between) {
+                    each(other);
+                }
             }
         }
     }
@@ -133,12 +138,12 @@ impl Unmoves for MaterialGame<'_> {
         let Some(turn) = self.index.squares(pos, &mut all) else { return };
         let n = self.index.pieces().len();
         let squares = &all[..n];
-        let board = self.index.board(squares);
+        let bits = Bits::new(squares, self.index.pieces());
         for (slot, (&to, &piece)) in squares.iter().zip(self.index.pieces()).enumerate() {
             if piece.color == turn {
                 continue;
             }
-            for_each_origin(&board, to, piece, |from| {
+            for_each_origin(&bits, to, piece, |from| {
                 if self.index.has_identical() {
                     let mut parent = all;
                     let parent = &mut parent[..n];
