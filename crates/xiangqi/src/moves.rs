@@ -437,7 +437,7 @@ pub fn generate(board: &Board, color: Color, rules: Rules, out: &mut Vec<Move>) 
 /// Every legal move of `color`'s pieces among `pieces` (the pieces on `board`, in any order),
 /// piece by piece.
 pub fn generate_for(
-    board: &(impl Occupancy + Sides),
+    board: &impl Occupancy,
     pieces: impl IntoIterator<Item = (Square, Piece)> + Clone,
     color: Color,
     rules: Rules,
