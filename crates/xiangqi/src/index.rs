@@ -1,10 +1,17 @@
-//! A dense index of the positions of one material.
+//! A dense index of the positions of one material, up to the left-right mirror.
 //!
 //! Every piece has a slot with the points it may stand on (a General: the nine points of its
-//! palace; a Horse: all 90). A position's index is its slots' point numbers read as one
-//! mixed-radix number, Red's pieces first, then the side to move as the lowest digit. Two
-//! pieces on one point are holes; identical pieces are kept in increasing point order, so
-//! their other orders are holes too. `KvKN` has 9 x 9 x 90 x 2 = 14,580 indices.
+//! palace; an Advisor 5, an Elephant 7, a Soldier the 55 it can reach; a Horse, Chariot or
+//! Cannon all 90). A position's index is its slots' point numbers read as one mixed-radix
+//! number, Red's pieces first, then the side to move as the lowest digit. Two pieces on one
+//! point are holes; identical pieces are kept in increasing point order, so their other orders
+//! are holes too.
+//!
+//! The rules and every piece's points are symmetric under the left-right mirror (file `a` <->
+//! `i`), so a position and its mirror image have the same value and only one of them is
+//! indexed: Red's General stands on the `d` or `e` file (6 points, not 9), and when it stands
+//! on the `e` file the position must not have a smaller index than its mirror image (the
+//! larger one is a hole). That halves the work. `KvKN` has 6 x 9 x 90 x 2 = 9,720 indices.
 
 use crate::board::Board;
 use crate::material::Material;
@@ -26,8 +33,12 @@ struct Slot {
 }
 
 impl Slot {
-    fn new(piece: Piece) -> Slot {
-        let points = piece.points();
+    fn new(piece: Piece, first: bool) -> Slot {
+        let mut points = piece.points();
+        if first {
+            // Red's General, on the left half of its palace and the middle file.
+            points.retain(|sq| sq.file().index() <= 4);
+        }
         let mut number = [NOWHERE; Square::COUNT];
         for (i, sq) in points.iter().enumerate() {
             number[sq.index()] = i as u8;
@@ -53,7 +64,8 @@ impl MaterialIndex {
     /// The index of `material`'s positions.
     #[must_use]
     pub fn new(material: Material) -> MaterialIndex {
-        let slots: Vec<Slot> = material.pieces().into_iter().map(Slot::new).collect();
+        let slots: Vec<Slot> =
+            material.pieces().into_iter().enumerate().map(|(i, p)| Slot::new(p, i == 0)).collect();
         let len = slots.iter().map(|s| s.points.len()).product::<usize>() * 2;
         let identical = slots.windows(2).any(|w| w[0].piece == w[1].piece);
         let pieces = slots.iter().map(|s| s.piece).collect();
@@ -145,7 +157,61 @@ impl MaterialIndex {
                 return None;
             }
         }
+        if on_axis(squares[0]) {
+            let mut image = [Square::A0; MAX_MEN];
+            let image = self.mirror(squares, &mut image);
+            let mirrored = self.index_of(image, Color::Red).expect("the mirror keeps every point allowed");
+            if mirrored < index & !1 {
+                return None;
+            }
+        }
         Some(MaterialIndex::turn(index))
+    }
+
+    /// The mirror image of `squares` (identical pieces put back in order), written to `image`.
+    fn mirror<'a>(&self, squares: &[Square], image: &'a mut [Square]) -> &'a mut [Square] {
+        let image = &mut image[..squares.len()];
+        for (m, sq) in image.iter_mut().zip(squares) {
+            *m = sq.mirror();
+        }
+        self.canonicalize(image);
+        image
+    }
+
+    /// Whether the position of these points (in slot order, identical pieces in order) is its
+    /// own mirror image: it stands for itself only, any other for itself and its image.
+    #[must_use]
+    pub fn is_symmetric(&self, squares: &[Square]) -> bool {
+        let mut image = [Square::A0; MAX_MEN];
+        on_axis(squares[0]) && self.mirror(squares, &mut image) == squares
+    }
+
+    /// The index of the position with these points (in slot order, in any order among
+    /// identical pieces, Red's General on any file of its palace) or of its mirror image,
+    /// whichever is indexed; `None` when a piece is not on a point it may stand on. The points
+    /// are put in order (and mirrored when the image is the one indexed).
+    pub fn canonical_index(&self, squares: &mut [Square], turn: Color) -> Option<usize> {
+        self.canonicalize(squares);
+        let file = squares.first()?.file().index();
+        if file > 4 || on_axis(squares[0]) {
+            let mut image = [Square::A0; MAX_MEN];
+            let image = self.mirror(squares, &mut image);
+            let mirrored = self.index_of(image, turn)?;
+            if file > 4 || self.index_of(squares, turn).is_some_and(|i| mirrored < i) {
+                squares.copy_from_slice(image);
+                return Some(mirrored);
+            }
+        }
+        self.index_of(squares, turn)
+    }
+
+    /// Whether [`MaterialIndex::moved`] gives the index after the piece of `slot` moves from the
+    /// position with these points: no identical pieces, and neither the mirror nor Red's
+    /// General involved.
+    #[inline]
+    #[must_use]
+    pub fn moves_in_place(&self, squares: &[Square], slot: usize) -> bool {
+        !self.identical && slot != 0 && !on_axis(squares[0])
     }
 
     /// Whether two pieces of the material are identical (then [`MaterialIndex::moved`] does not
@@ -156,8 +222,8 @@ impl MaterialIndex {
     }
 
     /// The index after the piece of `slot` went from `from` to `to` (an empty point it may
-    /// stand on) and the turn passed, computed from `index` in O(1). Only for materials without
-    /// identical pieces.
+    /// stand on) and the turn passed, computed from `index` in O(1). Only where
+    /// [`MaterialIndex::moves_in_place`] says so.
     #[inline]
     #[must_use]
     pub fn moved(&self, index: usize, slot: usize, from: Square, to: Square) -> usize {
@@ -207,7 +273,7 @@ impl MaterialIndex {
         Some(Position::from_parts(self.board(&squares[..self.slots.len()]), turn))
     }
 
-    /// The index of a position of this material.
+    /// The index of a position of this material (or of its mirror image, whichever is indexed).
     #[must_use]
     pub fn encode(&self, position: &Position) -> Option<usize> {
         if position.material() != self.material {
@@ -221,6 +287,11 @@ impl MaterialIndex {
             }
             squares.extend(position.board().pieces().filter(|&(_, p)| p == piece).map(|(sq, _)| sq));
         }
-        self.index_of(&squares, position.turn())
+        self.canonical_index(&mut squares, position.turn())
     }
+}
+
+/// Whether Red's General on `sq` stands on the mirror's axis, the `e` file.
+fn on_axis(sq: Square) -> bool {
+    sq.file().index() == 4
 }

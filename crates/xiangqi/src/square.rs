@@ -121,6 +121,13 @@ impl Square {
         }
     }
 
+    /// The point on the same rank, mirrored left-right (`a` <-> `i`).
+    #[must_use]
+    pub const fn mirror(self) -> Square {
+        let f = self.0 % File::COUNT as u8;
+        Square(self.0 - f + (File::COUNT as u8 - 1 - f))
+    }
+
     /// Whether the point lies in the palace of `color` (files `d`..`f`, ranks 0-2 for Red and
     /// 7-9 for Black).
     #[must_use]

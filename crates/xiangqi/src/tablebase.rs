@@ -88,16 +88,15 @@ impl Game for MaterialGame<'_> {
                     }
                 }
                 let succ = match taken {
-                    None if !self.index.has_identical() => {
+                    None if self.index.moves_in_place(squares, slot) => {
                         Successor::Position(self.index.moved(pos, slot, from, to))
                     }
                     None => {
                         let mut child = all;
                         let child = &mut child[..n];
                         child[slot] = to;
-                        self.index.canonicalize(child);
                         Successor::Position(
-                            self.index.index_of(child, !turn).expect("moves stay on legal points"),
+                            self.index.canonical_index(child, !turn).expect("moves stay on legal points"),
                         )
                     }
                     Some(taken) if pieces[taken].role == Role::General => Successor::Known(Value::loss_in(0)),
@@ -137,23 +136,40 @@ impl Unmoves for MaterialGame<'_> {
         let mut all = [Square::A0; MAX_MEN];
         let Some(turn) = self.index.squares(pos, &mut all) else { return };
         let n = self.index.pieces().len();
-        let squares = &all[..n];
-        let bits = Bits::new(squares, self.index.pieces());
-        for (slot, (&to, &piece)) in squares.iter().zip(self.index.pieces()).enumerate() {
-            if piece.color == turn {
-                continue;
+        let pieces = self.index.pieces();
+        // The position stands for its mirror image too: a move into either leads here.
+        let mut image = all;
+        for sq in &mut image[..n] {
+            *sq = sq.mirror();
+        }
+        let symmetric = self.index.is_symmetric(&all[..n]);
+        for (mirrored, placement) in [(false, &all), (true, &image)] {
+            if mirrored && symmetric {
+                break;
             }
-            for_each_origin(&bits, to, piece, |from| {
-                if self.index.has_identical() {
-                    let mut parent = all;
+            let squares = &placement[..n];
+            let bits = Bits::new(squares, pieces);
+            for (slot, (&to, &piece)) in squares.iter().zip(pieces).enumerate() {
+                if piece.color == turn {
+                    continue;
+                }
+                for_each_origin(&bits, to, piece, |from| {
+                    if !mirrored && self.index.moves_in_place(squares, slot) {
+                        f(self.index.moved(pos, slot, to, from));
+                        return;
+                    }
+                    // Parents whose Red General stands right of the axis are not indexed (their
+                    // images are, and reach the image of this position); parents on the axis
+                    // that are not indexed are holes, which the solver ignores.
+                    let mut parent = *placement;
                     let parent = &mut parent[..n];
                     parent[slot] = from;
                     self.index.canonicalize(parent);
-                    f(self.index.index_of(parent, !turn).expect("un-moves stay on legal points"));
-                } else {
-                    f(self.index.moved(pos, slot, to, from));
-                }
-            });
+                    if let Some(p) = self.index.index_of(parent, !turn) {
+                        f(p);
+                    }
+                });
+            }
         }
     }
 }
@@ -198,8 +214,7 @@ impl MaterialGame<'_> {
             }
         }
         let rest = &mut rest[..n];
-        table.index.canonicalize(rest);
-        let i = table.index.index_of(rest, turn).expect("pieces stay on legal points");
+        let i = table.index.canonical_index(rest, turn).expect("pieces stay on legal points");
         table.solution.value(i).expect("a position after a capture is in the smaller table")
     }
 }
@@ -466,7 +481,9 @@ impl Table {
                     return stats;
                 }
                 let value = self.solution.value(pos).expect("a legal position has a value");
-                stats.add(turn, value)
+                // The mirror image of an asymmetric position is a position of its own.
+                let stats = stats.add(turn, value);
+                if index.is_symmetric(squares) { stats } else { stats.add(turn, value) }
             })
             .reduce(Stats::default, Stats::merge)
     }
@@ -483,7 +500,7 @@ pub fn hdu() -> &'static Tablebase {
     static TABLES: OnceLock<Tablebase> = OnceLock::new();
     TABLES.get_or_init(|| {
         let mut tables = Tablebase::new(Rules::Hdu);
-        tables.solve(kvkn()).expect("14,580 positions are within the solver's limits");
+        tables.solve(kvkn()).expect("9,720 positions are within the solver's limits");
         tables
     })
 }
