@@ -148,9 +148,14 @@ impl Unmoves for MaterialGame<'_> {
                 break;
             }
             let squares = &placement[..n];
+            // Right of the axis only Red's General can step back to where it is indexed.
+            let only_general = squares[0].file().index() > 4;
+            if only_general && turn == Color::Red {
+                continue;
+            }
             let bits = Bits::new(squares, pieces);
             for (slot, (&to, &piece)) in squares.iter().zip(pieces).enumerate() {
-                if piece.color == turn {
+                if piece.color == turn || (only_general && slot != 0) {
                     continue;
                 }
                 for_each_origin(&bits, to, piece, |from| {
