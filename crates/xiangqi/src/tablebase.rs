@@ -6,6 +6,16 @@
 //! capture leads into a smaller material, solved first, whose value is looked up
 //! (`Successor::Known`). So `KvKN` rests on `KvK`, where under `hdu` rules the side to move
 //! wins in 1 ply when the Generals face each other and nobody can force anything otherwise.
+//!
+//! Under `standard` rules the placements where the side not to move is in check are holes of
+//! the index, and a move is legal when it leaves its General out of check (looked at closely
+//! only when the General moves, is in check, or the piece moves from or to its file, rank or
+//! a Horse-leg point next to it).
+//!
+//! Generation works on piece lists (occupancy as two 90-bit sets) with un-moves, so the solver
+//! needs no reverse edges: 2 bytes per index for the values (compact cells), plus the solver's
+//! lists of decided positions and of captures into smaller materials (measured: about 5 bytes
+//! per index at the peak for a 5-man material, tables of the smaller materials included).
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
