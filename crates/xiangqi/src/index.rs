@@ -179,16 +179,14 @@ impl MaterialIndex {
         }
         let mut index = 0;
         for g in &self.groups {
-            let mut tuple = [0usize; MAX_MEN];
+            let mut digit = 0;
             for j in 0..g.k {
-                let slot = &self.slots[g.start + j];
-                let n = slot.number[squares[g.start + j].index()];
+                let n = self.slots[g.start + j].number[squares[g.start + j].index()];
                 if n == NOWHERE {
                     return None;
                 }
-                tuple[j] = usize::from(n);
+                digit += if g.k == 1 { usize::from(n) } else { binomial(usize::from(n), j + 1) };
             }
-            let digit = if g.k == 1 { tuple[0] } else { Group::value(&tuple[..g.k]) };
             index = index * g.size + digit;
         }
         Some(index * 2 + turn.index())
