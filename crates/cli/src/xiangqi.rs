@@ -530,5 +530,13 @@ pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
     let fen = include_str!("../../xiangqi/tests/data/demo.fen").trim();
     writeln!(out, "\nThe spec's case `4 3 9 3 0 3 0` as a position (`endgame xiangqi solve \"{fen}\"`):")?;
     let args = PositionArgs { fen: fen.to_string(), rules: "hdu".to_string(), dir: None, json: false };
+    solve(&args, out)?;
+    let fen = "4k4/9/9/9/9/9/9/9/4A4/3RK4 w";
+    writeln!(
+        out,
+        "\nUnder standard rules (no move into check; a side without a legal move loses), a Chariot \
+         and an Advisor\nagainst a lone General (`endgame xiangqi solve --rules standard \"{fen}\"`):"
+    )?;
+    let args = PositionArgs { fen: fen.to_string(), rules: "standard".to_string(), dir: None, json: false };
     solve(&args, out)
 }
