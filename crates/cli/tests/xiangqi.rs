@@ -63,10 +63,28 @@ fn bad_positions_exit_2_with_the_reason() {
         let out = endgame().args(args).assert().code(2).get_output().stderr.clone();
         String::from_utf8(out).unwrap()
     };
+    let empty = temp_dir("empty");
+    let out = endgame()
+        .args(["xiangqi", "solve", "3rk4/9/9/9/9/9/9/9/9/3K1RR2 w", "--rules", "standard"])
+        .env("ENDGAME_TB_DIR", &empty)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("material KRRvKR is not generated under standard rules"), "{out}");
+    assert!(out.contains("endgame xiangqi generate KRRvKR --rules standard"), "{out}");
     assert!(
-        err(&["xiangqi", "solve", "4k4/9/9/9/9/9/9/9/9/3KN4 w"])
-            .contains("material KNvK is outside what has been solved")
+        err(&["xiangqi", "solve", "4k4/9/9/9/9/9/9/9/9/4RK3 w", "--rules", "standard"])
+            .contains("illegal under standard rules")
     );
+    assert!(err(&["xiangqi", "solve", "4k4/9/9/9/9/9/9/9/9/3KA4 w"]).contains("can never reach"));
+    assert!(
+        err(&["xiangqi", "stats", "KRRRvK"]).contains("material \"KRRRvK\": Red has 3 pieces 'R', at most 2")
+    );
+    assert!(err(&["xiangqi", "stats", "KvKX"]).contains("expected a piece letter"));
+    assert!(err(&["xiangqi", "stats", "KvK", "--rules", "asian"]).contains("--rules"));
     assert!(err(&["xiangqi", "moves", "4k4/9/9 w"]).contains("expected 10 ranks"));
     assert!(err(&["xiangqi", "solve", "4k4/9/9/9/9/9/4K4/9/9/9 w"]).contains("outside its palace"));
 }
@@ -82,4 +100,86 @@ fn judge_reads_a_file_and_the_demo_runs() {
     let out = endgame().arg("demo").assert().success().get_output().stdout.clone();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("HDU 5897") && text.contains("Lose in 1 steps T.T!"), "{text}");
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("endgame-xiangqi-tb-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn stats_json_matches_the_published_figures() {
+    let dir = temp_dir("stats");
+    let out = endgame()
+        .args(["xiangqi", "stats", "KRvKA", "--json"])
+        .env("ENDGAME_TB_DIR", &dir)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    // GamesmanXiangqi's published figures for KRvKA (tests/data/anchors).
+    assert_eq!(v["positions"], 41313);
+    assert_eq!(v["wins"], 18507);
+    assert_eq!(v["losses"], 22074);
+    assert_eq!(v["draws"], 732);
+    assert_eq!(v["longest_red_win_plies"], 9);
+    assert_eq!(v["longest_black_win_plies"], 0);
+    assert!(dir.join("xiangqi/standard/KRvKA.egtb").exists());
+    assert!(dir.join("xiangqi/standard/KvKA.egtb").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
+    let dir = temp_dir("generate");
+    let out = endgame()
+        .args(["xiangqi", "generate", "KCvKA", "--rules", "hdu", "--dir"])
+        .arg(&dir)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8(out).unwrap().starts_with("4 tables generated, 0 already there, 4 in all"));
+    let again = endgame()
+        .args(["xiangqi", "generate", "--all-up-to", "2", "KCvK", "--rules", "hdu", "--dir"])
+        .arg(&dir)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8(again).unwrap().starts_with("0 tables generated, 2 already there, 2 in all"));
+    let fen = "4k4/4a4/9/9/9/9/9/9/4C4/3K5 w";
+    let moves = endgame()
+        .args(["xiangqi", "moves", fen, "--rules", "hdu", "--json", "--dir"])
+        .arg(&dir)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&moves).unwrap();
+    assert_eq!(v["material"], "KCvKA");
+    assert!(v["moves"].as_array().unwrap().len() > 10);
+    let file = dir.join("xiangqi/hdu/KCvKA.egtb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 5;
+    bytes[last] ^= 0x55;
+    std::fs::write(&file, bytes).unwrap();
+    let err = endgame()
+        .args(["xiangqi", "moves", fen, "--rules", "hdu", "--dir"])
+        .arg(&dir)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(err).unwrap();
+    assert!(err.contains("KCvKA.egtb") && err.contains("checksum mismatch"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

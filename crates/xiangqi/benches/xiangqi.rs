@@ -1,10 +1,19 @@
-//! Benchmarks: solving `KvKN` (and `KvK`) under `hdu` rules from scratch, and the HDU 5897
+//! Benchmarks: solving `KRvKR` under `standard` rules and `KvKN` (and `KvK`) under `hdu`
+//! rules from scratch, and the HDU 5897
 //! judge on random legal queries (as `examples/gen.rs` writes them, fewer of them).
 
 use endgame_xiangqi::{Rules, Tablebase, kvkn};
 
 fn main() {
     divan::main();
+}
+
+/// The 4-man `KRvKR` under standard rules (1,312,200 indices), with its smaller materials.
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn solve_krvkr_standard() -> Tablebase {
+    let mut tables = Tablebase::new(Rules::Standard);
+    tables.solve("KRvKR".parse().unwrap()).unwrap();
+    tables
 }
 
 #[divan::bench]

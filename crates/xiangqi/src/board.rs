@@ -31,7 +31,7 @@ impl Board {
     }
 
     /// Every piece with its point, `a0` first, rank by rank.
-    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + Clone + '_ {
         Square::all().filter_map(|sq| self.get(sq).map(|p| (sq, p)))
     }
 

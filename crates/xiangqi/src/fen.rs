@@ -9,7 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Board, Setup};
-use crate::piece::{Color, Piece, is_unimplemented_letter};
+use crate::piece::{Color, Piece};
 use crate::square::{File, Rank, Square};
 
 /// Why a FEN could not be read.
@@ -31,16 +31,10 @@ pub enum FenError {
         /// How many files it covers.
         files: usize,
     },
-    /// A letter of a piece kind this crate does not implement yet.
-    #[error("rank {rank}: piece {letter:?} is not supported yet (only K and N, the General and the Horse)")]
-    UnsupportedPiece {
-        /// The rank.
-        rank: u8,
-        /// The letter.
-        letter: char,
-    },
     /// A character that is no piece letter and no digit 1-9.
-    #[error("rank {rank}: expected a piece letter (K N, upper case for Red) or a digit 1-9, found {found:?}")]
+    #[error(
+        "rank {rank}: expected a piece letter (K A B N R C P, upper case for Red) or a digit 1-9, found {found:?}"
+    )]
     BadChar {
         /// The rank.
         rank: u8,
@@ -95,8 +89,6 @@ fn parse_board(text: &str) -> Result<Board, FenError> {
                     board.set(Square::new(f, r), Some(piece));
                 }
                 file += 1;
-            } else if is_unimplemented_letter(c) {
-                return Err(FenError::UnsupportedPiece { rank, letter: c });
             } else {
                 return Err(FenError::BadChar { rank, found: c });
             }

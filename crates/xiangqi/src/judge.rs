@@ -125,7 +125,8 @@ pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
             .into());
         }
         let turn = if v[6] == 0 { Color::Red } else { Color::Black };
-        let i = index.index_of(&[alice, bob, horse], turn).expect("checked points are in the index");
+        let i =
+            index.canonical_index(&mut [alice, bob, horse], turn).expect("checked points are in the index");
         buffer.extend_from_slice(answers[i].as_deref().expect("distinct points are a position"));
         if buffer.len() >= 1 << 16 {
             out.write_all(&buffer)?;

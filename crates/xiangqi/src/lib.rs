@@ -3,13 +3,17 @@
 //! - Vocabulary: [`Square`] (files `a`-`i`, ranks `0`-`9`, rank 0 = Red's back rank), [`Color`],
 //!   [`Role`], [`Piece`], [`Move`] in ICCS coordinates (`h2e2`), each with `FromStr`/`Display`.
 //! - Positions: a [`Setup`] read from Xiangqi FEN ([`fen`], Pikafish letters), validated into a
-//!   [`Position`] (one General per side, inside its palace).
-//! - Rules: [`Rules`] (so far `hdu`: capture the General to win, moving into danger is legal,
-//!   flying-general capture); move generation per piece kind in [`moves`] (so far the General
-//!   and the Horse).
-//! - Tables: [`Material`] (`KvKN`), a dense [`MaterialIndex`] per material, and a
-//!   [`Tablebase`] that solves materials with the core retrograde solver, smaller materials
-//!   first because captures lead into them. [`hdu()`] holds `KvKN` under `hdu` rules.
+//!   [`Position`] (one General per side, inside its palace, every piece on a point it can
+//!   reach).
+//! - Rules: [`Rules`]: `standard` (no move into check or facing Generals, no legal move
+//!   loses, endless play draws; no perpetual-check or perpetual-chase rules, the one deviation
+//!   from real Xiangqi) and `hdu` (capture the General to win, moving into danger is legal,
+//!   flying-general capture); move generation for all seven piece kinds in [`moves`].
+//! - Tables: [`Material`] (`KRvKA`, `KCPvKAB`), a dense [`MaterialIndex`] per material (up to
+//!   the left-right mirror), and a [`Tablebase`] that solves materials with the core
+//!   retrograde solver, smaller materials first because captures lead into them, with
+//!   un-moves and 2-byte cells; [`Stats`] counts the legal positions as GamesmanXiangqi
+//!   published them. [`hdu()`] holds `KvKN` under `hdu` rules.
 //! - [`judge`]: the HDU 5897 contest format.
 //!
 //! ```
@@ -44,4 +48,4 @@ pub use piece::{Color, Piece, Role};
 pub use position::{Position, PositionError};
 pub use rules::Rules;
 pub use square::{File, Rank, Square};
-pub use tablebase::{ProbeError, Table, Tablebase, hdu, kvkn};
+pub use tablebase::{ProbeError, Stats, Table, Tablebase, hdu, kvkn};

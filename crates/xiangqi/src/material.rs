@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::Board;
-use crate::piece::{Color, Piece, Role, is_unimplemented_letter};
+use crate::piece::{Color, Piece, Role};
 
 /// The pieces of both sides, counted by kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -22,11 +22,11 @@ pub enum MaterialError {
     /// A side does not start with its General.
     #[error("{0}'s pieces must start with its General K")]
     NoGeneral(Color),
-    /// A letter of a piece kind this crate does not implement yet.
-    #[error("piece {0:?} is not supported yet (only N, the Horse, besides the General)")]
-    UnsupportedPiece(char),
+    /// More pieces of one kind than a side has in a game (2 of each, 5 Soldiers).
+    #[error("{0} has {1} pieces {2:?}, at most {3} allowed")]
+    TooMany(Color, usize, char, u8),
     /// Any other character.
-    #[error("expected a piece letter (N), found {0:?}")]
+    #[error("expected a piece letter (A B N R C P), found {0:?}")]
     BadChar(char),
 }
 
@@ -71,6 +71,50 @@ impl Material {
     pub fn remove(&mut self, piece: Piece) {
         let n = &mut self.counts[piece.color.index()][piece.role.index()];
         *n = n.saturating_sub(1);
+    }
+
+    /// Every material with at most `men` pieces (Generals included, at least 2), fewer men
+    /// first; each after every material a capture leads to.
+    #[must_use]
+    pub fn all_up_to(men: usize) -> Vec<Material> {
+        let kinds: Vec<(Color, Role)> =
+            Color::ALL.into_iter().flat_map(|c| Role::ALL[1..].iter().map(move |&r| (c, r))).collect();
+        let mut out = Vec::new();
+        let mut m = Material { counts: [[0; Role::COUNT]; 2] };
+        m.counts[0][0] = 1;
+        m.counts[1][0] = 1;
+        fn go(m: &mut Material, kinds: &[(Color, Role)], left: usize, out: &mut Vec<Material>) {
+            let Some((&(color, role), rest)) = kinds.split_first() else {
+                out.push(*m);
+                return;
+            };
+            for n in 0..=left.min(role.max_count().into()) {
+                m.counts[color.index()][role.index()] = n as u8;
+                go(m, rest, left - n, out);
+            }
+            m.counts[color.index()][role.index()] = 0;
+        }
+        go(&mut m, &kinds, men.saturating_sub(2), &mut out);
+        out.sort_by_key(|m| (m.men(), m.to_string()));
+        out
+    }
+
+    /// `self` and every material captures lead to from it, each after every material a capture
+    /// leads to from it (the order to solve them in).
+    #[must_use]
+    pub fn with_smaller(&self) -> Vec<Material> {
+        fn go(m: Material, out: &mut Vec<Material>) {
+            if out.contains(&m) {
+                return;
+            }
+            for smaller in m.after_captures() {
+                go(smaller, out);
+            }
+            out.push(m);
+        }
+        let mut out = Vec::new();
+        go(*self, &mut out);
+        out
     }
 
     /// The materials one capture of a piece other than a General leads to, without repeats.
@@ -123,8 +167,13 @@ impl FromStr for Material {
                         let n = &mut counts[color.index()][role.index()];
                         *n = n.checked_add(1).ok_or(MaterialError::Shape(s.to_string()))?;
                     }
-                    _ if is_unimplemented_letter(c) => return Err(MaterialError::UnsupportedPiece(c)),
                     _ => return Err(MaterialError::BadChar(c)),
+                }
+            }
+            for role in Role::ALL {
+                let n = counts[color.index()][role.index()];
+                if n > role.max_count() {
+                    return Err(MaterialError::TooMany(color, n.into(), role.char(), role.max_count()));
                 }
             }
         }
@@ -145,7 +194,9 @@ mod tests {
         assert_eq!(m.after_captures(), vec!["KvK".parse().unwrap()]);
         assert_eq!("KNvK".parse::<Material>().unwrap().to_string(), "KNvK");
         assert_eq!("KvN".parse::<Material>(), Err(MaterialError::NoGeneral(Color::Black)));
-        assert_eq!("KRvK".parse::<Material>(), Err(MaterialError::UnsupportedPiece('R')));
+        assert_eq!("KRRRvK".parse::<Material>(), Err(MaterialError::TooMany(Color::Red, 3, 'R', 2)));
+        assert_eq!("KCPvKAB".parse::<Material>().unwrap().to_string(), "KCPvKAB");
+        assert_eq!("KPCvKBA".parse::<Material>().unwrap().to_string(), "KCPvKAB");
         assert_eq!("KXvK".parse::<Material>(), Err(MaterialError::BadChar('X')));
         assert!("KvKvK".parse::<Material>().is_err());
     }

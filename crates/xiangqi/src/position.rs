@@ -1,6 +1,9 @@
 //! A validated position: a [`Setup`] whose pieces stand where the rules allow.
 //!
-//! Valid: each side has exactly one General, inside its own palace. A position reached by
+//! Valid: each side has exactly one General, inside its own palace, and every other piece on a
+//! point it may stand on (an Advisor on its palace's diagonals, an Elephant on its side of the
+//! river, a Soldier not behind its starting rank nor between the files it starts on before
+//! crossing the river). A position reached by
 //! play may have lost a General (it was captured): the game is then over and the side to move
 //! has lost.
 
@@ -30,6 +33,14 @@ pub enum PositionError {
         /// The palace ranks, for the message.
         ranks: &'static str,
     },
+    /// A piece stands on a point it can never reach.
+    #[error("{piece} ({color}'s {role}) on {square} stands on a point it can never reach", color = piece.color, role = piece.role)]
+    BadPoint {
+        /// The piece.
+        piece: Piece,
+        /// Where it stands.
+        square: Square,
+    },
 }
 
 /// A position: a board whose pieces stand on points they may occupy, and the side to move.
@@ -56,6 +67,9 @@ impl Position {
                 [_] => {}
                 _ => return Err(PositionError::TooManyGenerals(color, generals.len())),
             }
+        }
+        if let Some((square, piece)) = setup.board.pieces().find(|(sq, p)| !p.may_stand_on(*sq)) {
+            return Err(PositionError::BadPoint { piece, square });
         }
         Ok(Position { board: setup.board, turn: setup.turn })
     }
@@ -125,6 +139,19 @@ impl Position {
         debug_assert!(piece.is_some_and(|p| p.color == self.turn), "{mv} moves no piece of the side to move");
         board.set(mv.to, piece);
         Position { board, turn: !self.turn }
+    }
+
+    /// Whether the side not to move is in check (attacked, or the Generals facing each other
+    /// on an open file): such a position cannot arise under `standard` rules.
+    #[must_use]
+    pub fn opponent_in_check(&self) -> bool {
+        self.general(!self.turn).is_some_and(|g| crate::moves::in_check(&self.board, g, !self.turn))
+    }
+
+    /// Whether the side to move is in check.
+    #[must_use]
+    pub fn in_check(&self) -> bool {
+        self.general(self.turn).is_some_and(|g| crate::moves::in_check(&self.board, g, self.turn))
     }
 
     /// Whether `mv` captures a General (and so wins at once).

@@ -4,6 +4,12 @@
 //!   danger is legal (it simply loses), and when the two Generals stand on one file with
 //!   nothing between them, the side to move may capture the other General at once (the
 //!   flying general). Endless play is a draw.
+//! - `standard` (the rules of Xiangqi as tablebases use them, and as GamesmanXiangqi solved
+//!   them): a move may not leave one's own General attacked, nor the two Generals facing each
+//!   other on an open file; a side with no legal move (checkmated or stalemated) loses; endless
+//!   play is a draw. The one deviation from real Xiangqi: no rules against perpetual check or
+//!   perpetual chase (real Xiangqi makes the side that repeats them lose; here any cycle is a
+//!   draw).
 
 use std::fmt;
 use std::str::FromStr;
@@ -15,17 +21,21 @@ pub enum Rules {
     /// capture.
     #[default]
     Hdu,
+    /// Standard Xiangqi: no move into check or into facing Generals, no legal move loses,
+    /// endless play draws (no perpetual-check or perpetual-chase rules).
+    Standard,
 }
 
 impl Rules {
     /// Every rule set.
-    pub const ALL: [Rules; 1] = [Rules::Hdu];
+    pub const ALL: [Rules; 2] = [Rules::Hdu, Rules::Standard];
 
     /// The name on the command line.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Rules::Hdu => "hdu",
+            Rules::Standard => "standard",
         }
     }
 }
@@ -38,7 +48,7 @@ impl fmt::Display for Rules {
 
 /// A rule-set name that is not known.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("expected a rule set (hdu), found {0:?}")]
+#[error("expected a rule set (standard, hdu), found {0:?}")]
 pub struct ParseRulesError(pub String);
 
 impl FromStr for Rules {

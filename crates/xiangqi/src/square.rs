@@ -93,7 +93,7 @@ impl Square {
     }
 
     /// Every point, `a0` first, rank by rank.
-    pub fn all() -> impl Iterator<Item = Square> {
+    pub fn all() -> impl Iterator<Item = Square> + Clone {
         (0..Square::COUNT as u8).map(Square)
     }
 
@@ -119,6 +119,13 @@ impl Square {
         } else {
             Some(Square((r * File::COUNT as i8 + f) as u8))
         }
+    }
+
+    /// The point on the same rank, mirrored left-right (`a` <-> `i`).
+    #[must_use]
+    pub const fn mirror(self) -> Square {
+        let f = self.0 % File::COUNT as u8;
+        Square(self.0 - f + (File::COUNT as u8 - 1 - f))
     }
 
     /// Whether the point lies in the palace of `color` (files `d`..`f`, ranks 0-2 for Red and

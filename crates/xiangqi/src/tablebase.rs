@@ -6,16 +6,28 @@
 //! capture leads into a smaller material, solved first, whose value is looked up
 //! (`Successor::Known`). So `KvKN` rests on `KvK`, where under `hdu` rules the side to move
 //! wins in 1 ply when the Generals face each other and nobody can force anything otherwise.
+//!
+//! Under `standard` rules the placements where the side not to move is in check are holes of
+//! the index, and a move is legal when it leaves its General out of check (looked at closely
+//! only when the General moves, is in check, or the piece moves from or to its file, rank or
+//! a Horse-leg point next to it).
+//!
+//! Generation works on piece lists (occupancy as two 90-bit sets) with un-moves, so the solver
+//! needs no reverse edges: 2 bytes per index for the values (compact cells), plus the solver's
+//! lists of decided positions and of captures into smaller materials (measured: about 5 bytes
+//! per index at the peak for a 5-man material, tables of the smaller materials included).
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use endgame_core::conformance::Indexed;
+use endgame_core::tablebase::TableId;
 use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, Value};
 
 use crate::index::{MAX_MEN, MaterialIndex};
 use crate::material::Material;
-use crate::moves::{Move, PieceList, generate_for, generate_unmoves_for};
+use crate::moves::{Bits, Move, Sides, for_each_origin, for_each_target, in_check_pieces};
+use crate::piece::Piece;
 use crate::piece::{Color, Role};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -44,7 +56,12 @@ impl Game for MaterialGame<'_> {
     }
 
     fn is_position(&self, pos: usize) -> bool {
-        self.index.squares(pos, &mut [Square::A0; MAX_MEN]).is_some()
+        let mut all = [Square::A0; MAX_MEN];
+        let Some(turn) = self.index.squares(pos, &mut all) else { return false };
+        match self.rules {
+            Rules::Hdu => true,
+            Rules::Standard => legal(&all[..self.index.pieces().len()], self.index.pieces(), turn),
+        }
     }
 
     fn terminal(&self, _pos: usize) -> Option<Value> {
@@ -59,54 +76,142 @@ impl Game for MaterialGame<'_> {
         let Some(turn) = self.index.squares(pos, &mut all) else { return };
         let n = self.index.pieces().len();
         let squares = &all[..n];
-        let board = PieceList { squares, pieces: self.index.pieces() };
-        let pieces = squares.iter().copied().zip(self.index.pieces().iter().copied());
-        let mut moves = Vec::with_capacity(16);
-        generate_for(&board, pieces, turn, self.rules, &mut moves);
-        for mv in moves {
-            // A copy of the whole array: cheaper than a call to copy a few bytes.
-            let mut child = all;
-            let child = &mut child[..n];
-            let mover = squares.iter().position(|&s| s == mv.from).expect("a move starts on a piece");
-            child[mover] = mv.to;
-            let to = match squares.iter().position(|&s| s == mv.to) {
-                None => {
-                    self.index.canonicalize(child);
-                    Successor::Position(
-                        self.index.index_of(child, !turn).expect("moves stay on legal points"),
-                    )
+        let pieces = self.index.pieces();
+        let bits = Bits::new(squares, pieces);
+        let general = squares
+            [pieces.iter().position(|p| p.color == turn && p.role == Role::General).expect("a General")];
+        let standard = self.rules == Rules::Standard;
+        let checked = standard && in_check_pieces(squares, pieces, general, turn, None);
+        for (slot, (&from, &piece)) in squares.iter().zip(pieces).enumerate() {
+            if piece.color != turn {
+                continue;
+            }
+            let mut each = |to: Square| {
+                let mv = Move { from, to };
+                let taken = if bits.is_empty(to) { None } else { squares.iter().position(|&s| s == to) };
+                if standard && (checked || needs_check(mv, piece, general)) {
+                    let mut after = all;
+                    after[slot] = to;
+                    let king = if piece.role == Role::General { to } else { general };
+                    if in_check_pieces(&after[..n], pieces, king, turn, taken) {
+                        return;
+                    }
                 }
-                Some(taken) if self.index.piece(taken).role == Role::General => {
-                    Successor::Known(Value::loss_in(0))
-                }
-                Some(taken) => Successor::Known(self.smaller_value(child, taken, !turn)),
+                let succ = match taken {
+                    None if self.index.moves_in_place(squares, slot) => {
+                        Successor::Position(self.index.moved(pos, slot, from, to))
+                    }
+                    None => {
+                        let mut child = all;
+                        let child = &mut child[..n];
+                        child[slot] = to;
+                        Successor::Position(
+                            self.index.canonical_index(child, !turn).expect("moves stay on legal points"),
+                        )
+                    }
+                    Some(taken) if pieces[taken].role == Role::General => Successor::Known(Value::loss_in(0)),
+                    Some(taken) => {
+                        let mut child = all;
+                        let child = &mut child[..n];
+                        child[slot] = to;
+                        Successor::Known(self.smaller_value(child, taken, !turn))
+                    }
+                };
+                f(mv, succ);
             };
-            f(mv, to);
+            for_each_target(&bits, from, piece, &mut each);
+            if self.rules == Rules::Hdu && piece.role == Role::General {
+                // The flying general: the other General on this file with nothing between.
+                let other = pieces.iter().position(|p| p.color != turn && p.role == Role::General);
+                let other = squares[other.expect("a General")];
+                let between = |s: &Square| {
+                    s.file() == from.file()
+                        && (s.rank() > from.rank().min(other.rank()))
+                        && (s.rank() < from.rank().max(other.rank()))
+                };
+                if other.file() == from.file() && !squares.iter().any(between) {
+                    each(other);
+                }
+            }
         }
     }
 }
 
 impl Unmoves for MaterialGame<'_> {
     /// Captures lead out of the material, so the un-moves are the moves without a capture
-    /// taken back: the side that just moved puts one piece back.
+    /// taken back: the side that just moved puts one piece back. Under `standard` rules some
+    /// of the positions reached that way are illegal (the side to move there would be giving
+    /// check): holes of the index, which the solver ignores.
     fn for_each_unmove(&self, pos: usize, mut f: impl FnMut(usize)) {
         let mut all = [Square::A0; MAX_MEN];
         let Some(turn) = self.index.squares(pos, &mut all) else { return };
         let n = self.index.pieces().len();
-        let squares = &all[..n];
-        let board = PieceList { squares, pieces: self.index.pieces() };
-        let pieces = squares.iter().copied().zip(self.index.pieces().iter().copied());
-        let mut unmoves = Vec::with_capacity(16);
-        generate_unmoves_for(&board, pieces, !turn, self.rules, &mut unmoves);
-        for mv in unmoves {
-            let mut parent = all;
-            let parent = &mut parent[..n];
-            let mover = squares.iter().position(|&s| s == mv.to).expect("an un-move starts on a piece");
-            parent[mover] = mv.from;
-            self.index.canonicalize(parent);
-            f(self.index.index_of(parent, !turn).expect("un-moves stay on legal points"));
+        let pieces = self.index.pieces();
+        // The position stands for its mirror image too: a move into either leads here.
+        let mut image = all;
+        for sq in &mut image[..n] {
+            *sq = sq.mirror();
+        }
+        let symmetric = self.index.is_symmetric(&all[..n]);
+        for (mirrored, placement) in [(false, &all), (true, &image)] {
+            if mirrored && symmetric {
+                break;
+            }
+            let squares = &placement[..n];
+            // Right of the axis only Red's General can step back to where it is indexed.
+            let only_general = squares[0].file().index() > 4;
+            if only_general && turn == Color::Red {
+                continue;
+            }
+            let bits = Bits::new(squares, pieces);
+            for (slot, (&to, &piece)) in squares.iter().zip(pieces).enumerate() {
+                if piece.color == turn || (only_general && slot != 0) {
+                    continue;
+                }
+                for_each_origin(&bits, to, piece, |from| {
+                    if !mirrored && self.index.moves_in_place(squares, slot) {
+                        f(self.index.moved(pos, slot, to, from));
+                        return;
+                    }
+                    // Parents whose Red General stands right of the axis are not indexed (their
+                    // images are, and reach the image of this position); parents on the axis
+                    // that are not indexed are holes, which the solver ignores.
+                    let mut parent = *placement;
+                    let parent = &mut parent[..n];
+                    parent[slot] = from;
+                    self.index.canonicalize(parent);
+                    if let Some(p) = self.index.index_of(parent, !turn) {
+                        f(p);
+                    }
+                });
+            }
         }
     }
+}
+
+/// Whether a placement is a legal position with `turn` to move: the side not to move is not in
+/// check (attacked, or its General facing the other on an open file).
+#[must_use]
+pub fn legal(squares: &[Square], pieces: &[Piece], turn: Color) -> bool {
+    let general = Piece { color: !turn, role: Role::General };
+    let at = pieces.iter().position(|&p| p == general).map(|i| squares[i]);
+    at.is_some_and(|g| !in_check_pieces(squares, pieces, g, !turn, None))
+}
+
+/// Whether a move of `piece` may put its own General (on `general`, not in check) in check: a
+/// move of the General, or from or to its file or rank, or from a point diagonally next to it
+/// (a Horse's leg).
+#[inline]
+fn needs_check(mv: Move, piece: Piece, general: Square) -> bool {
+    if piece.role == Role::General {
+        return true;
+    }
+    let (gf, gr) = (general.file().index(), general.rank().index());
+    let near = |sq: Square| {
+        let (f, r) = (sq.file().index(), sq.rank().index());
+        f == gf || r == gr || (f.abs_diff(gf) == 1 && r.abs_diff(gr) == 1)
+    };
+    near(mv.from) || near(mv.to)
 }
 
 impl MaterialGame<'_> {
@@ -124,8 +229,7 @@ impl MaterialGame<'_> {
             }
         }
         let rest = &mut rest[..n];
-        table.index.canonicalize(rest);
-        let i = table.index.index_of(rest, turn).expect("pieces stay on legal points");
+        let i = table.index.canonical_index(rest, turn).expect("pieces stay on legal points");
         table.solution.value(i).expect("a position after a capture is in the smaller table")
     }
 }
@@ -134,7 +238,7 @@ impl Indexed for MaterialGame<'_> {
     type Position = Position;
 
     fn decode(&self, index: usize) -> Option<Position> {
-        self.index.decode(index)
+        self.index.decode(index).filter(|_| self.is_position(index))
     }
 
     fn encode(&self, position: &Position) -> Option<usize> {
@@ -198,16 +302,54 @@ impl Tablebase {
     /// # Errors
     /// When the solver's limits are exceeded.
     pub fn solve(&mut self, material: Material) -> Result<(), SolveError> {
+        self.solve_with(material, &Retrograde::new().compact(true))
+    }
+
+    /// Solves `material` and, first, every material a capture leads to, with `solver` (which
+    /// may report progress); the generation uses 2-byte cells when `solver` is compact.
+    ///
+    /// # Errors
+    /// When the solver's limits are exceeded.
+    pub fn solve_with(&mut self, material: Material, solver: &Retrograde<'_>) -> Result<(), SolveError> {
         if self.tables.contains_key(&material) {
             return Ok(());
         }
         for smaller in material.after_captures() {
-            self.solve(smaller)?;
+            self.solve_with(smaller, solver)?;
         }
         let index = MaterialIndex::new(material);
-        let solution = Retrograde::new().solve_with_unmoves(&MaterialGame::new(&index, self.rules, self))?;
+        let solution = solver.solve_with_unmoves(&MaterialGame::new(&index, self.rules, self))?;
         self.tables.insert(material, Table { index, solution });
         Ok(())
+    }
+
+    /// Adds the solution of `material` read from elsewhere (a file), replacing any.
+    ///
+    /// # Errors
+    /// When its size is not the size of the material's index.
+    pub fn insert(&mut self, material: Material, solution: Solution) -> Result<(), SolveError> {
+        let index = MaterialIndex::new(material);
+        if solution.len() != index.len() {
+            return Err(SolveError::TooManyPositions(solution.len()));
+        }
+        self.tables.insert(material, Table { index, solution });
+        Ok(())
+    }
+
+    /// Drops the table of `material` (to free its memory), returning it.
+    pub fn remove(&mut self, material: Material) -> Option<Table> {
+        self.tables.remove(&material)
+    }
+
+    /// What a table file of `material` under these rules holds (checked when reading it).
+    #[must_use]
+    pub fn table_id(&self, material: Material) -> TableId {
+        TableId {
+            game: "xiangqi".into(),
+            variant: material.to_string(),
+            rules: self.rules.name().into(),
+            positions: MaterialIndex::new(material).len() as u64,
+        }
     }
 
     /// The table of a solved material.
@@ -278,6 +420,90 @@ impl Tablebase {
     }
 }
 
+/// Counts over the legal positions of one material: both sides to move, no symmetry
+/// reduction, identical pieces counted once per set of points. Legal: every piece on a point it
+/// may stand on, the side not to move not in check (attacked, or the Generals facing each other
+/// on an open file).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Legal positions.
+    pub positions: u64,
+    /// Positions won by the side to move.
+    pub wins: u64,
+    /// Positions lost by the side to move.
+    pub losses: u64,
+    /// Drawn positions.
+    pub draws: u64,
+    /// The longest win of Red to move, in plies (0 when there is none); as GamesmanXiangqi
+    /// counts it, a position with Black to move lost in more plies does not count.
+    pub longest_red_win_plies: u32,
+    /// The longest win of Black to move, in plies (0 when there is none).
+    pub longest_black_win_plies: u32,
+}
+
+impl Stats {
+    fn add(mut self, turn: Color, value: Value) -> Stats {
+        self.positions += 1;
+        let d = match value {
+            Value::Win(d) => {
+                self.wins += 1;
+                d.0
+            }
+            Value::Loss(_) => {
+                self.losses += 1;
+                return self;
+            }
+            Value::Draw(_) => {
+                self.draws += 1;
+                return self;
+            }
+        };
+        let longest = match turn {
+            Color::Red => &mut self.longest_red_win_plies,
+            Color::Black => &mut self.longest_black_win_plies,
+        };
+        *longest = (*longest).max(d);
+        self
+    }
+
+    fn merge(self, o: Stats) -> Stats {
+        Stats {
+            positions: self.positions + o.positions,
+            wins: self.wins + o.wins,
+            losses: self.losses + o.losses,
+            draws: self.draws + o.draws,
+            longest_red_win_plies: self.longest_red_win_plies.max(o.longest_red_win_plies),
+            longest_black_win_plies: self.longest_black_win_plies.max(o.longest_black_win_plies),
+        }
+    }
+}
+
+impl Table {
+    /// Counts over the legal positions of this table (see [`Stats`]).
+    #[must_use]
+    pub fn stats(&self) -> Stats {
+        use rayon::prelude::*;
+        let index = &self.index;
+        let n = index.pieces().len();
+        (0..index.len())
+            .into_par_iter()
+            .with_min_len(1 << 12)
+            .fold(Stats::default, |stats, pos| {
+                let mut all = [Square::A0; MAX_MEN];
+                let Some(turn) = index.squares(pos, &mut all) else { return stats };
+                let squares = &all[..n];
+                if !legal(squares, index.pieces(), turn) {
+                    return stats;
+                }
+                let value = self.solution.value(pos).expect("a legal position has a value");
+                // The mirror image of an asymmetric position is a position of its own.
+                let stats = stats.add(turn, value);
+                if index.is_symmetric(squares) { stats } else { stats.add(turn, value) }
+            })
+            .reduce(Stats::default, Stats::merge)
+    }
+}
+
 /// The material of HDU 5897: a lone Red General against a Black General and Horse.
 #[must_use]
 pub fn kvkn() -> Material {
@@ -289,7 +515,7 @@ pub fn hdu() -> &'static Tablebase {
     static TABLES: OnceLock<Tablebase> = OnceLock::new();
     TABLES.get_or_init(|| {
         let mut tables = Tablebase::new(Rules::Hdu);
-        tables.solve(kvkn()).expect("14,580 positions are within the solver's limits");
+        tables.solve(kvkn()).expect("9,720 positions are within the solver's limits");
         tables
     })
 }

@@ -15,7 +15,7 @@ fn index_round_trip_and_exact_solution_for_every_material() {
         check_unmoves(&game).unwrap();
         check_solution(&game, tables.table(material).unwrap().solution()).unwrap();
     }
-    assert_eq!(tables.table(kvkn()).unwrap().index().len(), 14_580);
+    assert_eq!(tables.table(kvkn()).unwrap().index().len(), 9_720);
 }
 
 /// The consistency conditions spelled out (check_solution proves the same, as one equation).
