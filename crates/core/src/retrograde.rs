@@ -314,6 +314,30 @@ impl Solution {
         Ok(Solution { cells: Cells::Wide(cells) })
     }
 
+    /// Like [`Solution::from_values`], with 2-byte cells (half the memory).
+    ///
+    /// # Errors
+    /// When a distance exceeds [`MAX_COMPACT_PLIES`].
+    pub fn from_values_compact(values: impl IntoIterator<Item = Option<Value>>) -> Result<Self, SolveError> {
+        let cells = values
+            .into_iter()
+            .map(|v| {
+                let word = v.map_or(Ok(cell(TAG_OPEN, HOLE)), |v| encode(v, AtomicU16::LIMIT))?;
+                Ok(<AtomicU16 as Word>::new(word))
+            })
+            .collect::<Result<_, SolveError>>()?;
+        Ok(Solution { cells: Cells::Compact(cells) })
+    }
+
+    /// Bytes per position of the stored values: 2 (compact cells) or 4.
+    #[must_use]
+    pub fn bytes_per_position(&self) -> usize {
+        match self.cells {
+            Cells::Wide(_) => 4,
+            Cells::Compact(_) => 2,
+        }
+    }
+
     /// The number of indexed positions (holes included).
     #[must_use]
     pub fn len(&self) -> usize {
@@ -541,33 +565,43 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
             }
             return Ok(());
         }
+        // Of the moves with known values only the best of each kind matters: the shortest
+        // way to a lost child (a win), the shortest drawn line, and the longest won child (the
+        // last one that a loss has to wait for). The other won children are counted off now,
+        // so that a position stores at most three events however many captures it has.
         let mut moves: usize = 0;
-        let mut result = Ok(());
+        let mut won: usize = 0;
+        let (mut lost_at, mut won_at, mut drawn_at) = (None::<u32>, None::<u32>, None::<u32>);
         game.for_each_move(pos, |_, succ| {
             moves += 1;
-            if let Successor::Known(value) = succ {
-                let event = match value {
-                    Value::Loss(d) => Some((d, Event::Lost)),
-                    Value::Win(d) => Some((d, Event::Won)),
-                    Value::Draw(Some(d)) => Some((d, Event::Drawn)),
-                    Value::Draw(None) => None,
-                };
-                if let Some((d, event)) = event {
-                    if d.0 + 2 >= W::LIMIT {
-                        result = Err(SolveError::DistanceTooLarge);
-                    }
-                    found.events.push((d.0, p, event));
+            match succ {
+                Successor::Known(Value::Loss(d)) => lost_at = Some(lost_at.map_or(d.0, |e| e.min(d.0))),
+                Successor::Known(Value::Win(d)) => {
+                    won += 1;
+                    won_at = Some(won_at.map_or(d.0, |e| e.max(d.0)));
                 }
+                Successor::Known(Value::Draw(Some(d))) => {
+                    drawn_at = Some(drawn_at.map_or(d.0, |e| e.min(d.0)))
+                }
+                Successor::Known(Value::Draw(None)) | Successor::Position(_) => {}
             }
         });
-        result?;
+        for (at, event) in [(lost_at, Event::Lost), (won_at, Event::Won), (drawn_at, Event::Drawn)] {
+            if let Some(d) = at {
+                if d + 2 >= W::LIMIT {
+                    return Err(SolveError::DistanceTooLarge);
+                }
+                found.events.push((d, p, event));
+            }
+        }
+        let counter = moves - won.saturating_sub(1);
         if moves == 0 {
             self.cells[pos].set(cell(TAG_LOSS, 0));
             found.decided.push((0, p));
-        } else if moves > W::LIMIT as usize {
+        } else if counter > W::LIMIT as usize {
             return Err(SolveError::TooManyMoves(pos));
         } else {
-            self.cells[pos].set(cell(TAG_OPEN, moves as u32));
+            self.cells[pos].set(cell(TAG_OPEN, counter as u32));
         }
         Ok(())
     }

@@ -266,7 +266,7 @@ fn parse_table(bytes: &[u8], id: &TableId) -> Result<Solution, String> {
     if r.at != bytes.len() {
         return Err(format!("{} bytes after the last block", bytes.len() - r.at));
     }
-    let decoded: Vec<Vec<Option<Value>>> = data
+    let raw: Vec<Vec<u8>> = data
         .par_iter()
         .enumerate()
         .map(|(i, compressed)| {
@@ -282,17 +282,18 @@ fn parse_table(bytes: &[u8], id: &TableId) -> Result<Solution, String> {
             if written != expected {
                 return Err(format!("block {i}: {written} bytes, expected {expected}"));
             }
-            Ok(raw
-                .chunks_exact(width)
-                .map(|c| {
-                    let mut word = [0u8; 4];
-                    word[..width].copy_from_slice(c);
-                    value(u32::from_le_bytes(word))
-                })
-                .collect())
+            Ok(raw)
         })
         .collect::<Result<_, String>>()?;
-    Solution::from_values(decoded.into_iter().flatten()).map_err(|e: SolveError| e.to_string())
+    let values = raw.iter().flat_map(|block| block.chunks_exact(width)).map(|c| {
+        let mut word = [0u8; 4];
+        word[..width].copy_from_slice(c);
+        value(u32::from_le_bytes(word))
+    });
+    // One-byte codes hold distances far below the compact cells' limit: 2 bytes per position.
+    let solution =
+        if width == 1 { Solution::from_values_compact(values) } else { Solution::from_values(values) };
+    solution.map_err(|e: SolveError| e.to_string())
 }
 
 #[cfg(test)]
@@ -334,6 +335,7 @@ mod tests {
             assert!(!dir.join(format!("t{n}.egtb.tmp")).exists());
             let back = read_table(&path, &id(n as u64)).unwrap();
             assert!(back.values().eq(solution.values()));
+            assert_eq!(back.bytes_per_position(), if far <= 84 { 2 } else { 4 });
         }
         let path = dir.join("t200000.egtb");
         let good = fs::read(&path).unwrap();

@@ -86,7 +86,7 @@ fn any_game() -> impl Strategy<Value = ExplicitGame> {
         let node = (
             prop::collection::vec(0..n, 0..5),
             prop::option::weighted(0.12, any_value()),
-            prop::collection::vec(any_value(), 0..2),
+            prop::collection::vec(any_value(), 0..4),
             prop::bool::weighted(0.08),
         );
         prop::collection::vec(node, n).prop_map(move |nodes| {
