@@ -441,23 +441,42 @@ fn push_at<T>(levels: &mut Levels<T>, level: usize, item: T) {
     levels[level].push(item);
 }
 
-/// What the start pass found in one chunk of positions.
+/// What the start pass found, by distance: positions, 4 bytes each, in lists that the level
+/// passes use as they are (no second copy).
 #[derive(Default)]
 struct Found {
-    /// Decided wins and losses: (distance, position).
-    decided: Vec<(u32, u32)>,
-    /// Terminal draws that end: (distance, position).
-    drawn: Vec<(u32, u32)>,
-    /// Moves with a known value: (distance of the child, position, event).
-    events: Vec<(u32, u32, Event)>,
+    /// Decided wins and losses.
+    decided: Levels<u32>,
+    /// Terminal draws that end.
+    drawn: Levels<u32>,
+    /// Positions with a move to a known loss, by the distance of that loss.
+    lost: Levels<u32>,
+    /// Positions with a move to a known win, by the distance of that win.
+    won: Levels<u32>,
+    /// Positions with a move to a known draw that ends, by its distance.
+    drawn_moves: Levels<u32>,
     error: Option<SolveError>,
 }
 
+fn append_levels<T>(into: &mut Levels<T>, mut from: Levels<T>) {
+    if into.len() < from.len() {
+        std::mem::swap(into, &mut from);
+    }
+    for (a, mut b) in into.iter_mut().zip(from) {
+        if a.len() < b.len() {
+            std::mem::swap(a, &mut b);
+        }
+        a.append(&mut b);
+    }
+}
+
 impl Found {
-    fn merge(mut self, mut other: Found) -> Found {
-        self.decided.append(&mut other.decided);
-        self.drawn.append(&mut other.drawn);
-        self.events.append(&mut other.events);
+    fn merge(mut self, other: Found) -> Found {
+        append_levels(&mut self.decided, other.decided);
+        append_levels(&mut self.drawn, other.drawn);
+        append_levels(&mut self.lost, other.lost);
+        append_levels(&mut self.won, other.won);
+        append_levels(&mut self.drawn_moves, other.drawn_moves);
         self.error = self.error.or(other.error);
         self
     }
@@ -498,7 +517,10 @@ struct Run<'a, 'g, G, W> {
     cells: Vec<W>,
     wl_levels: Levels<u32>,
     draw_levels: Levels<u32>,
-    events: Levels<(u32, Event)>,
+    /// Known-value moves (see [`Found`]); a level's lists are dropped once it is processed.
+    lost: Levels<u32>,
+    won: Levels<u32>,
+    drawn_moves: Levels<u32>,
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
 }
 
@@ -515,8 +537,16 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
             return Err(SolveError::TooManyPositions(n));
         }
         let cells: Vec<W> = (0..n).map(|_| W::new(0)).collect();
-        let mut run =
-            Run { game, cells, wl_levels: Vec::new(), draw_levels: Vec::new(), events: Vec::new(), progress };
+        let mut run = Run {
+            game,
+            cells,
+            wl_levels: Vec::new(),
+            draw_levels: Vec::new(),
+            lost: Vec::new(),
+            won: Vec::new(),
+            drawn_moves: Vec::new(),
+            progress,
+        };
         let done = AtomicU64::new(0);
         let found = (0..n.div_ceil(CHUNK))
             .into_par_iter()
@@ -536,15 +566,11 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
         if let Some(e) = found.error {
             return Err(e);
         }
-        for (d, pos) in found.decided {
-            push_at(&mut run.wl_levels, d as usize, pos);
-        }
-        for (d, pos) in found.drawn {
-            push_at(&mut run.draw_levels, d as usize, pos);
-        }
-        for (d, pos, event) in found.events {
-            push_at(&mut run.events, d as usize, (pos, event));
-        }
+        run.wl_levels = found.decided;
+        run.draw_levels = found.drawn;
+        run.lost = found.lost;
+        run.won = found.won;
+        run.drawn_moves = found.drawn_moves;
         Ok(run)
     }
 
@@ -559,8 +585,8 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
         if let Some(value) = game.terminal(pos) {
             self.cells[pos].set(encode(value, W::LIMIT)?);
             match value {
-                Value::Win(d) | Value::Loss(d) => found.decided.push((d.0, p)),
-                Value::Draw(Some(d)) => found.drawn.push((d.0, p)),
+                Value::Win(d) | Value::Loss(d) => push_at(&mut found.decided, d.0 as usize, p),
+                Value::Draw(Some(d)) => push_at(&mut found.drawn, d.0 as usize, p),
                 Value::Draw(None) => {}
             }
             return Ok(());
@@ -586,18 +612,20 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
                 Successor::Known(Value::Draw(None)) | Successor::Position(_) => {}
             }
         });
-        for (at, event) in [(lost_at, Event::Lost), (won_at, Event::Won), (drawn_at, Event::Drawn)] {
+        for (at, list) in
+            [(lost_at, &mut found.lost), (won_at, &mut found.won), (drawn_at, &mut found.drawn_moves)]
+        {
             if let Some(d) = at {
                 if d + 2 >= W::LIMIT {
                     return Err(SolveError::DistanceTooLarge);
                 }
-                found.events.push((d, p, event));
+                push_at(list, d as usize, p);
             }
         }
         let counter = moves - won.saturating_sub(1);
         if moves == 0 {
             self.cells[pos].set(cell(TAG_LOSS, 0));
-            found.decided.push((0, p));
+            push_at(&mut found.decided, 0, p);
         } else if counter > W::LIMIT as usize {
             return Err(SolveError::TooManyMoves(pos));
         } else {
@@ -690,7 +718,7 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
         &self,
         preds: &impl Preds,
         decided: &[u32],
-        events: &[(u32, Event)],
+        events: &[(&[u32], Event)],
         d: u32,
         draws: bool,
     ) -> Vec<u32> {
@@ -709,13 +737,15 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
             });
             next
         });
-        let from_events = events.par_iter().with_min_len(256).fold(Vec::new, |mut next, &(p, event)| {
-            let wanted = matches!(event, Event::Drawn) == draws;
-            if wanted && self.apply(p, event, d) {
-                next.push(p);
-            }
-            next
-        });
+        let from_events = events
+            .par_iter()
+            .flat_map(|&(list, event)| list.par_iter().with_min_len(256).map(move |&p| (p, event)))
+            .fold(Vec::new, |mut next, (p, event)| {
+                if self.apply(p, event, d) {
+                    next.push(p);
+                }
+                next
+            });
         from_decided.chain(from_events).reduce(Vec::new, |mut a, mut b| {
             a.append(&mut b);
             a
@@ -727,14 +757,27 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
         for draws in [false, true] {
             let phase = if draws { Phase::Draws } else { Phase::WinsAndLosses };
             let mut levels = std::mem::take(if draws { &mut self.draw_levels } else { &mut self.wl_levels });
+            let mut event_lists = if draws {
+                vec![(std::mem::take(&mut self.drawn_moves), Event::Drawn)]
+            } else {
+                vec![
+                    (std::mem::take(&mut self.lost), Event::Lost),
+                    (std::mem::take(&mut self.won), Event::Won),
+                ]
+            };
             let mut d = 0usize;
-            while d < levels.len() || d < self.events.len() {
+            while d < levels.len() || event_lists.iter().any(|(lists, _)| d < lists.len()) {
                 if d as u32 + 2 >= W::LIMIT {
                     return Err(SolveError::DistanceTooLarge);
                 }
                 let decided = levels.get_mut(d).map(std::mem::take).unwrap_or_default();
-                let events = self.events.get(d).map(Vec::as_slice).unwrap_or_default();
-                let next = self.level(preds, &decided, events, d as u32, draws);
+                // This level's events, dropped after it.
+                let events: Vec<(Vec<u32>, Event)> = event_lists
+                    .iter_mut()
+                    .map(|(lists, event)| (lists.get_mut(d).map(std::mem::take).unwrap_or_default(), *event))
+                    .collect();
+                let slices: Vec<(&[u32], Event)> = events.iter().map(|(l, e)| (l.as_slice(), *e)).collect();
+                let next = self.level(preds, &decided, &slices, d as u32, draws);
                 decided_count += decided.len() as u64;
                 self.report(phase, decided_count);
                 if !next.is_empty() {
