@@ -33,15 +33,15 @@ enum Command {
     Demo,
     /// Answer a contest problem: read its input format, print its output format exactly.
     Judge(judge::JudgeArgs),
-    /// Cheesy Chess (HDU 1680): a white king against a black pawn.
-    #[command(subcommand)]
-    Cheesy(cheesy::CheesyCommand),
-    /// Xiangqi (Chinese chess) endgames: solve a position, list its moves.
+    /// Xiangqi (Chinese chess) endgames: solve a position, list its moves, generate tablebases.
     #[command(subcommand)]
     Xiangqi(xiangqi::XiangqiCommand),
     /// Twixt: replay records (judge tokens, SGF, T1), find immediate wins.
     #[command(subcommand)]
     Twixt(twixt::TwixtCommand),
+    /// Cheesy Chess (HDU 1680): a white king against a black pawn.
+    #[command(subcommand)]
+    Cheesy(cheesy::CheesyCommand),
     /// One marine against zerglings (BZOJ 2205): the fewest rounds to win and the plan.
     #[command(subcommand)]
     Marine(marine::MarineCommand),
