@@ -369,6 +369,18 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The fields `solve --json` and `moves --json` share: the position and its value.
+fn position_json(position: &Position, tables: &Tablebase, value: Value) -> serde_json::Value {
+    json!({
+        "fen": position.setup().to_string(),
+        "rules": tables.rules().name(),
+        "material": position.material().to_string(),
+        "turn": turn_name(position.turn()),
+        "category": category(value),
+        "dtm": dtm(value),
+    })
+}
+
 fn category(value: Value) -> &'static str {
     match value {
         Value::Win(_) => "win",
@@ -440,17 +452,10 @@ fn solve(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
         "The position repeats: endless play, a draw.".to_string()
     };
     if args.json {
-        let report = json!({
-            "fen": position.setup().to_string(),
-            "rules": tables.rules().name(),
-            "material": position.material().to_string(),
-            "turn": turn_name(position.turn()),
-            "category": category(value),
-            "dtm": dtm(value),
-            "best_move": line.first().map(|(mv, _)| mv.to_string()),
-            "main_line": line.iter().map(|(mv, _)| mv.to_string()).collect::<Vec<_>>(),
-            "final_fen": last.setup().to_string(),
-        });
+        let mut report = position_json(&position, tables, value);
+        report["best_move"] = json!(line.first().map(|(mv, _)| mv.to_string()));
+        report["main_line"] = json!(line.iter().map(|(mv, _)| mv.to_string()).collect::<Vec<_>>());
+        report["final_fen"] = json!(last.setup().to_string());
         writeln!(out, "{report}")?;
         return Ok(());
     }
@@ -493,15 +498,8 @@ fn moves(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
                 }))
             })
             .collect::<Result<_, Failure>>()?;
-        let report = json!({
-            "fen": position.setup().to_string(),
-            "rules": tables.rules().name(),
-            "material": position.material().to_string(),
-            "turn": turn_name(position.turn()),
-            "category": category(value),
-            "dtm": dtm(value),
-            "moves": moves,
-        });
+        let mut report = position_json(&position, tables, value);
+        report["moves"] = json!(moves);
         writeln!(out, "{report}")?;
         return Ok(());
     }
