@@ -32,6 +32,7 @@ pub mod fen;
 pub mod index;
 pub mod judge;
 pub mod material;
+pub mod material_game;
 pub mod moves;
 pub mod piece;
 pub mod position;
