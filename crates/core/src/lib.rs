@@ -29,7 +29,7 @@ pub mod value;
 pub use game::{Game, Successor, Unmoves};
 pub use input::{InputError, JudgeError, Tokens};
 pub use line::{ScoredMove, best_move, main_line, scored_moves};
-pub use retrograde::{Phase, Progress, Retrograde, Solution, SolveError, Summary};
+pub use retrograde::{CellSize, Phase, Progress, Retrograde, Solution, SolveError, Summary};
 pub use search::{
     Pruning, Puzzle, SearchResult, SearchStats, Step, TooManyStates, shortest_win, shortest_win_within,
 };

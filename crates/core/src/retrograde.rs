@@ -23,11 +23,19 @@
 //! # Memory
 //!
 //! 4 bytes per position for the values (the counters of undecided positions share the word),
-//! or 2 bytes with [`Retrograde::compact`] (distances up to [`MAX_COMPACT_PLIES`]),
-//! plus, when the solver builds the reverse edges itself, 8 bytes per position and 4 bytes per
-//! move; plus the level lists (4 bytes per position at most).
+//! 2 bytes with [`CellSize::Two`] (distances up to [`MAX_COMPACT_PLIES`]), or 1 byte with
+//! [`CellSize::One`] (distances up to [`MAX_BYTE_PAYLOAD`]` - 1` in the byte, longer ones in a
+//! side list of escapes, 8 bytes each; at most that many moves per position, else the solver
+//! falls back to 2-byte cells); plus, when the solver builds the reverse edges itself, 8 bytes
+//! per position and 4 bytes per move; plus two bitmaps of the positions decided at the current
+//! and the next level (a quarter byte per position), plus the lists of the moves with known
+//! values that the start pass found (4 bytes each, at most three per position).
+//!
+//! The level passes walk the current level's bitmap in index order, so that the predecessors
+//! of consecutive positions lie close together in memory.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -50,17 +58,29 @@ pub const MAX_PLIES: u32 = PAYLOAD - 2;
 /// The largest distance the compact (2-byte) cells hold.
 pub const MAX_COMPACT_PLIES: u32 = COMPACT_PAYLOAD - 2;
 const COMPACT_PAYLOAD: u32 = (1 << 14) - 1;
+/// The payload of a 1-byte cell that stands for a hole (open cells) or an escaped distance
+/// (decided cells, whose value is in the side list): the byte holds distances (draws: plus one)
+/// and move counters below it.
+pub const MAX_BYTE_PAYLOAD: u32 = (1 << 6) - 1;
+/// The logical payload of a decided 1-byte cell whose value is in the side list.
+const ESCAPED: u32 = PAYLOAD;
 
 /// Storage of one cell. The solver works on logical 32-bit words (tag in the top two bits);
-/// a compact cell keeps the tag and a 14-bit payload in 16 bits.
+/// a compact cell keeps the tag and a 14-bit payload in 16 bits, a byte cell a 6-bit payload.
 trait Word: Sync + Send + Sized {
-    /// The largest payload besides the hole marker.
+    /// The largest distance payload besides the hole marker.
     const LIMIT: u32;
+    /// The largest move counter.
+    const COUNTER_LIMIT: u32 = Self::LIMIT;
     fn new(logical: u32) -> Self;
     fn get(&self) -> u32;
     fn set(&self, logical: u32);
     fn cas(&self, current: u32, new: u32) -> Result<(), u32>;
-    fn into_cells(cells: Vec<Self>) -> Cells;
+    /// Whether the cell holds this decided word itself (else it is escaped to the side list).
+    fn fits(_logical: u32) -> bool {
+        true
+    }
+    fn into_cells(cells: Vec<Self>, escapes: Vec<(u32, u32)>) -> Cells;
 }
 
 impl Word for AtomicU32 {
@@ -77,7 +97,8 @@ impl Word for AtomicU32 {
     fn cas(&self, current: u32, new: u32) -> Result<(), u32> {
         self.compare_exchange_weak(current, new, Relaxed, Relaxed).map(|_| ())
     }
-    fn into_cells(cells: Vec<Self>) -> Cells {
+    fn into_cells(cells: Vec<Self>, escapes: Vec<(u32, u32)>) -> Cells {
+        debug_assert!(escapes.is_empty());
         Cells::Wide(cells)
     }
 }
@@ -111,16 +132,62 @@ impl Word for AtomicU16 {
             .map(|_| ())
             .map_err(from_compact)
     }
-    fn into_cells(cells: Vec<Self>) -> Cells {
+    fn into_cells(cells: Vec<Self>, escapes: Vec<(u32, u32)>) -> Cells {
+        debug_assert!(escapes.is_empty());
         Cells::Compact(cells)
     }
 }
 
-/// The cells of a solution, 4 or 2 bytes each.
+fn to_byte(logical: u32) -> u8 {
+    let payload = (logical & PAYLOAD).min(MAX_BYTE_PAYLOAD);
+    (((logical >> TAG_SHIFT) << 6) | payload) as u8
+}
+
+fn from_byte(physical: u8) -> u32 {
+    let (tag, payload) = (u32::from(physical) >> 6, u32::from(physical) & MAX_BYTE_PAYLOAD);
+    let payload = match (tag, payload) {
+        (TAG_OPEN, MAX_BYTE_PAYLOAD) => HOLE,
+        (_, MAX_BYTE_PAYLOAD) => ESCAPED,
+        _ => payload,
+    };
+    (tag << TAG_SHIFT) | payload
+}
+
+impl Word for AtomicU8 {
+    /// Any distance: the long ones go to the side list.
+    const LIMIT: u32 = PAYLOAD - 1;
+    const COUNTER_LIMIT: u32 = MAX_BYTE_PAYLOAD - 1;
+    fn new(logical: u32) -> Self {
+        AtomicU8::new(to_byte(logical))
+    }
+    fn get(&self) -> u32 {
+        from_byte(self.load(Relaxed))
+    }
+    fn set(&self, logical: u32) {
+        self.store(to_byte(logical), Relaxed);
+    }
+    fn cas(&self, current: u32, new: u32) -> Result<(), u32> {
+        // Only open cells are ever swapped, and they always fit.
+        self.compare_exchange_weak(to_byte(current), to_byte(new), Relaxed, Relaxed)
+            .map(|_| ())
+            .map_err(from_byte)
+    }
+    fn fits(logical: u32) -> bool {
+        logical >> TAG_SHIFT == TAG_OPEN || logical & PAYLOAD < MAX_BYTE_PAYLOAD
+    }
+    fn into_cells(cells: Vec<Self>, mut escapes: Vec<(u32, u32)>) -> Cells {
+        escapes.sort_unstable();
+        Cells::Byte(cells, escapes)
+    }
+}
+
+/// The cells of a solution, 4, 2 or 1 byte each (the long distances of 1-byte cells in a
+/// sorted side list of escapes).
 #[derive(Debug)]
 enum Cells {
     Wide(Vec<AtomicU32>),
     Compact(Vec<AtomicU16>),
+    Byte(Vec<AtomicU8>, Vec<(u32, u32)>),
 }
 
 impl Cells {
@@ -128,6 +195,7 @@ impl Cells {
         match self {
             Cells::Wide(c) => c.len(),
             Cells::Compact(c) => c.len(),
+            Cells::Byte(c, _) => c.len(),
         }
     }
 
@@ -135,6 +203,14 @@ impl Cells {
         match self {
             Cells::Wide(c) => c.get(pos).map(Word::get),
             Cells::Compact(c) => c.get(pos).map(Word::get),
+            Cells::Byte(c, escapes) => c.get(pos).map(Word::get).map(|word| {
+                if word >> TAG_SHIFT != TAG_OPEN && word & PAYLOAD == ESCAPED {
+                    let at = escapes.binary_search_by_key(&(pos as u32), |e| e.0).expect("an escaped cell is listed");
+                    escapes[at].1
+                } else {
+                    word
+                }
+            }),
         }
     }
 }
@@ -235,22 +311,40 @@ pub struct Progress {
 #[derive(Default)]
 pub struct Retrograde<'a> {
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
-    compact: bool,
+    cells: CellSize,
+}
+
+/// The size of the solver's cells (see the module's notes on memory).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CellSize {
+    /// 4 bytes: distances up to [`MAX_PLIES`].
+    #[default]
+    Four,
+    /// 2 bytes: distances and move counts up to [`MAX_COMPACT_PLIES`].
+    Two,
+    /// 1 byte: distances below [`MAX_BYTE_PAYLOAD`] in the byte, longer ones (up to
+    /// [`MAX_PLIES`]) in a side list, 8 bytes each. When a position has more moves than a byte
+    /// counts (`MAX_BYTE_PAYLOAD - 1`), the solve starts again with 2-byte cells.
+    One,
 }
 
 impl<'a> Retrograde<'a> {
     /// A solver with no progress reports.
     #[must_use]
     pub fn new() -> Self {
-        Retrograde { progress: None, compact: false }
+        Retrograde { progress: None, cells: CellSize::Four }
     }
 
-    /// Uses 2-byte cells instead of 4-byte ones: half the memory, but distances of at most
-    /// [`MAX_COMPACT_PLIES`] and at most that many moves per position (else
-    /// [`SolveError::DistanceTooLarge`] or [`SolveError::TooManyMoves`]).
+    /// Uses the smallest cells ([`CellSize::One`]) instead of 4-byte ones when `compact`.
     #[must_use]
-    pub fn compact(mut self, compact: bool) -> Self {
-        self.compact = compact;
+    pub fn compact(self, compact: bool) -> Self {
+        self.cell_size(if compact { CellSize::One } else { CellSize::Four })
+    }
+
+    /// Uses cells of this size.
+    #[must_use]
+    pub fn cell_size(mut self, cells: CellSize) -> Self {
+        self.cells = cells;
         self
     }
 
@@ -274,10 +368,13 @@ impl<'a> Retrograde<'a> {
             let preds = run.reverse_edges(game);
             run.propagate(&preds)
         }
-        if self.compact {
-            go::<G, AtomicU16>(game, self.progress)
-        } else {
-            go::<G, AtomicU32>(game, self.progress)
+        match self.cells {
+            CellSize::Four => go::<G, AtomicU32>(game, self.progress),
+            CellSize::Two => go::<G, AtomicU16>(game, self.progress),
+            CellSize::One => match go::<G, AtomicU8>(game, self.progress) {
+                Err(SolveError::TooManyMoves(_)) => go::<G, AtomicU16>(game, self.progress),
+                other => other,
+            },
         }
     }
 
@@ -287,10 +384,15 @@ impl<'a> Retrograde<'a> {
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve_with_unmoves<G: Unmoves>(&self, game: &G) -> Result<Solution, SolveError> {
         let preds = UnmovePreds(game);
-        if self.compact {
-            Run::<G, AtomicU16>::start(game, self.progress)?.propagate(&preds)
-        } else {
-            Run::<G, AtomicU32>::start(game, self.progress)?.propagate(&preds)
+        match self.cells {
+            CellSize::Four => Run::<G, AtomicU32>::start(game, self.progress)?.propagate(&preds),
+            CellSize::Two => Run::<G, AtomicU16>::start(game, self.progress)?.propagate(&preds),
+            CellSize::One => match Run::<G, AtomicU8>::start(game, self.progress) {
+                Err(SolveError::TooManyMoves(_)) => {
+                    Run::<G, AtomicU16>::start(game, self.progress)?.propagate(&preds)
+                }
+                run => run?.propagate(&preds),
+            },
         }
     }
 }
@@ -329,12 +431,24 @@ impl Solution {
         Ok(Solution { cells: Cells::Compact(cells) })
     }
 
-    /// Bytes per position of the stored values: 2 (compact cells) or 4.
+    /// Bytes per position of the stored values: 1, 2 (compact cells) or 4 (1-byte cells keep
+    /// their long distances in a side list besides, see [`Solution::escapes`]).
     #[must_use]
     pub fn bytes_per_position(&self) -> usize {
         match self.cells {
             Cells::Wide(_) => 4,
             Cells::Compact(_) => 2,
+            Cells::Byte(..) => 1,
+        }
+    }
+
+    /// The number of values kept in the side list of a solution with 1-byte cells (8 bytes
+    /// each), 0 for other cells.
+    #[must_use]
+    pub fn escapes(&self) -> usize {
+        match &self.cells {
+            Cells::Byte(_, escapes) => escapes.len(),
+            _ => 0,
         }
     }
 
@@ -521,7 +635,29 @@ struct Run<'a, 'g, G, W> {
     lost: Levels<u32>,
     won: Levels<u32>,
     drawn_moves: Levels<u32>,
+    /// Decided words that 1-byte cells do not hold (position, logical word).
+    escapes: Mutex<Vec<(u32, u32)>>,
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+}
+
+/// A set of positions, one bit each.
+struct Bitmap(Vec<AtomicU64>);
+
+/// Bitmap words handled by one parallel task of a level pass.
+const WORDS: usize = CHUNK / 64;
+
+impl Bitmap {
+    fn new(n: usize) -> Bitmap {
+        Bitmap((0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    fn insert(&self, pos: u32) {
+        self.0[pos as usize / 64].fetch_or(1 << (pos % 64), Relaxed);
+    }
+
+    fn clear(&mut self) {
+        self.0.par_iter_mut().with_min_len(WORDS).for_each(|w| *w.get_mut() = 0);
+    }
 }
 
 impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
@@ -545,6 +681,7 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
             lost: Vec::new(),
             won: Vec::new(),
             drawn_moves: Vec::new(),
+            escapes: Mutex::new(Vec::new()),
             progress,
         };
         let done = AtomicU64::new(0);
@@ -583,7 +720,9 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
             return Ok(());
         }
         if let Some(value) = game.terminal(pos) {
-            self.cells[pos].set(encode(value, W::LIMIT)?);
+            let word = encode(value, W::LIMIT)?;
+            self.cells[pos].set(word);
+            self.escape(p, word);
             match value {
                 Value::Win(d) | Value::Loss(d) => push_at(&mut found.decided, d.0 as usize, p),
                 Value::Draw(Some(d)) => push_at(&mut found.drawn, d.0 as usize, p),
@@ -626,7 +765,7 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
         if moves == 0 {
             self.cells[pos].set(cell(TAG_LOSS, 0));
             push_at(&mut found.decided, 0, p);
-        } else if counter > W::LIMIT as usize {
+        } else if counter > W::COUNTER_LIMIT as usize {
             return Err(SolveError::TooManyMoves(pos));
         } else {
             self.cells[pos].set(cell(TAG_OPEN, counter as u32));
@@ -706,54 +845,80 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
                 Event::Drawn => cell(TAG_DRAW, d + 2),
             };
             match slot.cas(word, new) {
-                Ok(()) => return new >> TAG_SHIFT != TAG_OPEN,
+                Ok(()) => {
+                    self.escape(p, new);
+                    return new >> TAG_SHIFT != TAG_OPEN;
+                }
                 Err(current) => word = current,
             }
         }
     }
 
-    /// Processes one level: the positions decided at distance `d` and the known-value events of
-    /// that distance; returns the positions decided at distance `d + 1`.
+    /// Keeps a decided word that the cell of `p` does not hold.
+    #[inline]
+    fn escape(&self, p: u32, word: u32) {
+        if !W::fits(word) {
+            self.escapes.lock().expect("no panic while holding the lock").push((p, word));
+        }
+    }
+
+    /// Processes one level: the positions decided at distance `d` (the set `current`, walked in
+    /// index order) and the known-value events of that distance; puts the positions decided at
+    /// distance `d + 1` into `next`. Returns how many positions it processed and decided.
     fn level(
         &self,
         preds: &impl Preds,
-        decided: &[u32],
+        current: &Bitmap,
+        next: &Bitmap,
         events: &[(&[u32], Event)],
         d: u32,
         draws: bool,
-    ) -> Vec<u32> {
-        let from_decided = decided.par_iter().with_min_len(256).fold(Vec::new, |mut next, &q| {
-            let event = if draws {
-                Event::Drawn
-            } else if self.cells[q as usize].get() >> TAG_SHIFT == TAG_LOSS {
-                Event::Lost
-            } else {
-                Event::Won
-            };
-            preds.for_each(q, |p| {
-                if self.apply(p, event, d) {
-                    next.push(p);
+    ) -> (u64, u64) {
+        let add = |a: (u64, u64), b: (u64, u64)| (a.0 + b.0, a.1 + b.1);
+        let words = &current.0;
+        let from_decided = (0..words.len().div_ceil(WORDS)).into_par_iter().map(|task| {
+            let (mut processed, mut decided) = (0, 0);
+            for w in task * WORDS..words.len().min((task + 1) * WORDS) {
+                let mut bits = words[w].load(Relaxed);
+                while bits != 0 {
+                    let q = (w * 64) as u32 + bits.trailing_zeros();
+                    bits &= bits - 1;
+                    processed += 1;
+                    let event = if draws {
+                        Event::Drawn
+                    } else if self.cells[q as usize].get() >> TAG_SHIFT == TAG_LOSS {
+                        Event::Lost
+                    } else {
+                        Event::Won
+                    };
+                    preds.for_each(q, |p| {
+                        if self.apply(p, event, d) {
+                            next.insert(p);
+                            decided += 1;
+                        }
+                    });
                 }
-            });
-            next
+            }
+            (processed, decided)
         });
         let from_events = events
             .par_iter()
             .flat_map(|&(list, event)| list.par_iter().with_min_len(256).map(move |&p| (p, event)))
-            .fold(Vec::new, |mut next, (p, event)| {
+            .map(|(p, event)| {
                 if self.apply(p, event, d) {
-                    next.push(p);
+                    next.insert(p);
+                    (0, 1)
+                } else {
+                    (0, 0)
                 }
-                next
             });
-        from_decided.chain(from_events).reduce(Vec::new, |mut a, mut b| {
-            a.append(&mut b);
-            a
-        })
+        from_decided.chain(from_events).reduce(|| (0, 0), add)
     }
 
     fn propagate(mut self, preds: &impl Preds) -> Result<Solution, SolveError> {
+        let n = self.cells.len();
         let mut decided_count: u64 = 0;
+        let (mut current, mut next) = (Bitmap::new(n), Bitmap::new(n));
         for draws in [false, true] {
             let phase = if draws { Phase::Draws } else { Phase::WinsAndLosses };
             let mut levels = std::mem::take(if draws { &mut self.draw_levels } else { &mut self.wl_levels });
@@ -766,29 +931,32 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
                 ]
             };
             let mut d = 0usize;
-            while d < levels.len() || event_lists.iter().any(|(lists, _)| d < lists.len()) {
+            // Positions in `current`, decided by the level before.
+            let mut pending = 0u64;
+            while pending > 0 || d < levels.len() || event_lists.iter().any(|(lists, _)| d < lists.len()) {
                 if d as u32 + 2 >= W::LIMIT {
                     return Err(SolveError::DistanceTooLarge);
                 }
-                let decided = levels.get_mut(d).map(std::mem::take).unwrap_or_default();
+                // Positions decided by the start pass at this distance (terminal ones).
+                for p in levels.get_mut(d).map(std::mem::take).unwrap_or_default() {
+                    current.insert(p);
+                }
                 // This level's events, dropped after it.
                 let events: Vec<(Vec<u32>, Event)> = event_lists
                     .iter_mut()
                     .map(|(lists, event)| (lists.get_mut(d).map(std::mem::take).unwrap_or_default(), *event))
                     .collect();
                 let slices: Vec<(&[u32], Event)> = events.iter().map(|(l, e)| (l.as_slice(), *e)).collect();
-                let next = self.level(preds, &decided, &slices, d as u32, draws);
-                decided_count += decided.len() as u64;
+                let (processed, decided) = self.level(preds, &current, &next, &slices, d as u32, draws);
+                decided_count += processed;
                 self.report(phase, decided_count);
-                if !next.is_empty() {
-                    if levels.len() <= d + 1 {
-                        levels.resize_with(d + 2, Vec::new);
-                    }
-                    levels[d + 1].extend(next);
-                }
+                current.clear();
+                std::mem::swap(&mut current, &mut next);
+                pending = decided;
                 d += 1;
             }
         }
+        drop((current, next));
         // Whatever is still open can neither be won nor lost, nor reach a drawn end.
         self.cells.par_iter().with_min_len(CHUNK).for_each(|c| {
             let word = c.get();
@@ -796,7 +964,8 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
                 c.set(cell(TAG_DRAW, 0));
             }
         });
-        Ok(Solution { cells: W::into_cells(self.cells) })
+        let escapes = self.escapes.into_inner().expect("no panic while holding the lock");
+        Ok(Solution { cells: W::into_cells(self.cells, escapes) })
     }
 }
 

@@ -8,7 +8,7 @@
 
 use endgame_core::conformance::{check_solution, check_unmoves};
 use endgame_core::explicit::ExplicitGame;
-use endgame_core::{Game, Plies, Retrograde, Successor, Value};
+use endgame_core::{CellSize, Game, Plies, Retrograde, Successor, Value};
 use proptest::prelude::*;
 
 fn oracle(game: &ExplicitGame) -> Vec<Option<Value>> {
@@ -70,23 +70,39 @@ fn oracle(game: &ExplicitGame) -> Vec<Option<Value>> {
     value
 }
 
-fn any_value() -> impl Strategy<Value = Value> {
+fn any_value() -> impl Strategy<Value = Value> + Clone {
+    value_in(0..4)
+}
+
+/// Values with distances in `range`.
+fn value_in(range: std::ops::Range<u32>) -> impl Strategy<Value = Value> + Clone {
     prop_oneof![
-        (0u32..4).prop_map(Value::win_in),
-        (0u32..4).prop_map(Value::loss_in),
-        (0u32..4).prop_map(|d| Value::Draw(Some(Plies(d)))),
+        range.clone().prop_map(Value::win_in),
+        range.clone().prop_map(Value::loss_in),
+        range.prop_map(|d| Value::Draw(Some(Plies(d)))),
         Just(Value::Draw(None)),
     ]
+}
+
+/// Values around the largest distance a 1-byte cell holds itself (longer ones are escaped).
+fn long_value() -> impl Strategy<Value = Value> + Clone {
+    let edge = endgame_core::retrograde::MAX_BYTE_PAYLOAD;
+    prop_oneof![value_in(0..4), value_in(edge - 6..edge + 4)]
 }
 
 /// A random game: some holes, some terminal positions, moves to random positions (cycles and
 /// repeated moves included) and some moves out of the index with known values.
 fn any_game() -> impl Strategy<Value = ExplicitGame> {
-    (1usize..40).prop_flat_map(|n| {
+    game_of(any_value())
+}
+
+/// A random game whose terminal and known values come from `values`.
+fn game_of<V: Strategy<Value = Value> + Clone>(values: V) -> impl Strategy<Value = ExplicitGame> {
+    (1usize..40).prop_flat_map(move |n| {
         let node = (
             prop::collection::vec(0..n, 0..5),
-            prop::option::weighted(0.12, any_value()),
-            prop::collection::vec(any_value(), 0..4),
+            prop::option::weighted(0.12, values.clone()),
+            prop::collection::vec(values.clone(), 0..4),
             prop::bool::weighted(0.08),
         );
         prop::collection::vec(node, n).prop_map(move |nodes| {
@@ -123,15 +139,53 @@ proptest! {
         let by_unmoves = Retrograde::new().solve_with_unmoves(&game).unwrap();
         let compact = Retrograde::new().compact(true).solve(&game).unwrap();
         let compact_unmoves = Retrograde::new().compact(true).solve_with_unmoves(&game).unwrap();
+        let two = Retrograde::new().cell_size(CellSize::Two).solve(&game).unwrap();
+        let two_unmoves = Retrograde::new().cell_size(CellSize::Two).solve_with_unmoves(&game).unwrap();
+        prop_assert_eq!(compact.bytes_per_position(), 1);
         for p in 0..game.num_positions() {
             prop_assert_eq!(by_edges.value(p), expected[p], "position {} (reverse edges)", p);
             prop_assert_eq!(by_unmoves.value(p), expected[p], "position {} (un-moves)", p);
-            prop_assert_eq!(compact.value(p), expected[p], "position {} (compact)", p);
-            prop_assert_eq!(compact_unmoves.value(p), expected[p], "position {} (compact, un-moves)", p);
+            prop_assert_eq!(compact.value(p), expected[p], "position {} (1-byte)", p);
+            prop_assert_eq!(compact_unmoves.value(p), expected[p], "position {} (1-byte, un-moves)", p);
+            prop_assert_eq!(two.value(p), expected[p], "position {} (2-byte)", p);
+            prop_assert_eq!(two_unmoves.value(p), expected[p], "position {} (2-byte, un-moves)", p);
         }
         prop_assert_eq!(check_solution(&game, &by_edges), Ok(()));
         prop_assert_eq!(check_unmoves(&game), Ok(()));
     }
+
+    /// Distances on both sides of what a 1-byte cell holds itself: the escapes.
+    #[test]
+    fn byte_cells_escape_long_distances(game in game_of(long_value())) {
+        let expected = oracle(&game);
+        let byte = Retrograde::new().cell_size(CellSize::One).solve(&game).unwrap();
+        let byte_unmoves = Retrograde::new().cell_size(CellSize::One).solve_with_unmoves(&game).unwrap();
+        for p in 0..game.num_positions() {
+            prop_assert_eq!(byte.value(p), expected[p], "position {} (1-byte)", p);
+            prop_assert_eq!(byte_unmoves.value(p), expected[p], "position {} (1-byte, un-moves)", p);
+        }
+    }
+}
+
+#[test]
+fn byte_cells_hold_long_chains_and_fall_back_for_many_moves() {
+    let limit = endgame_core::retrograde::MAX_BYTE_PAYLOAD as usize;
+    // A chain of 3 * limit positions: most distances are escaped.
+    let n = 3 * limit;
+    let chain = ExplicitGame::new((0..n).map(|i| if i + 1 < n { vec![i + 1] } else { vec![] }).collect());
+    let wide = Retrograde::new().solve(&chain).unwrap();
+    let byte = Retrograde::new().compact(true).solve_with_unmoves(&chain).unwrap();
+    assert_eq!(byte.bytes_per_position(), 1);
+    assert_eq!(byte.escapes(), n - (limit - 1) - 1);
+    assert!((0..n).all(|p| byte.value(p) == wide.value(p)));
+    // A position with more moves than a byte counts: the solver uses 2-byte cells.
+    let mut edges = vec![vec![1; limit + 5], vec![2], vec![0]];
+    edges[1].push(0);
+    let game = ExplicitGame::new(edges).with_known_move(2, Value::win_in(3));
+    let byte = Retrograde::new().cell_size(CellSize::One).solve_with_unmoves(&game).unwrap();
+    assert_eq!(byte.bytes_per_position(), 2);
+    let wide = Retrograde::new().solve(&game).unwrap();
+    assert!((0..3).all(|p| byte.value(p) == wide.value(p)));
 }
 
 #[test]
@@ -151,14 +205,15 @@ fn compact_cells_refuse_distances_they_cannot_hold() {
     let limit = endgame_core::retrograde::MAX_COMPACT_PLIES;
     let game = ExplicitGame::new(vec![vec![], vec![]]).with_known_move(1, Value::win_in(limit));
     assert_eq!(
-        Retrograde::new().compact(true).solve(&game).unwrap_err(),
+        Retrograde::new().cell_size(CellSize::Two).solve(&game).unwrap_err(),
         endgame_core::SolveError::DistanceTooLarge
     );
     assert_eq!(Retrograde::new().solve(&game).unwrap().value(1), Some(Value::loss_in(limit + 1)));
     // A chain longer than the compact limit.
     let n = limit as usize + 10;
     let chain = ExplicitGame::new((0..n).map(|i| if i + 1 < n { vec![i + 1] } else { vec![] }).collect());
-    assert!(Retrograde::new().compact(true).solve(&chain).is_err());
+    assert!(Retrograde::new().cell_size(CellSize::Two).solve(&chain).is_err());
+    assert_eq!(Retrograde::new().compact(true).solve(&chain).unwrap().value(0).and_then(|v| v.plies()), Some(endgame_core::Plies(n as u32 - 1)));
     let far = Retrograde::new().solve(&chain).unwrap().value(0).unwrap();
     assert_eq!(far.plies(), Some(endgame_core::Plies(n as u32 - 1)));
 }

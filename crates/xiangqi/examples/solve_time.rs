@@ -1,0 +1,35 @@
+//! Times the solve of one material under standard rules, its smaller materials solved first
+//! (untimed), and prints a digest of its values (to compare two builds): a development tool
+//! for `scripts/bench/xiangqi-speed.sh`.
+//!
+//! `cargo run --release -p endgame-xiangqi --example solve_time -- KNvKNC`
+use endgame_core::Value;
+use endgame_xiangqi::{Material, Rules, Tablebase};
+
+fn main() {
+    let name = std::env::args().nth(1).unwrap_or_else(|| "KRvKR".into());
+    let material: Material = name.parse().expect("a material");
+    let mut tables = Tablebase::new(Rules::Standard);
+    for m in material.with_smaller() {
+        if m != material {
+            tables.solve(m).expect("a smaller material");
+        }
+    }
+    let start = std::time::Instant::now();
+    tables.solve(material).expect("the material");
+    let secs = start.elapsed().as_secs_f64();
+    let table = tables.table(material).expect("solved");
+    // FNV-1a over a code of every value: equal digests, equal tables.
+    let mut digest: u64 = 0xcbf2_9ce4_8422_2325;
+    for v in table.solution().values() {
+        let code = match v {
+            None => 0,
+            Some(Value::Win(d)) => (1 << 32) | u64::from(d.0),
+            Some(Value::Loss(d)) => (2 << 32) | u64::from(d.0),
+            Some(Value::Draw(None)) => 3 << 32,
+            Some(Value::Draw(Some(d))) => (4 << 32) | u64::from(d.0),
+        };
+        digest = (digest ^ code).wrapping_mul(0x0100_0000_01b3);
+    }
+    println!("{name}\t{secs:.3}\t{}\t{digest:016x}", table.solution().len());
+}
