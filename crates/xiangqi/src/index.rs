@@ -59,6 +59,21 @@ struct Group {
     size: usize,
     /// For `k > 1`: the point numbers of every set, `k` per set, in the order of their values.
     sets: Vec<u8>,
+    /// `u64::MAX / size + 1`: dividing a 32-bit number by `size` is a multiplication by it
+    /// (Lemire's method; 0 when `size` is 1).
+    reciprocal: u64,
+}
+
+impl Group {
+    /// `n / size` and `n % size` for a 32-bit `n`, without a division instruction.
+    #[inline]
+    fn div_rem(&self, n: u32) -> (u32, u32) {
+        if self.size == 1 {
+            return (n, 0);
+        }
+        let q = ((u128::from(self.reciprocal) * u128::from(n)) >> 64) as u32;
+        (q, n - q * self.size as u32)
+    }
 }
 
 /// `C(n, k)`, 0 when `k > n`.
@@ -90,7 +105,8 @@ impl Group {
                 }
             }
         }
-        Group { start, k, size, sets }
+        let reciprocal = (u64::MAX / size.max(1) as u64).wrapping_add(1);
+        Group { start, k, size, sets, reciprocal }
     }
 
     /// The value of an increasing tuple of point numbers: `sum C(n_j, j + 1)`.
@@ -206,9 +222,9 @@ impl MaterialIndex {
         if let Ok(small) = u32::try_from(index / 2) {
             let mut rest = small;
             for g in self.groups.iter().rev() {
-                let digit = (rest % g.size as u32) as usize;
-                rest /= g.size as u32;
-                self.put(g, digit, squares);
+                let (q, digit) = g.div_rem(rest);
+                rest = q;
+                self.put(g, digit as usize, squares);
             }
         } else {
             let mut rest = index / 2;
@@ -310,6 +326,42 @@ impl MaterialIndex {
         let (a, b) = (usize::from(s.number[from.index()]), usize::from(s.number[to.index()]));
         debug_assert!(b != usize::from(NOWHERE));
         ((index + b * self.strides[slot]) - a * self.strides[slot]) ^ 1
+    }
+
+    /// The index after the piece of `slot` went from `from` to `to` (an empty point) and the
+    /// turn passed, computed in O(1) from `index`, the index of the same points (in slot order)
+    /// before the move, whichever of a position and its mirror image they are; `None` when the
+    /// piece may not stand on `to` in the index (Red's General right of the axis). Only without
+    /// identical pieces; the result may be a hole (the larger of a position on the axis and its
+    /// image).
+    #[inline]
+    #[must_use]
+    pub fn moved_to(&self, index: usize, slot: usize, from: Square, to: Square) -> Option<usize> {
+        debug_assert!(!self.identical);
+        let s = &self.slots[slot];
+        let (a, b) = (s.number[from.index()], s.number[to.index()]);
+        if b == NOWHERE {
+            return None;
+        }
+        debug_assert!(a != NOWHERE);
+        Some(((index + usize::from(b) * self.strides[slot]) - usize::from(a) * self.strides[slot]) ^ 1)
+    }
+
+    /// The index of these points (in slot order) with the mirror image of every point, the
+    /// side to move `turn`, if Red's General's image is a point of the index (not right of the
+    /// axis). Only without identical pieces.
+    #[must_use]
+    pub fn mirror_index(&self, squares: &[Square], turn: Color) -> Option<usize> {
+        debug_assert!(!self.identical);
+        let mut index = 0;
+        for (slot, &sq) in self.slots.iter().zip(squares) {
+            let n = slot.number[sq.mirror().index()];
+            if n == NOWHERE {
+                return None;
+            }
+            index = index * slot.points.len() + usize::from(n);
+        }
+        Some(index * 2 + turn.index())
     }
 
     /// Puts identical pieces back into increasing point order (after one of them moved).

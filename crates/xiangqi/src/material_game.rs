@@ -17,20 +17,69 @@ use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::square::Square;
-use crate::tablebase::Tablebase;
+use crate::tablebase::{Table, Tablebase};
 
 /// The positions of one material under one rule set, as the core solver sees them.
 pub struct MaterialGame<'a> {
     index: &'a MaterialIndex,
     rules: Rules,
-    smaller: &'a Tablebase,
+    /// For each slot, the table of the material left when its piece is captured (if solved).
+    captures: Vec<Option<&'a Table>>,
+    /// No identical pieces: a move's index follows from the index before it (and that of its
+    /// mirror image) in O(1).
+    fast: bool,
 }
 
 impl<'a> MaterialGame<'a> {
     /// The game of `index`'s material, with captures looked up in `smaller`.
     #[must_use]
-    pub const fn new(index: &'a MaterialIndex, rules: Rules, smaller: &'a Tablebase) -> Self {
-        MaterialGame { index, rules, smaller }
+    pub fn new(index: &'a MaterialIndex, rules: Rules, smaller: &'a Tablebase) -> Self {
+        let captures = (0..index.pieces().len())
+            .map(|slot| {
+                let mut material = index.material();
+                material.remove(index.piece(slot));
+                smaller.table(material)
+            })
+            .collect();
+        MaterialGame { index, rules, captures, fast: !index.has_identical() }
+    }
+
+    /// The index of the position after the piece of `slot` went from `from` to an empty point
+    /// `to` (in the position with these points, index `pos` and side to move `turn`), whichever
+    /// of it and its mirror image is indexed. `mirror_base` caches the index of the mirror
+    /// image of the position before the move.
+    #[inline]
+    fn child_index(
+        &self,
+        pos: usize,
+        squares: &[Square],
+        turn: Color,
+        (slot, from, to): (usize, Square, Square),
+        mirror_base: &mut Option<Option<usize>>,
+    ) -> usize {
+        if self.fast {
+            let general = if slot == 0 { to } else { squares[0] };
+            let file = general.file().index();
+            if file < 4 {
+                return self.index.moved_to(pos, slot, from, to).expect("Red's General stays on an indexed point");
+            }
+            if let Some(base) = *mirror_base.get_or_insert_with(|| self.index.mirror_index(squares, turn)) {
+                let mirrored = self
+                    .index
+                    .moved_to(base, slot, from.mirror(), to.mirror())
+                    .expect("the image of Red's General is on an indexed point");
+                if file > 4 {
+                    return mirrored;
+                }
+                let raw = self.index.moved_to(pos, slot, from, to).expect("the axis is indexed");
+                return raw.min(mirrored);
+            }
+        }
+        let mut child = [Square::A0; MAX_MEN];
+        let child = &mut child[..squares.len()];
+        child.copy_from_slice(squares);
+        child[slot] = to;
+        self.index.canonical_index(child, !turn).expect("moves stay on legal points")
     }
 }
 
@@ -68,6 +117,7 @@ impl Game for MaterialGame<'_> {
             [pieces.iter().position(|p| p.color == turn && p.role == Role::General).expect("a General")];
         let standard = self.rules == Rules::Standard;
         let checked = standard && in_check_pieces(squares, pieces, general, turn, None);
+        let mut mirror_base = None;
         for (slot, (&from, &piece)) in squares.iter().zip(pieces).enumerate() {
             if piece.color != turn {
                 continue;
@@ -87,14 +137,7 @@ impl Game for MaterialGame<'_> {
                     None if self.index.moves_in_place(squares, slot) => {
                         Successor::Position(self.index.moved(pos, slot, from, to))
                     }
-                    None => {
-                        let mut child = all;
-                        let child = &mut child[..n];
-                        child[slot] = to;
-                        Successor::Position(
-                            self.index.canonical_index(child, !turn).expect("moves stay on legal points"),
-                        )
-                    }
+                    None => Successor::Position(self.child_index(pos, squares, turn, (slot, from, to), &mut mirror_base)),
                     Some(taken) if pieces[taken].role == Role::General => Successor::Known(Value::loss_in(0)),
                     Some(taken) => {
                         let mut child = all;
@@ -150,13 +193,23 @@ impl Unmoves for MaterialGame<'_> {
                 continue;
             }
             let bits = Bits::new(squares, pieces);
+            // The index of these points (the position or its image, which may be a hole): the
+            // parents' indices follow from it in O(1) without identical pieces.
+            let base = match (self.fast, mirrored) {
+                (false, _) => None,
+                (true, false) => Some(pos),
+                (true, true) => self.index.index_of(squares, turn),
+            };
             for (slot, (&to, &piece)) in squares.iter().zip(pieces).enumerate() {
                 if piece.color == turn || (only_general && slot != 0) {
                     continue;
                 }
                 for_each_origin(&bits, to, piece, |from| {
-                    if !mirrored && self.index.moves_in_place(squares, slot) {
-                        f(self.index.moved(pos, slot, to, from));
+                    if let Some(base) = base {
+                        // Parents whose Red General stands right of the axis are not indexed.
+                        if let Some(p) = self.index.moved_to(base, slot, to, from) {
+                            f(p);
+                        }
                         return;
                     }
                     // Parents whose Red General stands right of the axis are not indexed (their
@@ -203,9 +256,7 @@ fn needs_check(mv: Move, piece: Piece, general: Square) -> bool {
 impl MaterialGame<'_> {
     /// The value after a capture: the pieces but the taken one, in the smaller material.
     fn smaller_value(&self, squares: &mut [Square], taken: usize, turn: Color) -> Value {
-        let mut material = self.index.material();
-        material.remove(self.index.piece(taken));
-        let table = self.smaller.table(material).expect("the materials after a capture are solved first");
+        let table = self.captures[taken].expect("the materials after a capture are solved first");
         let mut rest = [Square::A0; MAX_MEN];
         let mut n = 0;
         for (i, &sq) in squares.iter().enumerate() {

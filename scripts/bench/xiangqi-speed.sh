@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Side by side: the solve of one Xiangqi material (standard rules) by a base revision and by the
+# current code, on the same machine in one run, alternating, several runs each; prints every
+# run, the medians, the speed-up and each build's peak RSS per index, and checks that both
+# builds give the same values (a digest of every cell).
+#
+#   scripts/bench/xiangqi-speed.sh [BASE-COMMIT] [MATERIAL] [RUNS]
+#
+# Defaults: the commit the `speed` branch started from (29a81d4), KNvKNC, 3 runs. The base is
+# checked out as a git worktree under target/bench-base/src and built into target/bench-base
+# with this tree's examples/solve_time.rs copied in (the base had no such example; it uses
+# only `Tablebase::solve`, which both have). Each run solves the smaller materials first
+# (untimed) and times the material itself.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+base=${1:-29a81d4}
+material=${2:-KNvKNC}
+runs=${3:-3}
+root=$PWD
+src=$root/target/bench-base/src
+if [ ! -d "$src" ]; then
+    git worktree add --detach "$src" "$base" >/dev/null
+fi
+git -C "$src" checkout -q --detach "$base"
+cp crates/xiangqi/examples/solve_time.rs "$src/crates/xiangqi/examples/solve_time.rs"
+(cd "$src" && CARGO_TARGET_DIR=$root/target/bench-base cargo build --release -q -p endgame-xiangqi --example solve_time)
+cargo build --release -q -p endgame-xiangqi --example solve_time
+old=$root/target/bench-base/release/examples/solve_time
+new=$root/target/release/examples/solve_time
+echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "base $(git -C "$src" rev-parse --short HEAD) vs current $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (modified)'), $material, $runs runs each"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for i in $(seq "$runs"); do
+    for which in old new; do
+        bin=${!which}
+        /usr/bin/time -f "%M" -o "$tmp/rss" "$bin" "$material" > "$tmp/out"
+        read -r _ secs len digest < "$tmp/out"
+        rss=$(cat "$tmp/rss")
+        echo "$which $i: $secs s, peak RSS $rss KiB, $len indices, digest $digest"
+        echo "$secs $rss $len $digest" >> "$tmp/$which"
+    done
+done
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+old_s=$(cut -d' ' -f1 "$tmp/old" | median)
+new_s=$(cut -d' ' -f1 "$tmp/new" | median)
+old_rss=$(cut -d' ' -f2 "$tmp/old" | median)
+new_rss=$(cut -d' ' -f2 "$tmp/new" | median)
+len=$(head -1 "$tmp/new" | cut -d' ' -f3)
+if [ "$(cut -d' ' -f4 "$tmp/old" "$tmp/new" | sort -u | wc -l)" != 1 ]; then
+    echo "DIGESTS DIFFER: the two builds give different values"
+    exit 1
+fi
+echo "same values in every run (digest $(head -1 "$tmp/new" | cut -d' ' -f4))"
+awk -v o="$old_s" -v n="$new_s" -v orss="$old_rss" -v nrss="$new_rss" -v len="$len" 'BEGIN {
+    printf "median solve: base %.2f s, current %.2f s: %.2fx faster\n", o, n, o / n
+    printf "median peak RSS: base %.0f MiB (%.2f bytes/index), current %.0f MiB (%.2f bytes/index)\n",
+        orss / 1024, orss * 1024 / len, nrss / 1024, nrss * 1024 / len
+}'
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
