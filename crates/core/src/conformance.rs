@@ -43,8 +43,9 @@ where
     })
 }
 
-/// Every move leads to a position (not a hole), and the un-moves are exactly the reversed moves,
-/// as multisets.
+/// Every move leads to a position (not a hole), [`Game::for_each_move_value`] reports the same
+/// moves as [`Game::for_each_move`], and the un-moves are exactly the reversed moves, as
+/// multisets.
 ///
 /// # Errors
 /// A message naming the first position whose un-moves disagree with the moves.
@@ -56,7 +57,12 @@ pub fn check_unmoves<G: Unmoves>(game: &G) -> Result<(), String> {
         .filter(|&p| open(p))
         .try_fold(Vec::new, |mut acc, p| {
             let mut bad = None;
+            let mut values = Vec::new();
             game.for_each_move(p, |_, to| {
+                values.push(match to {
+                    Successor::Known(v) => Some(v),
+                    Successor::Position(_) => None,
+                });
                 if let Successor::Position(q) = to {
                     if q >= n || !game.is_position(q) {
                         bad = Some(q);
@@ -64,8 +70,13 @@ pub fn check_unmoves<G: Unmoves>(game: &G) -> Result<(), String> {
                     acc.push((q, p));
                 }
             });
+            let mut reported = Vec::new();
+            game.for_each_move_value(p, |v| reported.push(v));
             match bad {
                 Some(q) => Err(format!("position {p} has a move to {q}, which is not a position")),
+                None if reported != values => Err(format!(
+                    "position {p}: for_each_move_value gives {reported:?}, for_each_move {values:?}"
+                )),
                 None => Ok(acc),
             }
         })

@@ -737,18 +737,16 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
         let mut moves: usize = 0;
         let mut won: usize = 0;
         let (mut lost_at, mut won_at, mut drawn_at) = (None::<u32>, None::<u32>, None::<u32>);
-        game.for_each_move(pos, |_, succ| {
+        game.for_each_move_value(pos, |value| {
             moves += 1;
-            match succ {
-                Successor::Known(Value::Loss(d)) => lost_at = Some(lost_at.map_or(d.0, |e| e.min(d.0))),
-                Successor::Known(Value::Win(d)) => {
+            match value {
+                Some(Value::Loss(d)) => lost_at = Some(lost_at.map_or(d.0, |e| e.min(d.0))),
+                Some(Value::Win(d)) => {
                     won += 1;
                     won_at = Some(won_at.map_or(d.0, |e| e.max(d.0)));
                 }
-                Successor::Known(Value::Draw(Some(d))) => {
-                    drawn_at = Some(drawn_at.map_or(d.0, |e| e.min(d.0)))
-                }
-                Successor::Known(Value::Draw(None)) | Successor::Position(_) => {}
+                Some(Value::Draw(Some(d))) => drawn_at = Some(drawn_at.map_or(d.0, |e| e.min(d.0))),
+                Some(Value::Draw(None)) | None => {}
             }
         });
         for (at, list) in

@@ -106,7 +106,25 @@ impl Game for MaterialGame<'_> {
 
     /// Works on the pieces' points: a move changes one point (the child's index follows), a
     /// capture also drops a piece (the smaller material's index of the rest).
-    fn for_each_move(&self, pos: usize, mut f: impl FnMut(Move, Successor)) {
+    fn for_each_move(&self, pos: usize, f: impl FnMut(Move, Successor)) {
+        self.moves::<true>(pos, f);
+    }
+
+    /// The moves without the indices of the positions they lead to.
+    fn for_each_move_value(&self, pos: usize, mut f: impl FnMut(Option<Value>)) {
+        self.moves::<false>(pos, |_, succ| {
+            f(match succ {
+                Successor::Known(v) => Some(v),
+                Successor::Position(_) => None,
+            });
+        });
+    }
+}
+
+impl MaterialGame<'_> {
+    /// The moves of `pos`; the successors' indices only when `INDICES` (else 0).
+    #[inline]
+    fn moves<const INDICES: bool>(&self, pos: usize, mut f: impl FnMut(Move, Successor)) {
         let mut all = [Square::A0; MAX_MEN];
         let Some(turn) = self.index.squares(pos, &mut all) else { return };
         let n = self.index.pieces().len();
@@ -134,6 +152,7 @@ impl Game for MaterialGame<'_> {
                     }
                 }
                 let succ = match taken {
+                    None if !INDICES => Successor::Position(0),
                     None if self.index.moves_in_place(squares, slot) => {
                         Successor::Position(self.index.moved(pos, slot, from, to))
                     }
