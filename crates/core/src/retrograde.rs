@@ -643,6 +643,9 @@ struct Run<'a, 'g, G, W> {
 /// A set of positions, one bit each.
 struct Bitmap(Vec<AtomicU64>);
 
+/// Predecessors whose cells a level pass reads at once.
+const BATCH: usize = 64;
+
 /// Bitmap words handled by one parallel task of a level pass.
 const WORDS: usize = CHUNK / 64;
 
@@ -830,8 +833,13 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
     /// Applies one decided move to the position `p` that has it; returns whether `p` got
     /// decided at level `d + 1` by it.
     fn apply(&self, p: u32, event: Event, d: u32) -> bool {
+        self.apply_to(p, self.cells[p as usize].get(), event, d)
+    }
+
+    /// [`Run::apply`] with the word of `p` read already (it may have changed since).
+    #[inline]
+    fn apply_to(&self, p: u32, mut word: u32, event: Event, d: u32) -> bool {
         let slot = &self.cells[p as usize];
-        let mut word = slot.get();
         loop {
             if word >> TAG_SHIFT != TAG_OPEN || word == HOLE {
                 return false;
@@ -876,6 +884,21 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
         let words = &current.0;
         let from_decided = (0..words.len().div_ceil(WORDS)).into_par_iter().map(|task| {
             let (mut processed, mut decided) = (0, 0);
+            // Predecessors are gathered in batches and their cells read all at once before any
+            // is changed: the reads are independent, so their cache misses overlap.
+            let mut batch: Vec<(u32, Event)> = Vec::with_capacity(BATCH + 64);
+            let mut words_read: Vec<u32> = Vec::with_capacity(BATCH + 64);
+            let mut flush = |batch: &mut Vec<(u32, Event)>, decided: &mut u64| {
+                words_read.clear();
+                words_read.extend(batch.iter().map(|&(p, _)| self.cells[p as usize].get()));
+                for (&(p, event), &word) in batch.iter().zip(&words_read) {
+                    if self.apply_to(p, word, event, d) {
+                        next.insert(p);
+                        *decided += 1;
+                    }
+                }
+                batch.clear();
+            };
             for w in task * WORDS..words.len().min((task + 1) * WORDS) {
                 let mut bits = words[w].load(Relaxed);
                 while bits != 0 {
@@ -889,14 +912,13 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
                     } else {
                         Event::Won
                     };
-                    preds.for_each(q, |p| {
-                        if self.apply(p, event, d) {
-                            next.insert(p);
-                            decided += 1;
-                        }
-                    });
+                    preds.for_each(q, |p| batch.push((p, event)));
+                    if batch.len() >= BATCH {
+                        flush(&mut batch, &mut decided);
+                    }
                 }
             }
+            flush(&mut batch, &mut decided);
             (processed, decided)
         });
         let from_events = events
