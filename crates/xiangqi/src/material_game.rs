@@ -12,7 +12,7 @@ use endgame_core::conformance::Indexed;
 use endgame_core::{Game, Successor, Unmoves, Value};
 
 use crate::index::{MAX_MEN, MaterialIndex};
-use crate::moves::{Bits, Move, Sides, for_each_origin, for_each_target, in_check_pieces};
+use crate::moves::{Bits, Move, Sides, for_each_origin, for_each_target, in_check_bits};
 use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -134,7 +134,8 @@ impl MaterialGame<'_> {
         let general = squares
             [pieces.iter().position(|p| p.color == turn && p.role == Role::General).expect("a General")];
         let standard = self.rules == Rules::Standard;
-        let checked = standard && in_check_pieces(squares, pieces, general, turn, None);
+        let occupied = bits.occupied();
+        let checked = standard && in_check_bits(occupied, squares, pieces, general, turn, None);
         let mut mirror_base = None;
         for (slot, (&from, &piece)) in squares.iter().zip(pieces).enumerate() {
             if piece.color != turn {
@@ -147,7 +148,8 @@ impl MaterialGame<'_> {
                     let mut after = all;
                     after[slot] = to;
                     let king = if piece.role == Role::General { to } else { general };
-                    if in_check_pieces(&after[..n], pieces, king, turn, taken) {
+                    let after_occupied = (occupied & !(1 << from.index())) | 1 << to.index();
+                    if in_check_bits(after_occupied, &after[..n], pieces, king, turn, taken) {
                         return;
                     }
                 }
@@ -253,7 +255,8 @@ impl Unmoves for MaterialGame<'_> {
 pub fn legal(squares: &[Square], pieces: &[Piece], turn: Color) -> bool {
     let general = Piece { color: !turn, role: Role::General };
     let at = pieces.iter().position(|&p| p == general).map(|i| squares[i]);
-    at.is_some_and(|g| !in_check_pieces(squares, pieces, g, !turn, None))
+    let occupied = squares.iter().fold(0u128, |m, s| m | 1 << s.index());
+    at.is_some_and(|g| !in_check_bits(occupied, squares, pieces, g, !turn, None))
 }
 
 /// Whether a move of `piece` may put its own General (on `general`, not in check) in check: a

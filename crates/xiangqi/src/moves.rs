@@ -174,6 +174,15 @@ impl Bits {
     }
 }
 
+impl Bits {
+    /// The occupied points.
+    #[inline]
+    #[must_use]
+    pub const fn occupied(&self) -> u128 {
+        self.occupied
+    }
+}
+
 impl Sides for Bits {
     #[inline]
     fn side_at(&self, sq: Square) -> Option<Color> {
@@ -553,4 +562,127 @@ pub fn in_check_pieces(
         }
     }
     false
+}
+
+/// For every pair of points `(a, b)` (at `a * 90 + b`): the points strictly between them when
+/// they share a file or a rank, else every point (so that no line attack is ever seen); and
+/// the leg of a Horse on `a` jumping to `b`, or [`NO_LEG`].
+struct Lines {
+    between: Vec<u128>,
+    horse_leg: Vec<u8>,
+}
+
+const NO_LEG: u8 = u8::MAX;
+
+fn lines() -> &'static Lines {
+    static LINES: std::sync::OnceLock<Lines> = std::sync::OnceLock::new();
+    LINES.get_or_init(|| {
+        let mut between = vec![u128::MAX; Square::COUNT * Square::COUNT];
+        let mut horse_leg = vec![NO_LEG; Square::COUNT * Square::COUNT];
+        for a in Square::all() {
+            for (df, dr) in ORTHOGONAL {
+                let mut mask = 0u128;
+                let mut at = a.offset(df, dr);
+                while let Some(b) = at {
+                    between[a.index() * Square::COUNT + b.index()] = mask;
+                    mask |= 1 << b.index();
+                    at = b.offset(df, dr);
+                }
+            }
+            for ((df, dr), (lf, lr)) in HORSE {
+                if let (Some(b), Some(leg)) = (a.offset(df, dr), a.offset(lf, lr)) {
+                    horse_leg[a.index() * Square::COUNT + b.index()] = leg.index() as u8;
+                }
+            }
+        }
+        Lines { between, horse_leg }
+    })
+}
+
+/// [`in_check_pieces`] with the occupied points given as a set (`occupied`, the pieces'
+/// points, the skipped slot's point included when another piece stands on it): line attacks
+/// are one table look-up and a mask each.
+#[must_use]
+pub fn in_check_bits(
+    occupied: u128,
+    squares: &[Square],
+    pieces: &[Piece],
+    general: Square,
+    color: Color,
+    skip: Option<usize>,
+) -> bool {
+    let lines = lines();
+    let g = general.index();
+    for (i, (&sq, &p)) in squares.iter().zip(pieces).enumerate() {
+        if p.color == color || Some(i) == skip {
+            continue;
+        }
+        let pair = sq.index() * Square::COUNT + g;
+        let attacks = match p.role {
+            Role::General => sq.file() == general.file() && occupied & lines.between[pair] == 0,
+            Role::Chariot => occupied & lines.between[pair] == 0,
+            Role::Cannon => (occupied & lines.between[pair]).count_ones() == 1,
+            Role::Horse => {
+                let leg = lines.horse_leg[pair];
+                leg != NO_LEG && occupied & (1 << leg) == 0
+            }
+            Role::Soldier => {
+                let (df, dr) = (
+                    general.file().index() as i8 - sq.file().index() as i8,
+                    general.rank().index() as i8 - sq.rank().index() as i8,
+                );
+                (df == 0 && dr == forward(p.color)) || (dr == 0 && df.abs() == 1 && across_river(sq, p.color))
+            }
+            Role::Advisor | Role::Elephant => false,
+        };
+        if attacks {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table-driven check test against the plain one on random placements.
+    #[test]
+    fn in_check_bits_agrees_with_in_check_pieces() {
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut below = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let kinds = [Role::Chariot, Role::Cannon, Role::Horse, Role::Soldier, Role::Advisor, Role::General];
+        let mut checks = 0;
+        for _ in 0..200_000 {
+            let n = 2 + below(5) as usize;
+            let mut squares = Vec::new();
+            let mut pieces = Vec::new();
+            while squares.len() < n {
+                let sq = Square::from_index(below(90) as usize).unwrap();
+                if squares.contains(&sq) {
+                    continue;
+                }
+                let color = if below(2) == 0 { Color::Red } else { Color::Black };
+                let role = if squares.is_empty() { Role::General } else { kinds[below(6) as usize] };
+                squares.push(sq);
+                pieces.push(Piece { color, role });
+            }
+            let skip = if below(3) == 0 { Some(1 + below(n as u64 - 1) as usize) } else { None };
+            // A skipped piece (just captured) leaves its point empty here.
+            let occupied = (0..n).filter(|&i| Some(i) != skip).fold(0u128, |m, i| m | 1 << squares[i].index());
+            let expected = in_check_pieces(&squares, &pieces, squares[0], pieces[0].color, skip);
+            checks += usize::from(expected);
+            assert_eq!(
+                in_check_bits(occupied, &squares, &pieces, squares[0], pieces[0].color, skip),
+                expected,
+                "{squares:?} {pieces:?} skip {skip:?}"
+            );
+        }
+        assert!(checks > 10_000, "only {checks} checks");
+    }
 }
