@@ -12,7 +12,7 @@ use endgame_core::conformance::Indexed;
 use endgame_core::{Game, Successor, Unmoves, Value};
 
 use crate::index::{MAX_MEN, MaterialIndex};
-use crate::moves::{Bits, Move, Sides, for_each_origin, for_each_target, in_check_bits};
+use crate::moves::{Bits, Move, Sides, between, for_each_origin, for_each_target, in_check_bits};
 use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -141,10 +141,27 @@ impl MaterialGame<'_> {
             if piece.color != turn {
                 continue;
             }
+            // Out of check, a piece other than the General whose leaving `from` exposes nothing
+            // puts its General in check only by becoming a Cannon's screen: the moves to those
+            // points are the illegal ones (see `cannon_screens`). Else every move is looked at.
+            let screens = if standard && !checked && piece.role != Role::General {
+                let vacated = occupied & !(1 << from.index());
+                if in_check_bits(vacated, squares, pieces, general, turn, None) {
+                    None
+                } else {
+                    Some(cannon_screens(vacated, squares, pieces, general, turn))
+                }
+            } else {
+                None
+            };
             let mut each = |to: Square| {
                 let mv = Move { from, to };
                 let taken = if bits.is_empty(to) { None } else { squares.iter().position(|&s| s == to) };
-                if standard && (checked || needs_check(mv, piece, general)) {
+                if let Some(screens) = screens {
+                    if screens & (1 << to.index()) != 0 {
+                        return;
+                    }
+                } else if standard && (checked || needs_check(mv, piece, general)) {
                     let mut after = all;
                     after[slot] = to;
                     let king = if piece.role == Role::General { to } else { general };
@@ -257,6 +274,22 @@ pub fn legal(squares: &[Square], pieces: &[Piece], turn: Color) -> bool {
     let at = pieces.iter().position(|&p| p == general).map(|i| squares[i]);
     let occupied = squares.iter().fold(0u128, |m, s| m | 1 << s.index());
     at.is_some_and(|g| !in_check_bits(occupied, squares, pieces, g, !turn, None))
+}
+
+/// The points that would screen an enemy Cannon's attack on the General of `color` (on
+/// `general`): every point between it and a Cannon on its file or rank with no piece between
+/// them (in `occupied`).
+fn cannon_screens(occupied: u128, squares: &[Square], pieces: &[Piece], general: Square, color: Color) -> u128 {
+    let mut screens = 0;
+    for (&sq, &p) in squares.iter().zip(pieces) {
+        if p.color != color && p.role == Role::Cannon {
+            let between = between(sq, general);
+            if occupied & between == 0 {
+                screens |= between;
+            }
+        }
+    }
+    screens
 }
 
 /// Whether a move of `piece` may put its own General (on `general`, not in check) in check: a

@@ -599,6 +599,13 @@ fn lines() -> &'static Lines {
     })
 }
 
+/// The points strictly between `a` and `b` when they share a file or a rank, else every point.
+#[inline]
+#[must_use]
+pub fn between(a: Square, b: Square) -> u128 {
+    lines().between[a.index() * Square::COUNT + b.index()]
+}
+
 /// [`in_check_pieces`] with the occupied points given as a set (`occupied`, the pieces'
 /// points, the skipped slot's point included when another piece stands on it): line attacks
 /// are one table look-up and a mask each.
