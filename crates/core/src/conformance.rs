@@ -8,7 +8,7 @@ use std::fmt::Debug;
 
 use rayon::prelude::*;
 
-use crate::game::{Game, Successor, Unmoves};
+use crate::game::{FirstLook, Game, Successor, Unmoves};
 use crate::line::successor_value;
 use crate::retrograde::Solution;
 
@@ -52,6 +52,17 @@ where
 pub fn check_unmoves<G: Unmoves>(game: &G) -> Result<(), String> {
     let n = game.num_positions();
     let open = |p: usize| game.is_position(p) && game.terminal(p).is_none();
+    (0..n).into_par_iter().filter(|&p| !open(p)).try_for_each(|p| {
+        let expected = if game.is_position(p) {
+            FirstLook::Terminal(game.terminal(p).expect("not open"))
+        } else {
+            FirstLook::Hole
+        };
+        match game.first_look(p, |_| {}) {
+            look if look == expected => Ok(()),
+            look => Err(format!("position {p}: first_look gives {look:?}, expected {expected:?}")),
+        }
+    })?;
     let mut forward: Vec<(usize, usize)> = (0..n)
         .into_par_iter()
         .filter(|&p| open(p))
@@ -72,6 +83,11 @@ pub fn check_unmoves<G: Unmoves>(game: &G) -> Result<(), String> {
             });
             let mut reported = Vec::new();
             game.for_each_move_value(p, |v| reported.push(v));
+            let mut looked = Vec::new();
+            let look = game.first_look(p, |v| looked.push(v));
+            if look != FirstLook::Moves || looked != values {
+                return Err(format!("position {p}: first_look gives {look:?} and {looked:?}, expected its moves {values:?}"));
+            }
             match bad {
                 Some(q) => Err(format!("position {p} has a move to {q}, which is not a position")),
                 None if reported != values => Err(format!(

@@ -60,6 +60,31 @@ pub trait Game: Sync {
             });
         });
     }
+
+    /// The solver's first look at `pos`: [`Game::is_position`], then [`Game::terminal`], then
+    /// for a position that is neither a hole nor terminal [`Game::for_each_move_value`], in
+    /// one call (a game may share the work of the three).
+    fn first_look(&self, pos: usize, f: impl FnMut(Option<Value>)) -> FirstLook {
+        if !self.is_position(pos) {
+            return FirstLook::Hole;
+        }
+        if let Some(value) = self.terminal(pos) {
+            return FirstLook::Terminal(value);
+        }
+        self.for_each_move_value(pos, f);
+        FirstLook::Moves
+    }
+}
+
+/// What [`Game::first_look`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstLook {
+    /// A hole of the index.
+    Hole,
+    /// A terminal position with its value.
+    Terminal(Value),
+    /// A position whose moves were reported.
+    Moves,
 }
 
 /// A game that can generate un-moves: the positions from which one move leads to a position.

@@ -26,7 +26,7 @@ pub mod search;
 pub mod tablebase;
 pub mod value;
 
-pub use game::{Game, Successor, Unmoves};
+pub use game::{FirstLook, Game, Successor, Unmoves};
 pub use input::{InputError, JudgeError, Tokens};
 pub use line::{ScoredMove, best_move, main_line, scored_moves};
 pub use retrograde::{CellSize, Phase, Progress, Retrograde, Solution, SolveError, Summary};

@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Rel
 
 use rayon::prelude::*;
 
-use crate::game::{Game, Successor, Unmoves};
+use crate::game::{FirstLook, Game, Successor, Unmoves};
 use crate::value::{Plies, Value};
 
 /// Positions handled by one parallel task of a pass.
@@ -718,21 +718,6 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
     fn classify(&self, pos: usize, found: &mut Found) -> Result<(), SolveError> {
         let game = self.game;
         let p = pos as u32;
-        if !game.is_position(pos) {
-            self.cells[pos].set(cell(TAG_OPEN, HOLE));
-            return Ok(());
-        }
-        if let Some(value) = game.terminal(pos) {
-            let word = encode(value, W::LIMIT)?;
-            self.cells[pos].set(word);
-            self.escape(p, word);
-            match value {
-                Value::Win(d) | Value::Loss(d) => push_at(&mut found.decided, d.0 as usize, p),
-                Value::Draw(Some(d)) => push_at(&mut found.drawn, d.0 as usize, p),
-                Value::Draw(None) => {}
-            }
-            return Ok(());
-        }
         // Of the moves with known values only the best of each kind matters: the shortest
         // way to a lost child (a win), the shortest drawn line, and the longest won child (the
         // last one that a loss has to wait for). The other won children are counted off now,
@@ -740,7 +725,7 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
         let mut moves: usize = 0;
         let mut won: usize = 0;
         let (mut lost_at, mut won_at, mut drawn_at) = (None::<u32>, None::<u32>, None::<u32>);
-        game.for_each_move_value(pos, |value| {
+        let look = game.first_look(pos, |value| {
             moves += 1;
             match value {
                 Some(Value::Loss(d)) => lost_at = Some(lost_at.map_or(d.0, |e| e.min(d.0))),
@@ -752,6 +737,24 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
                 Some(Value::Draw(None)) | None => {}
             }
         });
+        match look {
+            FirstLook::Hole => {
+                self.cells[pos].set(cell(TAG_OPEN, HOLE));
+                return Ok(());
+            }
+            FirstLook::Terminal(value) => {
+                let word = encode(value, W::LIMIT)?;
+                self.cells[pos].set(word);
+                self.escape(p, word);
+                match value {
+                    Value::Win(d) | Value::Loss(d) => push_at(&mut found.decided, d.0 as usize, p),
+                    Value::Draw(Some(d)) => push_at(&mut found.drawn, d.0 as usize, p),
+                    Value::Draw(None) => {}
+                }
+                return Ok(());
+            }
+            FirstLook::Moves => {}
+        }
         for (at, list) in
             [(lost_at, &mut found.lost), (won_at, &mut found.won), (drawn_at, &mut found.drawn_moves)]
         {

@@ -239,10 +239,14 @@ impl MaterialIndex {
             }
         }
         if on_axis(squares[0]) {
-            let mut image = [Square::A0; MAX_MEN];
-            let image = self.mirror(squares, &mut image);
-            let mirrored = self.index_of(image, Color::Red).expect("the mirror keeps every point allowed");
-            if mirrored < index & !1 {
+            let mirrored = if self.identical {
+                let mut image = [Square::A0; MAX_MEN];
+                let image = self.mirror(squares, &mut image);
+                self.index_of(image, Color::Red)
+            } else {
+                self.mirror_index(squares, Color::Red)
+            };
+            if mirrored.expect("the mirror keeps every point allowed") < index & !1 {
                 return None;
             }
         }

@@ -9,7 +9,7 @@
 //! from or to its file, rank or a Horse-leg point next to it).
 
 use endgame_core::conformance::Indexed;
-use endgame_core::{Game, Successor, Unmoves, Value};
+use endgame_core::{FirstLook, Game, Successor, Unmoves, Value};
 
 use crate::index::{MAX_MEN, MaterialIndex};
 use crate::moves::{Bits, Move, Sides, between, for_each_origin, for_each_target, in_check_bits};
@@ -107,26 +107,53 @@ impl Game for MaterialGame<'_> {
     /// Works on the pieces' points: a move changes one point (the child's index follows), a
     /// capture also drops a piece (the smaller material's index of the rest).
     fn for_each_move(&self, pos: usize, f: impl FnMut(Move, Successor)) {
-        self.moves::<true>(pos, f);
+        let mut all = [Square::A0; MAX_MEN];
+        let Some(turn) = self.index.squares(pos, &mut all) else { return };
+        self.moves::<true>(pos, &all, turn, f);
     }
 
     /// The moves without the indices of the positions they lead to.
-    fn for_each_move_value(&self, pos: usize, mut f: impl FnMut(Option<Value>)) {
-        self.moves::<false>(pos, |_, succ| {
+    fn for_each_move_value(&self, pos: usize, f: impl FnMut(Option<Value>)) {
+        let mut all = [Square::A0; MAX_MEN];
+        let Some(turn) = self.index.squares(pos, &mut all) else { return };
+        self.move_values(pos, &all, turn, f);
+    }
+
+    /// One decoding of the index for the legality test and the moves.
+    fn first_look(&self, pos: usize, f: impl FnMut(Option<Value>)) -> FirstLook {
+        let mut all = [Square::A0; MAX_MEN];
+        let Some(turn) = self.index.squares(pos, &mut all) else { return FirstLook::Hole };
+        let pieces = self.index.pieces();
+        if self.rules == Rules::Standard && !legal(&all[..pieces.len()], pieces, turn) {
+            return FirstLook::Hole;
+        }
+        self.move_values(pos, &all, turn, f);
+        FirstLook::Moves
+    }
+}
+
+impl MaterialGame<'_> {
+    /// [`Game::for_each_move_value`] of the position `pos` with these points.
+    fn move_values(&self, pos: usize, all: &[Square; MAX_MEN], turn: Color, mut f: impl FnMut(Option<Value>)) {
+        self.moves::<false>(pos, all, turn, |_, succ| {
             f(match succ {
                 Successor::Known(v) => Some(v),
                 Successor::Position(_) => None,
             });
         });
     }
-}
 
-impl MaterialGame<'_> {
-    /// The moves of `pos`; the successors' indices only when `INDICES` (else 0).
+    /// The moves of the position `pos` with these points and side to move; the successors'
+    /// indices only when `INDICES` (else 0).
     #[inline]
-    fn moves<const INDICES: bool>(&self, pos: usize, mut f: impl FnMut(Move, Successor)) {
-        let mut all = [Square::A0; MAX_MEN];
-        let Some(turn) = self.index.squares(pos, &mut all) else { return };
+    fn moves<const INDICES: bool>(
+        &self,
+        pos: usize,
+        all: &[Square; MAX_MEN],
+        turn: Color,
+        mut f: impl FnMut(Move, Successor),
+    ) {
+        let all = *all;
         let n = self.index.pieces().len();
         let squares = &all[..n];
         let pieces = self.index.pieces();
