@@ -39,7 +39,13 @@ fn generated(name: &str, rules: Rules, materials: &[&str]) -> (PathBuf, Tablebas
 }
 
 /// Every legal position of `m`, probed through `store`, has the in-memory value.
-fn check_every_position(store: &Tablebases, memory: &Tablebase, m: Material, stride: usize, offset: usize) -> usize {
+fn check_every_position(
+    store: &Tablebases,
+    memory: &Tablebase,
+    m: Material,
+    stride: usize,
+    offset: usize,
+) -> usize {
     let table = memory.table(m).unwrap();
     let mut probed = 0;
     for i in (offset..table.index().len()).step_by(stride) {
@@ -48,7 +54,12 @@ fn check_every_position(store: &Tablebases, memory: &Tablebase, m: Material, str
             assert!(store.probe(&position).unwrap_err().is_illegal());
             continue;
         }
-        assert_eq!(store.probe(&position).unwrap(), table.solution().value(i).unwrap(), "{}", position.setup());
+        assert_eq!(
+            store.probe(&position).unwrap(),
+            table.solution().value(i).unwrap(),
+            "{}",
+            position.setup()
+        );
         probed += 1;
     }
     probed
@@ -60,8 +71,10 @@ fn probes_from_files_equal_the_solution_in_memory_with_any_cache() {
     for m in ["KNvKC", "KRvKA", "KNvK", "KvKC"] {
         let m = material(m);
         // The default cache, and one far smaller than a table (a few blocks).
-        for store in [Tablebases::open(&dir, Rules::Standard), Tablebases::open(&dir, Rules::Standard).with_cache_bytes(40_000)]
-        {
+        for store in [
+            Tablebases::open(&dir, Rules::Standard),
+            Tablebases::open(&dir, Rules::Standard).with_cache_bytes(40_000),
+        ] {
             assert!(check_every_position(&store, &memory, m, 1, 0) > 0);
             assert!(store.cache().bytes() <= store.cache().budget());
         }
@@ -133,8 +146,9 @@ fn drawn_lines_stop_at_a_real_repetition_or_the_bound() {
         }
         assert_eq!(*seen.last().unwrap(), line.last);
         match line.end {
-            LineEnd::Repeats { ply } => {
+            LineEnd::Repeats { ply, again } => {
                 repeats += 1;
+                assert_eq!(again, line.moves.len());
                 assert_eq!(seen[ply], line.last);
                 assert!(!seen[..seen.len() - 1].iter().skip(ply + 1).any(|p| *p == line.last));
             }
@@ -194,9 +208,16 @@ fn lines_of_80_plies_and_more_are_complete_and_replay_to_the_end() {
     assert!(!long.is_empty());
     // The longest win (87 plies, as published) and the longest loss one ply longer.
     let longest = |win: bool| {
-        long.iter().filter_map(|&i| solution.value(i)).filter(|v| matches!(v, Value::Win(_)) == win).filter_map(Value::plies).max()
+        long.iter()
+            .filter_map(|&i| solution.value(i))
+            .filter(|v| matches!(v, Value::Win(_)) == win)
+            .filter_map(Value::plies)
+            .max()
     };
-    assert_eq!((longest(true), longest(false)), (Some(endgame_core::Plies(87)), Some(endgame_core::Plies(88))));
+    assert_eq!(
+        (longest(true), longest(false)),
+        (Some(endgame_core::Plies(87)), Some(endgame_core::Plies(88)))
+    );
     for &i in long.iter().step_by(long.len().div_ceil(6)) {
         let start = index.decode(i).unwrap();
         let value = store.probe(&start).unwrap();
