@@ -178,6 +178,10 @@ fn byte_cells_hold_long_chains_and_fall_back_for_many_moves() {
     assert_eq!(byte.bytes_per_position(), 1);
     assert_eq!(byte.escapes(), n - (limit - 1) - 1);
     assert!((0..n).all(|p| byte.value(p) == wide.value(p)));
+    // Read back from values, as a table file gives them.
+    let back = endgame_core::Solution::from_values_bytes(wide.values()).unwrap();
+    assert_eq!(back.escapes(), byte.escapes());
+    assert!((0..n).all(|p| back.value(p) == wide.value(p)));
     // A position with more moves than a byte counts: the solver uses 2-byte cells.
     let mut edges = vec![vec![1; limit + 5], vec![2], vec![0]];
     edges[1].push(0);
