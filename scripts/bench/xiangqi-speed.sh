@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Side by side: the solve of one Xiangqi material (standard rules) by a base revision and by the
 # current code, on the same machine in one run, alternating, several runs each; prints every
-# run, the medians, the speed-up and each build's peak RSS per index, and checks that both
-# builds give the same values (a digest of every cell).
+# run, the medians of the solve's wall time and of the whole process's CPU time (user + sys,
+# less sensitive to a shared machine's load, but it includes the untimed solves of the smaller
+# materials and the digest), the speed-ups and each build's peak RSS per index, and checks that
+# both builds give the same values (a digest of every cell).
 #
 #   scripts/bench/xiangqi-speed.sh [BASE-COMMIT] [MATERIAL] [RUNS]
 #
@@ -34,11 +36,12 @@ trap 'rm -rf "$tmp"' EXIT
 for i in $(seq "$runs"); do
     for which in old new; do
         bin=${!which}
-        /usr/bin/time -f "%M" -o "$tmp/rss" "$bin" "$material" > "$tmp/out"
+        /usr/bin/time -f "%M %U %S" -o "$tmp/rss" "$bin" "$material" > "$tmp/out"
         read -r _ secs len digest < "$tmp/out"
-        rss=$(cat "$tmp/rss")
-        echo "$which $i: $secs s, peak RSS $rss KiB, $len indices, digest $digest"
-        echo "$secs $rss $len $digest" >> "$tmp/$which"
+        read -r rss user sys < "$tmp/rss"
+        cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%.2f", u + s}')
+        echo "$which $i: solve $secs s wall, process $cpu s CPU, peak RSS $rss KiB, $len indices, digest $digest (load $(cut -d' ' -f1 /proc/loadavg))"
+        echo "$secs $rss $len $digest $cpu" >> "$tmp/$which"
     done
 done
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -46,14 +49,17 @@ old_s=$(cut -d' ' -f1 "$tmp/old" | median)
 new_s=$(cut -d' ' -f1 "$tmp/new" | median)
 old_rss=$(cut -d' ' -f2 "$tmp/old" | median)
 new_rss=$(cut -d' ' -f2 "$tmp/new" | median)
+old_cpu=$(cut -d' ' -f5 "$tmp/old" | median)
+new_cpu=$(cut -d' ' -f5 "$tmp/new" | median)
 len=$(head -1 "$tmp/new" | cut -d' ' -f3)
 if [ "$(cut -d' ' -f4 "$tmp/old" "$tmp/new" | sort -u | wc -l)" != 1 ]; then
     echo "DIGESTS DIFFER: the two builds give different values"
     exit 1
 fi
 echo "same values in every run (digest $(head -1 "$tmp/new" | cut -d' ' -f4))"
-awk -v o="$old_s" -v n="$new_s" -v orss="$old_rss" -v nrss="$new_rss" -v len="$len" 'BEGIN {
-    printf "median solve: base %.2f s, current %.2f s: %.2fx faster\n", o, n, o / n
+awk -v o="$old_s" -v n="$new_s" -v oc="$old_cpu" -v nc="$new_cpu" -v orss="$old_rss" -v nrss="$new_rss" -v len="$len" 'BEGIN {
+    printf "median solve (wall): base %.2f s, current %.2f s: %.2fx faster\n", o, n, o / n
+    printf "median process CPU (user + sys): base %.2f s, current %.2f s: %.2fx less\n", oc, nc, oc / nc
     printf "median peak RSS: base %.0f MiB (%.2f bytes/index), current %.0f MiB (%.2f bytes/index)\n",
         orss / 1024, orss * 1024 / len, nrss / 1024, nrss * 1024 / len
 }'

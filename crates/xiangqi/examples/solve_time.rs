@@ -3,7 +3,7 @@
 //! for `scripts/bench/xiangqi-speed.sh`.
 //!
 //! `cargo run --release -p endgame-xiangqi --example solve_time -- KNvKNC`
-use endgame_core::Value;
+use endgame_core::{Phase, Progress, Retrograde, Value};
 use endgame_xiangqi::{Material, Rules, Tablebase};
 
 fn main() {
@@ -16,8 +16,19 @@ fn main() {
         }
     }
     let start = std::time::Instant::now();
-    tables.solve(material).expect("the material");
+    // When each phase of the solver began (seconds from the start).
+    let phases = std::sync::Mutex::new(Vec::<(Phase, f64)>::new());
+    let report = |p: Progress| {
+        let mut seen = phases.lock().unwrap();
+        if seen.last().is_none_or(|&(phase, _)| phase != p.phase) {
+            seen.push((p.phase, start.elapsed().as_secs_f64()));
+        }
+    };
+    tables.solve_with(material, &Retrograde::new().compact(true).progress(&report)).expect("the material");
     let secs = start.elapsed().as_secs_f64();
+    let phases: Vec<String> =
+        phases.into_inner().unwrap().iter().map(|(phase, at)| format!("{phase:?} from {at:.2} s")).collect();
+    eprintln!("{name}: {}", phases.join(", "));
     let table = tables.table(material).expect("solved");
     // FNV-1a over a code of every value: equal digests, equal tables.
     let mut digest: u64 = 0xcbf2_9ce4_8422_2325;
