@@ -27,12 +27,15 @@ git -C "$src" checkout -q --detach "$base"
 cp crates/xiangqi/examples/solve_time.rs "$src/crates/xiangqi/examples/solve_time.rs"
 (cd "$src" && CARGO_TARGET_DIR=$root/target/bench-base cargo build --release -q -p endgame-xiangqi --example solve_time)
 cargo build --release -q -p endgame-xiangqi --example solve_time
-old=$root/target/bench-base/release/examples/solve_time
-new=$root/target/release/examples/solve_time
-echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "base $(git -C "$src" rev-parse --short HEAD) vs current $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (modified)'), $material, $runs runs each"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Copies, so that a rebuild during the runs changes nothing.
+cp "$root/target/bench-base/release/examples/solve_time" "$tmp/old-solve_time"
+cp "$root/target/release/examples/solve_time" "$tmp/new-solve_time"
+old=$tmp/old-solve_time
+new=$tmp/new-solve_time
+echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "base $(git -C "$src" rev-parse --short HEAD) vs current $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (modified)'), $material, $runs runs each"
 for i in $(seq "$runs"); do
     for which in old new; do
         bin=${!which}

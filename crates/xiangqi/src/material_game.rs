@@ -164,6 +164,7 @@ impl MaterialGame<'_> {
         let occupied = bits.occupied();
         let checked = standard && in_check_bits(occupied, squares, pieces, general, turn, None);
         let mut mirror_base = None;
+        let mut far_screens = None;
         for (slot, (&from, &piece)) in squares.iter().zip(pieces).enumerate() {
             if piece.color != turn {
                 continue;
@@ -173,7 +174,11 @@ impl MaterialGame<'_> {
             // points are the illegal ones (see `cannon_screens`). Else every move is looked at.
             let screens = if standard && !checked && piece.role != Role::General {
                 let vacated = occupied & !(1 << from.index());
-                if in_check_bits(vacated, squares, pieces, general, turn, None) {
+                if !near(from, general) {
+                    // Off the General's lines and legs, leaving `from` exposes nothing and
+                    // changes no screen.
+                    Some(*far_screens.get_or_insert_with(|| cannon_screens(occupied, squares, pieces, general, turn)))
+                } else if in_check_bits(vacated, squares, pieces, general, turn, None) {
                     None
                 } else {
                     Some(cannon_screens(vacated, squares, pieces, general, turn))
@@ -324,15 +329,15 @@ fn cannon_screens(occupied: u128, squares: &[Square], pieces: &[Piece], general:
 /// (a Horse's leg).
 #[inline]
 fn needs_check(mv: Move, piece: Piece, general: Square) -> bool {
-    if piece.role == Role::General {
-        return true;
-    }
+    piece.role == Role::General || near(mv.from, general) || near(mv.to, general)
+}
+
+/// Whether `sq` is on the file or rank of `general` or diagonally next to it (a Horse's leg).
+#[inline]
+fn near(sq: Square, general: Square) -> bool {
     let (gf, gr) = (general.file().index(), general.rank().index());
-    let near = |sq: Square| {
-        let (f, r) = (sq.file().index(), sq.rank().index());
-        f == gf || r == gr || (f.abs_diff(gf) == 1 && r.abs_diff(gr) == 1)
-    };
-    near(mv.from) || near(mv.to)
+    let (f, r) = (sq.file().index(), sq.rank().index());
+    f == gf || r == gr || (f.abs_diff(gf) == 1 && r.abs_diff(gr) == 1)
 }
 
 impl MaterialGame<'_> {
