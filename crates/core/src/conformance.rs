@@ -86,7 +86,9 @@ pub fn check_unmoves<G: Unmoves>(game: &G) -> Result<(), String> {
             let mut looked = Vec::new();
             let look = game.first_look(p, |v| looked.push(v));
             if look != FirstLook::Moves || looked != values {
-                return Err(format!("position {p}: first_look gives {look:?} and {looked:?}, expected its moves {values:?}"));
+                return Err(format!(
+                    "position {p}: first_look gives {look:?} and {looked:?}, expected its moves {values:?}"
+                ));
             }
             match bad {
                 Some(q) => Err(format!("position {p} has a move to {q}, which is not a position")),

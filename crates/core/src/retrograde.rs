@@ -205,7 +205,9 @@ impl Cells {
             Cells::Compact(c) => c.get(pos).map(Word::get),
             Cells::Byte(c, escapes) => c.get(pos).map(Word::get).map(|word| {
                 if word >> TAG_SHIFT != TAG_OPEN && word & PAYLOAD == ESCAPED {
-                    let at = escapes.binary_search_by_key(&(pos as u32), |e| e.0).expect("an escaped cell is listed");
+                    let at = escapes
+                        .binary_search_by_key(&(pos as u32), |e| e.0)
+                        .expect("an escaped cell is listed");
                     escapes[at].1
                 } else {
                     word

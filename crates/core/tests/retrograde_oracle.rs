@@ -217,7 +217,10 @@ fn compact_cells_refuse_distances_they_cannot_hold() {
     let n = limit as usize + 10;
     let chain = ExplicitGame::new((0..n).map(|i| if i + 1 < n { vec![i + 1] } else { vec![] }).collect());
     assert!(Retrograde::new().cell_size(CellSize::Two).solve(&chain).is_err());
-    assert_eq!(Retrograde::new().compact(true).solve(&chain).unwrap().value(0).and_then(|v| v.plies()), Some(endgame_core::Plies(n as u32 - 1)));
+    assert_eq!(
+        Retrograde::new().compact(true).solve(&chain).unwrap().value(0).and_then(|v| v.plies()),
+        Some(endgame_core::Plies(n as u32 - 1))
+    );
     let far = Retrograde::new().solve(&chain).unwrap().value(0).unwrap();
     assert_eq!(far.plies(), Some(endgame_core::Plies(n as u32 - 1)));
 }

@@ -61,7 +61,10 @@ impl<'a> MaterialGame<'a> {
             let general = if slot == 0 { to } else { squares[0] };
             let file = general.file().index();
             if file < 4 {
-                return self.index.moved_to(pos, slot, from, to).expect("Red's General stays on an indexed point");
+                return self
+                    .index
+                    .moved_to(pos, slot, from, to)
+                    .expect("Red's General stays on an indexed point");
             }
             if let Some(base) = *mirror_base.get_or_insert_with(|| self.index.mirror_index(squares, turn)) {
                 let mirrored = self
@@ -134,7 +137,13 @@ impl Game for MaterialGame<'_> {
 
 impl MaterialGame<'_> {
     /// [`Game::for_each_move_value`] of the position `pos` with these points.
-    fn move_values(&self, pos: usize, all: &[Square; MAX_MEN], turn: Color, mut f: impl FnMut(Option<Value>)) {
+    fn move_values(
+        &self,
+        pos: usize,
+        all: &[Square; MAX_MEN],
+        turn: Color,
+        mut f: impl FnMut(Option<Value>),
+    ) {
         self.moves::<false>(pos, all, turn, |_, succ| {
             f(match succ {
                 Successor::Known(v) => Some(v),
@@ -177,7 +186,10 @@ impl MaterialGame<'_> {
                 if !near(from, general) {
                     // Off the General's lines and legs, leaving `from` exposes nothing and
                     // changes no screen.
-                    Some(*far_screens.get_or_insert_with(|| cannon_screens(occupied, squares, pieces, general, turn)))
+                    Some(
+                        *far_screens
+                            .get_or_insert_with(|| cannon_screens(occupied, squares, pieces, general, turn)),
+                    )
                 } else if in_check_bits(vacated, squares, pieces, general, turn, None) {
                     None
                 } else {
@@ -207,7 +219,13 @@ impl MaterialGame<'_> {
                     None if self.index.moves_in_place(squares, slot) => {
                         Successor::Position(self.index.moved(pos, slot, from, to))
                     }
-                    None => Successor::Position(self.child_index(pos, squares, turn, (slot, from, to), &mut mirror_base)),
+                    None => Successor::Position(self.child_index(
+                        pos,
+                        squares,
+                        turn,
+                        (slot, from, to),
+                        &mut mirror_base,
+                    )),
                     Some(taken) if pieces[taken].role == Role::General => Successor::Known(Value::loss_in(0)),
                     Some(taken) => {
                         let mut child = all;
@@ -311,7 +329,13 @@ pub fn legal(squares: &[Square], pieces: &[Piece], turn: Color) -> bool {
 /// The points that would screen an enemy Cannon's attack on the General of `color` (on
 /// `general`): every point between it and a Cannon on its file or rank with no piece between
 /// them (in `occupied`).
-fn cannon_screens(occupied: u128, squares: &[Square], pieces: &[Piece], general: Square, color: Color) -> u128 {
+fn cannon_screens(
+    occupied: u128,
+    squares: &[Square],
+    pieces: &[Piece],
+    general: Square,
+    color: Color,
+) -> u128 {
     let mut screens = 0;
     for (&sq, &p) in squares.iter().zip(pieces) {
         if p.color != color && p.role == Role::Cannon {

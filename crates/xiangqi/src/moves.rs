@@ -681,7 +681,8 @@ mod tests {
             }
             let skip = if below(3) == 0 { Some(1 + below(n as u64 - 1) as usize) } else { None };
             // A skipped piece (just captured) leaves its point empty here.
-            let occupied = (0..n).filter(|&i| Some(i) != skip).fold(0u128, |m, i| m | 1 << squares[i].index());
+            let occupied =
+                (0..n).filter(|&i| Some(i) != skip).fold(0u128, |m, i| m | 1 << squares[i].index());
             let expected = in_check_pieces(&squares, &pieces, squares[0], pieces[0].color, skip);
             checks += usize::from(expected);
             assert_eq!(
