@@ -151,8 +151,10 @@ fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), Failure> {
         for &m in &plan {
             let n = MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
             total = total.saturating_add(n);
+            // The memory a solve of it needs with none of its smaller tables loaded yet.
+            let memory = Tablebases::memory_estimate(m, |_| false);
             let there = if tables.path(m).exists() { " (file exists)" } else { "" };
-            writeln!(out, "{m:<10} {n:>12} positions{there}")?;
+            writeln!(out, "{m:<10} {n:>12} positions {:>8} MiB{there}", memory.div_ceil(1 << 20))?;
         }
         writeln!(out, "{} materials, {total} positions in all", plan.len())?;
         return Ok(());
