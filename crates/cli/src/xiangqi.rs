@@ -362,7 +362,7 @@ fn solve(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let mut texts = Vec::new();
     for m in &line.moves {
         texts.push(move_text(&at, m.mv));
-        at = at.play(m.mv);
+        at = at.play_unchecked(m.mv);
     }
     writeln!(out, "Main line ({}): {}", endgame_core::Plies(line.moves.len() as u32), texts.join(" "))?;
     writeln!(out, "Final position:")?;

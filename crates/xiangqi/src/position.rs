@@ -63,6 +63,18 @@ pub enum PositionError {
     },
 }
 
+/// A move that is not legal in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{mv} is not a legal move of {turn} under {rules} rules")]
+pub struct IllegalMove {
+    /// The move.
+    pub mv: Move,
+    /// The side to move.
+    pub turn: Color,
+    /// The rule set.
+    pub rules: Rules,
+}
+
 /// A position: a board whose pieces stand on points they may occupy, and the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -172,9 +184,24 @@ impl Position {
         self.board.get(mv.to)
     }
 
-    /// The position after `mv`, which must be one of [`Position::legal_moves`].
+    /// The position after `mv`, if it is one of the legal moves under `rules`.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when it is not.
+    pub fn play(&self, mv: Move, rules: Rules) -> Result<Position, IllegalMove> {
+        if self.legal_moves(rules).contains(&mv) {
+            Ok(self.play_unchecked(mv))
+        } else {
+            Err(IllegalMove { mv, turn: self.turn, rules })
+        }
+    }
+
+    /// The position after `mv`, not checked: `mv` must be one of [`Position::legal_moves`]
+    /// (the solver's and the tables' hot paths play only those). Anything else gives a
+    /// position no game reaches (a debug build asserts that the mover's piece stands on
+    /// `mv.from`).
     #[must_use]
-    pub fn play(&self, mv: Move) -> Position {
+    pub fn play_unchecked(&self, mv: Move) -> Position {
         let mut board = self.board;
         let piece = board.set(mv.from, None);
         debug_assert!(piece.is_some_and(|p| p.color == self.turn), "{mv} moves no piece of the side to move");

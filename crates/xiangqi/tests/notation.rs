@@ -99,7 +99,25 @@ fn moves_print_in_iccs_and_parse() {
     assert_eq!(mv.to.to_string(), "e2");
     assert_eq!(mv.to_string(), "h2e2");
     assert!("h2e".parse::<Move>().is_err());
-    assert!("h2e2x".parse::<Move>().is_err());
+    assert_eq!(
+        "h2e2x".parse::<Move>().unwrap_err().to_string(),
+        "expected a move in ICCS coordinates (from-point, to-point, like h2e2), found \"h2e2x\""
+    );
+    assert_eq!("é2e2".parse::<Move>().unwrap_err(), endgame_xiangqi::ParseMoveError("é2e2".into()));
+}
+
+#[test]
+fn play_checks_legality_and_play_unchecked_does_not() {
+    use endgame_xiangqi::Rules;
+    let p = Position::from_setup("4k4/9/9/9/9/9/9/9/4A4/3RK4 w".parse::<Setup>().unwrap()).unwrap();
+    let legal: Move = "d0d8".parse().unwrap();
+    assert_eq!(p.play(legal, Rules::Standard).unwrap(), p.play_unchecked(legal));
+    // The Advisor may not leave the file the Generals would then face each other on.
+    let pinned: Move = "e1d2".parse().unwrap();
+    assert!(p.play(pinned, Rules::Hdu).is_ok());
+    let e = p.play(pinned, Rules::Standard).unwrap_err();
+    assert_eq!(e.to_string(), "e1d2 is not a legal move of Red under standard rules");
+    assert!(p.play("a0a1".parse().unwrap(), Rules::Hdu).is_err());
 }
 
 #[test]
