@@ -1,0 +1,1 @@
+export function start(section) { section.textContent = 'The Xiangqi explorer is coming.'; }

@@ -70,7 +70,7 @@ async fn examples() -> Response {
     Json(serde_json::json!({
         "twixt": include_str!("../../twixt/tests/data/sample.T1"),
         "twixt_judge": "7 11\n0 3 6 5 3 2 5 7 7 2 4 4\n5 3 5 2 4 5 4 0 2 4\n",
-        "cheesy": include_str!("../../cheesy/examples/sample2.txt"),
+        "cheesy": include_str!("../../cheesy/examples/sample1.txt"),
         "marine": include_str!("../../marine/examples/corner.txt"),
     }))
     .into_response()

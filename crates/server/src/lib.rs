@@ -38,6 +38,10 @@ pub struct Limits {
     pub marine_states: u64,
     /// The largest round limit a Marine request may ask for.
     pub marine_rounds: u32,
+    /// The Xiangqi tablebase directory (`None`: the default directory logic).
+    pub tb_dir: Option<std::path::PathBuf>,
+    /// The Xiangqi tablebase block cache, in bytes.
+    pub cache_bytes: usize,
 }
 
 impl Default for Limits {
@@ -47,6 +51,8 @@ impl Default for Limits {
             search_time: Duration::from_secs(10),
             marine_states: 1_000_000,
             marine_rounds: 200,
+            tb_dir: None,
+            cache_bytes: 256 << 20,
         }
     }
 }
