@@ -4,8 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
-use endgame_cheesy::text::{parse_position, render};
 use endgame_cheesy::report::Report;
+use endgame_cheesy::text::{parse_position, render};
 use endgame_cheesy::{Answer, Position, Side, scored_moves, solve};
 
 use crate::failure::Failure;

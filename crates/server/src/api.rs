@@ -37,7 +37,9 @@ pub(crate) fn params(params: Params, known: &[&str]) -> Result<HashMap<String, S
     let Query(map) = params.map_err(|e| ApiError::bad_request(format!("query: {}", e.body_text())))?;
     if let Some(name) = map.keys().find(|k| !known.contains(&k.as_str())) {
         let expected = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-        return Err(ApiError::bad_request(format!("query: unknown parameter '{name}' (expected: {expected})")));
+        return Err(ApiError::bad_request(format!(
+            "query: unknown parameter '{name}' (expected: {expected})"
+        )));
     }
     Ok(map)
 }
@@ -48,14 +50,18 @@ where
     T::Err: std::fmt::Display,
 {
     map.get(name)
-        .map(|v| v.parse::<T>().map_err(|e| ApiError::bad_request(format!("query: invalid value '{v}' for {name}: {e}"))))
+        .map(|v| {
+            v.parse::<T>()
+                .map_err(|e| ApiError::bad_request(format!("query: invalid value '{v}' for {name}: {e}")))
+        })
         .transpose()
 }
 
 /// The request body as text: over the size limit 413, not UTF-8 400 naming line and column
 /// (the tool's message for a file that is not text).
 fn body_text(body: Result<Bytes, BytesRejection>) -> Result<String, ApiError> {
-    let bytes = body.map_err(|e| ApiError { status: e.status(), message: format!("request body: {}", e.body_text()) })?;
+    let bytes = body
+        .map_err(|e| ApiError { status: e.status(), message: format!("request body: {}", e.body_text()) })?;
     String::from_utf8(bytes.to_vec()).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let text = &e.as_bytes()[..at];
@@ -97,7 +103,11 @@ async fn twixt_replay(
         None => None,
         Some("on") => Some(true),
         Some("off") => Some(false),
-        Some(v) => return Err(ApiError::bad_request(format!("query: invalid value '{v}' for swap: expected on or off"))),
+        Some(v) => {
+            return Err(ApiError::bad_request(format!(
+                "query: invalid value '{v}' for swap: expected on or off"
+            )));
+        }
     };
     let upto: Option<usize> = parsed(&map, "upto")?;
     let text = body_text(body)?;
@@ -135,13 +145,16 @@ async fn cheesy_solve(
         None | Some("white") => Side::White,
         Some("black") => Side::Black,
         Some(v) => {
-            return Err(ApiError::bad_request(format!("query: invalid value '{v}' for to_move: expected white or black")));
+            return Err(ApiError::bad_request(format!(
+                "query: invalid value '{v}' for to_move: expected white or black"
+            )));
         }
     };
     let text = body_text(body)?;
     let report = state
         .search(move || -> Result<endgame_cheesy::report::Report, ApiError> {
-            let position = endgame_cheesy::text::parse_position(&text, to_move).map_err(ApiError::bad_request)?;
+            let position =
+                endgame_cheesy::text::parse_position(&text, to_move).map_err(ApiError::bad_request)?;
             let answer = endgame_cheesy::solve(&position).map_err(ApiError::unavailable)?;
             Ok(endgame_cheesy::report::Report::new(&position, &answer))
         })
@@ -160,7 +173,9 @@ async fn marine_solve(
     let rounds: u32 = parsed(&map, "rounds")?.unwrap_or(DEFAULT_ROUNDS);
     let max_rounds = state.limits.marine_rounds;
     if rounds > max_rounds {
-        return Err(ApiError::bad_request(format!("query: rounds {rounds} is over the server's limit of {max_rounds}")));
+        return Err(ApiError::bad_request(format!(
+            "query: rounds {rounds} is over the server's limit of {max_rounds}"
+        )));
     }
     let max_states = state.limits.marine_states;
     let text = body_text(body)?;

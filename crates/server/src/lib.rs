@@ -86,7 +86,8 @@ impl AppState {
         let deadline = self.limits.search_time;
         let slots = Arc::clone(&self.slots);
         let run = async move {
-            let permit = slots.acquire_owned().await.map_err(|_| ApiError::unavailable("the server is stopping"))?;
+            let permit =
+                slots.acquire_owned().await.map_err(|_| ApiError::unavailable("the server is stopping"))?;
             tokio::task::spawn_blocking(move || {
                 let result = work();
                 drop(permit);
@@ -144,12 +145,28 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(api::routes())
         .merge(page::routes())
         .fallback(fallback)
+        .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }
 
 async fn fallback(uri: axum::http::Uri) -> ApiError {
     ApiError::not_found(format!("no such page or endpoint: {}", uri.path()))
+}
+
+async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    let expected = if uri.path().starts_with("/api/")
+        && uri.path() != "/api/examples"
+        && !uri.path().starts_with("/api/xiangqi")
+    {
+        "POST"
+    } else {
+        "GET"
+    };
+    ApiError {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        message: format!("{method} {}: expected {expected}", uri.path()),
+    }
 }
 
 /// Binds `addr` (for example `127.0.0.1:8000`; port 0 picks a free one).

@@ -41,7 +41,9 @@ async fn index() -> Html<&'static str> {
 
 async fn asset(Path(name): Path<String>) -> Response {
     match ASSETS.iter().find(|(n, _, _)| *n == name) {
-        Some((_, kind, text)) => ([(header::CONTENT_TYPE, *kind), (header::CACHE_CONTROL, "no-cache")], *text).into_response(),
+        Some((_, kind, text)) => {
+            ([(header::CONTENT_TYPE, *kind), (header::CACHE_CONTROL, "no-cache")], *text).into_response()
+        }
         None => ApiError::not_found(format!("no such asset: {name}")).into_response(),
     }
 }

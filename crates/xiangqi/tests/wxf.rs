@@ -35,7 +35,9 @@ fn opening_moves() {
         assert_eq!(wxf(START, mv), name, "{mv}");
     }
     // Black counts files from its own right: 砲8平5, 馬8進7, 馬2進3, 象3進5, 卒7進1.
-    for (mv, name) in [("h7e7", "C8.5"), ("h9g7", "H8+7"), ("b9c7", "H2+3"), ("c9e7", "E3+5"), ("g6g5", "P7+1")] {
+    for (mv, name) in
+        [("h7e7", "C8.5"), ("h9g7", "H8+7"), ("b9c7", "H2+3"), ("c9e7", "E3+5"), ("g6g5", "P7+1")]
+    {
         assert_eq!(wxf(START_BLACK, mv), name, "{mv}");
     }
 }
@@ -67,7 +69,9 @@ fn tandem_soldiers_follow_the_wxf_examples() {
     assert_eq!(wxf(three, "g5f5"), "P-.4");
     // Five on the 3rd file: ++.4, P+.4, P3.4, P-.4, --.4.
     let five = "3k2P2/6P2/6P2/6P2/6P2/9/9/9/9/4K4 w";
-    for (mv, name) in [("g9f9", "++.4"), ("g8f8", "P+.4"), ("g7f7", "P3.4"), ("g6f6", "P-.4"), ("g5f5", "--.4")] {
+    for (mv, name) in
+        [("g9f9", "++.4"), ("g8f8", "P+.4"), ("g7f7", "P3.4"), ("g6f6", "P-.4"), ("g5f5", "--.4")]
+    {
         assert_eq!(wxf(five, mv), name, "{mv}");
     }
     // Four: no middle one.
@@ -77,7 +81,14 @@ fn tandem_soldiers_follow_the_wxf_examples() {
     }
     // Three on the 3rd file and two on the 7th: the file comes first.
     let two_files = "3k5/9/2P3P2/2P3P2/6P2/9/9/9/9/4K4 w";
-    for (mv, name) in [("g7f7", "3+.4"), ("g6f6", "33.4"), ("g5f5", "3-.4"), ("c7d7", "7+.6"), ("c6d6", "7-.6"), ("c7c8", "7++1")] {
+    for (mv, name) in [
+        ("g7f7", "3+.4"),
+        ("g6f6", "33.4"),
+        ("g5f5", "3-.4"),
+        ("c7d7", "7+.6"),
+        ("c6d6", "7-.6"),
+        ("c7c8", "7++1"),
+    ] {
         assert_eq!(wxf(two_files, mv), name, "{mv}");
     }
     // Black Soldiers on d3 and d4: d3 is in front (nearer Red), Black's 4th file.
@@ -101,18 +112,25 @@ fn crowded_setup() -> impl Strategy<Value = Setup> {
         Just(Role::Advisor),
         Just(Role::Elephant),
     ];
-    let piece = (any::<bool>(), role).prop_map(|(red, role)| Piece { color: if red { Color::Red } else { Color::Black }, role });
+    let piece = (any::<bool>(), role)
+        .prop_map(|(red, role)| Piece { color: if red { Color::Red } else { Color::Black }, role });
     (prop::collection::vec((piece, 0..Square::COUNT), 4..16), 0..9usize, 0..9usize, any::<bool>()).prop_map(
         |(pieces, red_king, black_king, red)| {
             let mut board = Board::empty();
             let palace = |color, i: usize| Square::palace(color)[i];
             board.set(palace(Color::Red, red_king), Some(Piece { color: Color::Red, role: Role::General }));
-            board.set(palace(Color::Black, black_king), Some(Piece { color: Color::Black, role: Role::General }));
+            board.set(
+                palace(Color::Black, black_king),
+                Some(Piece { color: Color::Black, role: Role::General }),
+            );
             for (piece, at) in pieces {
                 let sq = Square::from_index(at).unwrap();
                 // Only where the piece may stand; the Generals stay.
                 let count = board.pieces().filter(|(_, p)| *p == piece).count();
-                if board.get(sq).is_none() && count < usize::from(piece.role.max_count()) && piece.points().contains(&sq) {
+                if board.get(sq).is_none()
+                    && count < usize::from(piece.role.max_count())
+                    && piece.points().contains(&sq)
+                {
                     board.set(sq, Some(piece));
                 }
             }
