@@ -106,7 +106,7 @@ function showThreats(t, outcome = report.outcome) {
 }
 
 function draw() {
-  const n = report.n, cell = Math.max(14, Math.min(26, Math.floor(540 / (n + 2)))), pad = cell;
+  const n = report.n, cell = Math.max(14, Math.min(56, Math.floor(500 / (n + 2)))), pad = cell;
   const size = pad * 2 + cell * n;
   const X = (x) => pad + x * cell, Y = (y) => pad + (n - y) * cell;
   const svg = svgEl('svg', { viewBox: `0 0 ${size} ${size}`, width: size, height: size, id: 'twixt-svg' });
