@@ -24,6 +24,8 @@ use crate::{ApiError, AppState};
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
         .route("/api/examples", get(examples))
+        .route("/api/xiangqi", get(crate::xiangqi::position))
+        .route("/api/xiangqi/stats", get(crate::xiangqi::stats))
         .route("/api/twixt/replay", post(twixt_replay))
         .route("/api/cheesy/solve", post(cheesy_solve))
         .route("/api/marine/solve", post(marine_solve))

@@ -7,10 +7,12 @@
 //! message the command-line tool prints (without the file name).
 //!
 //! - [`api`]: the JSON endpoints;
-//! - [`page`]: the embedded page and its assets.
+//! - [`page`]: the embedded page and its assets;
+//! - [`xiangqi`]: the Xiangqi endpoints over the tablebases.
 
 pub mod api;
 pub mod page;
+pub mod xiangqi;
 
 use std::io;
 use std::net::SocketAddr;
@@ -64,6 +66,8 @@ pub struct AppState {
     pub limits: Limits,
     /// One permit per running search.
     slots: Arc<Semaphore>,
+    /// The Xiangqi tablebases.
+    pub xiangqi: xiangqi::Stores,
 }
 
 impl AppState {
@@ -71,7 +75,8 @@ impl AppState {
     #[must_use]
     pub fn new(limits: Limits) -> Self {
         let slots = Arc::new(Semaphore::new(limits.workers.max(1)));
-        AppState { limits, slots }
+        let xiangqi = xiangqi::Stores::new(limits.tb_dir.clone(), limits.cache_bytes);
+        AppState { limits, slots, xiangqi }
     }
 
     /// Runs `work` on the blocking pool once a search slot is free, within the time limit.
