@@ -75,6 +75,7 @@ function moverResult(m) {
 
 function positionResult(a) {
   const side = a.turn === 'red' ? 'Red' : 'Black';
+  if (!a.moves.length) return { cls: a.category === 'draw' ? 'draw' : 'loss', text: `Game over: ${a.line_end_text}` };
   if (a.category === 'draw') return { cls: 'draw', text: `Draw (${side} to move)` };
   const n = Math.abs(a.dtm);
   return a.category === 'win' ? { cls: 'win', text: `${side} to move wins in ${n} plies` } : { cls: 'loss', text: `${side} to move loses in ${n} plies` };

@@ -40,7 +40,11 @@ impl Stores {
         let slot = &self.stores[usize::from(rules == Rules::Hdu)];
         Arc::clone(slot.get_or_init(|| {
             // Without any directory, the in-memory materials still answer.
-            let dir = self.dir.clone().or_else(|| Tablebases::default_dir().ok()).unwrap_or_else(std::env::temp_dir);
+            let dir = self
+                .dir
+                .clone()
+                .or_else(|| Tablebases::default_dir().ok())
+                .unwrap_or_else(std::env::temp_dir);
             Arc::new(Tablebases::open(dir, rules).with_cache_bytes(self.cache_bytes / 2))
         }))
     }
@@ -73,7 +77,8 @@ pub async fn position(State(state): State<Arc<AppState>>, query: Params) -> Resu
     let fen = map.get("fen").ok_or_else(|| ApiError::bad_request("query: expected fen=FEN"))?.clone();
     // The command line's messages: `FEN "...": ...`, `position: ...`.
     let setup: Setup = fen.parse().map_err(|e| ApiError::bad_request(format!("FEN {fen:?}: {e}")))?;
-    let position = Position::from_setup(setup).map_err(|e| ApiError::bad_request(format!("position: {e}")))?;
+    let position =
+        Position::from_setup(setup).map_err(|e| ApiError::bad_request(format!("position: {e}")))?;
     position.check(rules).map_err(|e| ApiError::bad_request(format!("position: {e}")))?;
     let tables = state.xiangqi.get(rules);
     let answer = state
@@ -104,8 +109,12 @@ pub async fn position(State(state): State<Arc<AppState>>, query: Params) -> Resu
 pub async fn stats(State(state): State<Arc<AppState>>, query: Params) -> Result<Response, ApiError> {
     let map = params(query, &["material", "rules"])?;
     let rules = rules_of(&map)?;
-    let text = map.get("material").ok_or_else(|| ApiError::bad_request("query: expected material=MATERIAL"))?.clone();
-    let material: Material = text.parse().map_err(|e| ApiError::bad_request(format!("material {text:?}: {e}")))?;
+    let text = map
+        .get("material")
+        .ok_or_else(|| ApiError::bad_request("query: expected material=MATERIAL"))?
+        .clone();
+    let material: Material =
+        text.parse().map_err(|e| ApiError::bad_request(format!("material {text:?}: {e}")))?;
     let tables = state.xiangqi.get(rules);
     let answer = state
         .search(move || -> Result<serde_json::Value, ApiError> {

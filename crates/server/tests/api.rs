@@ -201,3 +201,117 @@ async fn the_page_and_its_assets_are_served() {
     let (_, json) = call("GET", "/api/examples", Body::empty()).await;
     assert!(json["cheesy"].as_str().unwrap().contains('K'));
 }
+
+/// A server whose Xiangqi directory is empty: materials of up to 4 men are solved in memory.
+fn xiangqi_limits() -> Limits {
+    let dir = std::env::temp_dir().join(format!("endgame-server-api-no-tables-{}", std::process::id()));
+    Limits { tb_dir: Some(dir), ..Limits::default() }
+}
+
+async fn get(uri: &str) -> (StatusCode, Value) {
+    call_with(xiangqi_limits(), "GET", uri, Body::empty()).await
+}
+
+fn query(fen: &str) -> String {
+    fen.replace(' ', "%20")
+}
+
+#[tokio::test]
+async fn xiangqi_position_is_the_libraries_answer() {
+    use endgame_xiangqi::probe::Probe;
+    use endgame_xiangqi::{Position, Rules, Tablebases, report};
+    let fen = "3k5/9/9/9/9/3n5/9/9/9/3K5 w";
+    for rules in [Rules::Standard, Rules::Hdu] {
+        let (status, json) = get(&format!("/api/xiangqi?fen={}&rules={}", query(fen), rules.name())).await;
+        assert_eq!(status, StatusCode::OK, "{json}");
+        let tables = Tablebases::open(xiangqi_limits().tb_dir.unwrap(), rules);
+        let position = Position::from_setup(fen.parse().unwrap()).unwrap();
+        let solved = report::solve(&tables, &position).unwrap();
+        let listed = report::moves(&tables, &position).unwrap();
+        for field in [
+            "fen",
+            "rules",
+            "material",
+            "turn",
+            "category",
+            "dtm",
+            "best_move",
+            "main_line",
+            "line_end",
+            "final_fen",
+        ] {
+            assert_eq!(json[field], solved[field], "{field}");
+        }
+        assert_eq!(json["moves"], listed["moves"]);
+        // Best first: the first move is the main line's, and each has its WXF name.
+        assert_eq!(json["moves"][0]["uci"], json["best_move"]);
+        assert_eq!(json["moves"][0]["wxf"], "K6+1");
+        assert_eq!(
+            json["main_line_wxf"].as_array().unwrap().len(),
+            json["main_line"].as_array().unwrap().len()
+        );
+        assert_eq!(tables.probe(&position).unwrap().wdl(), endgame_core::Wdl::Loss);
+    }
+    // Standard rules by default.
+    let (_, json) = get(&format!("/api/xiangqi?fen={}", query(fen))).await;
+    assert_eq!(json["rules"], "standard");
+    assert_eq!(json["category"], "loss");
+    assert_eq!(json["dtm"], -8);
+}
+
+#[tokio::test]
+async fn xiangqi_bad_positions() {
+    // The command line's messages: `FEN "...": ...` and `position: ...`.
+    let (status, json) = get("/api/xiangqi?fen=4k4/9/9%20w").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).starts_with("FEN \"4k4/9/9 w\": "), "{json}");
+    assert!(error(&json).contains("expected 10 ranks"), "{json}");
+    // Black in check with Red to move: illegal under standard rules, fine under hdu.
+    let fen = query("4k4/9/9/9/9/9/9/9/4R4/3K5 w");
+    let (status, json) = get(&format!("/api/xiangqi?fen={fen}")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).starts_with("position: Black is in check"), "{json}");
+    let (status, _) = get(&format!("/api/xiangqi?fen={fen}&rules=hdu")).await;
+    assert_eq!(status, StatusCode::OK);
+    // Two Red Generals.
+    let (status, json) = get(&format!("/api/xiangqi?fen={}", query("4k4/9/9/9/9/9/9/9/4K4/3K5 w"))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).starts_with("position: "), "{json}");
+    // Five men without their table: 404 with the command that generates it.
+    let (status, json) = get(&format!("/api/xiangqi?fen={}", query("3k5/9/9/9/9/3n5/9/4R4/9/3K1C3 w"))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{json}");
+    assert!(error(&json).contains("endgame xiangqi generate KRCvKN --rules standard"), "{json}");
+    // The start position: an answer at once, naming the number of men.
+    let start = query("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w");
+    let (status, json) = get(&format!("/api/xiangqi?fen={start}")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{json}");
+    assert!(error(&json).contains("32 men"), "{json}");
+    // Parameters.
+    let (status, json) = get("/api/xiangqi").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).contains("fen"));
+    let (status, json) = get(&format!("/api/xiangqi?fen={fen}&rules=asian")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).contains("expected standard or hdu"));
+}
+
+#[tokio::test]
+async fn xiangqi_stats_are_the_libraries() {
+    use endgame_xiangqi::{Rules, Tablebases};
+    let (status, json) = get("/api/xiangqi/stats?material=KRvK&rules=standard").await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    let tables = Tablebases::open(xiangqi_limits().tb_dir.unwrap(), Rules::Standard);
+    let s = tables.stats("KRvK".parse().unwrap()).unwrap();
+    assert_eq!(json, endgame_xiangqi::report::stats_json("KRvK".parse().unwrap(), Rules::Standard, &s));
+    assert_eq!(
+        json["positions"].as_u64().unwrap(),
+        json["wins"].as_u64().unwrap() + json["losses"].as_u64().unwrap() + json["draws"].as_u64().unwrap()
+    );
+
+    let (status, json) = get("/api/xiangqi/stats?material=KXvK").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).starts_with("material \"KXvK\": "), "{json}");
+    let (status, json) = get("/api/xiangqi/stats?material=KRRvKNN").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{json}");
+    assert!(error(&json).contains("endgame xiangqi generate"), "{json}");
+}

@@ -171,3 +171,180 @@ fn twixt_cheesy_marine_pages_show_the_apis_answers() {
     assert!(hp.starts_with(&format!("Marine{marine_hp} HP")), "{hp}");
     browser.screenshot(&screenshots().join("marine.png"));
 }
+
+fn get(addr: SocketAddr, path: &str) -> Value {
+    let (status, bytes) = http_raw(addr, "GET", path, None);
+    let json: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(status, 200, "{path}: {json}");
+    json
+}
+
+fn position_of(addr: SocketAddr, fen: &str) -> Value {
+    get(addr, &format!("/api/xiangqi?fen={}", fen.replace(' ', "%20")))
+}
+
+/// The result of a move for its player, as the page writes it.
+fn mover_result(m: &Value) -> String {
+    match m["category"].as_str().unwrap() {
+        "draw" => "Draw".to_string(),
+        "loss" => format!("Win in {}", m["dtm"].as_i64().unwrap().abs() + 1),
+        _ => format!("Loss in {}", m["dtm"].as_i64().unwrap().abs() + 1),
+    }
+}
+
+/// The board part of a FEN.
+fn board_of(fen: &str) -> &str {
+    fen.split(' ').next().unwrap()
+}
+
+fn page_fen(browser: &Browser) -> String {
+    browser.script("return document.querySelector('#xq-fen').value;", json!([])).as_str().unwrap().to_string()
+}
+
+#[test]
+fn xiangqi_page_shows_the_apis_values_and_plays_perfectly() {
+    if !available("xiangqi_page_shows_the_apis_values_and_plays_perfectly") {
+        return;
+    }
+    let server = start_server();
+    let browser = Browser::start();
+    let base = format!("http://{server}");
+
+    // A shared URL opens the explorer on its position: every move listed with the API's values.
+    let fen = "3k5/9/9/9/9/3n5/9/9/9/3K5 w";
+    let api = position_of(server, fen);
+    browser.goto(&format!("{base}/?fen={}", fen.replace(' ', "%20")));
+    browser.wait_for(
+        "the moves",
+        "return document.querySelectorAll('#xq-moves tr[data-uci]').length > 0;",
+        json!([]),
+    );
+    let rows = browser.script(
+        "return [...document.querySelectorAll('#xq-moves tr[data-uci]')].map(r => [...r.children].map(c => c.textContent));",
+        json!([]),
+    );
+    let expected: Vec<Value> = api["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| json!([m["wxf"], m["uci"], mover_result(m)]))
+        .collect();
+    assert_eq!(rows, json!(expected));
+    assert_eq!(browser.text("#xq-verdict"), "Red to move loses in 8 plies");
+    assert_eq!(api["dtm"], -8);
+
+    // Click the General: its targets light up, exactly the API's moves from d0.
+    browser.click("g.piece[data-sq='d0']");
+    let targets = browser.script(
+        "return [...document.querySelectorAll('#xq-svg .target')].map(t => t.dataset.sq).sort();",
+        json!([]),
+    );
+    let mut from_d0: Vec<String> = api["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["uci"].as_str().unwrap().strip_prefix("d0").map(String::from))
+        .collect();
+    from_d0.sort();
+    assert_eq!(targets, json!(from_d0));
+    browser.screenshot(&screenshots().join("xiangqi.png"));
+    // Play d0e0 by clicking its target: the page shows the API's answer for the new position.
+    browser.click("#xq-svg .target[data-sq='e0']");
+    browser.wait_for(
+        "the new position",
+        "return document.querySelector('#xq-fen').value.endsWith(' b');",
+        json!([]),
+    );
+    let after = position_of(server, &page_fen(&browser));
+    let verdict = browser.wait_for(
+        "the new verdict",
+        "const v = document.querySelector('#xq-verdict').textContent; return v.startsWith('Black') && v;",
+        json!([]),
+    );
+    assert_eq!(verdict, json!(format!("Black to move wins in {} plies", after["dtm"])));
+    assert_eq!(board_of(after["fen"].as_str().unwrap()), "3k5/9/9/9/9/3n5/9/9/9/4K4");
+    // Back returns to the start.
+    browser.click("#xq-back");
+    browser.wait_for(
+        "the start again",
+        "return document.querySelector('#xq-fen').value.endsWith(' w');",
+        json!([]),
+    );
+
+    // An illegal setup: the API's message, inline.
+    browser.script(
+        "document.querySelector('#xq-fen').value = arguments[0];",
+        json!(["4k4/9/9/9/9/9/9/9/4R4/3K5 w"]),
+    );
+    browser.click("#xq-load");
+    let message = browser.text("#xq-error-text");
+    assert!(message.starts_with("position: Black is in check"), "{message}");
+
+    // Play Red against perfect play from a won position, always choosing the best move: the
+    // game ends in as many plies as the API said, and every reply is the API's best move.
+    let fen = "4k4/9/9/9/9/2P6/9/9/9/3K5 w";
+    let start = position_of(server, fen);
+    let plies = start["dtm"].as_i64().unwrap();
+    assert!(plies > 1, "{start}");
+    browser.goto(&format!("{base}/xiangqi?fen={}", fen.replace(' ', "%20")));
+    browser.wait_for(
+        "the moves",
+        "return document.querySelectorAll('#xq-moves tr[data-uci]').length > 0;",
+        json!([]),
+    );
+    browser.click("#xq-play-red");
+    let mut played = 0;
+    let mut current = fen.to_string();
+    loop {
+        assert!(played <= plies, "the game takes longer than {plies} plies");
+        let answer = position_of(server, &current);
+        if answer["moves"].as_array().unwrap().is_empty() {
+            break;
+        }
+        // Our move: the best one, clicked in the list.
+        let best = answer["moves"][0]["uci"].as_str().unwrap().to_string();
+        browser.click(&format!("#xq-moves tr[data-uci='{best}']"));
+        played += 1;
+        let mid = browser
+            .wait_for(
+                "our move",
+                "const f = document.querySelector('#xq-fen').value; return f.endsWith(' b') && f;",
+                json!([]),
+            )
+            .as_str()
+            .unwrap()
+            .to_string();
+        let reply = position_of(server, &mid);
+        if reply["moves"].as_array().unwrap().is_empty() {
+            break;
+        }
+        // The reply: perfect play's, with Red to move again and the page settled.
+        let next = browser
+            .wait_for(
+                "the reply",
+                "const f = document.querySelector('#xq-fen').value; const t = document.querySelector('#xq-play-text'); return f.endsWith(' w') && t && /your move|Game over/.test(t.textContent) && f;",
+                json!([]),
+            )
+            .as_str()
+            .unwrap()
+            .to_string();
+        played += 1;
+        let best_reply = reply["moves"][0]["uci"].as_str().unwrap();
+        let expected =
+            get(server, &format!("/api/xiangqi?fen={}", mid.replace(' ', "%20")))["moves"][0]["uci"].clone();
+        assert_eq!(expected, json!(best_reply));
+        let position: endgame_xiangqi::Position =
+            endgame_xiangqi::Position::from_setup(mid.parse().unwrap()).unwrap();
+        let moved = position.play(best_reply.parse().unwrap()).setup().to_string();
+        assert_eq!(board_of(&next), board_of(&moved), "the reply is perfect play's {best_reply}");
+        current = next;
+    }
+    assert_eq!(played, plies, "perfect play against perfect play lasts as long as the API says");
+    let over = browser.wait_for(
+        "the end",
+        "const t = document.querySelector('#xq-play-text'); return t && t.textContent.startsWith('Game over') && t.textContent;",
+        json!([]),
+    );
+    assert!(over.as_str().unwrap().contains("Black"), "{over}");
+    browser.screenshot(&screenshots().join("xiangqi-play.png"));
+}
