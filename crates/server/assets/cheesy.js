@@ -90,7 +90,7 @@ function drawEditor() {
 }
 
 function drawGrid(lines, onClick) {
-  const grid = el('div', { class: 'grid', id: 'cheesy-grid', style: `grid-template-columns: repeat(${lines[0].length}, 34px)` });
+  const grid = el('div', { class: 'grid', id: 'cheesy-grid', style: `grid-template-columns: repeat(${lines[0].length}, 40px)` });
   lines.forEach((line, r) => [...line].forEach((ch, c) => {
     const cls = ch === 'F' ? 'F' : ch === 'D' || ch === 'p' ? 'D' : ch === 'd' ? 'd' : '';
     const label = ch === 'K' ? el('span', { class: 'piece-k' }, '♔') : ch === 'P' || ch === 'p' ? el('span', { class: 'piece-p' }, '♟') : '';

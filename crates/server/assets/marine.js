@@ -97,7 +97,7 @@ function drawGrid(lines, state, onClick) {
     for (const z of state.zerglings) if (z.cell) hp.set(z.cell, [...(hp.get(z.cell) ?? []), `${z.label}${z.hp}`]);
     hp.set(state.marine.cell, [`${state.marine.hp}`]);
   }
-  const grid = el('div', { class: 'grid', id: 'marine-grid', style: `grid-template-columns: repeat(${width}, 34px)` });
+  const grid = el('div', { class: 'grid', id: 'marine-grid', style: `grid-template-columns: repeat(${width}, 40px)` });
   lines.forEach((line, r) => [...line.padEnd(width, '.')].forEach((ch, c) => {
     const wall = ch === '#' || ch === '1';
     const name = `r${r + 1}c${c + 1}`;

@@ -63,7 +63,7 @@ pub fn http_raw(addr: SocketAddr, method: &str, path: &str, body: Option<&[u8]>)
         if let Some(split) = response.windows(4).position(|w| w == b"\r\n\r\n") {
             break split;
         }
-        let n = stream.read(&mut buf).unwrap();
+        let n = stream.read(&mut buf).unwrap_or_else(|e| panic!("{method} {path}: {e}"));
         assert!(n > 0, "{method} {path}: the connection closed before the response head");
         response.extend_from_slice(&buf[..n]);
     };
@@ -82,7 +82,7 @@ pub fn http_raw(addr: SocketAddr, method: &str, path: &str, body: Option<&[u8]>)
         if done {
             break;
         }
-        let n = stream.read(&mut buf).unwrap();
+        let n = stream.read(&mut buf).unwrap_or_else(|e| panic!("{method} {path}: {e}"));
         if n == 0 {
             break;
         }
@@ -116,11 +116,16 @@ pub struct Browser {
     addr: SocketAddr,
     session: String,
     profile: std::path::PathBuf,
+    _turn: std::sync::MutexGuard<'static, ()>,
 }
+
+static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Browser {
     /// Starts chromedriver on a free loopback port and a headless Chromium with a fresh profile.
     pub fn start() -> Browser {
+        // One browser at a time: two at once on a 2-core machine only slow each other down.
+        let turn = TURN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let port = free_port();
         let driver = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
@@ -156,7 +161,7 @@ impl Browser {
         let (status, answer) = http(addr, "POST", "/session", Some(&caps));
         assert_eq!(status, 200, "new session: {answer}");
         let session = answer["value"]["sessionId"].as_str().expect("a session id").to_string();
-        Browser { driver, addr, session, profile }
+        Browser { driver, addr, session, profile, _turn: turn }
     }
 
     fn command(&self, method: &str, path: &str, body: Option<Value>) -> Value {
