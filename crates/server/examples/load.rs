@@ -29,7 +29,8 @@ const MIX: &[(&str, &str, &str)] = &[
 
 /// Sends one request on a keep-alive connection; gives the status.
 fn request(stream: &mut BufReader<TcpStream>, method: &str, path: &str, body: &str) -> u16 {
-    let head = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n\r\n", body.len());
+    let head =
+        format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n\r\n", body.len());
     let s = stream.get_mut();
     s.write_all(head.as_bytes()).unwrap();
     s.write_all(body.as_bytes()).unwrap();
