@@ -106,6 +106,10 @@ function showThreats(t, outcome = report.outcome) {
 }
 
 function draw() {
+  if (report.n > 120) {
+    root.querySelector('#twixt-board').replaceChildren(el('p', { class: 'muted' }, `A board of ${report.n + 1} × ${report.n + 1} points is too large to draw; the moves and threats are listed.`));
+    return;
+  }
   const n = report.n, cell = Math.max(14, Math.min(56, Math.floor(500 / (n + 2)))), pad = cell;
   const size = pad * 2 + cell * n;
   const X = (x) => pad + x * cell, Y = (y) => pad + (n - y) * cell;

@@ -271,6 +271,28 @@ fn xiangqi_page_shows_the_apis_values_and_plays_perfectly() {
         json!([]),
     );
 
+    // The editor: without Black's General the setup is illegal, and the page says why, inline.
+    browser.click("#xq-edit");
+    browser.click("#xq-editor button[data-piece='']");
+    browser.click("#xq-svg g.piece[data-sq='d9']");
+    let message = browser.text("#xq-edit-error-text");
+    let fen = page_fen(&browser);
+    let (status, bytes) =
+        http_raw(server, "GET", &format!("/api/xiangqi?fen={}", fen.replace(' ', "%20")), None);
+    assert_eq!(status, 400);
+    let api_error: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(json!(message), api_error["error"]);
+    // Put it back on e9: legal again.
+    browser.click("#xq-editor button[data-piece='k']");
+    browser.click("#xq-svg rect.point[data-sq='e9']");
+    assert!(browser.text("#xq-edit-ok").starts_with("Legal: "));
+    browser.click("#xq-edit");
+    browser.wait_for(
+        "the edited position",
+        "return document.querySelector('#xq-fen').value.startsWith('4k4/');",
+        json!([]),
+    );
+
     // An illegal setup: the API's message, inline.
     browser.script(
         "document.querySelector('#xq-fen').value = arguments[0];",
