@@ -24,7 +24,7 @@ pub struct ServeArgs {
     cache: usize,
 }
 
-/// Runs the server until the process is stopped.
+/// Runs the server until the process is stopped or Ctrl-C.
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     let limits = Limits { tb_dir: args.dir.clone(), cache_bytes: args.cache << 20, ..Limits::default() };
     let runtime = tokio::runtime::Runtime::new().context("starting the server's runtime")?;
@@ -34,7 +34,12 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::input(format!("--addr {}: cannot listen: {e}", args.addr)))?;
         let addr = listener.local_addr().context("reading the bound address")?;
         println!("Listening on http://{addr}");
-        endgame_server::serve(listener, Arc::new(AppState::new(limits))).await.context("serving")?;
+        let ctrl_c = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        endgame_server::serve_until(listener, Arc::new(AppState::new(limits)), ctrl_c)
+            .await
+            .context("serving")?;
         Ok(())
     })
 }

@@ -189,3 +189,16 @@ pub async fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
 pub async fn serve(listener: TcpListener, state: Arc<AppState>) -> io::Result<()> {
     axum::serve(listener, router(state)).await
 }
+
+/// Serves the application on `listener` until `shutdown` completes (for example Ctrl-C), then
+/// lets the requests in flight finish.
+///
+/// # Errors
+/// When accepting connections fails.
+pub async fn serve_until(
+    listener: TcpListener,
+    state: Arc<AppState>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    axum::serve(listener, router(state)).with_graceful_shutdown(shutdown).await
+}
