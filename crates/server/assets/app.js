@@ -54,7 +54,7 @@ export function show(name, push) {
     document.getElementById(key).hidden = key !== name;
     document.querySelector(`nav a[data-tab=${key}]`).classList.toggle('active', key === name);
   }
-  if (push) history.pushState({}, '', `/${name}`);
+  if (push) history.pushState({}, '', modules[name].currentUrl?.() ?? `/${name}`);
   if (!started[name]) {
     started[name] = true;
     modules[name].start(document.getElementById(name), new URLSearchParams(location.search));

@@ -119,6 +119,12 @@ export function start(section, params) {
   onUrl(params);
 }
 
+/// The shareable URL of the position on the board (`null` before the first one).
+export function currentUrl() {
+  if (at < 0) return null;
+  return `/xiangqi?fen=${encodeURIComponent(history[at])}${rules() === 'standard' ? '' : `&rules=${rules()}`}`;
+}
+
 export function onUrl(params) {
   if (params.get('rules')) root.querySelector('#xq-rules').value = params.get('rules');
   newGame(params.get('fen') || START_FEN, true);
@@ -149,7 +155,7 @@ async function load(fen, fromUrl) {
   root.querySelector('#xq-fen').value = fen;
   const err = root.querySelector('#xq-error');
   err.replaceChildren();
-  const url = `/xiangqi?fen=${encodeURIComponent(fen)}${rules() === 'standard' ? '' : `&rules=${rules()}`}`;
+  const url = currentUrl();
   if (!fromUrl && location.pathname + location.search !== url) window.history.replaceState({}, '', url);
   root.querySelector('#xq-verdict').textContent = 'Solving…';
   root.querySelector('#xq-verdict').className = 'verdict muted';
