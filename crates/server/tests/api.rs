@@ -315,3 +315,26 @@ async fn xiangqi_stats_are_the_libraries() {
     assert_eq!(status, StatusCode::NOT_FOUND, "{json}");
     assert!(error(&json).contains("endgame xiangqi generate"), "{json}");
 }
+
+#[tokio::test]
+async fn xiangqi_reads_the_table_directory_it_was_given() {
+    // A damaged KRvK file in the directory: the server reads it (rather than solving KRvK in
+    // memory) and says what is wrong and how to regenerate it.
+    let dir = std::env::temp_dir().join(format!("endgame-server-api-damaged-{}", std::process::id()));
+    let tables = dir.join("xiangqi").join("standard");
+    std::fs::create_dir_all(&tables).unwrap();
+    std::fs::write(tables.join("KRvK.egtb"), b"not a table").unwrap();
+    let limits = Limits { tb_dir: Some(dir.clone()), ..Limits::default() };
+    let (status, json) =
+        call_with(limits.clone(), "GET", "/api/xiangqi/stats?material=KRvK", Body::empty()).await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{json}");
+    assert!(error(&json).contains("endgame xiangqi generate KRvK --rules standard"), "{json}");
+    let fen = query("3k5/9/9/9/9/9/9/9/4R4/5K3 w");
+    let (status, json) =
+        call_with(limits.clone(), "GET", &format!("/api/xiangqi?fen={fen}"), Body::empty()).await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{json}");
+    // Other materials still answer.
+    let (status, _) = call_with(limits, "GET", "/api/xiangqi/stats?material=KNvK", Body::empty()).await;
+    assert_eq!(status, StatusCode::OK);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
