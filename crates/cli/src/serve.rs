@@ -26,7 +26,11 @@ pub struct ServeArgs {
 
 /// Runs the server until the process is stopped or Ctrl-C.
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
-    let limits = Limits { tb_dir: args.dir.clone(), cache_bytes: args.cache.saturating_mul(1 << 20), ..Limits::default() };
+    let limits = Limits {
+        tb_dir: args.dir.clone(),
+        cache_bytes: args.cache.saturating_mul(1 << 20),
+        ..Limits::default()
+    };
     let runtime = tokio::runtime::Runtime::new().context("starting the server's runtime")?;
     runtime.block_on(async {
         let listener = endgame_server::bind(args.addr)
