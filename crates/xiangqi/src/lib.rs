@@ -30,6 +30,8 @@
 //! ```
 
 pub mod board;
+#[cfg(feature = "mpi")]
+pub mod cluster;
 pub mod fen;
 pub mod index;
 pub mod judge;

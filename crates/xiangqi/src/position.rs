@@ -45,6 +45,14 @@ pub enum PositionError {
         /// The rule set that forbids it.
         rules: Rules,
     },
+    /// More pieces of one kind than a side has in a game (2 of each, 5 Soldiers).
+    #[error("{color} has {count} {role}s, at most {max} in a game", color = piece.color, role = piece.role, max = piece.role.max_count())]
+    TooMany {
+        /// The piece.
+        piece: Piece,
+        /// How many there are.
+        count: usize,
+    },
     /// A piece stands on a point it can never reach.
     #[error("{piece} ({color}'s {role}) on {square} stands on a point it can never reach", color = piece.color, role = piece.role)]
     BadPoint {
@@ -78,6 +86,15 @@ impl Position {
                 }
                 [_] => {}
                 _ => return Err(PositionError::TooManyGenerals(color, generals.len())),
+            }
+        }
+        let material = Material::of_board(&setup.board);
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let count = material.count(color, role);
+                if count > role.max_count() {
+                    return Err(PositionError::TooMany { piece: Piece { color, role }, count: count.into() });
+                }
             }
         }
         if let Some((square, piece)) = setup.board.pieces().find(|(sq, p)| !p.may_stand_on(*sq)) {

@@ -77,6 +77,19 @@ fn invalid_positions_name_the_reason() {
         check("k8/9/9/9/9/9/9/9/9/4K4 w"),
         Err(PositionError::GeneralOutsidePalace { color: Color::Black, .. })
     ));
+    let three = check("4k4/9/9/9/9/9/9/RRR6/9/4K4 w").unwrap_err();
+    assert_eq!(three.to_string(), "Red has 3 Chariots, at most 2 in a game");
+    assert_eq!(
+        check("4k4/9/9/9/ppppp4/p8/9/9/9/4K4 w").unwrap_err().to_string(),
+        "Black has 6 Soldiers, at most 5 in a game"
+    );
+    // Under standard rules the side not to move may not be in check (the library says so).
+    let facing = Position::from_setup("4k4/9/9/9/9/9/9/9/9/4K4 w".parse::<Setup>().unwrap()).unwrap();
+    assert!(facing.check(endgame_xiangqi::Rules::Hdu).is_ok());
+    assert_eq!(
+        facing.check(endgame_xiangqi::Rules::Standard).unwrap_err().to_string(),
+        "Black is in check (or the Generals face each other) with Red to move: illegal under standard rules"
+    );
 }
 
 #[test]
