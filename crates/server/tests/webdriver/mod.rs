@@ -118,9 +118,19 @@ fn dechunk(mut body: &[u8]) -> Vec<u8> {
     }
 }
 
+/// The chromedriver process, stopped when dropped (also when a browser start fails).
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// A running chromedriver and one headless Chromium session.
 pub struct Browser {
-    driver: Child,
+    _driver: Driver,
     addr: SocketAddr,
     session: String,
     profile: std::path::PathBuf,
@@ -141,6 +151,7 @@ impl Browser {
             .stderr(Stdio::null())
             .spawn()
             .expect("starting chromedriver");
+        let driver = Driver(driver);
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let deadline = Instant::now() + Duration::from_secs(20);
         while TcpStream::connect(addr).is_err() {
@@ -180,7 +191,7 @@ impl Browser {
         };
         assert_eq!(status, 200, "new session: {answer}");
         let session = answer["value"]["sessionId"].as_str().expect("a session id").to_string();
-        Browser { driver, addr, session, profile, _turn: turn }
+        Browser { _driver: driver, addr, session, profile, _turn: turn }
     }
 
     fn command(&self, method: &str, path: &str, body: Option<Value>) -> Value {
@@ -247,9 +258,10 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = http_raw(self.addr, "DELETE", &format!("/session/{}", self.session), None);
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
+        // Closing the session ends Chromium; the driver stops when its field drops.
+        let _ = std::panic::catch_unwind(|| {
+            http_raw(self.addr, "DELETE", &format!("/session/{}", self.session), None)
+        });
         let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
