@@ -10,7 +10,6 @@ use endgame_xiangqi::{
     ProbeError, Rules, Setup, Tablebases, kvkn, report,
 };
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::json;
 
 use crate::failure::Failure;
 use crate::output;
@@ -293,16 +292,7 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let s = tables.stats(material).map_err(|e| Failure::input(format!("material {material}: {e}")))?;
     if args.json {
-        let report = json!({
-            "material": material.to_string(),
-            "rules": rules.name(),
-            "positions": s.positions,
-            "wins": s.wins,
-            "losses": s.losses,
-            "draws": s.draws,
-            "longest_red_win_plies": s.longest_red_win_plies,
-            "longest_black_win_plies": s.longest_black_win_plies,
-        });
+        let report = report::stats_json(material, rules, &s);
         writeln!(out, "{report}")?;
         return Ok(());
     }
@@ -384,7 +374,8 @@ fn moves(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
     result(out, &position, value, rules)?;
     writeln!(out, "{} legal moves, best first (results for {}):", scored.len(), position.turn())?;
     for m in scored {
-        writeln!(out, "  {:<24} {}", move_text(&position, m.mv), describe(m.value))?;
+        let wxf = endgame_xiangqi::wxf::to_wxf(&position, m.mv).unwrap_or_default();
+        writeln!(out, "  {wxf:<5} {:<24} {}", move_text(&position, m.mv), describe(m.value))?;
     }
     Ok(())
 }

@@ -15,6 +15,7 @@
 //!   un-moves and 2-byte cells; [`Stats`] counts the legal positions as GamesmanXiangqi
 //!   published them. [`hdu()`] holds `KvKN` under `hdu` rules.
 //! - [`judge`]: the HDU 5897 contest format.
+//! - [`wxf`]: moves in WXF notation (`C2.5`, `H8+7`), as players write them.
 //!
 //! ```
 //! use endgame_xiangqi::{Position, Probe, Setup, hdu};
@@ -45,6 +46,7 @@ pub mod rules;
 pub mod square;
 pub mod store;
 pub mod tablebase;
+pub mod wxf;
 
 pub use board::{Board, Setup};
 pub use fen::FenError;
