@@ -94,7 +94,7 @@ pub async fn position(State(state): State<Arc<AppState>>, query: Params) -> Resu
             let mut names = Vec::with_capacity(line.moves.len());
             for m in &line.moves {
                 names.push(wxf::to_wxf(&at, m.mv));
-                at = at.play(m.mv);
+                at = at.play_unchecked(m.mv);
             }
             answer["main_line_wxf"] = json!(names);
             answer["line_end_text"] = json!(line.end.describe());
