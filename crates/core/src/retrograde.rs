@@ -363,7 +363,7 @@ impl<'a> Retrograde<'a> {
             CellSize::Two => 2,
             CellSize::One => 1,
         };
-        positions * cells + positions / 4 + positions / 2
+        positions.saturating_mul(cells).saturating_add(positions / 4).saturating_add(positions / 2)
     }
 
     /// Calls `report` from time to time with the progress of the solve (from any thread).

@@ -465,7 +465,7 @@ impl TableReader {
         (0..self.blocks()).into_par_iter().try_for_each(|b| self.read_block(b).map(drop))
     }
 
-    /// Reads the whole table into memory (2-byte cells when the file's codes are 1 byte).
+    /// Reads the whole table into memory (1-byte cells when the file's codes are 1 byte).
     ///
     /// # Errors
     /// When a block is damaged.
@@ -473,12 +473,9 @@ impl TableReader {
         let blocks: Vec<Block> =
             (0..self.blocks()).into_par_iter().map(|b| self.read_block(b)).collect::<Result<_, _>>()?;
         let values = blocks.iter().flat_map(|block| (0..block.len()).map(|i| block.value(i)));
-        // One-byte codes hold distances far below the compact cells' limit: 2 bytes per position.
-        let solution = if self.width == 1 {
-            Solution::from_values_compact(values)
-        } else {
-            Solution::from_values(values)
-        };
+        // One-byte codes: 1-byte cells (the rare long distances in the solution's side list).
+        let solution =
+            if self.width == 1 { Solution::from_values_bytes(values) } else { Solution::from_values(values) };
         solution.map_err(|e: SolveError| TableError::damaged(&self.path, e.to_string()))
     }
 }
@@ -758,7 +755,7 @@ mod tests {
             write_table(&path, &id(n as u64), &solution).unwrap();
             let back = read_table(&path, &id(n as u64)).unwrap();
             assert!(back.values().eq(solution.values()));
-            assert_eq!(back.bytes_per_position(), if far <= 84 { 2 } else { 4 });
+            assert_eq!(back.bytes_per_position(), if far <= 84 { 1 } else { 4 });
             // Random access agrees with the whole table.
             let reader = TableReader::open(&path, &id(n as u64)).unwrap();
             reader.verify().unwrap();

@@ -12,8 +12,10 @@
 //! - Tables: [`Material`] (`KRvKA`, `KCPvKAB`), a dense [`MaterialIndex`] per material (up to
 //!   the left-right mirror), and a [`Tablebase`] that solves materials with the core
 //!   retrograde solver, smaller materials first because captures lead into them, with
-//!   un-moves and 2-byte cells; [`Stats`] counts the legal positions as GamesmanXiangqi
+//!   un-moves and 1-byte cells; [`Stats`] counts the legal positions as GamesmanXiangqi
 //!   published them. [`hdu()`] holds `KvKN` under `hdu` rules.
+//! - Probing: [`Tablebases`] (the tables of one rule set in one directory, read block by
+//!   block through a byte-bounded cache) and the [`Probe`] trait (value, moves, main line).
 //! - [`judge`]: the HDU 5897 contest format.
 //! - [`wxf`]: moves in WXF notation (`C2.5`, `H8+7`), as players write them.
 //!

@@ -43,11 +43,14 @@ pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
 /// Materials with at most this many men are solved in memory when they have no file.
 pub const SOLVE_ON_THE_FLY_MEN: usize = 4;
 
-/// Bytes per index a generation needs for the material being solved (its cells and the
-/// solver's lists, measured at the peak).
-const BYTES_PER_INDEX: u64 = 6;
-/// Bytes per index of a smaller material loaded for the captures into it (2-byte cells).
-const BYTES_PER_LOADED_INDEX: u64 = 2;
+/// Bytes per index of a smaller material loaded for the captures into it (1-byte cells).
+const BYTES_PER_LOADED_INDEX: u64 = 1;
+
+/// Bytes a solve of a material of `positions` indices needs (the solver's own estimate:
+/// its cells and level bitmaps).
+fn solver_bytes(positions: u64) -> u64 {
+    Retrograde::new().compact(true).memory_estimate(positions)
+}
 
 /// Where a material's values come from.
 enum Source {
@@ -212,7 +215,7 @@ pub fn check_size(material: Material) -> Result<usize, ProbeError> {
             "its index does not fit in 64 bits; tables hold materials of up to 6 or 7 men".into(),
         ));
     };
-    let needed = (n as u64).saturating_mul(BYTES_PER_INDEX);
+    let needed = solver_bytes(n as u64);
     if let Some(total) = meminfo("MemTotal:")
         && needed > total
     {
@@ -418,7 +421,7 @@ impl Tablebases {
     #[must_use]
     pub fn memory_estimate(material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
         let size = |m| MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
-        let own = size(material).saturating_mul(BYTES_PER_INDEX);
+        let own = solver_bytes(size(material));
         material
             .after_captures()
             .into_iter()

@@ -13,9 +13,9 @@
 //! a Horse-leg point next to it).
 //!
 //! Generation works on piece lists (occupancy as two 90-bit sets) with un-moves, so the solver
-//! needs no reverse edges: 2 bytes per index for the values (compact cells), plus the solver's
-//! lists of decided positions and of captures into smaller materials (measured: about 5 bytes
-//! per index at the peak for a 5-man material, tables of the smaller materials included).
+//! needs no reverse edges: 1 byte per index for the values (compact cells, long distances in a
+//! side list) and two level bitmaps, plus the tables of the smaller materials in 1-byte cells
+//! (measured: about 1.5 bytes per index at the peak for a 5-man material, all included).
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -79,7 +79,7 @@ impl Tablebase {
     }
 
     /// Solves `material` and, first, every material a capture leads to, with `solver` (which
-    /// may report progress); the generation uses 2-byte cells when `solver` is compact.
+    /// may report progress); the generation uses 1-byte cells when `solver` is compact.
     ///
     /// # Errors
     /// When the solver's limits are exceeded.
