@@ -12,7 +12,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use endgame_core::Player;
 
 use crate::board::{Board, Field, Square};
 
@@ -39,24 +38,6 @@ impl Side {
         match self {
             Side::White => Side::Black,
             Side::Black => Side::White,
-        }
-    }
-
-    /// The core solver's player: White is the first.
-    #[must_use]
-    pub const fn player(self) -> Player {
-        match self {
-            Side::White => Player::First,
-            Side::Black => Player::Second,
-        }
-    }
-
-    /// The side of a core solver's player.
-    #[must_use]
-    pub const fn from_player(player: Player) -> Side {
-        match player {
-            Player::First => Side::White,
-            Player::Second => Side::Black,
         }
     }
 }

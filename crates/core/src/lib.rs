@@ -1,6 +1,6 @@
 //! Game-independent exact solving for endgame.
 //!
-//! - [`value`]: players, results for the side to move ([`Value`]: win/draw/loss with the
+//! - [`value`]: results for the side to move ([`Value`]: win/draw/loss with the
 //!   distance in plies) and their order (the shortest win, then a draw, then the longest loss).
 //! - [`game`] and [`retrograde`]: a game numbers its positions densely and supplies moves
 //!   (optionally un-moves); [`Retrograde`] computes the value and distance of every position,
@@ -33,4 +33,4 @@ pub use retrograde::{Phase, Progress, Retrograde, Solution, SolveError, Summary}
 pub use search::{
     Pruning, Puzzle, SearchResult, SearchStats, Step, TooManyStates, shortest_win, shortest_win_within,
 };
-pub use value::{Outcome, Player, Plies, Value, Wdl};
+pub use value::{Plies, Value, Wdl};
