@@ -11,6 +11,7 @@
 
 use std::io::Write;
 
+use endgame_core::input::{quote, strip_bom};
 use endgame_core::{InputError, JudgeError, Tokens};
 use rayon::prelude::*;
 
@@ -42,6 +43,7 @@ pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
 /// The positions of the valid cases before the first bad one, and the error of that one.
 #[must_use]
 pub fn parse(input: &str) -> (Vec<Position>, Option<InputError>) {
+    let input = strip_bom(input);
     let mut reader = Reader { text: input, tokens: Tokens::new(input) };
     let mut positions = Vec::new();
     let count = match reader.number(&|| "the number of cases".into(), 0, usize::MAX, None) {
@@ -57,7 +59,7 @@ pub fn parse(input: &str) -> (Vec<Position>, Option<InputError>) {
     let error = reader.tokens.next_token().map(|(token, line)| {
         InputError::new(
             reader.place(token, line, None),
-            format!("expected the end of the input after {count} cases, found {token:?}"),
+            format!("expected the end of the input after {count} cases, found {}", quote(token)),
         )
     });
     (positions, error)
@@ -108,7 +110,7 @@ impl<'a> Reader<'a> {
                 if max == usize::MAX { format!("an integer >= {min}") } else { format!("{min} to {max}") };
             InputError::new(
                 self.place(token, line, case),
-                format!("expected {} ({range}), found {token:?}", what()),
+                format!("expected {} ({range}), found {}", what(), quote(token)),
             )
         })
     }

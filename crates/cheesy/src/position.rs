@@ -12,7 +12,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-
 use crate::board::{Board, Field, Square};
 
 /// The king's steps.
@@ -58,7 +57,7 @@ pub struct ParseSideError(pub String);
 
 impl fmt::Display for ParseSideError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "expected `white` or `black`, found {:?}", self.0)
+        write!(f, "expected `white` or `black`, found {}", endgame_core::input::quote(&self.0))
     }
 }
 

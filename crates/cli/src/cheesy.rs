@@ -48,13 +48,12 @@ pub struct SolveArgs {
 pub fn run(command: &CheesyCommand) -> Result<(), Failure> {
     match command {
         CheesyCommand::Solve(args) => {
-            let text = output::read_text(Some(&args.file))?;
+            let input = output::read_text(Some(&args.file), output::FILE_LIMIT)?;
             let to_move = match args.to_move {
                 ToMove::White => Side::White,
                 ToMove::Black => Side::Black,
             };
-            let position = parse_position(&text, to_move)
-                .map_err(|e| Failure::input(format!("{}: {e}", args.file.display())))?;
+            let position = parse_position(&input.text, to_move).map_err(|e| input.error(e))?;
             let answer = solve(&position).map_err(|e| Failure::Other(e.into()))?;
             let mut out = output::stdout();
             if args.json {

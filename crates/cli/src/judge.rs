@@ -49,7 +49,7 @@ pub const PROBLEMS: &[Problem] = &[
 pub struct JudgeArgs {
     /// The problem (see the list below).
     problem: String,
-    /// The input file; standard input when absent or `-`.
+    /// The input file; standard input when absent or `-` (at most 128 MiB).
     file: Option<PathBuf>,
 }
 
@@ -74,9 +74,12 @@ pub fn run(args: &JudgeArgs) -> Result<(), Failure> {
             if known.is_empty() { "(none yet)".to_string() } else { known.join(", ") }
         )));
     };
-    let input = output::read_text(args.file.as_deref())?;
+    let input = output::read_text(args.file.as_deref(), output::JUDGE_LIMIT)?;
     let mut out = output::stdout();
-    let result = (problem.run)(&input, &mut out);
+    let result = (problem.run)(&input.text, &mut out);
     out.flush()?;
-    Ok(result?)
+    match result {
+        Err(JudgeError::Input(e)) => Err(input.error(e)),
+        result => Ok(result?),
+    }
 }

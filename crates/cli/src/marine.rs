@@ -53,9 +53,8 @@ fn default_max_states() -> u64 {
 pub fn run(command: &MarineCommand) -> Result<(), Failure> {
     match command {
         MarineCommand::Solve { file, rounds, json, max_states } => {
-            let text = output::read_text(Some(file))?;
-            let battle: Battle =
-                text.parse().map_err(|e| Failure::input(format!("{}: {e}", file.display())))?;
+            let input = output::read_text(Some(file), output::FILE_LIMIT)?;
+            let battle: Battle = input.text.parse().map_err(|e| input.error(e))?;
             let max_states = max_states.unwrap_or_else(default_max_states);
             let solution = battle.solve_within(*rounds, Pruning::ALL, max_states).map_err(|e| {
                 anyhow::anyhow!(

@@ -2,11 +2,10 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use endgame_core::InputError;
 use endgame_twixt::replay::{self, Report};
 use endgame_twixt::{Config, Format, Record, Rules, render};
 
@@ -55,13 +54,9 @@ pub struct ReplayArgs {
     svg: Option<PathBuf>,
 }
 
-fn located(path: &Path, e: InputError) -> Failure {
-    Failure::input(format!("{}: {e}", path.display()))
-}
-
 fn load(args: &RecordArgs) -> Result<(Record, replay::Replay), Failure> {
-    let text = output::read_text(Some(&args.file))?;
-    let record = Record::parse(&text, args.format).map_err(|e| located(&args.file, e))?;
+    let input = output::read_text(Some(&args.file), output::FILE_LIMIT)?;
+    let record = Record::parse(&input.text, args.format).map_err(|e| input.error(e))?;
     let mut config: Config = record.default_config();
     if let Some(rules) = args.rules {
         config.rules = rules;
@@ -69,7 +64,7 @@ fn load(args: &RecordArgs) -> Result<(Record, replay::Replay), Failure> {
     if let Some(swap) = &args.swap {
         config.swap = swap == "on";
     }
-    let played = replay::replay(&record, config).map_err(|e| located(&args.file, e))?;
+    let played = replay::replay(&record, config).map_err(|e| input.error(e))?;
     Ok((record, played))
 }
 

@@ -25,12 +25,12 @@ fn judge_sample_byte_for_byte() {
 
 #[test]
 fn judge_bad_input_names_the_place_after_earlier_answers() {
-    endgame()
-        .args(["judge", "poj2706", &data("poj2706-bad.txt")])
-        .assert()
-        .code(2)
-        .stdout("yes\n")
-        .stderr("error: dataset 2, move 3 (line 4): (0,2) is already occupied\n");
+    endgame().args(["judge", "poj2706", &data("poj2706-bad.txt")]).assert().code(2).stdout("yes\n").stderr(
+        format!(
+            "error: {}: dataset 2, move 3 (line 4): (0,2) is already occupied\n",
+            data("poj2706-bad.txt")
+        ),
+    );
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn records_in_every_format() {
     let out = endgame().args(["twixt", "replay", "--format", "sgf", &data("sample.T1")]).assert().code(2);
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(
-        err.ends_with("sample.T1: line 1, column 1: expected `(` opening the SGF game, found `#`\n"),
+        err.ends_with("sample.T1: line 1, column 1: expected `(` opening the SGF game, found '#'\n"),
         "{err}"
     );
 }

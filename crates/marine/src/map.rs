@@ -71,10 +71,9 @@ impl fmt::Display for Direction {
 impl FromStr for Direction {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Direction::ALL
-            .into_iter()
-            .find(|d| d.name() == s)
-            .ok_or_else(|| format!("expected left, up, right or down, found {s:?}"))
+        Direction::ALL.into_iter().find(|d| d.name() == s).ok_or_else(|| {
+            format!("expected left, up, right or down, found {}", endgame_core::input::quote(s))
+        })
     }
 }
 

@@ -7,6 +7,7 @@
 
 use std::io::Write;
 
+use endgame_core::input::quote;
 use endgame_core::{InputError, JudgeError, Tokens};
 
 use crate::game::Game;
@@ -44,7 +45,7 @@ pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
     if let Some((t, line)) = tokens.next_token() {
         return Err(InputError::new(
             format!("line {line}"),
-            format!("expected nothing after `0 0`, found `{t}`"),
+            format!("expected nothing after `0 0`, found {}", quote(t)),
         )
         .into());
     }

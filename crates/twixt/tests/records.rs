@@ -161,15 +161,15 @@ fn t1(moves: &str) -> String {
 fn rejections_name_the_place() {
     assert_eq!(
         err("(;SZ[24];b[dd];b[ee])", Format::Sgf),
-        "line 1, column 16: move 2: expected a move of the second (r) player, found `b`"
+        "line 1, column 16: move 2: expected a move of the second (r) player, found \"b\""
     );
     assert_eq!(
         err("(;SZ[24];b[dd];r[zz])", Format::Sgf),
-        "line 1, column 18 (move 2): `zz` is off the 24 x 24 board"
+        "line 1, column 18 (move 2): \"zz\" is off the 24 x 24 board"
     );
     assert_eq!(
         err("(;SZ[24]\n;b[d1])", Format::Sgf),
-        "line 2, column 4 (move 1): expected a point (two letters, column then row), `swap` or `resign`, found `d1`"
+        "line 2, column 4 (move 1): expected a point (two letters, column then row), `swap` or `resign`, found \"d1\""
     );
     assert_eq!(
         err("(;GM[1];b[dd])", Format::Sgf),
@@ -190,15 +190,15 @@ fn rejections_name_the_place() {
     assert_eq!(err("#\n#\n", Format::T1), "line 3: expected 13 header lines, found 2 lines");
     assert_eq!(
         err(&t1("b2\nzz\n"), Format::T1),
-        "line 15 (move 2): expected a move (column letter and row number like `e15`), `swap` or `resign`, found `zz`"
+        "line 15 (move 2): expected a move (column letter and row number like `e15`), `swap` or `resign`, found \"zz\""
     );
-    assert_eq!(err(&t1("b2\ng3\n"), Format::T1), "line 15 (move 2): `g3` is off the 6 x 6 board");
+    assert_eq!(err(&t1("b2\ng3\n"), Format::T1), "line 15 (move 2): \"g3\" is off the 6 x 6 board");
     // A move that starts with a character of several bytes is refused, not a panic.
     assert_eq!(
         err(&t1("b2\né15\n"), Format::T1),
-        "line 15 (move 2): expected a move (column letter and row number like `e15`), `swap` or `resign`, found `é15`"
+        "line 15 (move 2): expected a move (column letter and row number like `e15`), `swap` or `resign`, found \"é15\""
     );
-    assert_eq!(err(&t1("b2\nb7\n"), Format::T1), "line 15 (move 2): `b7` is off the 6 x 6 board");
+    assert_eq!(err(&t1("b2\nb7\n"), Format::T1), "line 15 (move 2): \"b7\" is off the 6 x 6 board");
     assert_eq!(
         err(&t1("").replacen("6\n6", "6\n7", 1), Format::T1),
         "line 7: x-size 7: expected a square board (y-size is 6)"
@@ -207,10 +207,10 @@ fn rejections_name_the_place() {
         err("5 4\n1 1 2 2 1 2 2 1", Format::Judge),
         "line 1: M = 4: expected an odd, positive number of moves (Black moves last)"
     );
-    assert_eq!(err("5 1\n1 x", Format::Judge), "move 1 (line 2): expected y (an integer), found `x`");
+    assert_eq!(err("5 1\n1 x", Format::Judge), "move 1 (line 2): expected y (an integer), found \"x\"");
     assert_eq!(
         err("5 1\n1 1\n0 0\n3", Format::Judge),
-        "line 4: expected the end of the record (one game, optionally `0 0`), found `3`"
+        "line 4: expected the end of the record (one game, optionally `0 0`), found \"3\""
     );
 
     // Legality errors come from the replay and name the move, its line and the point.

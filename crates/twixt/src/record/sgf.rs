@@ -8,6 +8,7 @@
 //! Variations are refused.
 
 use endgame_core::InputError;
+use endgame_core::input::quote;
 
 use super::{Format, Record, RecordMove};
 use crate::geometry::Point;
@@ -75,7 +76,7 @@ impl Reader<'_> {
                 self.bump();
                 Ok(())
             }
-            Some(c) => Err(self.error(format!("expected {what}, found `{}`", c as char))),
+            Some(c) => Err(self.error(format!("expected {what}, found {:?}", c as char))),
             None => Err(self.error(format!("expected {what}, found the end of the input"))),
         }
     }
@@ -168,12 +169,16 @@ fn parse_move(value: &str, place: &str, size: i64) -> Result<(Move, Option<Strin
                 return Err(InputError::new(
                     place,
                     format!(
-                        "expected a point (two letters, column then row), `swap` or `resign`, found `{main}`"
+                        "expected a point (two letters, column then row), `swap` or `resign`, found {}",
+                        quote(main)
                     ),
                 ));
             };
             if i64::from(column.max(row)) >= size {
-                return Err(InputError::new(place, format!("`{main}` is off the {size} x {size} board")));
+                return Err(InputError::new(
+                    place,
+                    format!("{} is off the {size} x {size} board", quote(main)),
+                ));
             }
             Move::Place(Point::new(row, column))
         }
@@ -240,9 +245,9 @@ pub(super) fn parse(text: &str) -> Result<Record, InputError> {
                         return Err(InputError::new(
                             p.place,
                             format!(
-                                "move {number}: expected a move of the {} player, found `{}`",
+                                "move {number}: expected a move of the {} player, found {}",
                                 if number % 2 == 1 { "first (b)" } else { "second (r)" },
-                                p.id
+                                quote(&p.id)
                             ),
                         ));
                     }
@@ -260,7 +265,7 @@ pub(super) fn parse(text: &str) -> Result<Record, InputError> {
                 break;
             }
             Some(b'(') => return Err(r.error("variations are not supported: expected `;` or `)`")),
-            Some(c) => return Err(r.error(format!("expected `;` or `)`, found `{}`", c as char))),
+            Some(c) => return Err(r.error(format!("expected `;` or `)`, found {:?}", c as char))),
             None => return Err(r.error("expected `)` closing the game, found the end of the input")),
         }
     }
