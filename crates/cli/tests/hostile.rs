@@ -129,3 +129,33 @@ fn judge_errors_name_the_file() {
     let a = endgame().args(["judge", "hdu5897"]).write_stdin("1\n0 0 9 3 0 3 x\n").assert().code(2);
     assert!(stderr(&a).starts_with("error: case 1, token 7 (p), line 2: "), "{}", stderr(&a));
 }
+
+/// The search's progress bar draws only on a terminal: a pipe gets nothing on standard error.
+#[test]
+fn no_progress_when_standard_error_is_not_a_terminal() {
+    let a = endgame()
+        .args(["marine", "solve", "../marine/tests/data/battle8.txt", "--rounds", "70"])
+        .assert()
+        .success();
+    assert_eq!(stderr(&a), "");
+    assert!(stdout(&a).starts_with("LOSE"), "{}", stdout(&a));
+    let a = endgame()
+        .args([
+            "marine",
+            "solve",
+            "../marine/tests/data/battle16.txt",
+            "--rounds",
+            "100",
+            "--max-states",
+            "1000",
+        ])
+        .assert()
+        .code(1);
+    let err = stderr(&a);
+    assert!(
+        err.starts_with("error: the search stored ")
+            && err.contains("up to 0 MB")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+}

@@ -31,6 +31,7 @@ pub use input::{InputError, JudgeError, Tokens};
 pub use line::{ScoredMove, best_move, main_line, scored_moves};
 pub use retrograde::{Phase, Progress, Retrograde, Solution, SolveError, Summary};
 pub use search::{
-    Pruning, Puzzle, SearchResult, SearchStats, Step, TooManyStates, shortest_win, shortest_win_within,
+    Pruning, Puzzle, SearchResult, SearchStats, Step, TooManyStates, shortest_win, shortest_win_observed,
+    shortest_win_within,
 };
 pub use value::{Plies, Value, Wdl};
