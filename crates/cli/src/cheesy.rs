@@ -34,7 +34,7 @@ pub enum ToMove {
 /// Arguments of `endgame cheesy solve`.
 #[derive(Args)]
 pub struct SolveArgs {
-    /// The board file.
+    /// The board file (`-` for standard input).
     file: PathBuf,
     /// The side to move.
     #[arg(long, value_enum, default_value = "white")]

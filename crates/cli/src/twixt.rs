@@ -26,7 +26,8 @@ pub enum TwixtCommand {
 /// A record and the rules to play it under.
 #[derive(Args)]
 pub struct RecordArgs {
-    /// The record: judge tokens (`N M` and M pairs), SGF (Little Golem `.tsgf`) or T1j `.T1`.
+    /// The record (`-` for standard input): judge tokens (`N M` and M pairs), SGF (Little Golem
+    /// `.tsgf`) or T1j `.T1`.
     file: PathBuf,
     /// The record's format, when detection guesses wrong: judge, sgf or t1.
     #[arg(long)]
@@ -112,7 +113,6 @@ const DEMO_T1: &str = include_str!("../../twixt/tests/data/sample.T1");
 /// The Twixt demo: the judge's third sample game with its board, then a short T1j record
 /// with a swap.
 pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
-    writeln!(out, "== Twixt (POJ 2706 \"Connect\")")?;
     writeln!(
         out,
         "Players put pegs in turn; a peg links to its own pegs a knight's move away unless the new link\n\

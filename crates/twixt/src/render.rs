@@ -84,7 +84,11 @@ pub fn ascii(game: &Game, format: Format) -> Option<String> {
     Some(out)
 }
 
-/// The board as an SVG picture: endzone borders, links, pegs, the winning path highlighted.
+/// The largest width and height of [`svg`]'s picture, in pixels.
+pub const MAX_CANVAS: i64 = 4096;
+
+/// The board as an SVG picture: endzone borders, links, pegs, the winning path highlighted;
+/// at most [`MAX_CANVAS`] pixels wide and high (bigger boards are scaled down).
 #[must_use]
 pub fn svg(game: &Game, format: Format) -> String {
     const CELL: i64 = 20;
@@ -95,8 +99,11 @@ pub fn svg(game: &Game, format: Format) -> String {
         let (c, r) = pos(format, p);
         (MARGIN + i64::from(c) * CELL, MARGIN + i64::from(r) * CELL)
     };
+    // The picture's size in pixels: the board's coordinates (20 per point) up to a canvas of
+    // 4096 x 4096, then scaled down (N = 2^30 would otherwise ask for 21 gigapixels).
+    let px = side.min(MAX_CANVAS);
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{side}\" height=\"{side}\" viewBox=\"0 0 {side} {side}\">\n\
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{px}\" height=\"{px}\" viewBox=\"0 0 {side} {side}\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"#f4e9c8\"/>\n"
     );
     // Endzone borders, half a cell inside the outer rows and columns, in the owner's colour.
@@ -189,5 +196,22 @@ mod tests {
     fn big_boards_have_no_ascii_picture() {
         let g = Game::new(i64::from(ASCII_MAX_N) + 1, crate::Config::POJ).unwrap();
         assert!(ascii(&g, Format::Judge).is_none());
+    }
+
+    #[test]
+    fn huge_boards_get_a_canvas_of_at_most_4096_pixels() {
+        let (g, f) = game("1073741824 1\n5 7\n");
+        let picture = svg(&g, f);
+        let side = 60 + (1i64 << 30) * 20;
+        let head = format!("width=\"4096\" height=\"4096\" viewBox=\"0 0 {side} {side}\"");
+        assert!(picture.contains(&head) && picture.len() < 2000, "{picture}");
+        assert_eq!(svg_size(&picture), MAX_CANVAS);
+        let (g, f) = game("4 1\n1 1\n");
+        assert_eq!(svg_size(&svg(&g, f)), 140);
+    }
+
+    fn svg_size(svg: &str) -> i64 {
+        let at = svg.find("width=\"").unwrap() + 7;
+        svg[at..].split('"').next().unwrap().parse().unwrap()
     }
 }
