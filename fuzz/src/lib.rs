@@ -129,8 +129,8 @@ fn twixt(data: &[u8], format: endgame_twixt::Format) {
         assert_eq!(again.write(format).ok().as_deref(), Some(written.as_str()));
     }
     if let Ok(played) = replay(&record, record.default_config()) {
-        let _ = threats(&record, &played.game);
-        let _ = endgame_twixt::render::ascii(&played.game, record.format);
+        let _ = threats(&record, &played.position);
+        let _ = endgame_twixt::render::ascii(&played.position, record.format);
     }
 }
 

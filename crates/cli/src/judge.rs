@@ -33,7 +33,7 @@ pub const PROBLEMS: &[Problem] = &[
     },
     Problem {
         name: "poj2706",
-        about: "Twixt: does the last move win? (POJ 2706 / HDU 2727 \"Connect\"; the input ends with `0 0`)",
+        about: "Twixt: does the last move win? (POJ 2706 / HDU 2727; input ends with `0 0`)",
         run: endgame_twixt::judge::run,
     },
     Problem {

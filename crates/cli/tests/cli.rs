@@ -72,7 +72,7 @@ fn every_help_says_how_to_read_standard_input() {
         assert!(help.contains("`-` for standard input") || help.contains("or `-`"), "{args:?}: {help}");
     }
     let out = endgame().args(["judge", "--help"]).assert().success().get_output().stdout.clone();
-    assert!(String::from_utf8(out).unwrap().contains("the input ends with `0 0`"));
+    assert!(String::from_utf8(out).unwrap().contains("input ends with `0 0`"));
 }
 
 #[test]

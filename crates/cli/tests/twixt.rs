@@ -136,3 +136,21 @@ fn threats_after_the_end_only_say_that_the_game_is_over() {
         .success()
         .stdout("The game is over: Black won with move 5\n");
 }
+
+#[test]
+fn typed_options_list_their_values() {
+    for (option, values) in
+        [("--rules", "[possible values: poj, pp]"), ("--swap", "[possible values: on, off]")]
+    {
+        let out = endgame().args(["twixt", "replay", option, "x", &data("sample.T1")]).assert().code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(err.contains(values), "{err}");
+    }
+    for format in ["T1", "t1"] {
+        endgame().args(["twixt", "replay", "--format", format, &data("sample.T1")]).assert().success();
+    }
+    endgame().args(["twixt", "replay", "--format", "TSGF", &data("game2206555.tsgf")]).assert().success();
+    let out = endgame().args(["twixt", "replay", "--swap", "off", &data("sample.T1")]).assert().code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("swap"), "{err}");
+}

@@ -2,7 +2,7 @@
 
 use endgame_twixt::record::{Format, Record, RecordMove, detect};
 use endgame_twixt::replay::{Report, replay, threats};
-use endgame_twixt::{Colour, Move, Outcome, Point, Rules};
+use endgame_twixt::{Color, Move, Outcome, Point, Rules};
 use proptest::prelude::*;
 
 fn data(name: &str) -> String {
@@ -23,9 +23,9 @@ fn play(name: &str, rules: Option<Rules>) -> (Record, Report) {
 #[test]
 fn little_golem_records() {
     for (name, moves, outcome) in [
-        ("game2206555.tsgf", 18, Some(Outcome::Resignation { winner: Colour::Black, number: 18 })),
+        ("game2206555.tsgf", 18, Some(Outcome::Resignation { winner: Color::Black, number: 18 })),
         ("game2209801.tsgf", 40, None),
-        ("game2220939.tsgf", 22, Some(Outcome::Resignation { winner: Colour::Black, number: 22 })),
+        ("game2220939.tsgf", 22, Some(Outcome::Resignation { winner: Color::Black, number: 22 })),
         ("game2232217.tsgf", 38, None),
     ] {
         let (record, report) = play(name, None);
@@ -54,7 +54,7 @@ fn t1_records() {
     // e15 (column e, row 15) is taken over as o5 (column o, row 5).
     assert_eq!(report.moves[1].kind, "swap");
     assert_eq!(report.moves[1].point.as_ref().unwrap().name, "o5");
-    assert_eq!(report.outcome, Some(Outcome::Resignation { winner: Colour::Black, number: 6 }));
+    assert_eq!(report.outcome, Some(Outcome::Resignation { winner: Color::Black, number: 6 }));
 
     // The drawn game: nobody connects, under either rule set; the files' first player plays
     // top-down (the record is illegal read the other way round: see the tests below).
@@ -117,11 +117,11 @@ fn little_golem_records_read_the_other_way_round_give_the_same_game() {
             replay(&record, record.default_config()).unwrap(),
             replay(&mirrored, record.default_config()).unwrap(),
         );
-        assert_eq!(a.game.outcome(), b.game.outcome(), "{name}");
-        assert_eq!(a.game.links().count(), b.game.links().count(), "{name}");
+        assert_eq!(a.position.outcome(), b.position.outcome(), "{name}");
+        assert_eq!(a.position.links().count(), b.position.links().count(), "{name}");
         let edge =
             |p: Point| p.x == 0 || p.y == 0 || i64::from(p.x) == record.n || i64::from(p.y) == record.n;
-        assert!(a.game.pegs().all(|(p, _)| !edge(p)), "{name}");
+        assert!(a.position.pegs().all(|(p, _)| !edge(p)), "{name}");
     }
 }
 
@@ -132,11 +132,14 @@ fn threats_after_a_record() {
     let mut short = record.clone();
     short.moves.pop();
     let played = replay(&short, short.default_config()).unwrap();
-    let t = threats(&short, &played.game);
-    assert_eq!(t.to_move, Colour::Black);
+    let t = threats(&short, &played.position);
+    assert_eq!(t.to_move, Color::Black);
     assert_eq!(t.winning_now.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["(2,1)"]);
     let played = replay(&record, record.default_config()).unwrap();
-    assert_eq!(played.game.winning_path(), Some(vec![Point::new(0, 2), Point::new(2, 1), Point::new(4, 2)]));
+    assert_eq!(
+        played.position.winning_path(),
+        Some(vec![Point::new(0, 2), Point::new(2, 1), Point::new(4, 2)])
+    );
 }
 
 #[test]
@@ -320,4 +323,16 @@ fn real_records_round_trip_through_every_format() {
     }
     let record = Record::parse(&data("sample.T1"), None).unwrap();
     assert!(record.write(Format::Judge).unwrap_err().to_string().contains("no swap or resign"));
+}
+
+#[test]
+fn names_of_rules_and_formats_parse_with_typed_errors() {
+    use endgame_twixt::{ParseFormatError, ParseRulesError, Rules};
+    assert_eq!("pp".parse::<Rules>(), Ok(Rules::Pp));
+    assert_eq!("PP".parse::<Rules>(), Err(ParseRulesError("PP".into())));
+    assert_eq!("TSGF".parse::<Format>(), Ok(Format::Sgf));
+    let e = "x".repeat(100).parse::<Format>().unwrap_err();
+    assert_eq!(e, ParseFormatError("x".repeat(100)));
+    assert_eq!(e.to_string(), format!("expected `judge`, `sgf` or `t1`, found \"{}\"...", "x".repeat(40)));
+    let _: &dyn std::error::Error = &e;
 }

@@ -12,7 +12,7 @@ use endgame_core::input::quote;
 
 use super::{Format, Record, RecordMove};
 use crate::geometry::Point;
-use crate::rules::{Colour, Move};
+use crate::rules::{Color, Move};
 
 /// The SGF letter of a coordinate: `a`..`z` for 0..=25, `A`..`Z` for 26..=51.
 pub(super) fn letter(v: i32) -> Option<char> {
@@ -232,16 +232,16 @@ pub(super) fn parse(text: &str) -> Result<Record, InputError> {
                 let props = node(&mut r)?;
                 let mut found = None;
                 for p in props {
-                    let colour = match p.id.as_str() {
-                        "b" | "B" => Colour::Black,
-                        "r" | "R" | "w" | "W" => Colour::White,
+                    let color = match p.id.as_str() {
+                        "b" | "B" => Color::Black,
+                        "r" | "R" | "w" | "W" => Color::White,
                         _ => continue,
                     };
                     if found.is_some() {
                         return Err(InputError::new(p.place, "expected one move per node, found a second"));
                     }
                     let number = record.moves.len() + 1;
-                    if colour != Colour::of_move(number) {
+                    if color != Color::of_move(number) {
                         return Err(InputError::new(
                             p.place,
                             format!(
