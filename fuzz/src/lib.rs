@@ -151,10 +151,10 @@ pub fn twixt_judge_record(data: &[u8]) {
 
 /// A Cheesy Chess board file: parse, print, parse again to the same position; solve it.
 pub fn cheesy_board(data: &[u8]) {
-    use endgame_cheesy::Side;
+    use endgame_cheesy::Color;
     use endgame_cheesy::text::{board_file, parse_position};
     let Some(text) = text(data) else { return };
-    for side in [Side::White, Side::Black] {
+    for side in [Color::White, Color::Black] {
         let Ok(position) = parse_position(text, side) else { return };
         let printed = board_file(&position);
         let again = parse_position(&printed, side)

@@ -16,7 +16,7 @@ use endgame_core::{InputError, JudgeError, Tokens};
 use rayon::prelude::*;
 
 use crate::board::{Board, Field, Square};
-use crate::position::{Position, Setup, Side};
+use crate::position::{Color, Position, Setup};
 use crate::winner::winner;
 
 /// The contest's board size.
@@ -28,10 +28,10 @@ pub const SIDE: usize = 8;
 /// The first bad case (after writing the answers before it), or a failed write.
 pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
     let (positions, error) = parse(input);
-    let winners: Vec<Side> = positions.par_iter().with_min_len(1024).map(winner).collect();
+    let winners: Vec<Color> = positions.par_iter().with_min_len(1024).map(winner).collect();
     let mut text = String::with_capacity(winners.len() * 6);
     for w in winners {
-        text.push_str(if w == Side::White { "White\n" } else { "Black\n" });
+        text.push_str(if w == Color::White { "White\n" } else { "Black\n" });
     }
     out.write_all(text.as_bytes())?;
     match error {
@@ -163,7 +163,7 @@ impl<'a> Reader<'a> {
         if king == pawn {
             return Err(InputError::new(pawn_at, format!("king and pawn both start on {pawn}")));
         }
-        let setup = Setup { board, king, pawn, to_move: Side::White };
+        let setup = Setup { board, king, pawn, to_move: Color::White };
         Ok(Position::from_setup(setup).expect("checked above"))
     }
 

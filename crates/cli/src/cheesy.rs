@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 use endgame_cheesy::text::{parse_position, render};
-use endgame_cheesy::{Answer, Move, Position, Side, scored_moves, solve};
+use endgame_cheesy::{Answer, Color, Move, Position, scored_moves, solve};
 use serde::Serialize;
 
 use crate::failure::Failure;
@@ -50,8 +50,8 @@ pub fn run(command: &CheesyCommand) -> Result<(), Failure> {
         CheesyCommand::Solve(args) => {
             let input = output::read_text(Some(&args.file), output::FILE_LIMIT)?;
             let to_move = match args.to_move {
-                ToMove::White => Side::White,
-                ToMove::Black => Side::Black,
+                ToMove::White => Color::White,
+                ToMove::Black => Color::Black,
             };
             let position = parse_position(&input.text, to_move).map_err(|e| input.error(e))?;
             let answer = solve(&position).map_err(|e| Failure::Other(e.into()))?;
@@ -181,7 +181,7 @@ pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
     )?;
     writeln!(out, "The king may not enter D fields, nor the two fields diagonally below the pawn.")?;
     for (name, text) in DEMO_BOARDS {
-        let position = parse_position(text, Side::White).map_err(Failure::input)?;
+        let position = parse_position(text, Color::White).map_err(Failure::input)?;
         let answer = solve(&position).map_err(|e| Failure::Other(e.into()))?;
         writeln!(out)?;
         writeln!(out, "{name}:")?;
@@ -198,7 +198,7 @@ pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
         )?;
         writeln!(out, "End: {}.", answer.ending)?;
     }
-    let position = parse_position(CORNER, Side::White).map_err(Failure::input)?;
+    let position = parse_position(CORNER, Color::White).map_err(Failure::input)?;
     let start = position.placement();
     writeln!(out)?;
     writeln!(out, "White must choose well: one king move wins at once, another gets the king stuck.")?;
