@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Subcommand;
-use endgame_core::search::{Pruning, SearchStats};
+use endgame_core::search::{Pruning, SearchStats, TooManyStates};
 use endgame_marine::{Battle, DEFAULT_ROUNDS, Solution, State};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
@@ -44,6 +44,23 @@ pub enum MarineCommand {
 /// 155 bytes, the most just after the table has doubled (BENCHMARKS.md).
 const BYTES_PER_STATE: u64 = 160;
 
+/// A search stopped by `--max-states`, with what it cost and what to do.
+#[derive(Debug)]
+struct StateLimit(TooManyStates);
+
+impl std::fmt::Display for StateLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}, up to {} MB; `--max-states` sets the limit, fewer `--rounds` or hit points make the search smaller",
+            self.0,
+            self.0.stats.states * BYTES_PER_STATE / 1_000_000
+        )
+    }
+}
+
+impl std::error::Error for StateLimit {}
+
 /// As many states as half the available memory holds (Linux: `MemAvailable`; else 8 GiB).
 fn default_max_states() -> u64 {
     let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|info| {
@@ -78,12 +95,7 @@ pub fn run(command: &MarineCommand) -> Result<(), Failure> {
             };
             let solution = battle.solve_observed(*rounds, Pruning::ALL, max_states, &mut progress);
             bar.finish_and_clear();
-            let solution = solution.map_err(|e| {
-                anyhow::anyhow!(
-                    "{e}, up to {} MB; `--max-states` sets the limit, fewer `--rounds` or hit points make the search smaller",
-                    e.stats.states * BYTES_PER_STATE / 1_000_000
-                )
-            })?;
+            let solution = solution.map_err(|error| anyhow::Error::new(StateLimit(error)))?;
             let mut out = output::stdout();
             if *json {
                 serde_json::to_writer_pretty(&mut out, &to_json(&battle, &solution))
