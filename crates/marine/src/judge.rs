@@ -150,6 +150,18 @@ mod tests {
     }
 
     #[test]
+    fn empty_input_is_an_error_and_a_byte_order_mark_is_skipped() {
+        for empty in ["", "\n\n", "\u{feff}", " \r\n"] {
+            let e = judge(empty).unwrap_err();
+            assert!(e.starts_with("|line ") && e.ends_with("found the end of the input"), "{e}");
+        }
+        let sample = "zZ000\n11110\n00M10\n01100\n00000\n15 15\n";
+        assert_eq!(judge(&format!("\u{feff}{sample}")).unwrap(), "WIN\n30\n");
+        let long = format!("{sample}zZ000\n11110\n00M10\n01100\n00000\n15 {}\n", "7".repeat(1000));
+        assert!(judge(&long).unwrap_err().ends_with(&format!("found \"{}\"...", "7".repeat(40))));
+    }
+
+    #[test]
     fn bad_cases_name_the_place_after_the_good_answers() {
         let sample = "zZ000\n11110\n00M10\n01100\n00000\n15 15\n";
         let bad = format!("{sample}zZ000\n1111\n00M10\n01100\n00000\n15 15\n");
