@@ -15,7 +15,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use endgame_core::search::Pruning;
-use endgame_core::tablebase::{TableId, read_table};
+use endgame_core::table_file::{TableId, TableReader, read_table};
 
 /// A check: feeds the bytes to one reader, panics on a bug.
 pub type Check = fn(&[u8]);
@@ -178,8 +178,8 @@ pub fn marine_battle(data: &[u8]) {
     let _ = battle.solve_within(12, Pruning::ALL, 20_000);
 }
 
-/// A table file (the `KvK` table under `hdu` rules): reading it must not panic, whatever the
-/// bytes. (Reading takes a path: the bytes go to a file of this process first.)
+/// A table file (the `KvK` table under `hdu` rules): opening it, verifying it, reading every
+/// block and every value, and reading it whole must not panic, whatever the bytes. (Reading takes a path: the bytes go to a file of this process first.)
 pub fn table_file(data: &[u8]) {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
     let path = PATH.get_or_init(|| {
@@ -191,5 +191,15 @@ pub fn table_file(data: &[u8]) {
     let material: endgame_xiangqi::Material = "KvK".parse().expect("a material");
     let positions = endgame_xiangqi::MaterialIndex::new(material).len() as u64;
     let id = TableId { game: "xiangqi".into(), variant: "KvK".into(), rules: "hdu".into(), positions };
+    if let Ok(reader) = TableReader::open(path, &id) {
+        let _ = reader.verify();
+        for b in 0..reader.blocks() {
+            if let Ok(block) = reader.read_block(b) {
+                for i in 0..block.len() {
+                    let _ = block.value(i);
+                }
+            }
+        }
+    }
     let _ = read_table(path, &id);
 }
