@@ -40,7 +40,7 @@ fn endless_input_is_refused_at_the_cap() {
         let a = endgame().args(args).arg("/dev/zero").assert().code(2);
         assert_eq!(
             stderr(&a),
-            "error: /dev/zero: expected at most 64 MiB of text, found more (reading stopped there)\n",
+            "error: /dev/zero: expected at most 16 MiB of text, found more (reading stopped there)\n",
             "{args:?}"
         );
     }
