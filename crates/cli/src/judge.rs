@@ -49,7 +49,8 @@ pub const PROBLEMS: &[Problem] = &[
 pub struct JudgeArgs {
     /// The problem (see the list below).
     problem: String,
-    /// The input file; standard input when absent or `-` (at most 128 MiB).
+    /// The input file; standard input when absent or `-` (at most 128 MiB, tokens of at most
+    /// 1 MiB).
     file: Option<PathBuf>,
 }
 
@@ -74,12 +75,17 @@ pub fn run(args: &JudgeArgs) -> Result<(), Failure> {
             if known.is_empty() { "(none yet)".to_string() } else { known.join(", ") }
         )));
     };
-    let input = output::read_text(args.file.as_deref(), output::JUDGE_LIMIT)?;
+    let input = output::read_judge_input(args.file.as_deref())?;
     let mut out = output::stdout();
     let result = (problem.run)(&input.text, &mut out);
     out.flush()?;
-    match result {
-        Err(JudgeError::Input(e)) => Err(input.error(e)),
-        result => Ok(result?),
+    match (result, input.long_token_line) {
+        (Err(JudgeError::Input(e)), _) => Err(input.error(e)),
+        // The text stopped inside an overlong token and the judge took what it saw.
+        (Ok(()), Some(line)) => Err(input.error(format!(
+            "line {line}: expected a token of at most {} MiB, found a longer one (reading stopped there)",
+            output::JUDGE_TOKEN_LIMIT >> 20
+        ))),
+        (result, _) => Ok(result?),
     }
 }

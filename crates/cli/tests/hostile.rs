@@ -25,16 +25,19 @@ fn temp_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
 
 const JUDGES: [&str; 4] = ["hdu5897", "hdu1680", "poj2706", "marine"];
 
-/// An endless input is refused after the size cap, quickly and with one line.
+/// An endless input stops a judge in its first token (no contest token is longer than 1 MiB)
+/// and any other reader at the size cap, quickly and with one line.
 #[cfg(unix)]
 #[test]
-fn endless_input_is_refused_at_the_cap() {
+fn endless_input_is_refused_quickly() {
     for problem in JUDGES {
         let a = endgame().args(["judge", problem, "/dev/zero"]).assert().code(2);
-        assert_eq!(
-            stderr(&a),
-            "error: /dev/zero: expected at most 128 MiB of text, found more (reading stopped there)\n"
+        let err = stderr(&a);
+        assert!(
+            err.starts_with("error: /dev/zero: ") && err.lines().count() == 1 && err.len() < 700,
+            "{err}"
         );
+        assert!(err.contains("line 1"), "{err}");
     }
     for args in [["twixt", "replay"], ["twixt", "threats"], ["cheesy", "solve"], ["marine", "solve"]] {
         let a = endgame().args(args).arg("/dev/zero").assert().code(2);
@@ -43,6 +46,25 @@ fn endless_input_is_refused_at_the_cap() {
             "error: /dev/zero: expected at most 16 MiB of text, found more (reading stopped there)\n",
             "{args:?}"
         );
+    }
+}
+
+/// A token longer than 1 MiB stops a judge even when what was read of it would do.
+#[test]
+fn a_judge_stops_in_a_token_longer_than_a_mebibyte() {
+    let zeros = "0".repeat((1 << 20) + 10);
+    let a = endgame().args(["judge", "hdu5897"]).write_stdin(format!("{zeros}\n")).assert().code(2);
+    let err = stderr(&a);
+    assert!(err.starts_with("error: line 1, token 1 (T): ") && err.len() < 700, "{err}");
+    // The answers before it are written, and no answer for the case with the long token.
+    let input = format!("2\n0 0 9 3 0 3 1\n0 0 9 3 0 3 {zeros}\n");
+    let a = endgame().args(["judge", "hdu5897"]).write_stdin(input).assert().code(2);
+    assert_eq!(stdout(&a), "Lose in 1 steps T.T!\n");
+    assert!(stderr(&a).starts_with("error: case 2, token 7 (p), line 3: "), "{}", stderr(&a));
+    for (problem, input) in [("hdu1680", zeros.clone()), ("poj2706", format!("4 {zeros}"))] {
+        let a = endgame().args(["judge", problem]).write_stdin(input).assert().code(2);
+        let err = stderr(&a);
+        assert!(err.ends_with(&format!("found \"{}\"...\n", "0".repeat(40))), "{problem}: {err}");
     }
 }
 
