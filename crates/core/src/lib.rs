@@ -5,7 +5,7 @@
 //! - [`game`] and [`retrograde`]: a game numbers its positions densely and supplies moves
 //!   (optionally un-moves); [`Retrograde`] computes the value and distance of every position,
 //!   cycles included, in O(positions + moves), in parallel.
-//! - [`line`]: every move of a position with its value, the best move, the main line.
+//! - [`line`](mod@line): every move of a position with its value, the best move, the main line.
 //! - [`search`]: shortest-win search for one agent against a deterministic environment, with
 //!   symmetry, dominance and bound pruning.
 //! - [`conformance`]: the checks every game runs in its tests (index round trip, un-moves
