@@ -60,7 +60,8 @@ pub fn xiangqi_fen(data: &[u8]) {
             for mv in position.legal_moves(rules) {
                 let _ = position.capture(mv);
                 let _ = position.captures_general(mv);
-                let _ = position.play(mv);
+                assert!(position.play(mv, rules).is_ok(), "{printed:?}: {mv} is legal");
+                let _ = position.play_unchecked(mv);
             }
         }
     }

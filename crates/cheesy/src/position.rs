@@ -44,9 +44,6 @@ impl std::ops::Not for Color {
     }
 }
 
-/// The former name of [`Color`], kept while code written against it is moved over.
-pub type Side = Color;
-
 impl fmt::Display for Color {
     /// `White` or `Black`, as the contest writes them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

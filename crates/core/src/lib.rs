@@ -6,6 +6,8 @@
 //!   (optionally un-moves); [`Retrograde`] computes the value and distance of every position,
 //!   cycles included, in O(positions + moves), in parallel.
 //! - [`line`](mod@line): every move of a position with its value, the best move, the main line.
+//! - [`schedule`]: tiers (pieces of a game) handed out in dependency order, largest ready
+//!   first, finished ones skipped: one scheduler for a process and for a cluster.
 //! - [`search`]: shortest-win search for one agent against a deterministic environment, with
 //!   symmetry, dominance and bound pruning.
 //! - [`conformance`]: the checks every game runs in its tests (index round trip, un-moves
@@ -23,6 +25,7 @@ pub mod game;
 pub mod input;
 pub mod line;
 pub mod retrograde;
+pub mod schedule;
 pub mod search;
 pub mod table_file;
 pub mod value;

@@ -181,7 +181,7 @@ pub trait Probe {
         position.check(self.rules())?;
         let mut moves = Vec::new();
         for mv in position.legal_moves(self.rules()) {
-            let after = self.probe(&position.play(mv))?;
+            let after = self.probe(&position.play_unchecked(mv))?;
             moves.push(MoveValue { mv, capture: position.capture(mv), value: after.before_move(), after });
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.value));
@@ -209,7 +209,7 @@ pub trait Probe {
                 break LineEnd::Bounded;
             }
             moves.push(best);
-            at = at.play(best.mv);
+            at = at.play_unchecked(best.mv);
             if let Some(&ply) = seen.get(&at) {
                 break LineEnd::Repeats { ply, again: moves.len() };
             }

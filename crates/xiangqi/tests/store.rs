@@ -123,7 +123,7 @@ fn main_lines_are_complete_and_replay_to_the_end() {
         let mut at = start;
         for m in &line.moves {
             assert!(at.legal_moves(Rules::Standard).contains(&m.mv));
-            at = at.play(m.mv);
+            at = at.play_unchecked(m.mv);
         }
         assert_eq!(at, line.last);
         assert!(at.legal_moves(Rules::Standard).is_empty());
@@ -142,7 +142,7 @@ fn drawn_lines_stop_at_a_real_repetition_or_the_bound() {
         let mut seen = vec![start];
         for m in &line.moves {
             assert_eq!(m.value, Value::ENDLESS_DRAW);
-            seen.push(seen.last().unwrap().play(m.mv));
+            seen.push(seen.last().unwrap().play_unchecked(m.mv));
         }
         assert_eq!(*seen.last().unwrap(), line.last);
         match line.end {
@@ -226,7 +226,7 @@ fn lines_of_80_plies_and_more_are_complete_and_replay_to_the_end() {
         let mut at = start;
         for m in &line.moves {
             assert!(at.legal_moves(Rules::Standard).contains(&m.mv), "{} in {}", m.mv, at.setup());
-            at = at.play(m.mv);
+            at = at.play_unchecked(m.mv);
         }
         assert_eq!(at, line.last);
         // Checkmate or stalemate: under standard rules both lose.

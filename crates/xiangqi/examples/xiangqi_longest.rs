@@ -1,5 +1,5 @@
 //! Prints a position of the longest win of a material under standard rules, from its table
-//! file: `cargo run --release -p endgame-xiangqi --example longest -- KRvKNN [DIR]` (DIR as
+//! file: `cargo run --release -p endgame-xiangqi --example xiangqi_longest -- KRvKNN [DIR]` (DIR as
 //! `--dir` of the tool; default the tool's data directory).
 
 use endgame_core::Value;
