@@ -2,7 +2,7 @@
 //! 8 x 8 board, and the largest region (a pawn on the top row of a 64 x 64 board).
 
 use endgame_cheesy::text::parse_position;
-use endgame_cheesy::{Board, CheesyGame, Setup, Side, Square, judge, random, solve};
+use endgame_cheesy::{Board, CheesyGame, Color, Setup, Square, judge, random, solve};
 use endgame_core::Retrograde;
 
 fn main() {
@@ -21,7 +21,7 @@ fn judge_random_8x8(bencher: divan::Bencher, cases: usize) {
 
 #[divan::bench]
 fn solve_sample_with_line(bencher: divan::Bencher) {
-    let position = parse_position(include_str!("../examples/sample1.txt"), Side::White).unwrap();
+    let position = parse_position(include_str!("../examples/sample1.txt"), Color::White).unwrap();
     bencher.bench(|| solve(&position).unwrap());
 }
 
@@ -34,7 +34,7 @@ fn whole_8x8_board(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 10)]
 fn pawn_on_top_of_64x64(bencher: divan::Bencher) {
     let board = Board::open(64, 64).unwrap();
-    let setup = Setup { board, king: Square::new(1, 1), pawn: Square::new(32, 64), to_move: Side::White };
+    let setup = Setup { board, king: Square::new(1, 1), pawn: Square::new(32, 64), to_move: Color::White };
     let position = endgame_cheesy::Position::from_setup(setup).unwrap();
     bencher.bench(|| solve(&position).unwrap());
 }

@@ -10,19 +10,19 @@
 
 use endgame_cheesy::random::Rng;
 use endgame_cheesy::text::board_file;
-use endgame_cheesy::{Board, CheesyGame, Field, Position, Setup, Side, solve};
+use endgame_cheesy::{Board, CheesyGame, Color, Field, Position, Setup, solve};
 use endgame_core::{Retrograde, Value};
 
 /// The slots: (winner, side to move), White first.
-const SLOTS: [(Side, Side); 4] = [
-    (Side::White, Side::White),
-    (Side::White, Side::Black),
-    (Side::Black, Side::White),
-    (Side::Black, Side::Black),
+const SLOTS: [(Color, Color); 4] = [
+    (Color::White, Color::White),
+    (Color::White, Color::Black),
+    (Color::Black, Color::White),
+    (Color::Black, Color::Black),
 ];
 
-fn bound(to_move: Side) -> u32 {
-    if to_move == Side::White { 15 } else { 14 }
+fn bound(to_move: Color) -> u32 {
+    if to_move == Color::White { 15 } else { 14 }
 }
 
 fn random_board(rng: &mut Rng) -> Board {
@@ -54,7 +54,7 @@ fn main() {
             let to_move = game.placement(i).to_move;
             let (winner, d) = match value {
                 Some(Value::Win(d)) => (to_move, d.0),
-                Some(Value::Loss(d)) => (to_move.other(), d.0),
+                Some(Value::Loss(d)) => (!to_move, d.0),
                 _ => continue,
             };
             let slot = SLOTS.iter().position(|&s| s == (winner, to_move)).expect("every pair has a slot");

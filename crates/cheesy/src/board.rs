@@ -6,6 +6,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use endgame_core::input::quote;
+
 /// The largest number of rows or columns of a board.
 pub const MAX_SIDE: u8 = 64;
 
@@ -113,7 +115,7 @@ pub struct ParseSquareError(pub String);
 
 impl fmt::Display for ParseSquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "expected a square `(x,y)` with x and y from 1 to {MAX_SIDE}, found {:?}", self.0)
+        write!(f, "expected a square `(x,y)` with x and y from 1 to {MAX_SIDE}, found {}", quote(&self.0))
     }
 }
 

@@ -21,7 +21,7 @@ use endgame_core::conformance::Indexed;
 use endgame_core::{Game, Successor, Unmoves, Value};
 
 use crate::board::{Board, Field, Square};
-use crate::position::{KING_STEPS, Move, Placement, Side, for_each_king_move, king_may_enter, pawn_move};
+use crate::position::{Color, KING_STEPS, Move, Placement, for_each_king_move, king_may_enter, pawn_move};
 
 /// A board with a region of pawn squares, indexed for the solver.
 #[derive(Clone, Debug)]
@@ -80,16 +80,16 @@ impl<'b> CheesyGame<'b> {
             .then(|| self.index_unchecked(king, pawn, to_move))
     }
 
-    fn index_unchecked(&self, king: Square, pawn: Square, to_move: Side) -> usize {
+    fn index_unchecked(&self, king: Square, pawn: Square, to_move: Color) -> usize {
         let pawn_slot = usize::from(pawn.x - self.x0) * usize::from(self.top) + usize::from(pawn.y - 1);
         let king_slot = (usize::from(king.y - 1) << self.col_bits) | usize::from(king.x - 1);
-        (((pawn_slot << self.king_bits) | king_slot) << 1) | usize::from(to_move == Side::Black)
+        (((pawn_slot << self.king_bits) | king_slot) << 1) | usize::from(to_move == Color::Black)
     }
 
     /// The placement an index stands for (holes included: the king may be off the board).
     #[must_use]
     pub fn placement(&self, index: usize) -> Placement {
-        let to_move = if index & 1 == 0 { Side::White } else { Side::Black };
+        let to_move = if index & 1 == 0 { Color::White } else { Color::Black };
         let king_slot = (index >> 1) & ((1 << self.king_bits) - 1);
         // The coordinates are below 64 (a board's side, padded to a power of two).
         let king = Square::new(
@@ -124,8 +124,8 @@ impl Game for CheesyGame<'_> {
         let Placement { king, pawn, to_move } = self.placement(pos);
         match to_move {
             // A king without a square has no move: lost for White, the core's default.
-            Side::White => None,
-            Side::Black => match pawn_move(self.board, king, pawn) {
+            Color::White => None,
+            Color::Black => match pawn_move(self.board, king, pawn) {
                 Some(_) => None,
                 None if pawn.y == 1 => Some(Value::win_in(0)),
                 None => Some(Value::loss_in(0)),
@@ -136,18 +136,18 @@ impl Game for CheesyGame<'_> {
     fn for_each_move(&self, pos: usize, mut f: impl FnMut(Move, Successor)) {
         let Placement { king, pawn, to_move } = self.placement(pos);
         match to_move {
-            Side::White => for_each_king_move(self.board, king, pawn, |mv| {
+            Color::White => for_each_king_move(self.board, king, pawn, |mv| {
                 let Move::King { to, capture, .. } = mv else { return };
                 if capture {
                     // Black, to move after the capture, has lost.
                     f(mv, Successor::Known(Value::loss_in(0)));
                 } else {
-                    f(mv, Successor::Position(self.index_unchecked(to, pawn, Side::Black)));
+                    f(mv, Successor::Position(self.index_unchecked(to, pawn, Color::Black)));
                 }
             }),
-            Side::Black => {
+            Color::Black => {
                 if let Some(mv @ Move::Pawn { to, .. }) = pawn_move(self.board, king, pawn) {
-                    f(mv, Successor::Position(self.index_unchecked(king, to, Side::White)));
+                    f(mv, Successor::Position(self.index_unchecked(king, to, Color::White)));
                 }
             }
         }
@@ -159,17 +159,17 @@ impl Unmoves for CheesyGame<'_> {
         let Placement { king, pawn, to_move } = self.placement(pos);
         match to_move {
             // The pawn came down from the square above (if that is in the region).
-            Side::White => {
+            Color::White => {
                 if pawn.y < self.top {
-                    f(self.index_unchecked(king, Square::new(pawn.x, pawn.y + 1), Side::Black));
+                    f(self.index_unchecked(king, Square::new(pawn.x, pawn.y + 1), Color::Black));
                 }
             }
             // The king came from a neighbour, if its square could be entered.
-            Side::Black => {
+            Color::Black => {
                 if king_may_enter(self.board, king, pawn) {
                     for (dx, dy) in KING_STEPS {
                         if let Some(from) = king.offset(dx, dy).filter(|&sq| self.board.contains(sq)) {
-                            f(self.index_unchecked(from, pawn, Side::White));
+                            f(self.index_unchecked(from, pawn, Color::White));
                         }
                     }
                 }

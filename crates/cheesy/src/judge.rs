@@ -11,11 +11,12 @@
 
 use std::io::Write;
 
+use endgame_core::input::{quote, strip_bom};
 use endgame_core::{InputError, JudgeError, Tokens};
 use rayon::prelude::*;
 
 use crate::board::{Board, Field, Square};
-use crate::position::{Position, Setup, Side};
+use crate::position::{Color, Position, Setup};
 use crate::winner::winner;
 
 /// The contest's board size.
@@ -27,10 +28,10 @@ pub const SIDE: usize = 8;
 /// The first bad case (after writing the answers before it), or a failed write.
 pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
     let (positions, error) = parse(input);
-    let winners: Vec<Side> = positions.par_iter().with_min_len(1024).map(winner).collect();
+    let winners: Vec<Color> = positions.par_iter().with_min_len(1024).map(winner).collect();
     let mut text = String::with_capacity(winners.len() * 6);
     for w in winners {
-        text.push_str(if w == Side::White { "White\n" } else { "Black\n" });
+        text.push_str(if w == Color::White { "White\n" } else { "Black\n" });
     }
     out.write_all(text.as_bytes())?;
     match error {
@@ -42,6 +43,7 @@ pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
 /// The positions of the valid cases before the first bad one, and the error of that one.
 #[must_use]
 pub fn parse(input: &str) -> (Vec<Position>, Option<InputError>) {
+    let input = strip_bom(input);
     let mut reader = Reader { text: input, tokens: Tokens::new(input) };
     let mut positions = Vec::new();
     let count = match reader.number(&|| "the number of cases".into(), 0, usize::MAX, None) {
@@ -57,7 +59,7 @@ pub fn parse(input: &str) -> (Vec<Position>, Option<InputError>) {
     let error = reader.tokens.next_token().map(|(token, line)| {
         InputError::new(
             reader.place(token, line, None),
-            format!("expected the end of the input after {count} cases, found {token:?}"),
+            format!("expected the end of the input after {count} cases, found {}", quote(token)),
         )
     });
     (positions, error)
@@ -108,7 +110,7 @@ impl<'a> Reader<'a> {
                 if max == usize::MAX { format!("an integer >= {min}") } else { format!("{min} to {max}") };
             InputError::new(
                 self.place(token, line, case),
-                format!("expected {} ({range}), found {token:?}", what()),
+                format!("expected {} ({range}), found {}", what(), quote(token)),
             )
         })
     }
@@ -161,7 +163,7 @@ impl<'a> Reader<'a> {
         if king == pawn {
             return Err(InputError::new(pawn_at, format!("king and pawn both start on {pawn}")));
         }
-        let setup = Setup { board, king, pawn, to_move: Side::White };
+        let setup = Setup { board, king, pawn, to_move: Color::White };
         Ok(Position::from_setup(setup).expect("checked above"))
     }
 

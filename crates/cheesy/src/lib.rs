@@ -18,7 +18,7 @@
 //!
 //! # Modules
 //! - [`board`]: [`Field`], [`Square`], [`Board`];
-//! - [`position`]: [`Side`], [`Move`], [`Ending`], [`Setup`] and the validated [`Position`];
+//! - [`position`]: [`Color`], [`Move`], [`Ending`], [`Setup`] and the validated [`Position`];
 //! - [`game`]: the index for the solver; [`solve()`]: winner, distance and line of play;
 //! - [`text`]: board files and printed boards; [`judge`]: the contest format;
 //! - [`report`]: the serialisable answer (`--json`, the web explorer);
@@ -37,6 +37,6 @@ pub mod winner;
 
 pub use board::{Board, BoardError, Field, Square};
 pub use game::CheesyGame;
-pub use position::{Ending, Move, Placement, Position, PositionError, Setup, Side};
+pub use position::{Color, Ending, Move, Placement, Position, PositionError, Setup};
 pub use solve::{Answer, Ply, scored_moves, solve, value};
 pub use winner::winner;

@@ -12,84 +12,67 @@
 use std::fmt;
 use std::str::FromStr;
 
-use endgame_core::Player;
-
 use crate::board::{Board, Field, Square};
 
 /// The king's steps.
 pub(crate) const KING_STEPS: [(i8, i8); 8] =
     [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
 
-/// A side: White has the king and moves first in the contest, Black has the pawn.
+/// A side (a color, as in the other games): White has the king and moves first in the contest,
+/// Black has the pawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
+pub enum Color {
     /// The king.
     White,
     /// The pawn.
     Black,
 }
 
-impl Side {
+impl Color {
     /// Both sides, White first.
-    pub const ALL: [Side; 2] = [Side::White, Side::Black];
+    pub const ALL: [Color; 2] = [Color::White, Color::Black];
+}
 
-    /// The other side.
-    #[must_use]
-    pub const fn other(self) -> Side {
+/// The other side: `!Color::White == Color::Black`.
+impl std::ops::Not for Color {
+    type Output = Color;
+    fn not(self) -> Color {
         match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-
-    /// The core solver's player: White is the first.
-    #[must_use]
-    pub const fn player(self) -> Player {
-        match self {
-            Side::White => Player::First,
-            Side::Black => Player::Second,
-        }
-    }
-
-    /// The side of a core solver's player.
-    #[must_use]
-    pub const fn from_player(player: Player) -> Side {
-        match player {
-            Player::First => Side::White,
-            Player::Second => Side::Black,
+            Color::White => Color::Black,
+            Color::Black => Color::White,
         }
     }
 }
 
-impl fmt::Display for Side {
+impl fmt::Display for Color {
     /// `White` or `Black`, as the contest writes them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Side::White => "White",
-            Side::Black => "Black",
+            Color::White => "White",
+            Color::Black => "Black",
         })
     }
 }
 
 /// A side that is not `white` or `black` (any case).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseSideError(pub String);
+pub struct ParseColorError(pub String);
 
-impl fmt::Display for ParseSideError {
+impl fmt::Display for ParseColorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "expected `white` or `black`, found {:?}", self.0)
+        write!(f, "expected `white` or `black`, found {}", endgame_core::input::quote(&self.0))
     }
 }
 
-impl std::error::Error for ParseSideError {}
+impl std::error::Error for ParseColorError {}
 
-impl FromStr for Side {
-    type Err = ParseSideError;
-    fn from_str(s: &str) -> Result<Side, ParseSideError> {
+impl FromStr for Color {
+    type Err = ParseColorError;
+    fn from_str(s: &str) -> Result<Color, ParseColorError> {
         match s.to_ascii_lowercase().as_str() {
-            "white" | "w" => Ok(Side::White),
-            "black" | "b" => Ok(Side::Black),
-            _ => Err(ParseSideError(s.to_string())),
+            "white" | "w" => Ok(Color::White),
+            "black" | "b" => Ok(Color::Black),
+            _ => Err(ParseColorError(s.to_string())),
         }
     }
 }
@@ -102,7 +85,7 @@ pub struct Placement {
     /// The black pawn's square.
     pub pawn: Square,
     /// The side to move.
-    pub to_move: Side,
+    pub to_move: Color,
 }
 
 /// A move.
@@ -129,10 +112,10 @@ pub enum Move {
 impl Move {
     /// The side that makes the move.
     #[must_use]
-    pub const fn side(self) -> Side {
+    pub const fn side(self) -> Color {
         match self {
-            Move::King { .. } => Side::White,
-            Move::Pawn { .. } => Side::Black,
+            Move::King { .. } => Color::White,
+            Move::Pawn { .. } => Color::Black,
         }
     }
 }
@@ -164,10 +147,10 @@ pub enum Ending {
 impl Ending {
     /// The side that has won.
     #[must_use]
-    pub const fn winner(self) -> Side {
+    pub const fn winner(self) -> Color {
         match self {
-            Ending::Captured | Ending::PawnBlocked => Side::White,
-            Ending::KingStuck | Ending::PawnHome => Side::Black,
+            Ending::Captured | Ending::PawnBlocked => Color::White,
+            Ending::KingStuck | Ending::PawnHome => Color::Black,
         }
     }
 }
@@ -252,7 +235,7 @@ pub struct Setup {
     /// The pawn's square.
     pub pawn: Square,
     /// The side to move.
-    pub to_move: Side,
+    pub to_move: Color,
 }
 
 /// A valid position: a board with the king on an open field and the pawn on a field that is
@@ -302,7 +285,7 @@ impl Position {
 
     /// The side to move.
     #[must_use]
-    pub fn to_move(&self) -> Side {
+    pub fn to_move(&self) -> Color {
         self.placement.to_move
     }
 
@@ -318,8 +301,8 @@ impl Position {
         let Placement { king, pawn, to_move } = self.placement;
         let mut moves = Vec::new();
         match to_move {
-            Side::White => for_each_king_move(&self.board, king, pawn, |m| moves.push(m)),
-            Side::Black => moves.extend(pawn_move(&self.board, king, pawn)),
+            Color::White => for_each_king_move(&self.board, king, pawn, |m| moves.push(m)),
+            Color::Black => moves.extend(pawn_move(&self.board, king, pawn)),
         }
         moves
     }
@@ -329,12 +312,12 @@ impl Position {
 pub(crate) fn ending(board: &Board, placement: Placement) -> Option<Ending> {
     let Placement { king, pawn, to_move } = placement;
     match to_move {
-        Side::White => {
+        Color::White => {
             let mut any = false;
             for_each_king_move(board, king, pawn, |_| any = true);
             (!any).then_some(Ending::KingStuck)
         }
-        Side::Black => match pawn_move(board, king, pawn) {
+        Color::Black => match pawn_move(board, king, pawn) {
             Some(_) => None,
             None if pawn.y == 1 => Some(Ending::PawnHome),
             None => Some(Ending::PawnBlocked),
@@ -347,7 +330,7 @@ mod tests {
     use super::*;
     use crate::text::parse_position;
 
-    fn moves(text: &str, to_move: Side) -> Vec<String> {
+    fn moves(text: &str, to_move: Color) -> Vec<String> {
         parse_position(text, to_move).unwrap().moves().iter().map(ToString::to_string).collect()
     }
 
@@ -355,26 +338,26 @@ mod tests {
     fn king_avoids_f_d_and_the_floating_fields_and_captures_on_open_fields() {
         // Pawn (2,3) on an open field: floating (1,2) and (3,2); below the king D, F, D.
         let text = "...\n.P.\n.K.\nDFD\n";
-        assert_eq!(moves(text, Side::White), ["K(2,2)-(1,3)", "K(2,2)x(2,3)", "K(2,2)-(3,3)"]);
+        assert_eq!(moves(text, Color::White), ["K(2,2)-(1,3)", "K(2,2)x(2,3)", "K(2,2)-(3,3)"]);
         // The same pawn on a D field cannot be captured.
-        assert_eq!(moves("...\n.p.\n.K.\nDFD\n", Side::White), ["K(2,2)-(1,3)", "K(2,2)-(3,3)"]);
+        assert_eq!(moves("...\n.p.\n.K.\nDFD\n", Color::White), ["K(2,2)-(1,3)", "K(2,2)-(3,3)"]);
         // The king blocks the pawn.
-        assert_eq!(moves(text, Side::Black), Vec::<String>::new());
-        let position = parse_position(text, Side::Black).unwrap();
+        assert_eq!(moves(text, Color::Black), Vec::<String>::new());
+        let position = parse_position(text, Color::Black).unwrap();
         assert_eq!(position.ending(), Some(Ending::PawnBlocked));
     }
 
     #[test]
     fn endings() {
         let ending = |text: &str, to_move| parse_position(text, to_move).unwrap().ending();
-        assert_eq!(ending("K.\n.P\n", Side::Black), Some(Ending::PawnHome));
-        assert_eq!(ending("K.\n.P\n", Side::White), None);
-        assert_eq!(ending(".P\nF.\n.F\nKF\n", Side::Black), None);
-        assert_eq!(ending("P.\nF.\n.F\nKF\n", Side::Black), Some(Ending::PawnBlocked));
-        assert_eq!(ending("KD\nDD\nP.\n", Side::White), Some(Ending::KingStuck));
-        assert_eq!(Ending::KingStuck.winner(), Side::Black);
-        assert_eq!(Ending::Captured.winner(), Side::White);
-        assert_eq!("Black".parse::<Side>(), Ok(Side::Black));
-        assert!("red".parse::<Side>().is_err());
+        assert_eq!(ending("K.\n.P\n", Color::Black), Some(Ending::PawnHome));
+        assert_eq!(ending("K.\n.P\n", Color::White), None);
+        assert_eq!(ending(".P\nF.\n.F\nKF\n", Color::Black), None);
+        assert_eq!(ending("P.\nF.\n.F\nKF\n", Color::Black), Some(Ending::PawnBlocked));
+        assert_eq!(ending("KD\nDD\nP.\n", Color::White), Some(Ending::KingStuck));
+        assert_eq!(Ending::KingStuck.winner(), Color::Black);
+        assert_eq!(Ending::Captured.winner(), Color::White);
+        assert_eq!("Black".parse::<Color>(), Ok(Color::Black));
+        assert!("red".parse::<Color>().is_err());
     }
 }

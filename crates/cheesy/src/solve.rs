@@ -8,7 +8,7 @@ use endgame_core::{Retrograde, Solution, SolveError, Successor, Value, main_line
 
 use crate::board::Square;
 use crate::game::CheesyGame;
-use crate::position::{Ending, Move, Placement, Position, Side, ending};
+use crate::position::{Color, Ending, Move, Placement, Position, ending};
 
 /// One move of the line of play and the position after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +31,7 @@ pub struct Answer {
     /// Its value for the side to move (a win or a loss: every game ends).
     pub value: Value,
     /// Who wins under optimal play.
-    pub winner: Side,
+    pub winner: Color,
     /// The line of play: the winner wins as fast as possible, the loser loses as slowly as
     /// possible. Its length is the distance in plies.
     pub line: Vec<Ply>,
@@ -59,10 +59,10 @@ pub fn solve_reachable(position: &Position) -> Result<(CheesyGame<'_>, Solution)
 
 /// The side that wins from a value for the side to move.
 #[must_use]
-pub fn winner_of(value: Value, to_move: Side) -> Side {
+pub fn winner_of(value: Value, to_move: Color) -> Color {
     match value {
         Value::Win(_) => to_move,
-        Value::Loss(_) => to_move.other(),
+        Value::Loss(_) => !to_move,
         Value::Draw(_) => unreachable!("the pawn only moves down, so every game ends"),
     }
 }

@@ -17,9 +17,10 @@
 //! ```
 
 use endgame_core::InputError;
+use endgame_core::input::strip_bom;
 
 use crate::board::{Board, Field, MAX_SIDE, Square};
-use crate::position::{Position, Setup, Side};
+use crate::position::{Color, Position, Setup};
 
 /// The place `line L, column C` (both from 1).
 fn at(line: usize, column: usize) -> String {
@@ -30,8 +31,8 @@ fn at(line: usize, column: usize) -> String {
 ///
 /// # Errors
 /// An [`InputError`] naming the line and column of the first problem.
-pub fn parse_position(text: &str, to_move: Side) -> Result<Position, InputError> {
-    let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+pub fn parse_position(text: &str, to_move: Color) -> Result<Position, InputError> {
+    let lines: Vec<&str> = strip_bom(text).lines().map(str::trim_end).collect();
     let used = lines.iter().rposition(|l| !l.is_empty()).map_or(0, |i| i + 1);
     if used == 0 {
         return Err(InputError::new("line 1", "expected a board row, found an empty file"));

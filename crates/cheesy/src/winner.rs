@@ -9,17 +9,17 @@
 //! [`crate::solve()`] does for the distance and the line. The tests check that both agree.
 
 use crate::board::Field;
-use crate::position::{Move, Placement, Position, Side, for_each_king_move, pawn_move};
+use crate::position::{Color, Move, Placement, Position, for_each_king_move, pawn_move};
 
 /// The side that wins from the position under optimal play.
 #[must_use]
-pub fn winner(position: &Position) -> Side {
+pub fn winner(position: &Position) -> Color {
     let board = position.board();
     let Placement { king, mut pawn, to_move } = position.placement();
-    if to_move == Side::Black {
+    if to_move == Color::Black {
         match pawn_move(board, king, pawn) {
             Some(Move::Pawn { to, .. }) => pawn = to,
-            _ => return if pawn.y == 1 { Side::Black } else { Side::White },
+            _ => return if pawn.y == 1 { Color::Black } else { Color::White },
         }
     }
     let mut kings = vec![false; board.len()];
@@ -43,16 +43,16 @@ pub fn winner(position: &Position) -> Side {
             });
         }
         if captures {
-            return Side::White;
+            return Color::White;
         }
         if !any {
-            return Side::Black;
+            return Color::Black;
         }
         // Black's pawn steps down, unless it cannot.
-        let Some(below) = pawn.offset(0, -1) else { return Side::Black };
+        let Some(below) = pawn.offset(0, -1) else { return Color::Black };
         if board.field(below) == Field::Forbidden || next[board.index(below)] {
             // Blocked above the bottom row (by F, or by a king that chose to stand there).
-            return Side::White;
+            return Color::White;
         }
         pawn = below;
         std::mem::swap(&mut kings, &mut next);

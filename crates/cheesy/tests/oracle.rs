@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use endgame_cheesy::{
-    Board, CheesyGame, Field, Move, Placement, Position, Setup, Side, Square, solve, winner,
+    Board, CheesyGame, Color, Field, Move, Placement, Position, Setup, Square, solve, winner,
 };
 use endgame_core::{Game, Retrograde, Value};
 use proptest::prelude::*;
@@ -97,8 +97,8 @@ fn board_of(grid: &[Vec<u8>]) -> Board {
     Board::from_top_rows(grid.len(), grid[0].len(), &fields).unwrap()
 }
 
-fn value_of(white_wins: bool, plies: u32, to_move: Side) -> Value {
-    if white_wins == (to_move == Side::White) { Value::win_in(plies) } else { Value::loss_in(plies) }
+fn value_of(white_wins: bool, plies: u32, to_move: Color) -> Value {
+    if white_wins == (to_move == Color::White) { Value::win_in(plies) } else { Value::loss_in(plies) }
 }
 
 /// A random board: rows, columns and fields (`.` about half, `D` and `F` a quarter each).
@@ -125,7 +125,7 @@ fn check_whole_board(grid: Vec<Vec<u8>>) -> Result<(), TestCaseError> {
         let Placement { king, pawn, to_move } = game.placement(i);
         let c = |s: Square| (i32::from(s.x) - 1, i32::from(s.y) - 1);
         let ((kx, ky), (px, py)) = (c(king), c(pawn));
-        let (white_wins, plies) = oracle.value(to_move == Side::White, kx, ky, px, py);
+        let (white_wins, plies) = oracle.value(to_move == Color::White, kx, ky, px, py);
         prop_assert_eq!(
             got,
             value_of(white_wins, plies, to_move),
@@ -137,7 +137,7 @@ fn check_whole_board(grid: Vec<Vec<u8>>) -> Result<(), TestCaseError> {
         // The judge's fast winner-only search agrees too.
         let setup = Setup { board: board.clone(), king, pawn, to_move };
         let position = Position::from_setup(setup).unwrap();
-        prop_assert_eq!(winner(&position), if white_wins { Side::White } else { Side::Black });
+        prop_assert_eq!(winner(&position), if white_wins { Color::White } else { Color::Black });
     }
     Ok(())
 }
@@ -181,7 +181,7 @@ proptest! {
         if g[py as usize][px as usize] == b'F' {
             g[py as usize][px as usize] = b'.';
         }
-        let to_move = if white { Side::White } else { Side::Black };
+        let to_move = if white { Color::White } else { Color::Black };
         let sq = |x: i32, y: i32| Square::new(x as u8 + 1, y as u8 + 1);
         let setup = Setup { board: board_of(&g), king: sq(kx, ky), pawn: sq(px, py), to_move };
         let position = Position::from_setup(setup).unwrap();
@@ -189,7 +189,7 @@ proptest! {
         let mut oracle = Oracle::new(g);
         let (white_wins, plies) = oracle.value(white, kx, ky, px, py);
         prop_assert_eq!(answer.value, value_of(white_wins, plies, to_move));
-        prop_assert_eq!(answer.winner, if white_wins { Side::White } else { Side::Black });
+        prop_assert_eq!(answer.winner, if white_wins { Color::White } else { Color::Black });
         prop_assert_eq!(winner(&position), answer.winner);
         prop_assert_eq!(answer.line.len() as u32, plies);
         prop_assert_eq!(answer.ending.winner(), answer.winner);

@@ -1,26 +1,26 @@
 //! Bad input is reported with its place and what was expected; good input round-trips.
 
 use endgame_cheesy::text::{board_file, parse_position};
-use endgame_cheesy::{Field, Side, Square, judge};
+use endgame_cheesy::{Color, Field, Square, judge};
 
 fn text_error(text: &str) -> String {
-    parse_position(text, Side::White).unwrap_err().to_string()
+    parse_position(text, Color::White).unwrap_err().to_string()
 }
 
 #[test]
 fn board_files_parse_and_round_trip() {
     let text = "..p.\nF.D.\n.K..\n";
-    let position = parse_position(text, Side::Black).unwrap();
+    let position = parse_position(text, Color::Black).unwrap();
     let placement = position.placement();
     assert_eq!(placement.king, Square::new(2, 1));
     assert_eq!(placement.pawn, Square::new(3, 3));
-    assert_eq!(placement.to_move, Side::Black);
+    assert_eq!(placement.to_move, Color::Black);
     assert_eq!(position.board().field(Square::new(3, 3)), Field::Dangerous);
     assert_eq!(position.board().field(Square::new(1, 2)), Field::Forbidden);
     assert_eq!(board_file(&position), text);
     // Trailing spaces, CRLF and empty lines at the end are fine; a 1 x 2 board is a board.
-    assert!(parse_position("..p.  \r\nF.D.\r\n.K..\r\n\n\n", Side::White).is_ok());
-    assert!(parse_position("KP", Side::White).is_ok());
+    assert!(parse_position("..p.  \r\nF.D.\r\n.K..\r\n\n\n", Color::White).is_ok());
+    assert!(parse_position("KP", Color::White).is_ok());
 }
 
 #[test]
@@ -47,7 +47,7 @@ fn board_file_errors_name_line_and_column() {
     assert_eq!(text_error(&wide), "line 1, column 65: expected at most 64 fields in a row");
     let tall = format!("KP\n{}", "..\n".repeat(64));
     assert_eq!(text_error(&tall), "line 65: expected at most 64 rows");
-    assert!(parse_position(&format!("KP\n{}", "..\n".repeat(63)), Side::White).is_ok());
+    assert!(parse_position(&format!("KP\n{}", "..\n".repeat(63)), Color::White).is_ok());
 }
 
 const GOOD_CASE: &str =

@@ -1,7 +1,7 @@
 //! The contest's sample, answered byte for byte, and its positions solved with their lines.
 
 use endgame_cheesy::text::parse_position;
-use endgame_cheesy::{CheesyGame, Ending, Move, Side, Square, judge, solve};
+use endgame_cheesy::{CheesyGame, Color, Ending, Move, Square, judge, solve};
 use endgame_core::{Retrograde, Value, scored_moves};
 
 const SAMPLE_IN: &str = include_str!("data/sample.in");
@@ -20,7 +20,7 @@ fn sample_lines_of_play() {
     assert!(error.is_none());
     let first = solve(&positions[0]).unwrap();
     let second = solve(&positions[1]).unwrap();
-    for (answer, winner) in [(&first, Side::Black), (&second, Side::White)] {
+    for (answer, winner) in [(&first, Color::Black), (&second, Color::White)] {
         assert_eq!(answer.winner, winner);
         assert_eq!(answer.line.len() as u32, answer.plies());
         assert_eq!(answer.ending.winner(), winner);
@@ -60,9 +60,9 @@ fn white_wins_when_only_some_king_moves_get_stuck() {
 /// rows can last (7 pawn moves, 8 king moves).
 #[test]
 fn a_longest_white_win_takes_15_plies() {
-    let position = parse_position(include_str!("../examples/longest.txt"), Side::White).unwrap();
+    let position = parse_position(include_str!("../examples/longest.txt"), Color::White).unwrap();
     let answer = solve(&position).unwrap();
-    assert_eq!((answer.winner, answer.value), (Side::White, Value::win_in(15)));
+    assert_eq!((answer.winner, answer.value), (Color::White, Value::win_in(15)));
     assert_eq!(answer.ending, Ending::Captured);
     assert_eq!(answer.line.len(), 15);
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 use endgame_cheesy::report::Report;
 use endgame_cheesy::text::{parse_position, render};
-use endgame_cheesy::{Answer, Position, Side, scored_moves, solve};
+use endgame_cheesy::{Answer, Color, Position, scored_moves, solve};
 
 use crate::failure::Failure;
 use crate::output;
@@ -34,7 +34,7 @@ pub enum ToMove {
 /// Arguments of `endgame cheesy solve`.
 #[derive(Args)]
 pub struct SolveArgs {
-    /// The board file.
+    /// The board file (`-` for standard input).
     file: PathBuf,
     /// The side to move.
     #[arg(long, value_enum, default_value = "white")]
@@ -48,13 +48,12 @@ pub struct SolveArgs {
 pub fn run(command: &CheesyCommand) -> Result<(), Failure> {
     match command {
         CheesyCommand::Solve(args) => {
-            let text = output::read_text(Some(&args.file))?;
+            let input = output::read_text(Some(&args.file), output::FILE_LIMIT)?;
             let to_move = match args.to_move {
-                ToMove::White => Side::White,
-                ToMove::Black => Side::Black,
+                ToMove::White => Color::White,
+                ToMove::Black => Color::Black,
             };
-            let position = parse_position(&text, to_move)
-                .map_err(|e| Failure::input(format!("{}: {e}", args.file.display())))?;
+            let position = parse_position(&input.text, to_move).map_err(|e| input.error(e))?;
             let answer = solve(&position).map_err(|e| Failure::Other(e.into()))?;
             let mut out = output::stdout();
             if args.json {
@@ -111,7 +110,7 @@ pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
     )?;
     writeln!(out, "The king may not enter D fields, nor the two fields diagonally below the pawn.")?;
     for (name, text) in DEMO_BOARDS {
-        let position = parse_position(text, Side::White).map_err(Failure::input)?;
+        let position = parse_position(text, Color::White).map_err(Failure::input)?;
         let answer = solve(&position).map_err(|e| Failure::Other(e.into()))?;
         writeln!(out)?;
         writeln!(out, "{name}:")?;
@@ -128,7 +127,7 @@ pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
         )?;
         writeln!(out, "End: {}.", answer.ending)?;
     }
-    let position = parse_position(CORNER, Side::White).map_err(Failure::input)?;
+    let position = parse_position(CORNER, Color::White).map_err(Failure::input)?;
     let start = position.placement();
     writeln!(out)?;
     writeln!(out, "White must choose well: one king move wins at once, another gets the king stuck.")?;

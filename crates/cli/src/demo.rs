@@ -8,9 +8,13 @@ use crate::output;
 /// A game's demo: writes its examples and what they show.
 pub type Demo = fn(&mut dyn Write) -> Result<(), Failure>;
 
-/// Every game's demo, one entry per game that has landed.
-pub const DEMOS: &[Demo] =
-    &[crate::xiangqi::demo, crate::twixt::demo, crate::cheesy::demo, crate::marine::demo];
+/// Every game's demo with its heading (`== <game> (<contest>)`), one entry per game.
+pub const DEMOS: &[(&str, Demo)] = &[
+    ("Xiangqi (HDU 5897 \"The Game\")", crate::xiangqi::demo),
+    ("Twixt (POJ 2706 \"Connect\")", crate::twixt::demo),
+    ("Cheesy Chess (HDU 1680 \"Cheesy Chess\")", crate::cheesy::demo),
+    ("Marine (BZOJ 2205)", crate::marine::demo),
+];
 
 /// Runs every demo.
 pub fn run() -> Result<(), Failure> {
@@ -19,8 +23,9 @@ pub fn run() -> Result<(), Failure> {
     if DEMOS.is_empty() {
         writeln!(out, "No game has landed yet.")?;
     }
-    for demo in DEMOS {
+    for (heading, demo) in DEMOS {
         writeln!(out)?;
+        writeln!(out, "== {heading}")?;
         demo(&mut out)?;
     }
     out.flush()?;

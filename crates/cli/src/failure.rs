@@ -87,6 +87,21 @@ pub fn usage(e: &clap::Error) -> ExitCode {
     }
 }
 
+/// The most characters of an error message printed: readers quote at most a few dozen
+/// characters of the input, and this catches any that would quote more.
+const MESSAGE_CHARS: usize = 600;
+
+/// The message, with its middle left out when it is longer than [`MESSAGE_CHARS`].
+fn shortened(message: &str) -> String {
+    let count = message.chars().count();
+    if count <= MESSAGE_CHARS {
+        return message.to_string();
+    }
+    let head: String = message.chars().take(MESSAGE_CHARS / 2).collect();
+    let tail: String = message.chars().skip(count - MESSAGE_CHARS / 4).collect();
+    format!("{head}... ({} characters left out) ...{tail}", count - MESSAGE_CHARS / 2 - MESSAGE_CHARS / 4)
+}
+
 /// Prints the failure, if any, and gives the exit status.
 pub fn exit_code(result: Result<(), Failure>) -> ExitCode {
     let stderr = &mut io::stderr().lock();
@@ -95,12 +110,27 @@ pub fn exit_code(result: Result<(), Failure>) -> ExitCode {
         // A closed pipe (`endgame ... | head`) is not an error of ours.
         Err(Failure::Other(e)) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(Failure::Input(message)) => {
-            let _ = writeln!(stderr, "error: {message}");
+            let _ = writeln!(stderr, "error: {}", shortened(&message));
             ExitCode::from(2)
         }
         Err(Failure::Other(e)) => {
-            let _ = writeln!(stderr, "error: {e:#}");
+            let _ = writeln!(stderr, "error: {}", shortened(&format!("{e:#}")));
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_are_shortened() {
+        assert_eq!(shortened("short"), "short");
+        let long = format!("line 1: found {:?}", "x".repeat(10_000));
+        let short = shortened(&long);
+        assert!(short.chars().count() < MESSAGE_CHARS + 50, "{short}");
+        assert!(short.starts_with("line 1: found \"xxx") && short.ends_with("xx\""), "{short}");
+        assert!(short.contains("characters left out"), "{short}");
     }
 }

@@ -33,7 +33,7 @@ pub const PROBLEMS: &[Problem] = &[
     },
     Problem {
         name: "poj2706",
-        about: "Twixt: does the last move win? (POJ 2706 / HDU 2727 \"Connect\")",
+        about: "Twixt: does the last move win? (POJ 2706 / HDU 2727; input ends with `0 0`)",
         run: endgame_twixt::judge::run,
     },
     Problem {
@@ -49,7 +49,8 @@ pub const PROBLEMS: &[Problem] = &[
 pub struct JudgeArgs {
     /// The problem (see the list below).
     problem: String,
-    /// The input file; standard input when absent or `-`.
+    /// The input file; standard input when absent or `-` (at most 128 MiB, tokens of at most
+    /// 1 MiB).
     file: Option<PathBuf>,
 }
 
@@ -74,9 +75,17 @@ pub fn run(args: &JudgeArgs) -> Result<(), Failure> {
             if known.is_empty() { "(none yet)".to_string() } else { known.join(", ") }
         )));
     };
-    let input = output::read_text(args.file.as_deref())?;
+    let input = output::read_judge_input(args.file.as_deref())?;
     let mut out = output::stdout();
-    let result = (problem.run)(&input, &mut out);
+    let result = (problem.run)(&input.text, &mut out);
     out.flush()?;
-    Ok(result?)
+    match (result, input.long_token_line) {
+        (Err(JudgeError::Input(e)), _) => Err(input.error(e)),
+        // The text stopped inside an overlong token and the judge took what it saw.
+        (Ok(()), Some(line)) => Err(input.error(format!(
+            "line {line}: expected a token of at most {} MiB, found a longer one (reading stopped there)",
+            output::JUDGE_TOKEN_LIMIT >> 20
+        ))),
+        (result, _) => Ok(result?),
+    }
 }

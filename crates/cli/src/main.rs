@@ -16,7 +16,7 @@ mod xiangqi;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::failure::Failure;
 
@@ -62,8 +62,22 @@ fn run(cli: Cli) -> Result<(), Failure> {
     }
 }
 
+/// The command line with negative numbers taken as values everywhere, so that `--rounds -1`
+/// is refused as a bad value, not as an unknown option (with clap's tip to write `-- -1`).
+fn command() -> clap::Command {
+    fn negative_numbers(command: clap::Command) -> clap::Command {
+        let names: Vec<String> = command.get_subcommands().map(|c| c.get_name().to_string()).collect();
+        let mut command = command.allow_negative_numbers(true);
+        for name in names {
+            command = command.mut_subcommand(name, negative_numbers);
+        }
+        command
+    }
+    negative_numbers(Cli::command())
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m)) {
         Ok(cli) => cli,
         Err(e) => return failure::usage(&e),
     };

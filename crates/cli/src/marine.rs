@@ -5,8 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Subcommand;
-use endgame_core::search::Pruning;
+use endgame_core::search::{Pruning, SearchStats, TooManyStates};
 use endgame_marine::{Battle, DEFAULT_ROUNDS, report};
+use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::failure::Failure;
 use crate::output;
@@ -28,15 +29,36 @@ pub enum MarineCommand {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
-        /// Stop (exit status 1) once the search stores this many states (about 100 bytes
-        /// each); default: as many as half the available memory holds.
+        /// Stop (exit status 1) once the search stores this many states (at most 160 bytes
+        /// each); default: as many as half the available memory holds. A progress bar shows
+        /// the rounds searched and the states stored when standard error is a terminal.
         #[arg(long)]
         max_states: Option<u64>,
     },
 }
 
-/// Bytes a stored search state takes, about (measured on 8 x 8 and 10 x 10 battles).
-const BYTES_PER_STATE: u64 = 100;
+/// Bytes a stored search state takes at most: the states themselves (36 bytes each, with the
+/// move that led there) and the dominance table (33 bytes an entry), with room to grow. Peak RSS
+/// over the states stored, measured on 8 x 8 to 16 x 16 battles with 3 to 7 zerglings: 69 to
+/// 155 bytes, the most just after the table has doubled (BENCHMARKS.md).
+const BYTES_PER_STATE: u64 = 160;
+
+/// A search stopped by `--max-states`, with what it cost and what to do.
+#[derive(Debug)]
+struct StateLimit(TooManyStates);
+
+impl std::fmt::Display for StateLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}, up to {} MB; `--max-states` sets the limit, fewer `--rounds` or hit points make the search smaller",
+            self.0,
+            self.0.stats.states * BYTES_PER_STATE / 1_000_000
+        )
+    }
+}
+
+impl std::error::Error for StateLimit {}
 
 /// As many states as half the available memory holds (Linux: `MemAvailable`; else 8 GiB).
 fn default_max_states() -> u64 {
@@ -52,16 +74,27 @@ fn default_max_states() -> u64 {
 pub fn run(command: &MarineCommand) -> Result<(), Failure> {
     match command {
         MarineCommand::Solve { file, rounds, json, max_states } => {
-            let text = output::read_text(Some(file))?;
-            let battle: Battle =
-                text.parse().map_err(|e| Failure::input(format!("{}: {e}", file.display())))?;
+            let input = output::read_text(Some(file), output::FILE_LIMIT)?;
+            let battle: Battle = input.text.parse().map_err(|e| input.error(e))?;
             let max_states = max_states.unwrap_or_else(default_max_states);
-            let solution = battle.solve_within(*rounds, Pruning::ALL, max_states).map_err(|e| {
-                anyhow::anyhow!(
-                    "{e}, about {} MB; `--max-states` sets the limit, fewer `--rounds` or hit points make the search smaller",
-                    e.stats.states * BYTES_PER_STATE / 1_000_000
-                )
-            })?;
+            let bar = ProgressBar::new(u64::from(*rounds));
+            bar.set_style(
+                ProgressStyle::with_template("round {pos}/{len} [{bar:30}] {msg} {elapsed}")
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+            );
+            let mut progress = |stats: &SearchStats| {
+                bar.set_position(u64::from(stats.layers));
+                bar.set_message(format!(
+                    "{} states, up to {} MB ({}% of the limit)",
+                    stats.states,
+                    stats.states * BYTES_PER_STATE / 1_000_000,
+                    stats.states * 100 / max_states.max(1)
+                ));
+            };
+            let solution = battle.solve_observed(*rounds, Pruning::ALL, max_states, &mut progress);
+            bar.finish_and_clear();
+            let solution = solution.map_err(|error| anyhow::Error::new(StateLimit(error)))?;
             let mut out = output::stdout();
             if *json {
                 serde_json::to_writer_pretty(&mut out, &report::to_json(&battle, &solution))

@@ -2,11 +2,10 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context;
-use clap::{Args, Subcommand};
-use endgame_core::InputError;
+use clap::{Args, Subcommand, ValueEnum};
 use endgame_twixt::replay::{self, Report};
 use endgame_twixt::{Config, Format, Record, Rules, render};
 
@@ -27,22 +26,71 @@ pub enum TwixtCommand {
 /// A record and the rules to play it under.
 #[derive(Args)]
 pub struct RecordArgs {
-    /// The record: judge tokens (`N M` and M pairs), SGF (Little Golem `.tsgf`) or T1j `.T1`.
+    /// The record (`-` for standard input): judge tokens (`N M` and M pairs), SGF (Little Golem
+    /// `.tsgf`) or T1j `.T1`.
     file: PathBuf,
-    /// The record's format, when detection guesses wrong: judge, sgf or t1.
-    #[arg(long)]
-    format: Option<Format>,
-    /// Which links block: `poj` (any link) or `pp` (only the opponent's). Default: `poj` for
-    /// judge and T1 records, `pp` for SGF (Little Golem).
-    #[arg(long)]
-    rules: Option<Rules>,
-    /// Allow (`on`) or forbid (`off`) the swap on move 2. Default: off for judge records, on
-    /// for SGF, as the T1 header says for T1.
-    #[arg(long, value_parser = ["on", "off"])]
-    swap: Option<String>,
+    /// The record's format, when detection guesses wrong.
+    #[arg(long, value_enum, ignore_case = true)]
+    format: Option<FormatArg>,
+    /// Which links block. Default: `poj` for judge and T1 records, `pp` for SGF (Little Golem).
+    #[arg(long, value_enum)]
+    rules: Option<RulesArg>,
+    /// Allow or forbid the swap on move 2. Default: off for judge records, on for SGF, as the
+    /// T1 header says for T1.
+    #[arg(long, value_enum)]
+    swap: Option<Swap>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// `--format`: a record format.
+#[derive(Clone, Copy, ValueEnum)]
+enum FormatArg {
+    /// The judge's tokens (`N M`, then M pairs `x y`).
+    Judge,
+    /// SGF as Little Golem exports it (`.tsgf`).
+    #[value(alias = "tsgf")]
+    Sgf,
+    /// T1j's `.T1`.
+    T1,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Judge => Format::Judge,
+            FormatArg::Sgf => Format::Sgf,
+            FormatArg::T1 => Format::T1,
+        }
+    }
+}
+
+/// `--rules`: which links block a new link.
+#[derive(Clone, Copy, ValueEnum)]
+enum RulesArg {
+    /// Any link (POJ 2706, T1j).
+    Poj,
+    /// Only the opponent's links (pencil and paper, Little Golem).
+    Pp,
+}
+
+impl From<RulesArg> for Rules {
+    fn from(r: RulesArg) -> Rules {
+        match r {
+            RulesArg::Poj => Rules::Poj,
+            RulesArg::Pp => Rules::Pp,
+        }
+    }
+}
+
+/// `--swap`: the pie rule.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Swap {
+    /// Move 2 may take Black's first peg over.
+    On,
+    /// No swap.
+    Off,
 }
 
 /// Arguments of `endgame twixt replay`.
@@ -55,21 +103,17 @@ pub struct ReplayArgs {
     svg: Option<PathBuf>,
 }
 
-fn located(path: &Path, e: InputError) -> Failure {
-    Failure::input(format!("{}: {e}", path.display()))
-}
-
 fn load(args: &RecordArgs) -> Result<(Record, replay::Replay), Failure> {
-    let text = output::read_text(Some(&args.file))?;
-    let record = Record::parse(&text, args.format).map_err(|e| located(&args.file, e))?;
+    let input = output::read_text(Some(&args.file), output::FILE_LIMIT)?;
+    let record = Record::parse(&input.text, args.format.map(Format::from)).map_err(|e| input.error(e))?;
     let mut config: Config = record.default_config();
     if let Some(rules) = args.rules {
-        config.rules = rules;
+        config.rules = rules.into();
     }
-    if let Some(swap) = &args.swap {
-        config.swap = swap == "on";
+    if let Some(swap) = args.swap {
+        config.swap = swap == Swap::On;
     }
-    let played = replay::replay(&record, config).map_err(|e| located(&args.file, e))?;
+    let played = replay::replay(&record, config).map_err(|e| input.error(e))?;
     Ok((record, played))
 }
 
@@ -82,7 +126,7 @@ pub fn run(command: TwixtCommand) -> Result<(), Failure> {
             let report = Report::new(&record, &played);
             // The file first: a reader that closes standard output early must not cost it.
             if let Some(path) = &args.svg {
-                fs::write(path, render::svg(&played.game, record.format))
+                fs::write(path, render::svg(&played.position, record.format))
                     .with_context(|| format!("writing {}", path.display()))?;
             }
             if args.record.json {
@@ -90,7 +134,7 @@ pub fn run(command: TwixtCommand) -> Result<(), Failure> {
                 writeln!(out)?;
             } else {
                 report.write_text(&mut out)?;
-                if let Some(board) = render::ascii(&played.game, record.format) {
+                if let Some(board) = render::ascii(&played.position, record.format) {
                     writeln!(out)?;
                     out.write_all(board.as_bytes())?;
                 }
@@ -98,12 +142,12 @@ pub fn run(command: TwixtCommand) -> Result<(), Failure> {
         }
         TwixtCommand::Threats(args) => {
             let (record, played) = load(&args)?;
-            let threats = replay::threats(&record, &played.game);
+            let threats = replay::threats(&record, &played.position);
             if args.json {
                 serde_json::to_writer_pretty(&mut out, &threats).context("writing JSON")?;
                 writeln!(out)?;
             } else {
-                threats.write_text(&played.game, &mut out)?;
+                threats.write_text(&played.position, &mut out)?;
             }
         }
     }
@@ -117,7 +161,6 @@ const DEMO_T1: &str = include_str!("../../twixt/tests/data/sample.T1");
 /// The Twixt demo: the judge's third sample game with its board, then a short T1j record
 /// with a swap.
 pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
-    writeln!(out, "== Twixt (POJ 2706 \"Connect\")")?;
     writeln!(
         out,
         "Players put pegs in turn; a peg links to its own pegs a knight's move away unless the new link\n\
@@ -129,7 +172,7 @@ pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
         let record = Record::parse(text, None)?;
         let played = replay::replay(&record, record.default_config())?;
         Report::new(&record, &played).write_text(out)?;
-        if let Some(picture) = render::ascii(&played.game, record.format).filter(|_| board) {
+        if let Some(picture) = render::ascii(&played.position, record.format).filter(|_| board) {
             writeln!(out)?;
             out.write_all(picture.as_bytes())?;
         }

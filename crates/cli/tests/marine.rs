@@ -76,10 +76,10 @@ fn a_bad_battle_file_names_line_and_column() {
     let a = endgame().args(["marine", "solve", "-"]).write_stdin("M.a\n.?.\n\nM 3\na 1\n").assert().code(2);
     assert_eq!(
         stderr(&a),
-        "error: -: line 2, column 2: expected '#' or '1' (wall), '.' or '0' (floor), 'M' or a letter, found '?'\n"
+        "error: line 2, column 2: expected '#' or '1' (wall), '.' or '0' (floor), 'M' or a letter, found '?'\n"
     );
     let a = endgame().args(["marine", "solve", "-"]).write_stdin("M.a\n\nM 3\n").assert().code(2);
-    assert_eq!(stderr(&a), "error: -: line 4: expected zergling 'a''s hit points: `a <hp>`\n");
+    assert_eq!(stderr(&a), "error: line 4: expected zergling 'a''s hit points: `a <hp>`\n");
 }
 
 #[test]

@@ -25,12 +25,12 @@ fn judge_sample_byte_for_byte() {
 
 #[test]
 fn judge_bad_input_names_the_place_after_earlier_answers() {
-    endgame()
-        .args(["judge", "poj2706", &data("poj2706-bad.txt")])
-        .assert()
-        .code(2)
-        .stdout("yes\n")
-        .stderr("error: dataset 2, move 3 (line 4): (0,2) is already occupied\n");
+    endgame().args(["judge", "poj2706", &data("poj2706-bad.txt")]).assert().code(2).stdout("yes\n").stderr(
+        format!(
+            "error: {}: dataset 2, move 3 (line 4): (0,2) is already occupied\n",
+            data("poj2706-bad.txt")
+        ),
+    );
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn records_in_every_format() {
     let out = endgame().args(["twixt", "replay", "--format", "sgf", &data("sample.T1")]).assert().code(2);
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(
-        err.ends_with("sample.T1: line 1, column 1: expected `(` opening the SGF game, found `#`\n"),
+        err.ends_with("sample.T1: line 1, column 1: expected `(` opening the SGF game, found '#'\n"),
         "{err}"
     );
 }
@@ -135,4 +135,22 @@ fn threats_after_the_end_only_say_that_the_game_is_over() {
         .assert()
         .success()
         .stdout("The game is over: Black won with move 5\n");
+}
+
+#[test]
+fn typed_options_list_their_values() {
+    for (option, values) in
+        [("--rules", "[possible values: poj, pp]"), ("--swap", "[possible values: on, off]")]
+    {
+        let out = endgame().args(["twixt", "replay", option, "x", &data("sample.T1")]).assert().code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(err.contains(values), "{err}");
+    }
+    for format in ["T1", "t1"] {
+        endgame().args(["twixt", "replay", "--format", format, &data("sample.T1")]).assert().success();
+    }
+    endgame().args(["twixt", "replay", "--format", "TSGF", &data("game2206555.tsgf")]).assert().success();
+    let out = endgame().args(["twixt", "replay", "--swap", "off", &data("sample.T1")]).assert().code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("swap"), "{err}");
 }

@@ -30,6 +30,26 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
+/// The most characters of the input an error message quotes.
+pub const QUOTE_CHARS: usize = 40;
+
+/// A piece of the input as an error message quotes it: in double quotes with escapes (as
+/// `{:?}` writes it), cut after [`QUOTE_CHARS`] characters with `...` after the closing quote,
+/// so that a huge token never makes a huge message.
+#[must_use]
+pub fn quote(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_CHARS) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}...", &text[..cut]),
+    }
+}
+
+/// `text` without a leading UTF-8 byte order mark (U+FEFF), which some editors write.
+#[must_use]
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// Why a judge run stopped: bad input, or the output could not be written.
 #[derive(Debug)]
 pub enum JudgeError {
@@ -48,7 +68,14 @@ impl fmt::Display for JudgeError {
     }
 }
 
-impl std::error::Error for JudgeError {}
+impl std::error::Error for JudgeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            JudgeError::Input(e) => Some(e),
+            JudgeError::Io(e) => Some(e),
+        }
+    }
+}
 
 impl From<InputError> for JudgeError {
     fn from(e: InputError) -> Self {
@@ -71,10 +98,10 @@ pub struct Tokens<'a> {
 }
 
 impl<'a> Tokens<'a> {
-    /// Tokens of `text`, starting on line 1.
+    /// Tokens of `text`, starting on line 1 (a leading byte order mark is skipped).
     #[must_use]
     pub fn new(text: &'a str) -> Self {
-        Tokens { rest: text, line: 1 }
+        Tokens { rest: strip_bom(text), line: 1 }
     }
 
     /// The next token and its line, or `None` at the end of the input.
@@ -128,5 +155,32 @@ mod tests {
         assert_eq!(t.next_token(), None);
         let e = InputError::new("case 2, token 3", "expected an integer 0..=9, found \"x\"");
         assert_eq!(e.to_string(), "case 2, token 3: expected an integer 0..=9, found \"x\"");
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_skipped() {
+        let mut t = Tokens::new("\u{feff}7\n8");
+        assert_eq!(t.next_token(), Some(("7", 1)));
+        assert_eq!(t.next_token(), Some(("8", 2)));
+        assert_eq!(strip_bom("\u{feff}\u{feff}x"), "\u{feff}x");
+    }
+
+    #[test]
+    fn quotes_are_short() {
+        assert_eq!(quote("ab\"c"), r#""ab\"c""#);
+        let long = "\0".repeat(1 << 20);
+        let q = quote(&long);
+        assert!(q.ends_with("\"...") && q.len() < 10 * QUOTE_CHARS, "{q}");
+        assert_eq!(quote(&"é".repeat(QUOTE_CHARS)), format!("{:?}", "é".repeat(QUOTE_CHARS)));
+        assert_eq!(quote(&"é".repeat(QUOTE_CHARS + 1)), format!("{:?}...", "é".repeat(QUOTE_CHARS)));
+    }
+
+    #[test]
+    fn judge_errors_have_their_source() {
+        use std::error::Error as _;
+        let e = JudgeError::from(InputError::new("line 1", "x"));
+        assert_eq!(e.source().unwrap().to_string(), "line 1: x");
+        let e = JudgeError::from(io::Error::other("disk"));
+        assert_eq!(e.source().unwrap().to_string(), "disk");
     }
 }

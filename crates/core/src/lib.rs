@@ -1,11 +1,11 @@
 //! Game-independent exact solving for endgame.
 //!
-//! - [`value`]: players, results for the side to move ([`Value`]: win/draw/loss with the
+//! - [`value`]: results for the side to move ([`Value`]: win/draw/loss with the
 //!   distance in plies) and their order (the shortest win, then a draw, then the longest loss).
 //! - [`game`] and [`retrograde`]: a game numbers its positions densely and supplies moves
 //!   (optionally un-moves); [`Retrograde`] computes the value and distance of every position,
 //!   cycles included, in O(positions + moves), in parallel.
-//! - [`line`]: every move of a position with its value, the best move, the main line.
+//! - [`line`](mod@line): every move of a position with its value, the best move, the main line.
 //! - [`schedule`]: tiers (pieces of a game) handed out in dependency order, largest ready
 //!   first, finished ones skipped: one scheduler for a process and for a cluster.
 //! - [`search`]: shortest-win search for one agent against a deterministic environment, with
@@ -35,6 +35,7 @@ pub use input::{InputError, JudgeError, Tokens};
 pub use line::{ScoredMove, best_move, main_line, scored_moves};
 pub use retrograde::{CellSize, Phase, Progress, Retrograde, Solution, SolveError, Summary};
 pub use search::{
-    Pruning, Puzzle, SearchResult, SearchStats, Step, TooManyStates, shortest_win, shortest_win_within,
+    Pruning, Puzzle, SearchResult, SearchStats, Step, TooManyStates, shortest_win, shortest_win_observed,
+    shortest_win_within,
 };
-pub use value::{Outcome, Player, Plies, Value, Wdl};
+pub use value::{Plies, Value, Wdl};

@@ -140,8 +140,14 @@ impl std::fmt::Display for TooManyStates {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "the search stored {} states in {} layers without an answer (the limit is {})",
-            self.stats.states, self.stats.layers, self.max_states
+            "the search stored {} states in {} without an answer (the limit is {})",
+            self.stats.states,
+            if self.stats.layers == 1 {
+                "1 layer".to_string()
+            } else {
+                format!("{} layers", self.stats.layers)
+            },
+            self.max_states
         )
     }
 }
@@ -166,6 +172,26 @@ pub fn shortest_win_within<P: Puzzle>(
     max_steps: u32,
     pruning: Pruning,
     max_states: u64,
+) -> Result<SearchResult<P::Action>, TooManyStates> {
+    shortest_win_observed(puzzle, max_steps, pruning, max_states, &mut |_| {})
+}
+
+/// How often a search reports its progress: after this many expanded states, and after every
+/// layer.
+pub const PROGRESS_EVERY: u64 = 1 << 16;
+
+/// [`shortest_win_within`], telling `progress` how far it got: after every
+/// [`PROGRESS_EVERY`] expanded states and after every layer, with the states stored so far
+/// (the next layer's included) and `layers` the layer being expanded (1 for the start).
+///
+/// # Errors
+/// When more than `max_states` states would be stored before the answer is known.
+pub fn shortest_win_observed<P: Puzzle>(
+    puzzle: &P,
+    max_steps: u32,
+    pruning: Pruning,
+    max_states: u64,
+    progress: &mut dyn FnMut(&SearchStats),
 ) -> Result<SearchResult<P::Action>, TooManyStates> {
     let canon = |s: P::State| if pruning.symmetry { puzzle.canonical(s) } else { s };
     let mut stats = SearchStats::default();
@@ -246,11 +272,15 @@ pub fn shortest_win_within<P: Puzzle>(
                 stats.states += next.len() as u64;
                 return Err(TooManyStates { max_states, stats });
             }
+            if stats.expanded.is_multiple_of(PROGRESS_EVERY) {
+                progress(&SearchStats { states: stats.states + next.len() as u64, ..stats });
+            }
         }
         if next.is_empty() {
             break;
         }
         stats.states += next.len() as u64;
+        progress(&stats);
         layers.push(next);
     }
     Ok(SearchResult { plan: None, stats })

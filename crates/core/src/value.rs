@@ -1,4 +1,4 @@
-//! The value vocabulary: players, results for the side to move, distances in plies.
+//! The value vocabulary: results for the side to move, distances in plies.
 //!
 //! A [`Value`] is always seen from the side to move. Its order says which value that side
 //! prefers: the shortest win, then a draw, then the longest loss. Negation ([`std::ops::Neg`])
@@ -8,29 +8,6 @@
 use std::cmp::Ordering;
 use std::fmt;
 use std::ops::Neg;
-
-/// One of the two players of a two-player game, in the order in which the game names them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Player {
-    /// The player who moves first in the game's usual start position.
-    First,
-    /// The other player.
-    Second,
-}
-
-impl Player {
-    /// Both players, first one first.
-    pub const ALL: [Player; 2] = [Player::First, Player::Second];
-
-    /// The opponent.
-    #[must_use]
-    pub const fn other(self) -> Player {
-        match self {
-            Player::First => Player::Second,
-            Player::Second => Player::First,
-        }
-    }
-}
 
 /// A distance in plies (half-moves): how many single moves, by both sides together, are played
 /// from a position until the game ends. Also called remoteness.
@@ -81,15 +58,6 @@ impl fmt::Display for Wdl {
             Wdl::Loss => "loss",
         })
     }
-}
-
-/// The result of a game as seen from outside: who won, or a draw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// This player has won (or wins under perfect play).
-    Won(Player),
-    /// Nobody wins.
-    Draw,
 }
 
 /// The exact game-theoretic value of a position for the side to move.
@@ -152,16 +120,6 @@ impl Value {
             Value::Loss(d) => Value::Win(d.next()),
             Value::Draw(Some(d)) => Value::Draw(Some(d.next())),
             Value::Draw(None) => Value::Draw(None),
-        }
-    }
-
-    /// Who wins, given which player is to move.
-    #[must_use]
-    pub const fn outcome(self, to_move: Player) -> Outcome {
-        match self {
-            Value::Win(_) => Outcome::Won(to_move),
-            Value::Loss(_) => Outcome::Won(to_move.other()),
-            Value::Draw(_) => Outcome::Draw,
         }
     }
 
@@ -241,8 +199,6 @@ mod tests {
         assert_eq!(Value::win_in(4).before_move(), Value::loss_in(5));
         assert_eq!(Value::ENDLESS_DRAW.before_move(), Value::ENDLESS_DRAW);
         assert_eq!(-Value::win_in(4), Value::loss_in(4));
-        assert_eq!(Value::win_in(2).outcome(Player::Second), Outcome::Won(Player::Second));
-        assert_eq!(Value::loss_in(2).outcome(Player::Second), Outcome::Won(Player::First));
         assert_eq!(Value::win_in(1).to_string(), "win in 1 ply");
     }
 }

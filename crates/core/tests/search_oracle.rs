@@ -194,3 +194,24 @@ fn a_state_limit_stops_the_search_cleanly() {
     let enough = endgame_core::shortest_win_within(&walk, 40, Pruning::NONE, unlimited.stats.states).unwrap();
     assert_eq!(enough.stats, unlimited.stats);
 }
+
+#[test]
+fn progress_is_reported_after_every_layer() {
+    let even: Vec<Vec<(usize, u32, Kind)>> = (0..6)
+        .map(|i| vec![(2 * ((i + 1) % 6), 0, Kind::Next), (2 * ((i + 2) % 6) + 1, 1, Kind::Next)])
+        .collect();
+    let walk = Walk::new(even, (0, 30));
+    let mut seen = Vec::new();
+    let result =
+        endgame_core::shortest_win_observed(&walk, 40, Pruning::NONE, u64::MAX, &mut |s| seen.push(*s))
+            .unwrap();
+    assert_eq!(result.stats, endgame_core::shortest_win(&walk, 40, Pruning::NONE).stats);
+    // At most one report per layer (no expansion count reached 2^16 here), counting up.
+    assert!(!seen.is_empty() && seen.len() as u32 <= result.stats.layers, "{seen:?}");
+    assert!(seen.windows(2).all(|w| w[0].states <= w[1].states && w[0].layers < w[1].layers));
+    assert!(seen.last().unwrap().states <= result.stats.states);
+    // One layer is "1 layer".
+    let stopped = endgame_core::shortest_win_within(&walk, 40, Pruning::NONE, 1).unwrap_err();
+    assert_eq!(stopped.stats.layers, 1);
+    assert!(stopped.to_string().contains("states in 1 layer without"), "{stopped}");
+}

@@ -7,6 +7,7 @@
 
 use std::io::Write;
 
+use endgame_core::input::{quote, strip_bom};
 use endgame_core::search::Pruning;
 use endgame_core::{InputError, JudgeError};
 
@@ -24,7 +25,7 @@ const SIDE: usize = 5;
 /// A case not in the contest format (the error names the case, line and column), or output
 /// that cannot be written.
 pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
-    let lines: Vec<&str> = input.lines().collect();
+    let lines: Vec<&str> = strip_bom(input).lines().collect();
     let mut i = 0;
     let mut case = 0;
     loop {
@@ -32,6 +33,13 @@ pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
             i += 1;
         }
         if i == lines.len() {
+            if case == 0 {
+                return Err(InputError::new(
+                    format!("line {}", i + 1),
+                    "expected a case (5 grid rows, then `m z`), found the end of the input",
+                )
+                .into());
+            }
             return Ok(());
         }
         case += 1;
@@ -98,12 +106,15 @@ fn read_case(lines: &[&str], i: &mut usize, case: usize) -> Result<Battle, Input
     if tokens.len() != 2 {
         return Err(InputError::new(
             place(*i, None),
-            format!("expected `m z` (two numbers), found {:?}", line.trim()),
+            format!("expected `m z` (two numbers), found {}", quote(line.trim())),
         ));
     }
     let number = |(col, t): (usize, &str), max: u32, what: &str| match t.parse::<u32>() {
         Ok(n) if (1..=max).contains(&n) => Ok(n),
-        _ => Err(InputError::new(place(*i, Some(col)), format!("expected {what} 1..={max}, found {t:?}"))),
+        _ => Err(InputError::new(
+            place(*i, Some(col)),
+            format!("expected {what} 1..={max}, found {}", quote(t)),
+        )),
     };
     let m = number(tokens[0], 16, "the marine's hit points m")?;
     let z = number(tokens[1], 99, "the zerglings' hit points z")?;
@@ -136,6 +147,18 @@ mod tests {
         assert_eq!(judge(&sample.replace('\n', "  \r\n")).unwrap(), "WIN\n30\n");
         // z > 17 cannot be won in 34 rounds.
         assert_eq!(judge(&sample.replace("15 15", "16 18")).unwrap(), "LOSE\n");
+    }
+
+    #[test]
+    fn empty_input_is_an_error_and_a_byte_order_mark_is_skipped() {
+        for empty in ["", "\n\n", "\u{feff}", " \r\n"] {
+            let e = judge(empty).unwrap_err();
+            assert!(e.starts_with("|line ") && e.ends_with("found the end of the input"), "{e}");
+        }
+        let sample = "zZ000\n11110\n00M10\n01100\n00000\n15 15\n";
+        assert_eq!(judge(&format!("\u{feff}{sample}")).unwrap(), "WIN\n30\n");
+        let long = format!("{sample}zZ000\n11110\n00M10\n01100\n00000\n15 {}\n", "7".repeat(1000));
+        assert!(judge(&long).unwrap_err().ends_with(&format!("found \"{}\"...", "7".repeat(40))));
     }
 
     #[test]

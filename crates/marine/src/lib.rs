@@ -31,7 +31,7 @@ pub mod solve;
 pub mod state;
 pub mod text;
 
-pub use map::{Cell, Direction, MAX_CELLS, Map, MapError};
+pub use map::{Cell, Direction, MAX_CELLS, Map, MapError, ParseDirectionError};
 pub use setup::{Battle, Setup, SetupError, Unit};
 pub use solve::{DEFAULT_ROUNDS, Solution, Turn};
 pub use state::{Action, Key, MAX_ZERGLINGS, Outcome, State, Zergling, actions, play};

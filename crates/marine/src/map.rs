@@ -68,13 +68,22 @@ impl fmt::Display for Direction {
     }
 }
 
+/// A direction's name that is not `left`, `up`, `right` or `down`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseDirectionError(pub String);
+
+impl fmt::Display for ParseDirectionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "expected left, up, right or down, found {}", endgame_core::input::quote(&self.0))
+    }
+}
+
+impl std::error::Error for ParseDirectionError {}
+
 impl FromStr for Direction {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Direction::ALL
-            .into_iter()
-            .find(|d| d.name() == s)
-            .ok_or_else(|| format!("expected left, up, right or down, found {s:?}"))
+    type Err = ParseDirectionError;
+    fn from_str(s: &str) -> Result<Self, ParseDirectionError> {
+        Direction::ALL.into_iter().find(|d| d.name() == s).ok_or_else(|| ParseDirectionError(s.to_string()))
     }
 }
 
@@ -263,6 +272,16 @@ mod tests {
     fn map(rows: &[&str]) -> Map {
         let wall = rows.iter().flat_map(|r| r.chars().map(|c| c == '#')).collect();
         Map::new(rows.len(), rows[0].len(), wall).unwrap()
+    }
+
+    #[test]
+    fn directions_parse_with_a_typed_error() {
+        for d in Direction::ALL {
+            assert_eq!(d.to_string().parse::<Direction>(), Ok(d));
+        }
+        let e = "north".parse::<Direction>().unwrap_err();
+        assert_eq!(e, ParseDirectionError("north".into()));
+        assert_eq!(e.to_string(), "expected left, up, right or down, found \"north\"");
     }
 
     #[test]

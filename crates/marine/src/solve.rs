@@ -12,7 +12,7 @@
 //!   the zerglings have HP left. When that exceeds the limit at the start (the contest's
 //!   z > 17), the answer is LOSE at once.
 
-use endgame_core::search::{Pruning, Puzzle, SearchStats, Step, TooManyStates, shortest_win_within};
+use endgame_core::search::{Pruning, Puzzle, SearchStats, Step, TooManyStates, shortest_win_observed};
 
 use crate::setup::Battle;
 use crate::state::{Action, Key, Outcome, State, actions, play};
@@ -132,7 +132,7 @@ impl Battle {
     }
 
     /// Like [`Battle::solve`], but stops with an error once the search would store more than
-    /// `max_states` states (each takes about 100 bytes).
+    /// `max_states` states (each takes 70 to 160 bytes).
     ///
     /// # Errors
     /// When the limit is reached before the answer is known.
@@ -142,10 +142,26 @@ impl Battle {
         pruning: Pruning,
         max_states: u64,
     ) -> Result<Solution, TooManyStates> {
+        self.solve_observed(limit, pruning, max_states, &mut |_| {})
+    }
+
+    /// Like [`Battle::solve_within`], telling `progress` how far the search got (after every
+    /// round searched and every 65,536 states expanded: the states stored so far and the
+    /// round being searched in `layers`).
+    ///
+    /// # Errors
+    /// When the limit is reached before the answer is known.
+    pub fn solve_observed(
+        &self,
+        limit: u32,
+        pruning: Pruning,
+        max_states: u64,
+        progress: &mut dyn FnMut(&SearchStats),
+    ) -> Result<Solution, TooManyStates> {
         if pruning.bound && self.start().zergling_hp() > limit {
             return Ok(Solution { limit, plan: None, stats: SearchStats::default() });
         }
-        let result = shortest_win_within(&Search(self), limit, pruning, max_states)?;
+        let result = shortest_win_observed(&Search(self), limit, pruning, max_states, progress)?;
         let plan = result.plan.map(|plan| {
             // The search's shots index its (possibly sorted) states; zerglings with equal HP
             // and cell are interchangeable, so a shot names any of them in label order.

@@ -23,6 +23,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use endgame_core::InputError;
+use endgame_core::input::{quote, strip_bom};
 
 use crate::map::{Cell, MAX_CELLS, Map};
 use crate::setup::{Battle, Setup, Unit};
@@ -37,7 +38,7 @@ fn hit_points(token: &str, max: u32, line: usize, col: usize, what: &str) -> Res
         Ok(n) if (1..=max).contains(&n) => Ok(n),
         _ => Err(InputError::new(
             at(line, col),
-            format!("expected {what} hit points 1..={max}, found {token:?}"),
+            format!("expected {what} hit points 1..={max}, found {}", quote(token)),
         )),
     }
 }
@@ -66,7 +67,7 @@ impl FromStr for Battle {
     type Err = InputError;
 
     fn from_str(text: &str) -> Result<Battle, InputError> {
-        let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+        let lines: Vec<&str> = strip_bom(text).lines().map(str::trim_end).collect();
         let mut i = lines.iter().position(|l| !l.is_empty()).unwrap_or(lines.len());
         // The map.
         let first = i;
@@ -180,7 +181,7 @@ impl FromStr for Battle {
             let Some(k) = units.iter().position(|u| u.0.to_string() == name) else {
                 return Err(InputError::new(
                     at(n + 1, col),
-                    format!("expected 'M' or a zergling of the map, found {name:?}"),
+                    format!("expected 'M' or a zergling of the map, found {}", quote(name)),
                 ));
             };
             if hp[k].is_some() {

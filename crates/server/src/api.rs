@@ -128,7 +128,7 @@ async fn twixt_replay(
             }
             let played = replay::replay(&record, config).map_err(ApiError::bad_request)?;
             let report = Report::new(&record, &played);
-            let threats = replay::threats(&record, &played.game);
+            let threats = replay::threats(&record, &played.position);
             Ok(TwixtAnswer { report, threats })
         })
         .await??;
@@ -141,11 +141,11 @@ async fn cheesy_solve(
     query: Params,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    use endgame_cheesy::Side;
+    use endgame_cheesy::Color;
     let map = params(query, &["to_move"])?;
     let to_move = match map.get("to_move").map(String::as_str) {
-        None | Some("white") => Side::White,
-        Some("black") => Side::Black,
+        None | Some("white") => Color::White,
+        Some("black") => Color::Black,
         Some(v) => {
             return Err(ApiError::bad_request(format!(
                 "query: invalid value '{v}' for to_move: expected white or black"

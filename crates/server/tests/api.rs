@@ -44,7 +44,7 @@ async fn twixt_replay_is_the_report_plus_threats() {
     let record = Record::parse(T1, None).unwrap();
     let played = replay::replay(&record, record.default_config()).unwrap();
     let mut expected = serde_json::to_value(Report::new(&record, &played)).unwrap();
-    expected["threats"] = serde_json::to_value(replay::threats(&record, &played.game)).unwrap();
+    expected["threats"] = serde_json::to_value(replay::threats(&record, &played.position)).unwrap();
     assert_eq!(json, expected);
     assert_eq!(json["players"][0], "Tom");
 
@@ -90,9 +90,9 @@ async fn twixt_bad_input_names_the_place() {
 
 #[tokio::test]
 async fn cheesy_solve_is_the_report() {
-    use endgame_cheesy::Side;
+    use endgame_cheesy::Color;
     use endgame_cheesy::report::Report;
-    for (side, param) in [(Side::White, "white"), (Side::Black, "black")] {
+    for (side, param) in [(Color::White, "white"), (Color::Black, "black")] {
         let (status, json) = call("POST", &format!("/api/cheesy/solve?to_move={param}"), CHEESY).await;
         assert_eq!(status, StatusCode::OK);
         let position = endgame_cheesy::text::parse_position(CHEESY, side).unwrap();

@@ -1,7 +1,7 @@
 //! Micro-benchmarks: the judge on a long random game, and threats after it.
 
 use endgame_twixt::generate::{judge_text, random_game};
-use endgame_twixt::{Colour, Config, Game, Move};
+use endgame_twixt::{Color, Config, Move, Position};
 
 fn main() {
     divan::main();
@@ -23,9 +23,9 @@ fn judge_random_game(bencher: divan::Bencher, moves: usize) {
 #[divan::bench(sample_count = 5)]
 fn threats_after_100k_moves(bencher: divan::Bencher) {
     let points = random_game(2000, 100_001, Config::POJ, 2).unwrap();
-    let mut game = Game::new(2000, Config::POJ).unwrap();
+    let mut game = Position::new(2000, Config::POJ).unwrap();
     for p in points {
         game.play(Move::Place(p)).unwrap();
     }
-    bencher.bench(|| (game.threats(Colour::Black).len(), game.threats(Colour::White).len()));
+    bencher.bench(|| (game.threats(Color::Black).len(), game.threats(Color::White).len()));
 }

@@ -1,7 +1,7 @@
 //! Random legal games, for benchmarks and tests: [`random_game`].
 
-use crate::game::Game;
 use crate::geometry::{Dir, Point};
+use crate::position::Position;
 use crate::rules::{Config, Move};
 
 /// A small xorshift generator: deterministic, no dependencies.
@@ -35,13 +35,13 @@ impl XorShift {
 /// uniform. Returns `None` if the board fills up first.
 #[must_use]
 pub fn random_game(n: i64, moves: usize, config: Config, seed: u64) -> Option<Vec<Point>> {
-    let mut game = Game::with_capacity(n, config, moves).ok()?;
+    let mut game = Position::with_capacity(n, config, moves).ok()?;
     let mut rng = XorShift::new(seed);
     let side = u64::try_from(n).ok()? + 1;
     let mut last = [None::<Point>; 2];
     let mut points = Vec::with_capacity(moves);
     while points.len() < moves {
-        let colour = game.to_move();
+        let color = game.to_move();
         let who = points.len() % 2;
         let mut chosen = None;
         for attempt in 0..1000 {
@@ -52,7 +52,7 @@ pub fn random_game(n: i64, moves: usize, config: Config, seed: u64) -> Option<Ve
                 _ => Point::new(rng.below(side) as i32, rng.below(side) as i32),
             };
             let is_last = points.len() + 1 == moves;
-            if game.check_place(p, colour).is_ok() && (is_last || !game.would_win(p, colour)) {
+            if game.check_place(p, color).is_ok() && (is_last || !game.would_win(p, color)) {
                 chosen = Some(p);
                 break;
             }

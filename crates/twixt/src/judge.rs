@@ -7,15 +7,16 @@
 
 use std::io::Write;
 
+use endgame_core::input::quote;
 use endgame_core::{InputError, JudgeError, Tokens};
 
-use crate::game::Game;
+use crate::position::Position;
 use crate::record::{Dataset, read_dataset};
 use crate::rules::{Config, Move, Outcome};
 
 /// Whether the last move of the dataset wins; `prefix` names the dataset in errors.
 fn last_move_wins(data: &Dataset, prefix: &str) -> Result<bool, InputError> {
-    let mut game = Game::with_capacity(data.n, Config::POJ, data.moves.len())
+    let mut game = Position::with_capacity(data.n, Config::POJ, data.moves.len())
         .map_err(|e| InputError::new(format!("{prefix}line {}", data.line), e.to_string()))?;
     for (k, &(p, line)) in data.moves.iter().enumerate() {
         game.play(Move::Place(p)).map_err(|e| {
@@ -44,7 +45,7 @@ pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
     if let Some((t, line)) = tokens.next_token() {
         return Err(InputError::new(
             format!("line {line}"),
-            format!("expected nothing after `0 0`, found `{t}`"),
+            format!("expected nothing after `0 0`, found {}", quote(t)),
         )
         .into());
     }

@@ -8,10 +8,10 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use crate::game::Game;
 use crate::geometry::Point;
+use crate::position::Position;
 use crate::record::Format;
-use crate::rules::Colour;
+use crate::rules::Color;
 
 /// The engine point drawn at picture column `col`, row `row`.
 fn at(format: Format, col: i32, row: i32) -> Point {
@@ -50,7 +50,7 @@ pub const ASCII_MAX_N: i32 = 51;
 /// The board in ASCII: `x` Black, `o` White, capitals on the winning path, `.` empty, blank
 /// corners. `None` when N is above [`ASCII_MAX_N`].
 #[must_use]
-pub fn ascii(game: &Game, format: Format) -> Option<String> {
+pub fn ascii(game: &Position, format: Format) -> Option<String> {
     let n = game.n();
     if n > ASCII_MAX_N {
         return None;
@@ -68,10 +68,10 @@ pub fn ascii(game: &Game, format: Format) -> Option<String> {
             let p = at(format, c, r);
             let corner = (c == 0 || c == n) && (r == 0 || r == n);
             let ch = match game.peg_at(p) {
-                Some(Colour::Black) if path.contains(&p) => 'X',
-                Some(Colour::White) if path.contains(&p) => 'O',
-                Some(Colour::Black) => 'x',
-                Some(Colour::White) => 'o',
+                Some(Color::Black) if path.contains(&p) => 'X',
+                Some(Color::White) if path.contains(&p) => 'O',
+                Some(Color::Black) => 'x',
+                Some(Color::White) => 'o',
                 None if corner => ' ',
                 None => '.',
             };
@@ -84,9 +84,13 @@ pub fn ascii(game: &Game, format: Format) -> Option<String> {
     Some(out)
 }
 
-/// The board as an SVG picture: endzone borders, links, pegs, the winning path highlighted.
+/// The largest width and height of [`svg`]'s picture, in pixels.
+pub const MAX_CANVAS: i64 = 4096;
+
+/// The board as an SVG picture: endzone borders, links, pegs, the winning path highlighted;
+/// at most [`MAX_CANVAS`] pixels wide and high (bigger boards are scaled down).
 #[must_use]
-pub fn svg(game: &Game, format: Format) -> String {
+pub fn svg(game: &Position, format: Format) -> String {
     const CELL: i64 = 20;
     const MARGIN: i64 = 30;
     let n = i64::from(game.n());
@@ -95,11 +99,14 @@ pub fn svg(game: &Game, format: Format) -> String {
         let (c, r) = pos(format, p);
         (MARGIN + i64::from(c) * CELL, MARGIN + i64::from(r) * CELL)
     };
+    // The picture's size in pixels: the board's coordinates (20 per point) up to a canvas of
+    // 4096 x 4096, then scaled down (N = 2^30 would otherwise ask for 21 gigapixels).
+    let px = side.min(MAX_CANVAS);
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{side}\" height=\"{side}\" viewBox=\"0 0 {side} {side}\">\n\
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{px}\" height=\"{px}\" viewBox=\"0 0 {side} {side}\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"#f4e9c8\"/>\n"
     );
-    // Endzone borders, half a cell inside the outer rows and columns, in the owner's colour.
+    // Endzone borders, half a cell inside the outer rows and columns, in the owner's color.
     let lo = MARGIN + CELL / 2;
     let hi = MARGIN + n * CELL - CELL / 2;
     let (black_cols, white_cols) = match format {
@@ -135,18 +142,18 @@ pub fn svg(game: &Game, format: Format) -> String {
             "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"#f0b000\" stroke-width=\"9\" stroke-linecap=\"round\"/>"
         );
     }
-    for (link, colour) in game.links() {
+    for (link, color) in game.links() {
         let ((x1, y1), (x2, y2)) = (xy(link.from), xy(link.to));
-        let stroke = if colour == Colour::Black { "#000" } else { "#c00" };
+        let stroke = if color == Color::Black { "#000" } else { "#c00" };
         let _ = writeln!(
             s,
             "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"{stroke}\" stroke-width=\"3\"/>"
         );
     }
     let on_path: HashSet<Point> = path.into_iter().collect();
-    for (p, colour) in game.pegs() {
+    for (p, color) in game.pegs() {
         let (x, y) = xy(p);
-        let fill = if colour == Colour::Black { "#000" } else { "#c00" };
+        let fill = if color == Color::Black { "#000" } else { "#c00" };
         let ring = if on_path.contains(&p) { "stroke=\"#f0b000\" stroke-width=\"3\"" } else { "" };
         let _ = writeln!(s, "<circle cx=\"{x}\" cy=\"{y}\" r=\"6\" fill=\"{fill}\" {ring}/>");
     }
@@ -160,9 +167,9 @@ mod tests {
     use crate::record::Record;
     use crate::replay::replay;
 
-    fn game(text: &str) -> (Game, Format) {
+    fn game(text: &str) -> (Position, Format) {
         let record = Record::parse(text, None).unwrap();
-        (replay(&record, record.default_config()).unwrap().game, record.format)
+        (replay(&record, record.default_config()).unwrap().position, record.format)
     }
 
     #[test]
@@ -177,7 +184,7 @@ mod tests {
     fn records_are_drawn_as_they_show_the_board() {
         // b[bc] is column b, row c: drawn in column 1, row 2 (the engine's (2, 1)).
         let (g, f) = game("(;SZ[5];b[bc])");
-        assert_eq!(g.peg_at(Point::new(2, 1)), Some(Colour::Black));
+        assert_eq!(g.peg_at(Point::new(2, 1)), Some(Color::Black));
         let picture = ascii(&g, f).unwrap();
         assert_eq!(picture.lines().nth(3).unwrap(), "  c . x . . .");
         let svg = svg(&g, f);
@@ -187,7 +194,24 @@ mod tests {
 
     #[test]
     fn big_boards_have_no_ascii_picture() {
-        let g = Game::new(i64::from(ASCII_MAX_N) + 1, crate::Config::POJ).unwrap();
+        let g = Position::new(i64::from(ASCII_MAX_N) + 1, crate::Config::POJ).unwrap();
         assert!(ascii(&g, Format::Judge).is_none());
+    }
+
+    #[test]
+    fn huge_boards_get_a_canvas_of_at_most_4096_pixels() {
+        let (g, f) = game("1073741824 1\n5 7\n");
+        let picture = svg(&g, f);
+        let side = 60 + (1i64 << 30) * 20;
+        let head = format!("width=\"4096\" height=\"4096\" viewBox=\"0 0 {side} {side}\"");
+        assert!(picture.contains(&head) && picture.len() < 2000, "{picture}");
+        assert_eq!(svg_size(&picture), MAX_CANVAS);
+        let (g, f) = game("4 1\n1 1\n");
+        assert_eq!(svg_size(&svg(&g, f)), 140);
+    }
+
+    fn svg_size(svg: &str) -> i64 {
+        let at = svg.find("width=\"").unwrap() + 7;
+        svg[at..].split('"').next().unwrap().parse().unwrap()
     }
 }

@@ -8,10 +8,10 @@ use std::io::{self, Write};
 
 use endgame_core::InputError;
 
-use crate::game::Game;
 use crate::geometry::Point;
+use crate::position::Position;
 use crate::record::{Format, Record, notation};
-use crate::rules::{Colour, Config, Link, MoveErrorKind, Outcome, Played, Rules};
+use crate::rules::{Color, Config, Link, MoveErrorKind, Outcome, Played, Rules};
 
 /// One move as played.
 #[derive(Clone, Debug)]
@@ -30,7 +30,7 @@ pub struct Step {
 #[derive(Clone, Debug)]
 pub struct Replay {
     /// The final position.
-    pub game: Game,
+    pub position: Position,
     /// Every move.
     pub steps: Vec<Step>,
 }
@@ -49,7 +49,7 @@ fn describe(kind: MoveErrorKind, format: Format) -> String {
 
 /// Plays `record` under `config`.
 pub fn replay(record: &Record, config: Config) -> Result<Replay, InputError> {
-    let mut game = Game::with_capacity(record.n, config, record.moves.len())
+    let mut game = Position::with_capacity(record.n, config, record.moves.len())
         .map_err(|e| InputError::new("board size", e.to_string()))?;
     let mut steps = Vec::with_capacity(record.moves.len());
     for m in &record.moves {
@@ -58,7 +58,7 @@ pub fn replay(record: &Record, config: Config) -> Result<Replay, InputError> {
         })?;
         steps.push(Step { number: game.moves_played(), line: m.line, note: m.note.clone(), played });
     }
-    Ok(Replay { game, steps })
+    Ok(Replay { position: game, steps })
 }
 
 /// A point with its name in the record's notation.
@@ -84,7 +84,7 @@ pub struct NamedLink {
 /// A refused link and the link that blocked it.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Refusal {
-    /// The same-coloured peg that was not linked.
+    /// The same-colored peg that was not linked.
     pub to: NamedPoint,
     /// The existing link the new one would cross.
     pub blocked_by: NamedLink,
@@ -96,7 +96,7 @@ pub struct MoveReport {
     /// Its number, 1-based.
     pub number: usize,
     /// Who made it.
-    pub colour: Colour,
+    pub color: Color,
     /// Its line in the record.
     pub line: usize,
     /// `place`, `swap` or `resign`.
@@ -117,7 +117,7 @@ pub struct MoveReport {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Threats {
     /// The side to move.
-    pub to_move: Colour,
+    pub to_move: Color,
     /// Where the side to move wins at once.
     pub winning_now: Vec<NamedPoint>,
     /// Where the opponent would win at once, were it its move.
@@ -144,7 +144,7 @@ pub struct Report {
     /// After a win by connection: a shortest chain of the winner's linked pegs between its endzones.
     pub winning_path: Option<Vec<NamedPoint>>,
     /// Who would move next.
-    pub to_move: Colour,
+    pub to_move: Color,
 }
 
 impl Report {
@@ -157,10 +157,10 @@ impl Report {
             .steps
             .iter()
             .map(|s| {
-                let colour = Colour::of_move(s.number);
+                let color = Color::of_move(s.number);
                 let mut m = MoveReport {
                     number: s.number,
-                    colour,
+                    color,
                     line: s.line,
                     kind: "place",
                     point: None,
@@ -186,7 +186,7 @@ impl Report {
                 m
             })
             .collect();
-        let config = replay.game.config();
+        let config = replay.position.config();
         Report {
             format: record.format,
             n: record.n,
@@ -194,9 +194,9 @@ impl Report {
             swap: config.swap,
             players: record.players.clone(),
             moves,
-            outcome: replay.game.outcome(),
-            winning_path: replay.game.winning_path().map(|path| path.into_iter().map(name).collect()),
-            to_move: replay.game.to_move(),
+            outcome: replay.position.outcome(),
+            winning_path: replay.position.winning_path().map(|path| path.into_iter().map(name).collect()),
+            to_move: replay.position.to_move(),
         }
     }
 
@@ -229,7 +229,7 @@ impl Report {
             writeln!(out, "Black: {}, White: {}", self.players[0], self.players[1])?;
         }
         for m in &self.moves {
-            write!(out, "{:>4}. {} ", m.number, m.colour)?;
+            write!(out, "{:>4}. {} ", m.number, m.color)?;
             match m.kind {
                 "swap" => write!(
                     out,
@@ -271,7 +271,7 @@ impl Report {
                 }
             }
             Some(Outcome::Resignation { winner, number }) => {
-                writeln!(out, "Winner: {winner} ({} resigned with move {number})", winner.opponent())?;
+                writeln!(out, "Winner: {winner} ({} resigned with move {number})", !winner)?;
             }
             None => writeln!(out, "No winner after {} moves; {} to move", self.moves.len(), self.to_move)?,
         }
@@ -281,19 +281,19 @@ impl Report {
 
 /// The threats after a replay: where the side to move wins at once, and where the opponent would.
 #[must_use]
-pub fn threats(record: &Record, game: &Game) -> Threats {
+pub fn threats(record: &Record, game: &Position) -> Threats {
     let name = |p: Point| NamedPoint { x: p.x, y: p.y, name: record.notation(p) };
     let to_move = game.to_move();
     Threats {
         to_move,
         winning_now: game.threats(to_move).into_iter().map(name).collect(),
-        opponent: game.threats(to_move.opponent()).into_iter().map(name).collect(),
+        opponent: game.threats(!to_move).into_iter().map(name).collect(),
     }
 }
 
 impl Threats {
     /// Writes the threats for people.
-    pub fn write_text(&self, game: &Game, out: &mut dyn Write) -> io::Result<()> {
+    pub fn write_text(&self, game: &Position, out: &mut dyn Write) -> io::Result<()> {
         if let Some(o) = game.outcome() {
             // Nobody moves any more: there is nothing to threaten.
             return writeln!(out, "The game is over: {}", crate::rules::OutcomeText(o));
@@ -306,7 +306,7 @@ impl Threats {
             }
         };
         writeln!(out, "{} to move wins at once on: {}", self.to_move, list(&self.winning_now))?;
-        writeln!(out, "{} would win at once on: {}", self.to_move.opponent(), list(&self.opponent))?;
+        writeln!(out, "{} would win at once on: {}", !self.to_move, list(&self.opponent))?;
         Ok(())
     }
 }

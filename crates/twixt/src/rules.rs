@@ -1,4 +1,4 @@
-//! The vocabulary of the rules: colours, rule sets, moves, links, what a move did, how a game
+//! The vocabulary of the rules: colors, rule sets, moves, links, what a move did, how a game
 //! ends, and why a move is illegal.
 
 use std::fmt;
@@ -6,38 +6,40 @@ use std::str::FromStr;
 
 use crate::geometry::{Dir, Point};
 
-/// A player's colour. Black moves first and connects the columns `x = 0` and `x = N`; White
+/// A player's color. Black moves first and connects the columns `x = 0` and `x = N`; White
 /// connects the rows `y = 0` and `y = N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum Colour {
+pub enum Color {
     /// The first player.
     Black,
     /// The second player.
     White,
 }
 
-impl Colour {
-    /// The other colour.
-    #[must_use]
-    pub const fn opponent(self) -> Colour {
+/// The other color: `!Color::Black == Color::White`.
+impl std::ops::Not for Color {
+    type Output = Color;
+    fn not(self) -> Color {
         match self {
-            Colour::Black => Colour::White,
-            Colour::White => Colour::Black,
+            Color::Black => Color::White,
+            Color::White => Color::Black,
         }
-    }
-
-    /// The colour that makes move `number` (1-based): Black on odd numbers.
-    #[must_use]
-    pub const fn of_move(number: usize) -> Colour {
-        if number % 2 == 1 { Colour::Black } else { Colour::White }
     }
 }
 
-impl fmt::Display for Colour {
+impl Color {
+    /// The color that makes move `number` (1-based): Black on odd numbers.
+    #[must_use]
+    pub const fn of_move(number: usize) -> Color {
+        if number % 2 == 1 { Color::Black } else { Color::White }
+    }
+}
+
+impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Colour::Black => "Black",
-            Colour::White => "White",
+            Color::Black => "Black",
+            Color::White => "White",
         })
     }
 }
@@ -46,20 +48,25 @@ impl fmt::Display for Colour {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Rules {
-    /// POJ 2706: a new link may not cross any link, of either colour.
+    /// POJ 2706: a new link may not cross any link, of either color.
     Poj,
     /// Pencil and paper (Little Golem): a new link may not cross the opponent's links, but may
     /// cross its own side's links.
     Pp,
 }
 
+/// A rule set's name that is not `poj` or `pp`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected `poj` or `pp`, found {}", endgame_core::input::quote(.0))]
+pub struct ParseRulesError(pub String);
+
 impl FromStr for Rules {
-    type Err = String;
+    type Err = ParseRulesError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "poj" => Ok(Rules::Poj),
             "pp" => Ok(Rules::Pp),
-            _ => Err(format!("expected `poj` or `pp`, found `{s}`")),
+            _ => Err(ParseRulesError(s.to_string())),
         }
     }
 }
@@ -128,8 +135,8 @@ impl fmt::Display for Link {
 pub struct Placed {
     /// The new peg.
     pub point: Point,
-    /// Its colour.
-    pub colour: Colour,
+    /// Its color.
+    pub color: Color,
     /// Bit `d` set: linked in direction `d`.
     pub(crate) linked: u8,
     /// For each direction, the link that blocked a link that way.
@@ -144,7 +151,7 @@ impl Placed {
         Dir::ALL.into_iter().filter(|d| self.linked >> d.index() & 1 == 1).map(|d| self.point.step(d))
     }
 
-    /// The same-coloured knight neighbours it was not linked to, each with the link that blocked it.
+    /// The same-colored knight neighbours it was not linked to, each with the link that blocked it.
     pub fn refused(&self) -> impl Iterator<Item = (Point, Link)> + '_ {
         Dir::ALL.into_iter().filter_map(|d| self.refused[d.index()].map(|l| (self.point.step(d), l)))
     }
@@ -162,8 +169,8 @@ pub enum Played {
         /// White's peg that replaces it.
         to: Point,
     },
-    /// This colour resigned.
-    Resigned(Colour),
+    /// This color resigned.
+    Resigned(Color),
 }
 
 /// How a game ended.
@@ -173,7 +180,7 @@ pub enum Outcome {
     /// The winner connected its endzones with this move.
     Connection {
         /// Who connected.
-        winner: Colour,
+        winner: Color,
         /// The winning move's number (1-based).
         #[serde(rename = "move")]
         number: usize,
@@ -181,7 +188,7 @@ pub enum Outcome {
     /// The loser resigned with this move.
     Resignation {
         /// The side that did not resign.
-        winner: Colour,
+        winner: Color,
         /// The resigning move's number.
         #[serde(rename = "move")]
         number: usize,
@@ -189,9 +196,9 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The winning colour.
+    /// The winning color.
     #[must_use]
-    pub const fn winner(self) -> Colour {
+    pub const fn winner(self) -> Color {
         match self {
             Outcome::Connection { winner, .. } | Outcome::Resignation { winner, .. } => winner,
         }
@@ -209,7 +216,7 @@ pub enum MoveErrorKind {
     Occupied(Point),
     /// The point is in the opponent's endzone.
     #[error("{0} is in {1}'s endzone, forbidden to {2}")]
-    Endzone(Point, Colour, Colour),
+    Endzone(Point, Color, Color),
     /// The game is already over.
     #[error("the game is already over ({0})")]
     GameOver(OutcomeText),
@@ -230,7 +237,7 @@ impl fmt::Display for OutcomeText {
         match self.0 {
             Outcome::Connection { winner, number } => write!(f, "{winner} won with move {number}"),
             Outcome::Resignation { winner, number } => {
-                write!(f, "{} resigned with move {number}", winner.opponent())
+                write!(f, "{} resigned with move {number}", !winner)
             }
         }
     }
@@ -248,5 +255,5 @@ pub struct MoveError {
 
 /// A board size out of range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("N = {0}: expected a board size N (points 0..=N) in {min}..={max}", min = crate::game::MIN_N, max = crate::game::MAX_N)]
+#[error("N = {0}: expected a board size N (points 0..=N) in {min}..={max}", min = crate::position::MIN_N, max = crate::position::MAX_N)]
 pub struct SizeError(pub i64);

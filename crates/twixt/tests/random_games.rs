@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Naive, Rng};
-use endgame_twixt::{Colour, Config, Game, Move, MoveErrorKind, Outcome, Played, Point, Rules};
+use endgame_twixt::{Color, Config, Move, MoveErrorKind, Outcome, Played, Point, Position, Rules};
 use proptest::prelude::*;
 
 /// A random legal game: the points, chosen until a win or `limit` moves.
@@ -14,10 +14,10 @@ fn random_points(n: i32, rules: Rules, seed: u64, limit: usize) -> Vec<Point> {
     let mut points = Vec::new();
     let side = u64::try_from(n).unwrap() + 1;
     while points.len() < limit {
-        let colour = Colour::of_move(points.len() + 1);
+        let color = Color::of_move(points.len() + 1);
         let legal: Vec<Point> = (0..side * side)
             .map(|i| Point::new((i % side) as i32, (i / side) as i32))
-            .filter(|&p| naive.legal(p, colour))
+            .filter(|&p| naive.legal(p, color))
             .collect();
         if legal.is_empty() {
             break;
@@ -29,14 +29,14 @@ fn random_points(n: i32, rules: Rules, seed: u64, limit: usize) -> Vec<Point> {
             .filter(|p| {
                 common::KNIGHT
                     .iter()
-                    .any(|&(dx, dy)| naive.pegs.contains(&(Point::new(p.x + dx, p.y + dy), colour)))
+                    .any(|&(dx, dy)| naive.pegs.contains(&(Point::new(p.x + dx, p.y + dy), color)))
             })
             .collect();
         let pool = if !near.is_empty() && rng.below(3) > 0 { &near } else { &legal };
         let p = pool[rng.below(pool.len() as u64) as usize];
-        naive.place(p, colour);
+        naive.place(p, color);
         points.push(p);
-        if naive.connected(colour) {
+        if naive.connected(color) {
             break;
         }
     }
@@ -45,16 +45,16 @@ fn random_points(n: i32, rules: Rules, seed: u64, limit: usize) -> Vec<Point> {
 
 fn check_game(n: i32, rules: Rules, seed: u64) -> Result<(), TestCaseError> {
     let points = random_points(n, rules, seed, 400);
-    let mut game = Game::new(n.into(), Config { rules, swap: false }).unwrap();
+    let mut game = Position::new(n.into(), Config { rules, swap: false }).unwrap();
     let mut naive = Naive::new(n, rules);
     for (k, &p) in points.iter().enumerate() {
-        let colour = Colour::of_move(k + 1);
+        let color = Color::of_move(k + 1);
         let Played::Placed(placed) = game.play(Move::Place(p)).unwrap() else { unreachable!() };
         let mut links: Vec<Point> = placed.links().collect();
         links.sort();
-        prop_assert_eq!(&links, &naive.place(p, colour), "move {}", k + 1);
+        prop_assert_eq!(&links, &naive.place(p, color), "move {}", k + 1);
         for (q, blocker) in placed.refused() {
-            prop_assert_eq!(game.peg_at(q), Some(colour));
+            prop_assert_eq!(game.peg_at(q), Some(color));
             prop_assert!(endgame_twixt::geometry::cross(
                 (p.x.into(), p.y.into()),
                 (q.x.into(), q.y.into()),
@@ -62,14 +62,14 @@ fn check_game(n: i32, rules: Rules, seed: u64) -> Result<(), TestCaseError> {
                 (blocker.to.x.into(), blocker.to.y.into())
             ));
         }
-        let black = naive.connected(Colour::Black);
-        let white = naive.connected(Colour::White);
-        let expected = if black || white { Some(colour) } else { None };
+        let black = naive.connected(Color::Black);
+        let white = naive.connected(Color::White);
+        let expected = if black || white { Some(color) } else { None };
         prop_assert_eq!(game.outcome().map(Outcome::winner), expected, "move {}", k + 1);
         prop_assert_eq!(placed.wins, expected.is_some());
         // The threats the engine lists are exactly the points that win (checked by playing them).
         if k % 7 == 3 && expected.is_none() {
-            for c in [Colour::Black, Colour::White] {
+            for c in [Color::Black, Color::White] {
                 let threats = game.threats(c);
                 for &t in &threats {
                     prop_assert!(game.would_win(t, c));
@@ -89,26 +89,24 @@ fn check_game(n: i32, rules: Rules, seed: u64) -> Result<(), TestCaseError> {
 /// Threats against brute force: play every empty point on a copy of the game.
 fn check_threats(n: i32, rules: Rules, seed: u64, moves: usize) -> Result<(), TestCaseError> {
     let points = random_points(n, rules, seed, moves);
-    let mut game = Game::new(n.into(), Config { rules, swap: false }).unwrap();
+    let mut game = Position::new(n.into(), Config { rules, swap: false }).unwrap();
     for &p in &points {
         game.play(Move::Place(p)).unwrap();
     }
     if game.outcome().is_some() {
         return Ok(());
     }
-    for colour in [Colour::Black, Colour::White] {
+    for color in [Color::Black, Color::White] {
         let mut brute = Vec::new();
         for x in 0..=n {
             for y in 0..=n {
                 let p = Point::new(x, y);
-                if game.check_place(p, colour).is_ok() {
+                if game.check_place(p, color).is_ok() {
                     let mut copy = game.clone();
-                    // Let `colour` move: a pass is not a move, so add an opponent move if needed.
-                    if copy.to_move() != colour {
+                    // Let `color` move: a pass is not a move, so add an opponent move if needed.
+                    if copy.to_move() != color {
                         let spare = (0..=n).flat_map(|a| (0..=n).map(move |b| Point::new(a, b))).find(|&q| {
-                            q != p
-                                && copy.check_place(q, colour.opponent()).is_ok()
-                                && !copy.would_win(q, colour.opponent())
+                            q != p && copy.check_place(q, !color).is_ok() && !copy.would_win(q, !color)
                         });
                         let Some(spare) = spare else { continue };
                         // The spare peg could change links near `p`; skip points near it.
@@ -125,12 +123,12 @@ fn check_threats(n: i32, rules: Rules, seed: u64, moves: usize) -> Result<(), Te
                 }
             }
         }
-        let threats = game.threats(colour);
+        let threats = game.threats(color);
         for p in &brute {
-            prop_assert!(threats.contains(p), "{:?} wins for {:?} but is not listed", p, colour);
+            prop_assert!(threats.contains(p), "{:?} wins for {:?} but is not listed", p, color);
         }
         for p in &threats {
-            prop_assert!(game.would_win(*p, colour));
+            prop_assert!(game.would_win(*p, color));
         }
     }
     Ok(())
@@ -140,8 +138,8 @@ fn check_threats(n: i32, rules: Rules, seed: u64, moves: usize) -> Result<(), Te
 fn check_mirror(n: i32, rules: Rules, seed: u64) -> Result<(), TestCaseError> {
     let points = random_points(n, rules, seed, 400);
     let config = Config { rules, swap: false };
-    let mut a = Game::new(n.into(), config).unwrap();
-    let mut b = Game::new(n.into(), config).unwrap();
+    let mut a = Position::new(n.into(), config).unwrap();
+    let mut b = Position::new(n.into(), config).unwrap();
     let mirror = |p: Point| Point::new(n - p.x, p.y);
     for &p in &points {
         let (Played::Placed(pa), Played::Placed(pb)) =
@@ -167,16 +165,16 @@ fn check_judge(n: i32, moves: usize, seed: u64) -> Result<(), TestCaseError> {
     };
     let mut naive = Naive::new(n, Rules::Poj);
     for (k, &p) in points.iter().enumerate() {
-        let colour = Colour::of_move(k + 1);
-        prop_assert!(naive.legal(p, colour));
-        naive.place(p, colour);
+        let color = Color::of_move(k + 1);
+        prop_assert!(naive.legal(p, color));
+        naive.place(p, color);
         if k + 1 < points.len() {
-            prop_assert!(!naive.connected(Colour::Black) && !naive.connected(Colour::White));
+            prop_assert!(!naive.connected(Color::Black) && !naive.connected(Color::White));
         }
     }
     let mut out = Vec::new();
     endgame_twixt::judge::run(&endgame_twixt::generate::judge_text(n.into(), &points), &mut out).unwrap();
-    let expected = if naive.connected(Colour::Black) { "yes\n" } else { "no\n" };
+    let expected = if naive.connected(Color::Black) { "yes\n" } else { "no\n" };
     prop_assert_eq!(String::from_utf8(out).unwrap(), expected);
     Ok(())
 }
@@ -220,7 +218,7 @@ fn random_games_are_not_trivial() {
         let n = 3 + (seed % 9) as i32;
         let rules = if seed % 2 == 0 { Rules::Poj } else { Rules::Pp };
         let points = random_points(n, rules, seed * 7919, 400);
-        let mut game = Game::new(n.into(), Config { rules, swap: false }).unwrap();
+        let mut game = Position::new(n.into(), Config { rules, swap: false }).unwrap();
         for (k, &p) in points.iter().enumerate() {
             if k + 1 == points.len() {
                 threats += usize::from(!game.threats(game.to_move()).is_empty());
@@ -235,7 +233,7 @@ fn random_games_are_not_trivial() {
     let yes = (1..=100u64)
         .filter_map(|seed| endgame_twixt::generate::random_game(6, 41, Config::POJ, seed))
         .filter(|points| {
-            let mut game = Game::new(6, Config::POJ).unwrap();
+            let mut game = Position::new(6, Config::POJ).unwrap();
             for &p in points {
                 game.play(Move::Place(p)).unwrap();
             }
@@ -253,16 +251,16 @@ fn random_games_are_not_trivial() {
 
 #[test]
 fn swap_takes_the_first_peg_over_mirrored() {
-    let mut g = Game::new(10, Config { rules: Rules::Pp, swap: true }).unwrap();
+    let mut g = Position::new(10, Config { rules: Rules::Pp, swap: true }).unwrap();
     g.play(Move::Place(Point::new(0, 3))).unwrap();
     assert_eq!(g.play(Move::Swap).unwrap(), Played::Swapped { from: Point::new(0, 3), to: Point::new(3, 0) });
-    assert_eq!(g.peg_at(Point::new(3, 0)), Some(Colour::White));
+    assert_eq!(g.peg_at(Point::new(3, 0)), Some(Color::White));
     assert_eq!(g.peg_at(Point::new(0, 3)), None);
-    assert_eq!(g.to_move(), Colour::Black);
+    assert_eq!(g.to_move(), Color::Black);
     g.play(Move::Place(Point::new(0, 3))).unwrap();
     let err = g.play(Move::Swap).unwrap_err();
     assert_eq!(err.to_string(), "move 4: a swap is only allowed as move 2 (after Black's first peg)");
-    let mut g = Game::new(10, Config::POJ).unwrap();
+    let mut g = Position::new(10, Config::POJ).unwrap();
     g.play(Move::Place(Point::new(1, 3))).unwrap();
     assert_eq!(g.play(Move::Swap).unwrap_err().kind, MoveErrorKind::SwapOff);
 }
@@ -270,7 +268,7 @@ fn swap_takes_the_first_peg_over_mirrored() {
 #[test]
 fn huge_boards_hold_only_their_pegs() {
     let n = 1_000_000_000;
-    let mut g = Game::new(n, Config::POJ).unwrap();
+    let mut g = Position::new(n, Config::POJ).unwrap();
     let mut k = 0;
     // A short Black chain in the middle of the board, White pegs far away, then a move off it.
     for (x, y) in [(500_000_000, 7), (500_000_001, 9), (500_000_003, 10)] {
@@ -282,6 +280,6 @@ fn huge_boards_hold_only_their_pegs() {
     assert_eq!(g.links().count(), 2);
     let err = g.play(Move::Place(Point::new(1_000_000_001, 5))).unwrap_err();
     assert_eq!(err.number, k + 1);
-    assert!(Game::new(2, Config::POJ).is_err());
-    assert!(Game::new(i64::from(i32::MAX), Config::POJ).is_err());
+    assert!(Position::new(2, Config::POJ).is_err());
+    assert!(Position::new(i64::from(i32::MAX), Config::POJ).is_err());
 }

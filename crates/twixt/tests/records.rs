@@ -2,7 +2,7 @@
 
 use endgame_twixt::record::{Format, Record, RecordMove, detect};
 use endgame_twixt::replay::{Report, replay, threats};
-use endgame_twixt::{Colour, Move, Outcome, Point, Rules};
+use endgame_twixt::{Color, Move, Outcome, Point, Rules};
 use proptest::prelude::*;
 
 fn data(name: &str) -> String {
@@ -23,9 +23,9 @@ fn play(name: &str, rules: Option<Rules>) -> (Record, Report) {
 #[test]
 fn little_golem_records() {
     for (name, moves, outcome) in [
-        ("game2206555.tsgf", 18, Some(Outcome::Resignation { winner: Colour::Black, number: 18 })),
+        ("game2206555.tsgf", 18, Some(Outcome::Resignation { winner: Color::Black, number: 18 })),
         ("game2209801.tsgf", 40, None),
-        ("game2220939.tsgf", 22, Some(Outcome::Resignation { winner: Colour::Black, number: 22 })),
+        ("game2220939.tsgf", 22, Some(Outcome::Resignation { winner: Color::Black, number: 22 })),
         ("game2232217.tsgf", 38, None),
     ] {
         let (record, report) = play(name, None);
@@ -54,7 +54,7 @@ fn t1_records() {
     // e15 (column e, row 15) is taken over as o5 (column o, row 5).
     assert_eq!(report.moves[1].kind, "swap");
     assert_eq!(report.moves[1].point.as_ref().unwrap().name, "o5");
-    assert_eq!(report.outcome, Some(Outcome::Resignation { winner: Colour::Black, number: 6 }));
+    assert_eq!(report.outcome, Some(Outcome::Resignation { winner: Color::Black, number: 6 }));
 
     // The drawn game: nobody connects, under either rule set; the files' first player plays
     // top-down (the record is illegal read the other way round: see the tests below).
@@ -117,11 +117,11 @@ fn little_golem_records_read_the_other_way_round_give_the_same_game() {
             replay(&record, record.default_config()).unwrap(),
             replay(&mirrored, record.default_config()).unwrap(),
         );
-        assert_eq!(a.game.outcome(), b.game.outcome(), "{name}");
-        assert_eq!(a.game.links().count(), b.game.links().count(), "{name}");
+        assert_eq!(a.position.outcome(), b.position.outcome(), "{name}");
+        assert_eq!(a.position.links().count(), b.position.links().count(), "{name}");
         let edge =
             |p: Point| p.x == 0 || p.y == 0 || i64::from(p.x) == record.n || i64::from(p.y) == record.n;
-        assert!(a.game.pegs().all(|(p, _)| !edge(p)), "{name}");
+        assert!(a.position.pegs().all(|(p, _)| !edge(p)), "{name}");
     }
 }
 
@@ -132,11 +132,14 @@ fn threats_after_a_record() {
     let mut short = record.clone();
     short.moves.pop();
     let played = replay(&short, short.default_config()).unwrap();
-    let t = threats(&short, &played.game);
-    assert_eq!(t.to_move, Colour::Black);
+    let t = threats(&short, &played.position);
+    assert_eq!(t.to_move, Color::Black);
     assert_eq!(t.winning_now.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["(2,1)"]);
     let played = replay(&record, record.default_config()).unwrap();
-    assert_eq!(played.game.winning_path(), Some(vec![Point::new(0, 2), Point::new(2, 1), Point::new(4, 2)]));
+    assert_eq!(
+        played.position.winning_path(),
+        Some(vec![Point::new(0, 2), Point::new(2, 1), Point::new(4, 2)])
+    );
 }
 
 #[test]
@@ -161,15 +164,15 @@ fn t1(moves: &str) -> String {
 fn rejections_name_the_place() {
     assert_eq!(
         err("(;SZ[24];b[dd];b[ee])", Format::Sgf),
-        "line 1, column 16: move 2: expected a move of the second (r) player, found `b`"
+        "line 1, column 16: move 2: expected a move of the second (r) player, found \"b\""
     );
     assert_eq!(
         err("(;SZ[24];b[dd];r[zz])", Format::Sgf),
-        "line 1, column 18 (move 2): `zz` is off the 24 x 24 board"
+        "line 1, column 18 (move 2): \"zz\" is off the 24 x 24 board"
     );
     assert_eq!(
         err("(;SZ[24]\n;b[d1])", Format::Sgf),
-        "line 2, column 4 (move 1): expected a point (two letters, column then row), `swap` or `resign`, found `d1`"
+        "line 2, column 4 (move 1): expected a point (two letters, column then row), `swap` or `resign`, found \"d1\""
     );
     assert_eq!(
         err("(;GM[1];b[dd])", Format::Sgf),
@@ -190,15 +193,15 @@ fn rejections_name_the_place() {
     assert_eq!(err("#\n#\n", Format::T1), "line 3: expected 13 header lines, found 2 lines");
     assert_eq!(
         err(&t1("b2\nzz\n"), Format::T1),
-        "line 15 (move 2): expected a move (column letter and row number like `e15`), `swap` or `resign`, found `zz`"
+        "line 15 (move 2): expected a move (column letter and row number like `e15`), `swap` or `resign`, found \"zz\""
     );
-    assert_eq!(err(&t1("b2\ng3\n"), Format::T1), "line 15 (move 2): `g3` is off the 6 x 6 board");
+    assert_eq!(err(&t1("b2\ng3\n"), Format::T1), "line 15 (move 2): \"g3\" is off the 6 x 6 board");
     // A move that starts with a character of several bytes is refused, not a panic.
     assert_eq!(
         err(&t1("b2\né15\n"), Format::T1),
-        "line 15 (move 2): expected a move (column letter and row number like `e15`), `swap` or `resign`, found `é15`"
+        "line 15 (move 2): expected a move (column letter and row number like `e15`), `swap` or `resign`, found \"é15\""
     );
-    assert_eq!(err(&t1("b2\nb7\n"), Format::T1), "line 15 (move 2): `b7` is off the 6 x 6 board");
+    assert_eq!(err(&t1("b2\nb7\n"), Format::T1), "line 15 (move 2): \"b7\" is off the 6 x 6 board");
     assert_eq!(
         err(&t1("").replacen("6\n6", "6\n7", 1), Format::T1),
         "line 7: x-size 7: expected a square board (y-size is 6)"
@@ -207,10 +210,10 @@ fn rejections_name_the_place() {
         err("5 4\n1 1 2 2 1 2 2 1", Format::Judge),
         "line 1: M = 4: expected an odd, positive number of moves (Black moves last)"
     );
-    assert_eq!(err("5 1\n1 x", Format::Judge), "move 1 (line 2): expected y (an integer), found `x`");
+    assert_eq!(err("5 1\n1 x", Format::Judge), "move 1 (line 2): expected y (an integer), found \"x\"");
     assert_eq!(
         err("5 1\n1 1\n0 0\n3", Format::Judge),
-        "line 4: expected the end of the record (one game, optionally `0 0`), found `3`"
+        "line 4: expected the end of the record (one game, optionally `0 0`), found \"3\""
     );
 
     // Legality errors come from the replay and name the move, its line and the point.
@@ -320,4 +323,16 @@ fn real_records_round_trip_through_every_format() {
     }
     let record = Record::parse(&data("sample.T1"), None).unwrap();
     assert!(record.write(Format::Judge).unwrap_err().to_string().contains("no swap or resign"));
+}
+
+#[test]
+fn names_of_rules_and_formats_parse_with_typed_errors() {
+    use endgame_twixt::{ParseFormatError, ParseRulesError, Rules};
+    assert_eq!("pp".parse::<Rules>(), Ok(Rules::Pp));
+    assert_eq!("PP".parse::<Rules>(), Err(ParseRulesError("PP".into())));
+    assert_eq!("TSGF".parse::<Format>(), Ok(Format::Sgf));
+    let e = "x".repeat(100).parse::<Format>().unwrap_err();
+    assert_eq!(e, ParseFormatError("x".repeat(100)));
+    assert_eq!(e.to_string(), format!("expected `judge`, `sgf` or `t1`, found \"{}\"...", "x".repeat(40)));
+    let _: &dyn std::error::Error = &e;
 }

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use endgame_core::input::quote;
 use endgame_core::{InputError, Tokens};
 
 use super::{Format, Record, RecordMove};
@@ -21,9 +22,9 @@ pub(crate) struct Dataset {
 
 fn integer(tokens: &mut Tokens<'_>, place: &dyn Fn(usize) -> String, what: &str) -> Result<i64, InputError> {
     match tokens.next_token() {
-        Some((t, line)) => t
-            .parse::<i64>()
-            .map_err(|_| InputError::new(place(line), format!("expected {what} (an integer), found `{t}`"))),
+        Some((t, line)) => t.parse::<i64>().map_err(|_| {
+            InputError::new(place(line), format!("expected {what} (an integer), found {}", quote(t)))
+        }),
         None => {
             Err(InputError::new(place(tokens.line()), format!("expected {what}, found the end of the input")))
         }
@@ -76,7 +77,7 @@ pub(super) fn parse(text: &str) -> Result<Record, InputError> {
     if let Some((t, line)) = tokens.next_token() {
         return Err(InputError::new(
             format!("line {line}"),
-            format!("expected the end of the record (one game, optionally `0 0`), found `{t}`"),
+            format!("expected the end of the record (one game, optionally `0 0`), found {}", quote(t)),
         ));
     }
     Ok(Record {

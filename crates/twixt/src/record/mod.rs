@@ -1,4 +1,4 @@
-//! Game records: the judge's token format, SGF as Little Golem exports it, and T1j's `.T1`.
+//! Position records: the judge's token format, SGF as Little Golem exports it, and T1j's `.T1`.
 //!
 //! Coordinates. The engine's frame is the judge's: Black moves first and connects the columns
 //! `x = 0` and `x = N`. Little Golem and T1j name a point by its column letter (`a` = 0) and
@@ -15,7 +15,7 @@
 //! answer depends on it: mirroring a whole game across the diagonal changes only the picture.
 //!
 //! Swap. In both formats move 2 may be `swap`: the first player's peg at column `c`, row `r`
-//! becomes the second player's peg at column `r`, row `c` (mirrored, so each colour keeps its
+//! becomes the second player's peg at column `r`, row `c` (mirrored, so each color keeps its
 //! endzones), and the first player moves again (as move 3), as twixtbot-ui plays it. (None of
 //! the Little Golem samples has a swap, so Little Golem's own choice of mirror is unchecked.)
 //! `resign` ends the game.
@@ -48,14 +48,19 @@ pub enum Format {
     T1,
 }
 
+/// A format's name that is not `judge`, `sgf` (or `tsgf`) or `t1` (any case).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected `judge`, `sgf` or `t1`, found {}", endgame_core::input::quote(.0))]
+pub struct ParseFormatError(pub String);
+
 impl FromStr for Format {
-    type Err = String;
+    type Err = ParseFormatError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "judge" => Ok(Format::Judge),
             "sgf" | "tsgf" => Ok(Format::Sgf),
             "t1" => Ok(Format::T1),
-            _ => Err(format!("expected `judge`, `sgf` or `t1`, found `{s}`")),
+            _ => Err(ParseFormatError(s.to_string())),
         }
     }
 }

@@ -8,10 +8,11 @@
 //! Variations are refused.
 
 use endgame_core::InputError;
+use endgame_core::input::quote;
 
 use super::{Format, Record, RecordMove};
 use crate::geometry::Point;
-use crate::rules::{Colour, Move};
+use crate::rules::{Color, Move};
 
 /// The SGF letter of a coordinate: `a`..`z` for 0..=25, `A`..`Z` for 26..=51.
 pub(super) fn letter(v: i32) -> Option<char> {
@@ -75,7 +76,7 @@ impl Reader<'_> {
                 self.bump();
                 Ok(())
             }
-            Some(c) => Err(self.error(format!("expected {what}, found `{}`", c as char))),
+            Some(c) => Err(self.error(format!("expected {what}, found {:?}", c as char))),
             None => Err(self.error(format!("expected {what}, found the end of the input"))),
         }
     }
@@ -168,12 +169,16 @@ fn parse_move(value: &str, place: &str, size: i64) -> Result<(Move, Option<Strin
                 return Err(InputError::new(
                     place,
                     format!(
-                        "expected a point (two letters, column then row), `swap` or `resign`, found `{main}`"
+                        "expected a point (two letters, column then row), `swap` or `resign`, found {}",
+                        quote(main)
                     ),
                 ));
             };
             if i64::from(column.max(row)) >= size {
-                return Err(InputError::new(place, format!("`{main}` is off the {size} x {size} board")));
+                return Err(InputError::new(
+                    place,
+                    format!("{} is off the {size} x {size} board", quote(main)),
+                ));
             }
             Move::Place(Point::new(row, column))
         }
@@ -227,22 +232,22 @@ pub(super) fn parse(text: &str) -> Result<Record, InputError> {
                 let props = node(&mut r)?;
                 let mut found = None;
                 for p in props {
-                    let colour = match p.id.as_str() {
-                        "b" | "B" => Colour::Black,
-                        "r" | "R" | "w" | "W" => Colour::White,
+                    let color = match p.id.as_str() {
+                        "b" | "B" => Color::Black,
+                        "r" | "R" | "w" | "W" => Color::White,
                         _ => continue,
                     };
                     if found.is_some() {
                         return Err(InputError::new(p.place, "expected one move per node, found a second"));
                     }
                     let number = record.moves.len() + 1;
-                    if colour != Colour::of_move(number) {
+                    if color != Color::of_move(number) {
                         return Err(InputError::new(
                             p.place,
                             format!(
-                                "move {number}: expected a move of the {} player, found `{}`",
+                                "move {number}: expected a move of the {} player, found {}",
                                 if number % 2 == 1 { "first (b)" } else { "second (r)" },
-                                p.id
+                                quote(&p.id)
                             ),
                         ));
                     }
@@ -260,7 +265,7 @@ pub(super) fn parse(text: &str) -> Result<Record, InputError> {
                 break;
             }
             Some(b'(') => return Err(r.error("variations are not supported: expected `;` or `)`")),
-            Some(c) => return Err(r.error(format!("expected `;` or `)`, found `{}`", c as char))),
+            Some(c) => return Err(r.error(format!("expected `;` or `)`, found {:?}", c as char))),
             None => return Err(r.error("expected `)` closing the game, found the end of the input")),
         }
     }

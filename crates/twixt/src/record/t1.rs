@@ -9,6 +9,7 @@
 use std::fmt::Write as _;
 
 use endgame_core::InputError;
+use endgame_core::input::quote;
 
 use super::{Format, Record, RecordMove};
 use crate::geometry::Point;
@@ -43,7 +44,7 @@ pub(super) fn parse(text: &str) -> Result<Record, InputError> {
             Ok(s) if (4..=26).contains(&s) => Ok(s),
             _ => Err(InputError::new(
                 at(k),
-                format!("expected a board size 4..=26 (points per side), found `{v}`"),
+                format!("expected a board size 4..=26 (points per side), found {}", quote(v)),
             )),
         }
     };
@@ -54,20 +55,25 @@ pub(super) fn parse(text: &str) -> Result<Record, InputError> {
     if !matches!(field(lines[9]), "" | "1") {
         return Err(InputError::new(
             at(10),
-            format!("expected starting player `1`, found `{}`", field(lines[9])),
+            format!("expected starting player `1`, found {}", quote(field(lines[9]))),
         ));
     }
     if !matches!(field(lines[10]), "" | "V" | "v") {
         return Err(InputError::new(
             at(11),
-            format!("expected letter direction `V`, found `{}`", field(lines[10])),
+            format!("expected letter direction `V`, found {}", quote(field(lines[10]))),
         ));
     }
     let swap = match field(lines[11]) {
         "" => None,
         "Y" | "y" => Some(true),
         "N" | "n" => Some(false),
-        v => return Err(InputError::new(at(12), format!("expected the pie rule `Y` or `N`, found `{v}`"))),
+        v => {
+            return Err(InputError::new(
+                at(12),
+                format!("expected the pie rule `Y` or `N`, found {}", quote(v)),
+            ));
+        }
     };
     let mut record = Record {
         format: Format::T1,
@@ -99,7 +105,7 @@ pub(super) fn parse(text: &str) -> Result<Record, InputError> {
                         if i64::from(column) > record.n || row < 1 || i64::from(row) > record.n + 1 {
                             return Err(InputError::new(
                                 place(),
-                                format!("`{v}` is off the {xs} x {xs} board"),
+                                format!("{} is off the {xs} x {xs} board", quote(v)),
                             ));
                         }
                         Move::Place(Point::new(row - 1, column))
@@ -108,7 +114,8 @@ pub(super) fn parse(text: &str) -> Result<Record, InputError> {
                         return Err(InputError::new(
                             place(),
                             format!(
-                                "expected a move (column letter and row number like `e15`), `swap` or `resign`, found `{v}`"
+                                "expected a move (column letter and row number like `e15`), `swap` or `resign`, found {}",
+                                quote(v)
                             ),
                         ));
                     }

@@ -1,7 +1,7 @@
 //! Shared test helpers: a general exact segment routine and a naive reference engine.
 #![allow(dead_code)]
 
-use endgame_twixt::{Colour, Point, Rules};
+use endgame_twixt::{Color, Point, Rules};
 
 pub type P = (i64, i64);
 
@@ -56,8 +56,8 @@ pub const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2),
 pub struct Naive {
     pub n: i32,
     pub rules: Rules,
-    pub pegs: Vec<(Point, Colour)>,
-    pub links: Vec<(Point, Point, Colour)>,
+    pub pegs: Vec<(Point, Color)>,
+    pub links: Vec<(Point, Point, Color)>,
 }
 
 impl Naive {
@@ -65,17 +65,17 @@ impl Naive {
         Naive { n, rules, pegs: Vec::new(), links: Vec::new() }
     }
 
-    pub fn legal(&self, p: Point, c: Colour) -> bool {
+    pub fn legal(&self, p: Point, c: Color) -> bool {
         let inside = (0..=self.n).contains(&p.x) && (0..=self.n).contains(&p.y);
         let forbidden = match c {
-            Colour::Black => p.y == 0 || p.y == self.n,
-            Colour::White => p.x == 0 || p.x == self.n,
+            Color::Black => p.y == 0 || p.y == self.n,
+            Color::White => p.x == 0 || p.x == self.n,
         };
         inside && !forbidden && !self.pegs.iter().any(|&(q, _)| q == p)
     }
 
     /// Places a peg; returns the points it linked to, sorted.
-    pub fn place(&mut self, p: Point, c: Colour) -> Vec<Point> {
+    pub fn place(&mut self, p: Point, c: Color) -> Vec<Point> {
         let mut made = Vec::new();
         for &(q, qc) in &self.pegs {
             let (dx, dy) = (q.x - p.x, q.y - p.y);
@@ -104,10 +104,10 @@ impl Naive {
     }
 
     /// Whether `c`'s links connect its endzones, by a search from scratch.
-    pub fn connected(&self, c: Colour) -> bool {
+    pub fn connected(&self, c: Color) -> bool {
         let zone = |p: Point| match c {
-            Colour::Black => p.x,
-            Colour::White => p.y,
+            Color::Black => p.x,
+            Color::White => p.y,
         };
         let mut seen: Vec<Point> =
             self.pegs.iter().filter(|&&(q, qc)| qc == c && zone(q) == 0).map(|&(q, _)| q).collect();

@@ -2,9 +2,9 @@
 //!
 //! Pegs live in a hash map from point to peg number, so memory is proportional to the number of
 //! pegs, not to the board's area. Each peg keeps an 8-bit set of its link directions. Placing a
-//! peg looks at its 8 knight neighbours; a link to a same-coloured neighbour is refused when one
+//! peg looks at its 8 knight neighbours; a link to a same-colored neighbour is refused when one
 //! of the 9 knight segments that could cross it ([`crate::geometry::blockers`]) is already a link
-//! (of either colour under [`Rules::Poj`], of the opponent under [`Rules::Pp`]). That is at most
+//! (of either color under [`Rules::Poj`], of the opponent under [`Rules::Pp`]). That is at most
 //! 8 + 8 * 9 hash look-ups per move, whatever the number of pegs.
 //!
 //! Connectivity is a union-find over pegs (path halving, union by size); each root carries two
@@ -16,7 +16,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::geometry::{Dir, Point, blockers};
 use crate::rules::{
-    Colour, Config, Link, Move, MoveError, MoveErrorKind, Outcome, OutcomeText, Placed, Played, Rules,
+    Color, Config, Link, Move, MoveError, MoveErrorKind, Outcome, OutcomeText, Placed, Played, Rules,
     SizeError,
 };
 
@@ -53,7 +53,7 @@ impl Hasher for PointHasher {
 struct Slot {
     /// The peg's number (its union-find node).
     index: u32,
-    colour: Colour,
+    color: Color,
     /// Bit `d` set: linked to the peg in direction `d`.
     links: u8,
 }
@@ -63,15 +63,16 @@ type PointMap = HashMap<Point, Slot, BuildHasherDefault<PointHasher>>;
 #[derive(Clone, Copy, Debug)]
 struct Peg {
     point: Point,
-    colour: Colour,
+    color: Color,
 }
 
 /// Zone flags of a component: bit 0 touches the first endzone, bit 1 the second.
 const BOTH: u8 = 3;
 
-/// A game in progress on a board of any size.
+/// A Twixt position: a game in progress on a board of any size (pegs, links, the side to move,
+/// the outcome). Not to be confused with the core crate's `Game` trait (a solver's view of a game).
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Position {
     n: i32,
     config: Config,
     index: PointMap,
@@ -83,13 +84,13 @@ pub struct Game {
     outcome: Option<Outcome>,
 }
 
-impl Game {
+impl Position {
     /// An empty board with points `0..=n` in both coordinates.
-    pub fn new(n: i64, config: Config) -> Result<Game, SizeError> {
+    pub fn new(n: i64, config: Config) -> Result<Position, SizeError> {
         if !(i64::from(MIN_N)..=i64::from(MAX_N)).contains(&n) {
             return Err(SizeError(n));
         }
-        Ok(Game {
+        Ok(Position {
             n: n as i32,
             config,
             index: PointMap::default(),
@@ -102,9 +103,9 @@ impl Game {
         })
     }
 
-    /// Like [`Game::new`], with room for `pegs` pegs reserved.
-    pub fn with_capacity(n: i64, config: Config, pegs: usize) -> Result<Game, SizeError> {
-        let mut game = Game::new(n, config)?;
+    /// Like [`Position::new`], with room for `pegs` pegs reserved.
+    pub fn with_capacity(n: i64, config: Config, pegs: usize) -> Result<Position, SizeError> {
+        let mut game = Position::new(n, config)?;
         game.index.reserve(pegs);
         game.pegs.reserve(pegs);
         game.parent.reserve(pegs);
@@ -131,10 +132,10 @@ impl Game {
         self.moves
     }
 
-    /// The colour to move next.
+    /// The color to move next.
     #[must_use]
-    pub fn to_move(&self) -> Colour {
-        Colour::of_move(self.moves + 1)
+    pub fn to_move(&self) -> Color {
+        Color::of_move(self.moves + 1)
     }
 
     /// How the game ended, if it has.
@@ -143,25 +144,25 @@ impl Game {
         self.outcome
     }
 
-    /// The colour of the peg on `p`, if any.
+    /// The color of the peg on `p`, if any.
     #[must_use]
-    pub fn peg_at(&self, p: Point) -> Option<Colour> {
-        self.index.get(&p).map(|s| s.colour)
+    pub fn peg_at(&self, p: Point) -> Option<Color> {
+        self.index.get(&p).map(|s| s.color)
     }
 
     /// Every peg, in the order placed.
-    pub fn pegs(&self) -> impl Iterator<Item = (Point, Colour)> + '_ {
-        self.pegs.iter().map(|p| (p.point, p.colour))
+    pub fn pegs(&self) -> impl Iterator<Item = (Point, Color)> + '_ {
+        self.pegs.iter().map(|p| (p.point, p.color))
     }
 
-    /// Every link with its colour, each once.
-    pub fn links(&self) -> impl Iterator<Item = (Link, Colour)> + '_ {
+    /// Every link with its color, each once.
+    pub fn links(&self) -> impl Iterator<Item = (Link, Color)> + '_ {
         self.pegs.iter().flat_map(|p| {
             let links = self.index.get(&p.point).map_or(0, |s| s.links);
             Dir::ALL[..4]
                 .iter()
                 .filter(move |d| links >> d.index() & 1 == 1)
-                .map(move |&d| (Link { from: p.point, to: p.point.step(d) }, p.colour))
+                .map(move |&d| (Link { from: p.point, to: p.point.step(d) }, p.color))
         })
     }
 
@@ -171,11 +172,11 @@ impl Game {
         Dir::ALL.into_iter().filter(move |d| links >> d.index() & 1 == 1).map(move |d| p.step(d))
     }
 
-    /// The endzone flag of `p` for colour `c`: 1 first endzone, 2 second, 0 none.
-    fn zone(&self, p: Point, c: Colour) -> u8 {
+    /// The endzone flag of `p` for color `c`: 1 first endzone, 2 second, 0 none.
+    fn zone(&self, p: Point, c: Color) -> u8 {
         let v = match c {
-            Colour::Black => p.x,
-            Colour::White => p.y,
+            Color::Black => p.x,
+            Color::White => p.y,
         };
         if v == 0 {
             1
@@ -186,13 +187,13 @@ impl Game {
         }
     }
 
-    /// Whether `colour` may put a peg on `p` now (ignoring whose turn it is).
-    pub fn check_place(&self, p: Point, colour: Colour) -> Result<(), MoveErrorKind> {
+    /// Whether `color` may put a peg on `p` now (ignoring whose turn it is).
+    pub fn check_place(&self, p: Point, color: Color) -> Result<(), MoveErrorKind> {
         if p.x < 0 || p.y < 0 || p.x > self.n || p.y > self.n {
             return Err(MoveErrorKind::OffBoard(p, self.n));
         }
-        if self.zone(p, colour.opponent()) != 0 {
-            return Err(MoveErrorKind::Endzone(p, colour.opponent(), colour));
+        if self.zone(p, !color) != 0 {
+            return Err(MoveErrorKind::Endzone(p, !color, color));
         }
         if self.index.contains_key(&p) {
             return Err(MoveErrorKind::Occupied(p));
@@ -207,11 +208,11 @@ impl Game {
         if let Some(o) = self.outcome {
             return Err(err(MoveErrorKind::GameOver(OutcomeText(o))));
         }
-        let colour = self.to_move();
+        let color = self.to_move();
         let played = match mv {
             Move::Place(p) => {
-                self.check_place(p, colour).map_err(err)?;
-                Played::Placed(self.place(p, colour, number))
+                self.check_place(p, color).map_err(err)?;
+                Played::Placed(self.place(p, color, number))
             }
             Move::Swap => {
                 if number != 2 || self.pegs.len() != 1 {
@@ -223,14 +224,14 @@ impl Game {
                 let from = self.pegs[0].point;
                 let to = from.transposed();
                 self.index.clear();
-                self.index.insert(to, Slot { index: 0, colour: Colour::White, links: 0 });
-                self.pegs[0] = Peg { point: to, colour: Colour::White };
-                self.zones[0] = self.zone(to, Colour::White);
+                self.index.insert(to, Slot { index: 0, color: Color::White, links: 0 });
+                self.pegs[0] = Peg { point: to, color: Color::White };
+                self.zones[0] = self.zone(to, Color::White);
                 Played::Swapped { from, to }
             }
             Move::Resign => {
-                self.outcome = Some(Outcome::Resignation { winner: colour.opponent(), number });
-                Played::Resigned(colour)
+                self.outcome = Some(Outcome::Resignation { winner: !color, number });
+                Played::Resigned(color)
             }
         };
         self.moves = number;
@@ -265,13 +266,13 @@ impl Game {
         big
     }
 
-    /// The link that blocks a new link from `p` in direction `d` for `colour`, if any.
-    fn blocker(&self, p: Point, d: Dir, colour: Colour) -> Option<Link> {
+    /// The link that blocks a new link from `p` in direction `d` for `color`, if any.
+    fn blocker(&self, p: Point, d: Dir, color: Color) -> Option<Link> {
         for b in blockers(d) {
             let start = p.offset(b.offset.0, b.offset.1);
             if let Some(peg) = self.index.get(&start)
                 && peg.links >> b.dir.index() & 1 == 1
-                && (self.config.rules == Rules::Poj || peg.colour != colour)
+                && (self.config.rules == Rules::Poj || peg.color != color)
             {
                 return Some(Link { from: start, to: start.step(b.dir) });
             }
@@ -279,22 +280,22 @@ impl Game {
         None
     }
 
-    /// The same-coloured peg in direction `d` of `p`, if any.
-    fn friend(&self, p: Point, d: Dir, colour: Colour) -> Option<u32> {
-        self.index.get(&p.step(d)).filter(|s| s.colour == colour).map(|s| s.index)
+    /// The same-colored peg in direction `d` of `p`, if any.
+    fn friend(&self, p: Point, d: Dir, color: Color) -> Option<u32> {
+        self.index.get(&p.step(d)).filter(|s| s.color == color).map(|s| s.index)
     }
 
-    fn place(&mut self, p: Point, colour: Colour, number: usize) -> Placed {
+    fn place(&mut self, p: Point, color: Color, number: usize) -> Placed {
         let i = self.pegs.len() as u32;
-        self.pegs.push(Peg { point: p, colour });
+        self.pegs.push(Peg { point: p, color });
         self.parent.push(i);
         self.rank.push(1);
-        self.zones.push(self.zone(p, colour));
-        let mut placed = Placed { point: p, colour, linked: 0, refused: [None; 8], wins: false };
+        self.zones.push(self.zone(p, color));
+        let mut placed = Placed { point: p, color, linked: 0, refused: [None; 8], wins: false };
         for d in Dir::ALL {
-            let Some(j) = self.friend(p, d, colour) else { continue };
+            let Some(j) = self.friend(p, d, color) else { continue };
             // Links made earlier in this move share `p`, so they never block each other.
-            if let Some(link) = self.blocker(p, d, colour) {
+            if let Some(link) = self.blocker(p, d, color) {
                 placed.refused[d.index()] = Some(link);
                 continue;
             }
@@ -305,26 +306,26 @@ impl Game {
             self.union(i, j);
         }
         // The new peg enters the map last: the checks above never look at `p` itself.
-        self.index.insert(p, Slot { index: i, colour, links: placed.linked });
+        self.index.insert(p, Slot { index: i, color, links: placed.linked });
         let root = self.find(i);
         if self.zones[root as usize] == BOTH {
             placed.wins = true;
-            self.outcome = Some(Outcome::Connection { winner: colour, number });
+            self.outcome = Some(Outcome::Connection { winner: color, number });
         }
         placed
     }
 
-    /// Whether `colour` putting a peg on `p` would connect its endzones at once (the point must
+    /// Whether `color` putting a peg on `p` would connect its endzones at once (the point must
     /// be legal for it; the turn is not checked).
     #[must_use]
-    pub fn would_win(&self, p: Point, colour: Colour) -> bool {
-        if self.check_place(p, colour).is_err() {
+    pub fn would_win(&self, p: Point, color: Color) -> bool {
+        if self.check_place(p, color).is_err() {
             return false;
         }
-        let mut zones = self.zone(p, colour);
+        let mut zones = self.zone(p, color);
         for d in Dir::ALL {
-            if let Some(j) = self.friend(p, d, colour)
-                && self.blocker(p, d, colour).is_none()
+            if let Some(j) = self.friend(p, d, color)
+                && self.blocker(p, d, color).is_none()
             {
                 zones |= self.zones[self.find_const(j) as usize];
             }
@@ -332,16 +333,16 @@ impl Game {
         zones == BOTH
     }
 
-    /// Every empty point where `colour` would win at once, sorted. Only knight neighbours of
+    /// Every empty point where `color` would win at once, sorted. Only knight neighbours of
     /// its pegs can win (a lone peg connects nothing), so the cost is linear in the pegs.
     #[must_use]
-    pub fn threats(&self, colour: Colour) -> Vec<Point> {
+    pub fn threats(&self, color: Color) -> Vec<Point> {
         let mut points: Vec<Point> = self
             .pegs
             .iter()
-            .filter(|peg| peg.colour == colour)
+            .filter(|peg| peg.color == color)
             .flat_map(|peg| Dir::ALL.map(|d| peg.point.step(d)))
-            .filter(|&q| self.would_win(q, colour))
+            .filter(|&q| self.would_win(q, color))
             .collect();
         points.sort_unstable();
         points.dedup();
@@ -355,7 +356,7 @@ impl Game {
         let Some(Outcome::Connection { winner, .. }) = self.outcome else { return None };
         let mut previous: HashMap<Point, Option<Point>> = HashMap::new();
         let mut queue = std::collections::VecDeque::new();
-        for peg in self.pegs.iter().filter(|peg| peg.colour == winner && self.zone(peg.point, winner) == 1) {
+        for peg in self.pegs.iter().filter(|peg| peg.color == winner && self.zone(peg.point, winner) == 1) {
             previous.insert(peg.point, None);
             queue.push_back(peg.point);
         }
