@@ -124,7 +124,10 @@ fn probe_failure(e: ProbeError) -> Failure {
 }
 
 fn load(args: &PositionArgs) -> Result<(Position, Tablebases), Failure> {
-    let setup: Setup = args.fen.parse().map_err(|e| Failure::input(format!("FEN {:?}: {e}", args.fen)))?;
+    let setup: Setup = args
+        .fen
+        .parse()
+        .map_err(|e| Failure::input(format!("FEN {}: {e}", endgame_core::input::quote(&args.fen))))?;
     let position = Position::from_setup(setup).map_err(|e| Failure::input(format!("position: {e}")))?;
     position.check(args.tables.rules).map_err(|e| Failure::input(format!("position: {e}")))?;
     let tables = tables(&args.tables)?.with_cache_bytes(args.cache.saturating_mul(1 << 20));

@@ -5,6 +5,7 @@
 //!
 //! `4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1`: the two Generals alone, Red to move.
 
+use endgame_core::input::quote;
 use std::fmt;
 use std::str::FromStr;
 
@@ -45,10 +46,10 @@ pub enum FenError {
     #[error("expected the side to move (w or b) after the board")]
     MissingTurn,
     /// The side to move is not `w` or `b`.
-    #[error("expected the side to move, w (Red) or b (Black), found {0:?}")]
+    #[error("expected the side to move, w (Red) or b (Black), found {}", quote(.0))]
     BadTurn(String),
     /// A trailing field is not what Xiangqi FEN has there.
-    #[error("field {field}: expected {expected}, found {found:?}")]
+    #[error("field {field}: expected {expected}, found {}", quote(found))]
     BadField {
         /// The field number, 1-based (the board is field 1).
         field: usize,
@@ -132,6 +133,7 @@ pub fn board_fen(board: &Board) -> String {
 impl FromStr for Setup {
     type Err = FenError;
     fn from_str(text: &str) -> Result<Setup, FenError> {
+        let text = endgame_core::input::strip_bom(text);
         let fields: Vec<&str> = text.split_ascii_whitespace().collect();
         let Some(board_text) = fields.first() else { return Err(FenError::Empty) };
         let board = parse_board(board_text)?;

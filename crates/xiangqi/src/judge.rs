@@ -9,6 +9,7 @@
 //! her win), else `Lose in X steps T.T!` with `X` the plies until Bob captures her General.
 //! Every answer is a lookup in the solved `KvKN` table.
 
+use endgame_core::input::quote;
 use std::io::Write;
 use std::sync::OnceLock;
 
@@ -82,7 +83,7 @@ pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
         Some((t, line)) => t.parse::<u64>().map_err(|_| {
             InputError::new(
                 format!("line {line}, token 1 (T)"),
-                format!("expected the number of cases T, a non-negative integer, found {t:?}"),
+                format!("expected the number of cases T, a non-negative integer, found {}", quote(t)),
             )
         })?,
     };
@@ -104,7 +105,9 @@ pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
                 Ok(n) if (lo..=hi).contains(&n) => *slot = n,
                 _ => {
                     out.write_all(&buffer)?;
-                    return Err(InputError::new(place(line), format!("expected {what}, found {t:?}")).into());
+                    return Err(
+                        InputError::new(place(line), format!("expected {what}, found {}", quote(t))).into()
+                    );
                 }
             }
         }
@@ -137,7 +140,7 @@ pub fn run(input: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
     if let Some((t, line)) = tokens.next_token() {
         return Err(InputError::new(
             format!("line {line}"),
-            format!("expected the end of the input after {cases} cases, found {t:?}"),
+            format!("expected the end of the input after {cases} cases, found {}", quote(t)),
         )
         .into());
     }
