@@ -4,9 +4,11 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use endgame_core::tablebase::{read_table, write_table};
-use endgame_core::{Phase, Progress, Retrograde, Value};
-use endgame_xiangqi::{Color, Material, MaterialIndex, Move, Position, Rules, Setup, Tablebase, hdu, kvkn};
+use endgame_core::{Phase, Value};
+use endgame_xiangqi::{
+    GenerateError, GenerateEvent, GenerateSummary, Material, MaterialIndex, Move, Position, Probe,
+    ProbeError, Rules, Setup, Tablebases, kvkn, report,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
@@ -16,10 +18,11 @@ use crate::output;
 /// Xiangqi subcommands.
 #[derive(Subcommand)]
 pub enum XiangqiCommand {
-    /// Solve a position: result, distance in plies, best move, main line, boards.
+    /// Solve a position: result, distance in plies, best move, the whole main line, boards.
     ///
-    /// Solved so far: KvKN (a lone Red General against a Black General and Horse) and KvK,
-    /// under the hdu rules.
+    /// Materials up to 4 men are solved on the fly when they have no file; larger ones need
+    /// `generate` first. A win or a loss shows its line to the end of the game; a draw a
+    /// bounded line. Default rules: standard.
     Solve(PositionArgs),
     /// List every legal move with its result and distance, best first.
     ///
@@ -29,7 +32,8 @@ pub enum XiangqiCommand {
     ///
     /// Files go to --dir, else $ENDGAME_TB_DIR, else the user's data directory
     /// ($XDG_DATA_HOME/endgame or ~/.local/share/endgame), under xiangqi/<rules>/. Existing
-    /// files are kept.
+    /// files are checked and kept; damaged or outdated ones are generated anew. A run that
+    /// stops resumes where it stopped.
     Generate(GenerateArgs),
     /// Statistics of a material over its legal positions (both sides to move), generating the
     /// tables it needs when no files exist.
@@ -39,10 +43,10 @@ pub enum XiangqiCommand {
 /// Where tables live and under which rules.
 #[derive(Args)]
 pub struct TableArgs {
-    /// The rule set: standard (no move into check, no legal move loses) or hdu (capture the
-    /// General to win).
-    #[arg(long, default_value = "standard")]
-    rules: String,
+    /// The rule set: standard (no move into check, no legal move loses, endless play draws;
+    /// no perpetual-check or chasing rules) or hdu (HDU 5897: capture the General to win).
+    #[arg(long, default_value_t = Rules::Standard)]
+    rules: Rules,
     /// The directory of the table files (default: $ENDGAME_TB_DIR, else the data directory).
     #[arg(long)]
     dir: Option<PathBuf>,
@@ -53,9 +57,9 @@ pub struct TableArgs {
 pub struct GenerateArgs {
     /// Materials such as KRvKA, KCPvKAB (red pieces, `v`, black pieces; letters A B N R C P).
     materials: Vec<String>,
-    /// Also every material with at most this many men (Generals included).
-    #[arg(long, value_name = "K")]
-    all_up_to: Option<usize>,
+    /// Also every material with at most this many men (Generals included, 2 to 7).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(2..=7))]
+    all_up_to: Option<u8>,
     /// Only list the materials that would be generated, with their index sizes.
     #[arg(long)]
     dry_run: bool,
@@ -80,13 +84,11 @@ pub struct StatsArgs {
 pub struct PositionArgs {
     /// The position in Xiangqi FEN (Pikafish letters), e.g. "3k5/9/9/9/9/3n5/9/9/9/3K5 w".
     fen: String,
-    /// The rule set: hdu (capture the General to win; moving into danger is legal) or
-    /// standard (no move into check; no legal move loses).
-    #[arg(long, default_value = "hdu")]
-    rules: String,
-    /// The directory of the table files (default: $ENDGAME_TB_DIR, else the data directory).
-    #[arg(long)]
-    dir: Option<PathBuf>,
+    #[command(flatten)]
+    tables: TableArgs,
+    /// The block cache for probing, in MiB.
+    #[arg(long, value_name = "MiB", default_value_t = 64)]
+    cache: usize,
     /// Print JSON (fields like the lichess tablebase API: category, dtm, moves[].uci).
     #[arg(long)]
     json: bool,
@@ -105,246 +107,125 @@ pub fn run(command: &XiangqiCommand) -> Result<(), Failure> {
     Ok(())
 }
 
-fn load(args: &PositionArgs) -> Result<(Position, &'static Tablebase), Failure> {
-    let rules: Rules = args.rules.parse().map_err(|e| Failure::input(format!("--rules: {e}")))?;
+/// The tables of `args` (the default directory when none is given).
+fn tables(args: &TableArgs) -> Result<Tablebases, Failure> {
+    let base = match &args.dir {
+        Some(dir) => dir.clone(),
+        None => Tablebases::default_dir().map_err(|e| Failure::input(format!("--dir: {e}")))?,
+    };
+    Ok(Tablebases::open(base, args.rules))
+}
+
+fn probe_failure(e: ProbeError) -> Failure {
+    Failure::input(format!("position: {e}"))
+}
+
+fn load(args: &PositionArgs) -> Result<(Position, Tablebases), Failure> {
     let setup: Setup = args.fen.parse().map_err(|e| Failure::input(format!("FEN {:?}: {e}", args.fen)))?;
     let position = Position::from_setup(setup).map_err(|e| Failure::input(format!("position: {e}")))?;
-    if rules == Rules::Standard && position.opponent_in_check() {
-        return Err(Failure::input(format!(
-            "position: {} is in check (or the Generals face each other) with {} to move: illegal under standard rules",
-            !position.turn(),
-            position.turn()
-        )));
-    }
-    let material = position.material();
-    if rules == Rules::Hdu && material.with_smaller().iter().all(|m| kvkn().with_smaller().contains(m)) {
-        return Ok((position, hdu()));
-    }
-    let store = Store::new(rules, args.dir.clone())?;
-    let mut tables = Tablebase::new(rules);
-    for m in material.with_smaller() {
-        if store.path(m).exists() || m.men() <= 4 {
-            store.load_or_solve(&mut tables, m, false)?;
-        } else {
-            return Err(Failure::input(format!(
-                "position: material {material} is not generated under {rules} rules (no {}); run `endgame xiangqi generate {material} --rules {rules}`",
-                store.path(m).display()
-            )));
-        }
-    }
-    // A command runs once: the tables live until the process ends.
-    let tables: &'static Tablebase = Box::leak(Box::new(tables));
-    tables.probe(&position).map_err(|e| Failure::input(format!("position: {e}")))?;
+    position.check(args.tables.rules).map_err(|e| Failure::input(format!("position: {e}")))?;
+    let tables = tables(&args.tables)?.with_cache_bytes(args.cache.saturating_mul(1 << 20));
     Ok((position, tables))
-}
-
-/// Table files of one rule set in one directory.
-struct Store {
-    rules: Rules,
-    dir: PathBuf,
-}
-
-impl Store {
-    fn new(rules: Rules, dir: Option<PathBuf>) -> Result<Store, Failure> {
-        let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-        let base = dir
-            .or_else(|| env("ENDGAME_TB_DIR"))
-            .or_else(|| env("XDG_DATA_HOME").map(|d| d.join("endgame")))
-            .or_else(|| env("HOME").map(|h| h.join(".local/share/endgame")))
-            .ok_or_else(|| {
-                Failure::input("--dir: no directory given and neither $ENDGAME_TB_DIR nor $HOME is set")
-            })?;
-        Ok(Store { rules, dir: base.join("xiangqi").join(rules.name()) })
-    }
-
-    fn path(&self, material: Material) -> PathBuf {
-        self.dir.join(format!("{material}.egtb"))
-    }
-
-    /// Reads the table of `material` (its smaller materials already in `tables`), or solves it
-    /// and, when `write` is set, writes it.
-    fn load_or_solve(
-        &self,
-        tables: &mut Tablebase,
-        material: Material,
-        write: bool,
-    ) -> Result<bool, Failure> {
-        if tables.table(material).is_some() {
-            return Ok(false);
-        }
-        let path = self.path(material);
-        let id = tables.table_id(material);
-        if path.exists() {
-            let solution = read_table(&path, &id).map_err(|e| Failure::input(format!("table {e}")))?;
-            tables.insert(material, solution).map_err(|e| anyhow::anyhow!("{material}: {e}"))?;
-            return Ok(false);
-        }
-        let positions = id.positions;
-        let needed = memory_estimate(tables, material);
-        if write {
-            eprintln!(
-                "{material} ({} rules): {positions} positions, about {} MiB of memory",
-                self.rules,
-                needed >> 20
-            );
-        }
-        if let Some(available) = mem_available()
-            && needed > available
-        {
-            return Err(anyhow::anyhow!(
-                "{material} needs about {} MiB of memory, only {} MiB are available",
-                needed >> 20,
-                available >> 20
-            )
-            .into());
-        }
-        let bar = if write { ProgressBar::new(positions) } else { ProgressBar::hidden() };
-        bar.set_style(
-            ProgressStyle::with_template("{msg:>22} [{bar:30}] {pos}/{len} {elapsed}")
-                .expect("a valid template")
-                .progress_chars("=> "),
-        );
-        let report = |p: Progress| {
-            let phase = match p.phase {
-                Phase::Start => "counting moves",
-                Phase::ReverseEdges => "reverse edges",
-                Phase::WinsAndLosses => "wins and losses",
-                Phase::Draws => "draws",
-            };
-            bar.set_message(format!("{material} {phase}"));
-            bar.set_position(p.done);
-        };
-        let solver = Retrograde::new().compact(true).progress(&report);
-        let start = std::time::Instant::now();
-        tables.solve_with(material, &solver).map_err(|e| anyhow::anyhow!("{material}: {e}"))?;
-        bar.finish_and_clear();
-        if write {
-            std::fs::create_dir_all(&self.dir).map_err(|e| anyhow::anyhow!("{}: {e}", self.dir.display()))?;
-            let table = tables.table(material).expect("just solved");
-            write_table(&path, &id, table.solution()).map_err(|e| anyhow::anyhow!("{e}"))?;
-            let secs = start.elapsed().as_secs_f64();
-            eprintln!(
-                "{material}: solved in {secs:.2} s ({:.1} million positions/s), written to {}",
-                positions as f64 / secs.max(1e-9) / 1e6,
-                path.display()
-            );
-        }
-        Ok(true)
-    }
-}
-
-/// Bytes a solve of `material` needs: 2 per position for its cells and, measured, up to about
-/// 4 more for the solver's lists of decided positions and of captures into smaller materials,
-/// plus the tables captures lead into that are not loaded yet (4 per position when read from a
-/// file).
-fn memory_estimate(tables: &Tablebase, material: Material) -> u64 {
-    let own = MaterialIndex::new(material).len() as u64 * 6;
-    let smaller: u64 = material
-        .after_captures()
-        .into_iter()
-        .filter(|&m| tables.table(m).is_none())
-        .map(|m| MaterialIndex::new(m).len() as u64 * 4)
-        .sum();
-    own + smaller
-}
-
-/// `MemAvailable` of /proc/meminfo, in bytes (`None` where there is no such file).
-fn mem_available() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 fn parse_material(text: &str) -> Result<Material, Failure> {
     text.parse().map_err(|e| Failure::input(format!("material {text:?}: {e}")))
 }
 
-fn parse_rules(text: &str) -> Result<Rules, Failure> {
-    text.parse().map_err(|e| Failure::input(format!("--rules: {e}")))
-}
-
 fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let rules = parse_rules(&args.tables.rules)?;
-    let store = Store::new(rules, args.tables.dir.clone())?;
-    let mut wanted: Vec<Material> = Vec::new();
-    for text in &args.materials {
-        for m in parse_material(text)?.with_smaller() {
-            if !wanted.contains(&m) {
-                wanted.push(m);
-            }
-        }
-    }
+    let mut wanted = args.materials.iter().map(|m| parse_material(m)).collect::<Result<Vec<_>, _>>()?;
     if let Some(k) = args.all_up_to {
-        if !(2..=7).contains(&k) {
-            return Err(Failure::input(format!("--all-up-to: expected 2 to 7 men, found {k}")));
-        }
-        for m in Material::all_up_to(k) {
-            if !wanted.contains(&m) {
-                wanted.push(m);
-            }
-        }
+        wanted.extend(Material::all_up_to(k.into()));
     }
     if wanted.is_empty() {
         return Err(Failure::input("materials: expected at least one material or --all-up-to K"));
     }
-    // Fewer men first: a capture always leads to fewer men.
-    wanted.sort_by_key(|m| (m.men(), m.to_string()));
+    let tables = tables(&args.tables)?;
     if args.dry_run {
+        let plan = Tablebases::plan(&wanted).map_err(|e| Failure::input(format!("materials: {e}")))?;
         let mut total = 0u64;
-        for &m in &wanted {
-            let n = MaterialIndex::new(m).len() as u64;
-            total += n;
-            let there = if store.path(m).exists() { " (file exists)" } else { "" };
+        for &m in &plan {
+            let n = MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
+            total = total.saturating_add(n);
+            let there = if tables.path(m).exists() { " (file exists)" } else { "" };
             writeln!(out, "{m:<10} {n:>12} positions{there}")?;
         }
-        writeln!(out, "{} materials, {total} positions in all", wanted.len())?;
+        writeln!(out, "{} materials, {total} positions in all", plan.len())?;
         return Ok(());
     }
-    let mut tables = Tablebase::new(rules);
-    let (mut made, mut kept) = (0, 0);
-    let start = std::time::Instant::now();
-    for (i, &m) in wanted.iter().enumerate() {
-        if store.path(m).exists() {
-            kept += 1;
-            continue;
-        }
-        for smaller in m.after_captures() {
-            store.load_or_solve(&mut tables, smaller, true)?;
-        }
-        store.load_or_solve(&mut tables, m, true)?;
-        made += 1;
-        // Keep only what a later material's captures lead into.
-        let later: Vec<Material> = wanted[i + 1..].iter().flat_map(|m| m.after_captures()).collect();
-        let loaded: Vec<Material> = tables.materials().collect();
-        for l in loaded {
-            if !later.contains(&l) {
-                tables.remove(l);
-            }
-        }
-    }
+    let summary = run_generation(&tables, &wanted)?;
     writeln!(
         out,
-        "{made} tables generated, {kept} already there, {} in all, in {:.1} s, rules {rules}, in {}",
-        wanted.len(),
-        start.elapsed().as_secs_f64(),
-        store.dir.display()
+        "{} tables generated, {} already there, {} in all, rules {}, in {}",
+        summary.generated,
+        summary.kept,
+        summary.materials,
+        tables.rules(),
+        tables.dir().display()
     )?;
     Ok(())
 }
 
-fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let rules = parse_rules(&args.tables.rules)?;
-    let material = parse_material(&args.material)?;
-    let store = Store::new(rules, args.tables.dir.clone())?;
-    let mut tables = Tablebase::new(rules);
-    if !store.path(material).exists() {
-        for smaller in material.with_smaller() {
-            store.load_or_solve(&mut tables, smaller, true)?;
+/// Generates with a progress bar on a terminal and a line per material on standard error.
+fn run_generation(tables: &Tablebases, materials: &[Material]) -> Result<GenerateSummary, Failure> {
+    let rules = tables.rules();
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{msg:>22} [{bar:30}] {pos}/{len} {elapsed}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    let report = |event: GenerateEvent<'_>| match event {
+        GenerateEvent::Kept { .. } => {}
+        GenerateEvent::Replacing { material, error } => {
+            bar.suspend(|| eprintln!("{material}: {error}; generating it anew"));
         }
+        GenerateEvent::Solving { material, positions, memory } => {
+            bar.suspend(|| {
+                eprintln!(
+                    "{material} ({rules} rules): {positions} positions, about {} MiB of memory",
+                    memory >> 20
+                );
+            });
+            bar.set_length(positions as u64);
+            bar.set_position(0);
+        }
+        GenerateEvent::Progress { material, progress } => {
+            let phase = match progress.phase {
+                Phase::Start => "counting moves",
+                Phase::ReverseEdges => "reverse edges",
+                Phase::WinsAndLosses => "wins and losses",
+                Phase::Draws => "draws",
+            };
+            bar.set_message(format!("{material} {phase}"));
+            bar.set_position(progress.done);
+        }
+        GenerateEvent::Written { material, positions, seconds, path } => {
+            bar.suspend(|| {
+                eprintln!(
+                    "{material}: solved in {seconds:.2} s ({:.1} million positions/s), written to {}",
+                    positions as f64 / seconds.max(1e-9) / 1e6,
+                    path.display()
+                );
+            });
+        }
+    };
+    let summary = tables.generate(materials, &report);
+    bar.finish_and_clear();
+    summary.map_err(|e| match e {
+        GenerateError::Probe(e) => Failure::input(format!("materials: {e}")),
+        other => Failure::Other(other.into()),
+    })
+}
+
+fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let material = parse_material(&args.material)?;
+    let tables = tables(&args.tables)?;
+    let rules = tables.rules();
+    if !tables.path(material).exists() {
+        run_generation(&tables, &[material])?;
     }
-    store.load_or_solve(&mut tables, material, true)?;
-    let s = tables.table(material).expect("loaded").stats();
+    let s = tables.stats(material).map_err(|e| Failure::input(format!("material {material}: {e}")))?;
     if args.json {
         let report = json!({
             "material": material.to_string(),
@@ -369,39 +250,9 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The fields `solve --json` and `moves --json` share: the position and its value.
-fn position_json(position: &Position, tables: &Tablebase, value: Value) -> serde_json::Value {
-    json!({
-        "fen": position.setup().to_string(),
-        "rules": tables.rules().name(),
-        "material": position.material().to_string(),
-        "turn": turn_name(position.turn()),
-        "category": category(value),
-        "dtm": dtm(value),
-    })
-}
-
-fn category(value: Value) -> &'static str {
-    match value {
-        Value::Win(_) => "win",
-        Value::Draw(_) => "draw",
-        Value::Loss(_) => "loss",
-    }
-}
-
-/// Plies to the end, positive for a win of the side to move, negative for a loss, `None`
-/// for a draw (lichess's sign convention).
-fn dtm(value: Value) -> Option<i64> {
-    match value {
-        Value::Win(d) => Some(i64::from(d.0)),
-        Value::Loss(d) => Some(-i64::from(d.0)),
-        Value::Draw(_) => None,
-    }
-}
-
 fn describe(value: Value) -> String {
     match value {
-        Value::Draw(_) => "draw (endless play)".to_string(),
+        Value::Draw(None) => "draw (endless play)".to_string(),
         other => other.to_string(),
     }
 }
@@ -414,14 +265,8 @@ fn move_text(position: &Position, mv: Move) -> String {
     }
 }
 
-fn header(out: &mut dyn Write, position: &Position, tables: &Tablebase) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "{} to move, material {}, rules {}:",
-        position.turn(),
-        position.material(),
-        tables.rules()
-    )?;
+fn header(out: &mut dyn Write, position: &Position, rules: Rules) -> std::io::Result<()> {
+    writeln!(out, "{} to move, material {}, rules {rules}:", position.turn(), position.material())?;
     writeln!(out, "{}", position.board())
 }
 
@@ -435,79 +280,45 @@ fn result(out: &mut dyn Write, position: &Position, value: Value, rules: Rules) 
 
 fn solve(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let (position, tables) = load(args)?;
-    let value = tables.probe(&position).map_err(|e| Failure::input(format!("position: {e}")))?;
-    let line = tables.main_line(&position, 40).map_err(|e| Failure::input(format!("position: {e}")))?;
-    let mut last = position;
-    let mut texts = Vec::new();
-    for &(mv, _) in &line {
-        texts.push(move_text(&last, mv));
-        last = last.play(mv);
-    }
-    let ending = if last.is_game_over() {
-        format!("{} has captured {}'s General.", !last.turn(), last.turn())
-    } else if last.legal_moves(tables.rules()).is_empty() {
-        let how = if last.in_check() { "checkmated" } else { "stalemated" };
-        format!("{} has no legal move ({how}) and loses.", last.turn())
-    } else {
-        "The position repeats: endless play, a draw.".to_string()
-    };
+    let rules = tables.rules();
+    let value = tables.probe(&position).map_err(probe_failure)?;
+    let line = tables.main_line(&position).map_err(probe_failure)?;
     if args.json {
-        let mut report = position_json(&position, tables, value);
-        report["best_move"] = json!(line.first().map(|(mv, _)| mv.to_string()));
-        report["main_line"] = json!(line.iter().map(|(mv, _)| mv.to_string()).collect::<Vec<_>>());
-        report["final_fen"] = json!(last.setup().to_string());
-        writeln!(out, "{report}")?;
+        writeln!(out, "{}", report::solve_json(&position, rules, value, &line))?;
         return Ok(());
     }
-    header(out, &position, tables)?;
-    result(out, &position, value, tables.rules())?;
-    if let Some(&(best, best_value)) = line.first() {
-        writeln!(out, "Best move: {}: {}.", move_text(&position, best), describe(best_value))?;
+    header(out, &position, rules)?;
+    result(out, &position, value, rules)?;
+    if let Some(best) = line.moves.first() {
+        writeln!(out, "Best move: {}: {}.", move_text(&position, best.mv), describe(best.value))?;
     }
-    writeln!(out, "Main line ({}): {}", endgame_core::Plies(line.len() as u32), texts.join(" "))?;
+    let mut at = position;
+    let mut texts = Vec::new();
+    for m in &line.moves {
+        texts.push(move_text(&at, m.mv));
+        at = at.play(m.mv);
+    }
+    writeln!(out, "Main line ({}): {}", endgame_core::Plies(line.moves.len() as u32), texts.join(" "))?;
     writeln!(out, "Final position:")?;
-    writeln!(out, "{}", last.board())?;
-    writeln!(out, "{ending}")?;
+    writeln!(out, "{}", line.last.board())?;
+    writeln!(out, "{}", line.end.describe())?;
     Ok(())
-}
-
-fn turn_name(color: Color) -> &'static str {
-    match color {
-        Color::Red => "red",
-        Color::Black => "black",
-    }
 }
 
 fn moves(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let (position, tables) = load(args)?;
-    let value = tables.probe(&position).map_err(|e| Failure::input(format!("position: {e}")))?;
-    let scored = tables.scored_moves(&position).map_err(|e| Failure::input(format!("position: {e}")))?;
+    let rules = tables.rules();
+    let value = tables.probe(&position).map_err(probe_failure)?;
+    let scored = tables.moves(&position).map_err(probe_failure)?;
     if args.json {
-        // As in the lichess API, a move's category and dtm are those of the position after it,
-        // for the side to move there.
-        let moves: Vec<serde_json::Value> = scored
-            .iter()
-            .map(|&(mv, _)| {
-                let after =
-                    tables.probe(&position.play(mv)).map_err(|e| Failure::input(format!("position: {e}")))?;
-                Ok(json!({
-                    "uci": mv.to_string(),
-                    "category": category(after),
-                    "dtm": dtm(after),
-                    "capture": position.capture(mv).map(|p| p.role.name()),
-                }))
-            })
-            .collect::<Result<_, Failure>>()?;
-        let mut report = position_json(&position, tables, value);
-        report["moves"] = json!(moves);
-        writeln!(out, "{report}")?;
+        writeln!(out, "{}", report::moves_json(&position, rules, value, &scored))?;
         return Ok(());
     }
-    header(out, &position, tables)?;
-    result(out, &position, value, tables.rules())?;
+    header(out, &position, rules)?;
+    result(out, &position, value, rules)?;
     writeln!(out, "{} legal moves, best first (results for {}):", scored.len(), position.turn())?;
-    for (mv, v) in scored {
-        writeln!(out, "  {:<24} {}", move_text(&position, mv), describe(v))?;
+    for m in scored {
+        writeln!(out, "  {:<24} {}", move_text(&position, m.mv), describe(m.value))?;
     }
     Ok(())
 }
@@ -527,14 +338,24 @@ pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
     endgame_xiangqi::judge::run(sample, out)?;
     let fen = include_str!("../../xiangqi/tests/data/demo.fen").trim();
     writeln!(out, "\nThe spec's case `4 3 9 3 0 3 0` as a position (`endgame xiangqi solve \"{fen}\"`):")?;
-    let args = PositionArgs { fen: fen.to_string(), rules: "hdu".to_string(), dir: None, json: false };
-    solve(&args, out)?;
+    solve(&demo_args(fen, Rules::Hdu), out)?;
     let fen = "4k4/9/9/9/9/9/9/9/4A4/3RK4 w";
     writeln!(
         out,
         "\nUnder standard rules (no move into check; a side without a legal move loses), a Chariot \
          and an Advisor\nagainst a lone General (`endgame xiangqi solve --rules standard \"{fen}\"`):"
     )?;
-    let args = PositionArgs { fen: fen.to_string(), rules: "standard".to_string(), dir: None, json: false };
-    solve(&args, out)
+    solve(&demo_args(fen, Rules::Standard), out)
+}
+
+/// A position to solve in the demo: small materials, solved in memory (no files are read
+/// from a directory that does not exist).
+fn demo_args(fen: &str, rules: Rules) -> PositionArgs {
+    let nowhere = std::env::temp_dir().join(format!("endgame-demo-no-tables-{}", std::process::id()));
+    PositionArgs {
+        fen: fen.to_string(),
+        tables: TableArgs { rules, dir: Some(nowhere) },
+        cache: 8,
+        json: false,
+    }
 }

@@ -6,8 +6,11 @@ const SAMPLE_IN: &str = include_str!("../../xiangqi/tests/data/sample.in");
 const SAMPLE_OUT: &str = include_str!("../../xiangqi/tests/data/sample.out");
 const FEN: &str = "3k5/9/9/9/9/3n5/9/9/9/3K5 w";
 
+/// The tool, with no tables of the user's: materials up to 4 men are solved in memory.
 fn endgame() -> Command {
-    Command::cargo_bin("endgame").unwrap()
+    let mut command = Command::cargo_bin("endgame").unwrap();
+    command.env("ENDGAME_TB_DIR", std::env::temp_dir().join("endgame-cli-tests-no-tables"));
+    command
 }
 
 #[test]
@@ -32,7 +35,13 @@ fn judge_bad_input_exits_2_naming_case_and_token() {
 
 #[test]
 fn solve_prints_result_line_and_boards() {
-    let out = endgame().args(["xiangqi", "solve", FEN]).assert().success().get_output().stdout.clone();
+    let out = endgame()
+        .args(["xiangqi", "solve", "--rules", "hdu", FEN])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("Result: Red to move: loss in 10 plies."), "{text}");
     assert!(text.contains("Main line (10 plies): d0d1 "), "{text}");
@@ -42,19 +51,30 @@ fn solve_prints_result_line_and_boards() {
 
 #[test]
 fn json_parses_with_lichess_like_fields() {
-    let out =
-        endgame().args(["xiangqi", "moves", "--json", FEN]).assert().success().get_output().stdout.clone();
+    let out = endgame()
+        .args(["xiangqi", "moves", "--rules", "hdu", "--json", FEN])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["category"], "loss");
     assert_eq!(v["dtm"], -10);
     assert_eq!(v["moves"][0]["uci"], "d0d1");
     assert_eq!(v["moves"][0]["category"], "win");
     assert_eq!(v["moves"][0]["dtm"], 9);
-    let out =
-        endgame().args(["xiangqi", "solve", "--json", FEN]).assert().success().get_output().stdout.clone();
+    let out = endgame()
+        .args(["xiangqi", "solve", "--rules", "hdu", "--json", FEN])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["best_move"], "d0d1");
     assert_eq!(v["main_line"].as_array().unwrap().len(), 10);
+    assert_eq!(v["line_end"], "general_captured");
 }
 
 #[test]
@@ -166,11 +186,11 @@ fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
     let v: serde_json::Value = serde_json::from_slice(&moves).unwrap();
     assert_eq!(v["material"], "KCvKA");
     assert!(v["moves"].as_array().unwrap().len() > 10);
+    // Damage the header (a block's checksum): the file is refused on opening.
     let file = dir.join("xiangqi/hdu/KCvKA.egtb");
     let mut bytes = std::fs::read(&file).unwrap();
-    let last = bytes.len() - 5;
-    bytes[last] ^= 0x55;
-    std::fs::write(&file, bytes).unwrap();
+    bytes[60] ^= 0x55;
+    std::fs::write(&file, &bytes).unwrap();
     let err = endgame()
         .args(["xiangqi", "moves", fen, "--rules", "hdu", "--dir"])
         .arg(&dir)
@@ -181,5 +201,25 @@ fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
         .clone();
     let err = String::from_utf8(err).unwrap();
     assert!(err.contains("KCvKA.egtb") && err.contains("checksum mismatch"), "{err}");
+    assert!(err.contains("regenerate it with `endgame xiangqi generate KCvKA --rules hdu`"), "{err}");
+    // A damaged block further in is found by generate's check, which replaces the file.
+    bytes[60] ^= 0x55;
+    let last = bytes.len() - 5;
+    bytes[last] ^= 0x55;
+    std::fs::write(&file, &bytes).unwrap();
+    let out = endgame()
+        .args(["xiangqi", "generate", "KCvKA", "--rules", "hdu", "--dir"])
+        .arg(&dir)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.starts_with("1 tables generated, 3 already there, 4 in all"), "{stdout}");
+    assert!(stderr.contains("checksum mismatch (damaged file); generating it anew"), "{stderr}");
+    endgame().args(["xiangqi", "moves", fen, "--rules", "hdu", "--dir"]).arg(&dir).assert().success();
+    let left: Vec<_> =
+        std::fs::read_dir(dir.join("xiangqi/hdu")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.iter().all(|n| n.to_string_lossy().ends_with(".egtb")), "{left:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

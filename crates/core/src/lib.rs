@@ -13,7 +13,8 @@
 //! - [`conformance`]: the checks every game runs in its tests (index round trip, un-moves
 //!   against moves, symmetry, and a full consistency check of a solution).
 //! - [`input`]: input errors that name the place, and a token reader for contest formats.
-//! - [`tablebase`]: solved tables on disk (compact codes, LZ4 blocks, checksums, atomic writes).
+//! - [`table_file`]: the file format of solved tables (compact codes, small LZ4 blocks read one
+//!   at a time, checksums, atomic writes) and a byte-bounded cache of decompressed blocks.
 //! - [`explicit`]: a game given by an explicit move list, for tests and examples.
 //!
 //! Distances are always plies (half-moves), never full moves.
@@ -26,7 +27,7 @@ pub mod line;
 pub mod perpetual;
 pub mod retrograde;
 pub mod search;
-pub mod tablebase;
+pub mod table_file;
 pub mod value;
 
 pub use game::{Game, Successor, Unmoves};

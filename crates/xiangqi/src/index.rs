@@ -61,6 +61,14 @@ struct Group {
     sets: Vec<u8>,
 }
 
+/// `C(n, k)`, 0 when `k > n`; `None` when it overflows.
+fn checked_binomial(n: usize, k: usize) -> Option<usize> {
+    if k > n {
+        return Some(0);
+    }
+    (0..k).try_fold(1usize, |acc, i| Some(acc.checked_mul(n - i)? / (i + 1)))
+}
+
 /// `C(n, k)`, 0 when `k > n`.
 fn binomial(n: usize, k: usize) -> usize {
     if k > n {
@@ -114,9 +122,35 @@ pub struct MaterialIndex {
 }
 
 impl MaterialIndex {
+    /// The number of indices of `material` (holes included), computed without building the
+    /// index; `None` when it does not fit in a `usize` (then [`MaterialIndex::new`] must not be
+    /// called).
+    #[must_use]
+    pub fn size(material: Material) -> Option<usize> {
+        let pieces = material.pieces();
+        let mut len: usize = 2;
+        let mut start = 0;
+        for i in 1..=pieces.len() {
+            if i == pieces.len() || pieces[i] != pieces[start] {
+                let mut m = pieces[start].points().len();
+                if start == 0 {
+                    // Red's General, left half of its palace and the middle file.
+                    m = 6;
+                }
+                len = len.checked_mul(checked_binomial(m, i - start)?)?;
+                start = i;
+            }
+        }
+        Some(len)
+    }
+
     /// The index of `material`'s positions.
+    ///
+    /// # Panics
+    /// When the index does not fit in a `usize` (see [`MaterialIndex::size`]).
     #[must_use]
     pub fn new(material: Material) -> MaterialIndex {
+        assert!(MaterialIndex::size(material).is_some(), "the index of {material} does not fit in a usize");
         let slots: Vec<Slot> =
             material.pieces().into_iter().enumerate().map(|(i, p)| Slot::new(p, i == 0)).collect();
         let mut groups = Vec::new();

@@ -17,13 +17,14 @@
 //! - [`judge`]: the HDU 5897 contest format.
 //!
 //! ```
-//! use endgame_xiangqi::{Position, Setup, hdu};
+//! use endgame_xiangqi::{Position, Probe, Setup, hdu};
 //!
 //! // Black's Horse on d4 and General on d9 against Red's General on d0, Black to move.
 //! let position = Position::from_setup("3k5/9/9/9/9/3n5/9/9/9/3K5 b".parse::<Setup>()?)?;
 //! assert_eq!(hdu().probe(&position)?.to_string(), "win in 7 plies");
-//! let line = hdu().main_line(&position, 40)?;
-//! assert_eq!(line[0].0.to_string(), "d9e9");
+//! let line = hdu().main_line(&position)?;
+//! assert_eq!(line.moves[0].mv.to_string(), "d9e9");
+//! assert_eq!(line.moves.len(), 7);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -36,8 +37,11 @@ pub mod material_game;
 pub mod moves;
 pub mod piece;
 pub mod position;
+pub mod probe;
+pub mod report;
 pub mod rules;
 pub mod square;
+pub mod store;
 pub mod tablebase;
 
 pub use board::{Board, Setup};
@@ -47,6 +51,8 @@ pub use material::{Material, MaterialError};
 pub use moves::Move;
 pub use piece::{Color, Piece, Role};
 pub use position::{Position, PositionError};
+pub use probe::{DRAW_LINE_PLIES, LineEnd, MainLine, MoveValue, Probe, ProbeError};
 pub use rules::Rules;
 pub use square::{File, Rank, Square};
-pub use tablebase::{ProbeError, Stats, Table, Tablebase, hdu, kvkn};
+pub use store::{GenerateError, GenerateEvent, GenerateSummary, Tablebases};
+pub use tablebase::{Stats, Table, Tablebase, hdu, kvkn};

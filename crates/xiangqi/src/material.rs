@@ -103,17 +103,17 @@ impl Material {
     /// leads to from it (the order to solve them in).
     #[must_use]
     pub fn with_smaller(&self) -> Vec<Material> {
-        fn go(m: Material, out: &mut Vec<Material>) {
-            if out.contains(&m) {
+        fn go(m: Material, seen: &mut std::collections::HashSet<Material>, out: &mut Vec<Material>) {
+            if !seen.insert(m) {
                 return;
             }
             for smaller in m.after_captures() {
-                go(smaller, out);
+                go(smaller, seen, out);
             }
             out.push(m);
         }
         let mut out = Vec::new();
-        go(*self, &mut out);
+        go(*self, &mut std::collections::HashSet::new(), &mut out);
         out
     }
 

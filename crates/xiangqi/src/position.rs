@@ -33,6 +33,18 @@ pub enum PositionError {
         /// The palace ranks, for the message.
         ranks: &'static str,
     },
+    /// The side not to move is in check (or the Generals face each other): a position that
+    /// cannot arise under rules that forbid moving into check.
+    #[error(
+        "{checked} is in check (or the Generals face each other) with {} to move: illegal under {rules} rules",
+        !*checked
+    )]
+    OpponentInCheck {
+        /// The side in check (not to move).
+        checked: Color,
+        /// The rule set that forbids it.
+        rules: Rules,
+    },
     /// A piece stands on a point it can never reach.
     #[error("{piece} ({color}'s {role}) on {square} stands on a point it can never reach", color = piece.color, role = piece.role)]
     BadPoint {
@@ -72,6 +84,18 @@ impl Position {
             return Err(PositionError::BadPoint { piece, square });
         }
         Ok(Position { board: setup.board, turn: setup.turn })
+    }
+
+    /// Checks that the position can arise under `rules`: under rules that forbid moving into
+    /// check, the side not to move must not be in check.
+    ///
+    /// # Errors
+    /// [`PositionError::OpponentInCheck`].
+    pub fn check(&self, rules: Rules) -> Result<(), PositionError> {
+        if rules.forbids_check() && !self.is_game_over() && self.opponent_in_check() {
+            return Err(PositionError::OpponentInCheck { checked: !self.turn, rules });
+        }
+        Ok(())
     }
 
     /// A position from parts known to be valid (a table index's points).

@@ -19,16 +19,23 @@ use std::str::FromStr;
 pub enum Rules {
     /// HDU 5897: capture the General to win, moving into danger is legal, flying-general
     /// capture.
-    #[default]
     Hdu,
     /// Standard Xiangqi: no move into check or into facing Generals, no legal move loses,
-    /// endless play draws (no perpetual-check or perpetual-chase rules).
+    /// endless play draws (no perpetual-check or perpetual-chase rules). The default.
+    #[default]
     Standard,
 }
 
 impl Rules {
     /// Every rule set.
     pub const ALL: [Rules; 2] = [Rules::Hdu, Rules::Standard];
+
+    /// Whether a move may not leave one's own General in check (so a legal position never
+    /// has the side not to move in check).
+    #[must_use]
+    pub const fn forbids_check(self) -> bool {
+        !matches!(self, Rules::Hdu)
+    }
 
     /// The name on the command line.
     #[must_use]

@@ -20,15 +20,14 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use endgame_core::tablebase::TableId;
 use endgame_core::{Retrograde, Solution, SolveError, Value};
 
 use crate::index::{MAX_MEN, MaterialIndex};
 use crate::material::Material;
 pub use crate::material_game::{MaterialGame, legal};
-use crate::moves::Move;
 use crate::piece::Color;
 use crate::position::Position;
+use crate::probe::{Probe, ProbeError};
 use crate::rules::Rules;
 use crate::square::Square;
 
@@ -50,18 +49,6 @@ impl Table {
     pub const fn solution(&self) -> &Solution {
         &self.solution
     }
-}
-
-/// A position the tables cannot answer.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("material {material} is outside what has been solved under {rules} rules (solved: {solved})")]
-pub struct ProbeError {
-    /// The position's material.
-    pub material: Material,
-    /// The rule set of the tables.
-    pub rules: Rules,
-    /// The solved materials, comma separated.
-    pub solved: String,
 }
 
 /// Solved materials under one rule set.
@@ -127,17 +114,6 @@ impl Tablebase {
         self.tables.remove(&material)
     }
 
-    /// What a table file of `material` under these rules holds (checked when reading it).
-    #[must_use]
-    pub fn table_id(&self, material: Material) -> TableId {
-        TableId {
-            game: "xiangqi".into(),
-            variant: material.to_string(),
-            rules: self.rules.name().into(),
-            positions: MaterialIndex::new(material).len() as u64,
-        }
-    }
-
     /// The table of a solved material.
     #[must_use]
     pub fn table(&self, material: Material) -> Option<&Table> {
@@ -155,54 +131,35 @@ impl Tablebase {
         self.table(material).map(|t| MaterialGame::new(&t.index, self.rules, self))
     }
 
-    /// The value of a position for the side to move (`loss in 0` once its General is gone).
-    ///
-    /// # Errors
-    /// When the position's material has not been solved.
-    pub fn probe(&self, position: &Position) -> Result<Value, ProbeError> {
+    /// Every solved table, taking them out.
+    pub fn into_tables(self) -> impl Iterator<Item = (Material, Table)> {
+        self.tables.into_iter()
+    }
+}
+
+impl Probe for Tablebase {
+    fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    fn probe(&self, position: &Position) -> Result<Value, ProbeError> {
         if position.is_game_over() {
             return Ok(Value::loss_in(0));
         }
+        position.check(self.rules)?;
         let material = position.material();
-        self.table(material)
-            .and_then(|t| t.index.encode(position).and_then(|i| t.solution.value(i)))
-            .ok_or_else(|| ProbeError {
+        let Some(table) = self.table(material) else {
+            return Err(ProbeError::NotSolved {
                 material,
                 rules: self.rules,
                 solved: self.materials().map(|m| m.to_string()).collect::<Vec<_>>().join(", "),
-            })
-    }
-
-    /// Every legal move with its value for the side to move before it, best first (the
-    /// shortest win, then draws, then the longest loss; ties in move generation order).
-    ///
-    /// # Errors
-    /// When the position or a position after a move is outside the solved materials.
-    pub fn scored_moves(&self, position: &Position) -> Result<Vec<(Move, Value)>, ProbeError> {
-        self.probe(position)?;
-        let mut moves = Vec::new();
-        for mv in position.legal_moves(self.rules) {
-            moves.push((mv, self.probe(&position.play(mv))?.before_move()));
-        }
-        moves.sort_by_key(|&(_, value)| std::cmp::Reverse(value));
-        Ok(moves)
-    }
-
-    /// The main line: best moves until the game ends, a position repeats (endless play) or
-    /// `max_plies` moves were made.
-    ///
-    /// # Errors
-    /// When the position is outside the solved materials.
-    pub fn main_line(&self, position: &Position, max_plies: usize) -> Result<Vec<(Move, Value)>, ProbeError> {
-        let mut line = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        let mut at = *position;
-        while line.len() < max_plies && seen.insert(at) {
-            let Some(&best) = self.scored_moves(&at)?.first() else { break };
-            line.push(best);
-            at = at.play(best.0);
-        }
-        Ok(line)
+            });
+        };
+        table
+            .index
+            .encode(position)
+            .and_then(|i| table.solution.value(i))
+            .ok_or(ProbeError::NoValue { material })
     }
 }
 
@@ -252,7 +209,7 @@ impl Stats {
         self
     }
 
-    fn merge(self, o: Stats) -> Stats {
+    pub(crate) fn merge(self, o: Stats) -> Stats {
         Stats {
             positions: self.positions + o.positions,
             wins: self.wins + o.wins,
@@ -264,27 +221,40 @@ impl Stats {
     }
 }
 
+impl Stats {
+    /// Counts over the positions of `range` of `index`, with their values from `value`.
+    pub(crate) fn count(
+        index: &MaterialIndex,
+        range: std::ops::Range<usize>,
+        value: impl Fn(usize) -> Option<Value>,
+    ) -> Stats {
+        let n = index.pieces().len();
+        range.fold(Stats::default(), |stats, pos| {
+            let mut all = [Square::A0; MAX_MEN];
+            let Some(turn) = index.squares(pos, &mut all) else { return stats };
+            let squares = &all[..n];
+            if !legal(squares, index.pieces(), turn) {
+                return stats;
+            }
+            let Some(value) = value(pos) else { return stats };
+            // The mirror image of an asymmetric position is a position of its own.
+            let stats = stats.add(turn, value);
+            if index.is_symmetric(squares) { stats } else { stats.add(turn, value) }
+        })
+    }
+}
+
 impl Table {
     /// Counts over the legal positions of this table (see [`Stats`]).
     #[must_use]
     pub fn stats(&self) -> Stats {
         use rayon::prelude::*;
-        let index = &self.index;
-        let n = index.pieces().len();
-        (0..index.len())
+        const CHUNK: usize = 1 << 14;
+        (0..self.index.len().div_ceil(CHUNK))
             .into_par_iter()
-            .with_min_len(1 << 12)
-            .fold(Stats::default, |stats, pos| {
-                let mut all = [Square::A0; MAX_MEN];
-                let Some(turn) = index.squares(pos, &mut all) else { return stats };
-                let squares = &all[..n];
-                if !legal(squares, index.pieces(), turn) {
-                    return stats;
-                }
-                let value = self.solution.value(pos).expect("a legal position has a value");
-                // The mirror image of an asymmetric position is a position of its own.
-                let stats = stats.add(turn, value);
-                if index.is_symmetric(squares) { stats } else { stats.add(turn, value) }
+            .map(|c| {
+                let range = c * CHUNK..self.index.len().min((c + 1) * CHUNK);
+                Stats::count(&self.index, range, |p| self.solution.value(p))
             })
             .reduce(Stats::default, Stats::merge)
     }

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use endgame_core::Value;
-use endgame_xiangqi::{Position, Setup, hdu};
+use endgame_xiangqi::{Position, Probe, Setup, hdu};
 
 type Point = (i8, i8);
 

@@ -2,7 +2,7 @@
 
 use endgame_core::Value;
 use endgame_xiangqi::judge::{answer, run};
-use endgame_xiangqi::{MaterialIndex, hdu, kvkn};
+use endgame_xiangqi::{MaterialIndex, Probe, hdu, kvkn};
 
 fn judge(input: &str) -> String {
     let mut out = Vec::new();
@@ -35,9 +35,9 @@ fn both_of_alices_moves_lose_at_once_in_the_two_ply_case() {
     use endgame_xiangqi::{Position, Setup};
     let setup: Setup = "9/9/4k4/9/9/9/9/9/9/1n1K5 w".parse().unwrap();
     let position = Position::from_setup(setup).unwrap();
-    let moves = hdu().scored_moves(&position).unwrap();
+    let moves = hdu().moves(&position).unwrap();
     assert_eq!(moves.len(), 2);
-    assert!(moves.iter().all(|&(_, v)| v == Value::loss_in(2)), "{moves:?}");
+    assert!(moves.iter().all(|m| m.value == Value::loss_in(2)), "{moves:?}");
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use endgame_core::conformance::{check_index_round_trip, check_solution, check_symmetry, check_unmoves};
 use endgame_core::{Game, Successor, Value};
-use endgame_xiangqi::{Board, Material, Piece, Position, Rules, Setup, Square, Tablebase};
+use endgame_xiangqi::{Board, Material, Piece, Position, Probe, Rules, Setup, Square, Tablebase};
 
 /// Small materials with every piece kind, identical pieces and Soldiers on both sides.
 const MATERIALS: [&str; 13] = [

@@ -1,0 +1,826 @@
+//! Table files: a solved game's values on disk, compact, checked, written atomically and read
+//! one block at a time.
+//!
+//! # Format (version 2, all integers little-endian)
+//!
+//! ```text
+//! magic        8 bytes  "ENDGMTB\0"
+//! version      u32      2
+//! game         u16 length + UTF-8    e.g. "xiangqi"
+//! variant      u16 length + UTF-8    e.g. "KNvK" (a material)
+//! rules        u16 length + UTF-8    e.g. "standard"
+//! positions    u64      size of the index (holes included)
+//! width        u8       bytes per position code: 1, 2 or 4
+//! block        u32      positions per block (4096)
+//! blocks       u32      number of blocks
+//! index        blocks x (compressed length u32, CRC-32 of the compressed bytes u32)
+//! header crc   u32      CRC-32 of everything above
+//! data         the blocks, each LZ4-compressed (lz4_flex block format, size prepended)
+//! ```
+//!
+//! A position's code: 0 a hole, 1 a draw by endless play, and `2 + 3 d + k` for distance `d`
+//! with `k` = 0 win, 1 loss, 2 draw that ends. The width is the smallest of 1, 2 and 4 bytes
+//! that holds the largest code of the table: 1 byte while every win and loss is within 84 plies
+//! and every draw that ends within 83.
+//!
+//! Blocks are small (4096 positions, 4 KiB at one byte a position) so that a probe reads and
+//! decompresses little: [`TableReader`] opens a file by reading its header only, and reads a
+//! block with one positioned read (`pread`), checking its CRC before decompressing it.
+//! [`BlockCache`] keeps decompressed blocks, least recently used first out, within a budget
+//! of bytes. Version 1 files (64 Ki-position blocks) are refused with a message that says to
+//! regenerate them.
+//!
+//! The reader allocates only what the expected table needs (sizes in the file are checked
+//! against it before use), so a damaged file is refused rather than trusted.
+//!
+//! Files are written to a temporary name unique to the process and the call, synced, renamed
+//! into place, and the directory synced: a crash never leaves a partial table under the real
+//! name, and two writers of one table never clobber each other's temporary files.
+
+use std::fmt;
+use std::fs;
+use std::hash::{Hash, Hasher};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+
+use crate::retrograde::{Solution, SolveError};
+use crate::value::{Plies, Value};
+
+const MAGIC: &[u8; 8] = b"ENDGMTB\0";
+/// The version of the file format this code reads and writes.
+pub const FORMAT_VERSION: u32 = 2;
+/// Positions per block.
+pub const BLOCK_POSITIONS: usize = 1 << 12;
+
+/// What a table is the table of: checked on reading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableId {
+    /// The game (`xiangqi`).
+    pub game: String,
+    /// The variant within the game, such as a material (`KNvK`).
+    pub variant: String,
+    /// The rule set (`standard`, `hdu`).
+    pub rules: String,
+    /// The size of the index.
+    pub positions: u64,
+}
+
+impl fmt::Display for TableId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} under rules {} ({} positions)", self.game, self.variant, self.rules, self.positions)
+    }
+}
+
+/// Why a table could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// The file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: io::Error,
+    },
+    /// The file is of another version of the format.
+    #[error("{}: format version {found}, this program reads version {FORMAT_VERSION}", path.display())]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version in the file.
+        found: u32,
+    },
+    /// The file holds another table.
+    #[error("{}: holds {found}, expected {expected}", path.display())]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// What the file holds.
+        found: Box<TableId>,
+        /// What was asked for.
+        expected: Box<TableId>,
+    },
+    /// The file is not a table, or is damaged.
+    #[error("{}: {why}", path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+impl TableError {
+    /// The file the error is about.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        match self {
+            TableError::Io { path, .. }
+            | TableError::Version { path, .. }
+            | TableError::Mismatch { path, .. }
+            | TableError::Damaged { path, .. } => path,
+        }
+    }
+
+    /// Whether the file exists but cannot be used as it is (another version, another table,
+    /// damaged): regenerating it is the cure.
+    #[must_use]
+    pub const fn needs_regeneration(&self) -> bool {
+        !matches!(self, TableError::Io { .. })
+    }
+
+    fn io(path: &Path, source: io::Error) -> TableError {
+        TableError::Io { path: path.to_path_buf(), source }
+    }
+
+    fn damaged(path: &Path, why: impl Into<String>) -> TableError {
+        TableError::Damaged { path: path.to_path_buf(), why: why.into() }
+    }
+}
+
+fn code(value: Option<Value>) -> u32 {
+    let (d, k) = match value {
+        None => return 0,
+        Some(Value::Draw(None)) => return 1,
+        Some(Value::Win(d)) => (d, 0),
+        Some(Value::Loss(d)) => (d, 1),
+        Some(Value::Draw(Some(d))) => (d, 2),
+    };
+    2 + 3 * d.0 + k
+}
+
+fn value(code: u32) -> Option<Value> {
+    match code {
+        0 => None,
+        1 => Some(Value::Draw(None)),
+        c => {
+            let d = Plies((c - 2) / 3);
+            Some(match (c - 2) % 3 {
+                0 => Value::Win(d),
+                1 => Value::Loss(d),
+                _ => Value::Draw(Some(d)),
+            })
+        }
+    }
+}
+
+/// A name for a temporary file next to `path`, unique to this process and this call.
+fn temporary_name(path: &Path) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".{}.{nanos}.{}.tmp", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed)));
+    PathBuf::from(name)
+}
+
+/// Writes a solution as a table at `path`: to a temporary file (unique to the process and the
+/// call), synced, renamed into place, and the directory synced. On an error the temporary file
+/// is removed.
+///
+/// # Errors
+/// When the file cannot be written, or the solution's size differs from `id.positions`.
+pub fn write_table(path: &Path, id: &TableId, solution: &Solution) -> Result<(), TableError> {
+    if solution.len() as u64 != id.positions {
+        return Err(TableError::damaged(
+            path,
+            format!("{} positions in the solution, {} in the table id", solution.len(), id.positions),
+        ));
+    }
+    let bytes = encode_table(path, id, solution)?;
+    let tmp = temporary_name(path);
+    let written = (|| {
+        let mut file = fs::File::create(&tmp)?;
+        file.write_all(&bytes)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, path)?;
+        sync_directory(path)
+    })();
+    written.map_err(|e| {
+        // Best effort: the rename may have happened, then there is nothing to remove.
+        let _ = fs::remove_file(&tmp);
+        TableError::io(path, e)
+    })
+}
+
+/// Syncs the directory of `path` so that a rename into it survives a crash (where directories
+/// can be opened; elsewhere renames are durable by themselves).
+fn sync_directory(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        fs::File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+/// The bytes of a table file.
+fn encode_table(path: &Path, id: &TableId, solution: &Solution) -> Result<Vec<u8>, TableError> {
+    let n = solution.len();
+    let max_code = (0..n).into_par_iter().map(|p| code(solution.value(p))).max().unwrap_or(0);
+    let width: usize = if max_code <= 0xFF {
+        1
+    } else if max_code <= 0xFFFF {
+        2
+    } else {
+        4
+    };
+    let blocks: Vec<Vec<u8>> = (0..n.div_ceil(BLOCK_POSITIONS))
+        .into_par_iter()
+        .map(|b| {
+            let mut raw = Vec::with_capacity(BLOCK_POSITIONS * width);
+            for p in b * BLOCK_POSITIONS..n.min((b + 1) * BLOCK_POSITIONS) {
+                raw.extend_from_slice(&code(solution.value(p)).to_le_bytes()[..width]);
+            }
+            lz4_flex::compress_prepend_size(&raw)
+        })
+        .collect();
+    let count = u32::try_from(blocks.len()).map_err(|_| TableError::damaged(path, "too many blocks"))?;
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    for s in [&id.game, &id.variant, &id.rules] {
+        let len = u16::try_from(s.len()).map_err(|_| TableError::damaged(path, "name too long"))?;
+        bytes.extend_from_slice(&len.to_le_bytes());
+        bytes.extend_from_slice(s.as_bytes());
+    }
+    bytes.extend_from_slice(&id.positions.to_le_bytes());
+    bytes.push(width as u8);
+    bytes.extend_from_slice(&(BLOCK_POSITIONS as u32).to_le_bytes());
+    bytes.extend_from_slice(&count.to_le_bytes());
+    for block in &blocks {
+        bytes.extend_from_slice(&(block.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(&crc32fast::hash(block).to_le_bytes());
+    }
+    let header_crc = crc32fast::hash(&bytes);
+    bytes.extend_from_slice(&header_crc.to_le_bytes());
+    for block in &blocks {
+        bytes.extend_from_slice(block);
+    }
+    Ok(bytes)
+}
+
+/// A cursor over bytes that reports truncation.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Short> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or(Short)?;
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+
+    fn u16(&mut self) -> Result<u16, Short> {
+        Ok(u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes")))
+    }
+
+    fn u32(&mut self) -> Result<u32, Short> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+    }
+
+    fn u64(&mut self) -> Result<u64, Short> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+
+    fn string(&mut self) -> Result<Option<String>, Short> {
+        let len = self.u16()? as usize;
+        Ok(String::from_utf8(self.take(len)?.to_vec()).ok())
+    }
+}
+
+/// The header ended before a field did: read more of the file and try again.
+#[derive(Debug)]
+struct Short;
+
+/// The decompressed codes of one block.
+#[derive(Debug)]
+pub struct Block {
+    width: usize,
+    codes: Box<[u8]>,
+}
+
+impl Block {
+    /// The value of the `i`-th position of the block (`None` for a hole or past the end).
+    #[inline]
+    #[must_use]
+    pub fn value(&self, i: usize) -> Option<Value> {
+        let at = i.checked_mul(self.width)?;
+        let bytes = self.codes.get(at..at + self.width)?;
+        let mut word = [0u8; 4];
+        word[..self.width].copy_from_slice(bytes);
+        value(u32::from_le_bytes(word))
+    }
+
+    /// The number of positions in the block.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.codes.len() / self.width
+    }
+
+    /// Whether the block holds no position.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+
+    /// The bytes it takes in memory.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.codes.len() + std::mem::size_of::<Block>()
+    }
+}
+
+/// An open table file: its header read and checked, its blocks read on demand.
+#[derive(Debug)]
+pub struct TableReader {
+    path: PathBuf,
+    file: fs::File,
+    id: TableId,
+    width: usize,
+    /// Where each block starts in the file; one more entry for the end of the last.
+    offsets: Vec<u64>,
+    crcs: Vec<u32>,
+}
+
+impl TableReader {
+    /// Opens the table at `path`, which must be the table `id`: reads and checks the header
+    /// and the file's length, not the blocks.
+    ///
+    /// # Errors
+    /// When the file is missing or unreadable, not a table, of another format version, of
+    /// another game, variant, rule set or size, truncated, or its header is damaged.
+    pub fn open(path: &Path, id: &TableId) -> Result<TableReader, TableError> {
+        let mut file = fs::File::open(path).map_err(|e| TableError::io(path, e))?;
+        let length = file.metadata().map_err(|e| TableError::io(path, e))?.len();
+        // The header is small: its names and one 8-byte entry per block. Read a first piece,
+        // then as much as the block count says.
+        let mut head = Vec::new();
+        let first = length.min(4096);
+        read_prefix(&mut file, &mut head, first).map_err(|e| TableError::io(path, e))?;
+        let header = match parse_header(&head, id) {
+            Err(HeaderError::Short) => {
+                let blocks = blocks_for(id.positions)
+                    .ok_or_else(|| TableError::damaged(path, "too many positions"))?;
+                // Magic, version, names, sizes, block entries, CRC: a bound, not an exact size.
+                let bound = 64 + 3 * 65_536 + blocks as u64 * 8;
+                read_prefix(&mut file, &mut head, length.min(bound)).map_err(|e| TableError::io(path, e))?;
+                parse_header(&head, id)
+            }
+            other => other,
+        };
+        let (width, lengths, crcs, data_start) =
+            header.map_err(|e| e.into_table_error(path, head.len() as u64, id))?;
+        let mut offsets = Vec::with_capacity(lengths.len() + 1);
+        let mut at = data_start as u64;
+        offsets.push(at);
+        for &len in &lengths {
+            at += u64::from(len);
+            offsets.push(at);
+        }
+        if at != length {
+            return Err(TableError::damaged(
+                path,
+                if at > length {
+                    format!("truncated: {length} bytes, the header describes {at}")
+                } else {
+                    format!("{} bytes after the last block", length - at)
+                },
+            ));
+        }
+        Ok(TableReader { path: path.to_path_buf(), file, id: id.clone(), width, offsets, crcs })
+    }
+
+    /// The file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What the file holds.
+    #[must_use]
+    pub const fn id(&self) -> &TableId {
+        &self.id
+    }
+
+    /// The number of blocks.
+    #[must_use]
+    pub fn blocks(&self) -> usize {
+        self.crcs.len()
+    }
+
+    /// Reads, checks and decompresses block `b`.
+    ///
+    /// # Errors
+    /// When it cannot be read or is damaged.
+    pub fn read_block(&self, b: usize) -> Result<Block, TableError> {
+        let path = &self.path;
+        let (start, end) = (self.offsets[b], self.offsets[b + 1]);
+        let mut compressed = vec![0u8; (end - start) as usize];
+        read_at(&self.file, &mut compressed, start).map_err(|e| TableError::io(path, e))?;
+        if crc32fast::hash(&compressed) != self.crcs[b] {
+            return Err(TableError::damaged(path, format!("block {b}: checksum mismatch (damaged file)")));
+        }
+        let n = self.id.positions as usize;
+        let expected = BLOCK_POSITIONS.min(n - b * BLOCK_POSITIONS) * self.width;
+        let (size, body) = lz4_flex::block::uncompressed_size(&compressed)
+            .map_err(|e| TableError::damaged(path, format!("block {b}: {e}")))?;
+        if size != expected {
+            return Err(TableError::damaged(path, format!("block {b}: {size} bytes, expected {expected}")));
+        }
+        let mut codes = vec![0u8; expected].into_boxed_slice();
+        let written = lz4_flex::block::decompress_into(body, &mut codes)
+            .map_err(|e| TableError::damaged(path, format!("block {b}: {e}")))?;
+        if written != expected {
+            return Err(TableError::damaged(
+                path,
+                format!("block {b}: {written} bytes, expected {expected}"),
+            ));
+        }
+        Ok(Block { width: self.width, codes })
+    }
+
+    /// The block that holds position `pos` and the position's place in it.
+    #[must_use]
+    pub const fn locate(pos: usize) -> (usize, usize) {
+        (pos / BLOCK_POSITIONS, pos % BLOCK_POSITIONS)
+    }
+
+    /// Reads every block (in parallel) and checks it: a file that passes is whole.
+    ///
+    /// # Errors
+    /// The first damaged block.
+    pub fn verify(&self) -> Result<(), TableError> {
+        (0..self.blocks()).into_par_iter().try_for_each(|b| self.read_block(b).map(drop))
+    }
+
+    /// Reads the whole table into memory (2-byte cells when the file's codes are 1 byte).
+    ///
+    /// # Errors
+    /// When a block is damaged.
+    pub fn read_solution(&self) -> Result<Solution, TableError> {
+        let blocks: Vec<Block> =
+            (0..self.blocks()).into_par_iter().map(|b| self.read_block(b)).collect::<Result<_, _>>()?;
+        let values = blocks.iter().flat_map(|block| (0..block.len()).map(|i| block.value(i)));
+        // One-byte codes hold distances far below the compact cells' limit: 2 bytes per position.
+        let solution = if self.width == 1 {
+            Solution::from_values_compact(values)
+        } else {
+            Solution::from_values(values)
+        };
+        solution.map_err(|e: SolveError| TableError::damaged(&self.path, e.to_string()))
+    }
+}
+
+fn blocks_for(positions: u64) -> Option<usize> {
+    usize::try_from(positions).ok().map(|n| n.div_ceil(BLOCK_POSITIONS))
+}
+
+/// Appends bytes of `file` to `head` until it holds `upto` bytes (or the file ends).
+fn read_prefix(file: &mut fs::File, head: &mut Vec<u8>, upto: u64) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let have = head.len() as u64;
+    file.seek(SeekFrom::Start(have))?;
+    Read::by_ref(file).take(upto.saturating_sub(have)).read_to_end(head)?;
+    Ok(())
+}
+
+/// Fills `buf` from `file` at `offset`, without moving a shared cursor.
+#[cfg(unix)]
+fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+/// Fills `buf` from `file` at `offset`, without moving a shared cursor.
+#[cfg(windows)]
+fn read_at(file: &fs::File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, offset)? {
+            0 => return Err(io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+enum HeaderError {
+    Short,
+    Bad(String),
+    Version(u32),
+    Mismatch(Box<TableId>),
+}
+
+impl From<Short> for HeaderError {
+    fn from(_: Short) -> Self {
+        HeaderError::Short
+    }
+}
+
+impl HeaderError {
+    fn into_table_error(self, path: &Path, read: u64, id: &TableId) -> TableError {
+        match self {
+            HeaderError::Short => {
+                TableError::damaged(path, format!("truncated: the header does not end within {read} bytes"))
+            }
+            HeaderError::Bad(why) => TableError::damaged(path, why),
+            HeaderError::Version(found) => TableError::Version { path: path.to_path_buf(), found },
+            HeaderError::Mismatch(found) => {
+                TableError::Mismatch { path: path.to_path_buf(), found, expected: Box::new(id.clone()) }
+            }
+        }
+    }
+}
+
+/// Width, compressed block lengths, block CRCs and where the data starts.
+type Header = (usize, Vec<u32>, Vec<u32>, usize);
+
+fn parse_header(bytes: &[u8], id: &TableId) -> Result<Header, HeaderError> {
+    let mut r = Reader { bytes, at: 0 };
+    let start = &bytes[..bytes.len().min(MAGIC.len())];
+    if start != &MAGIC[..start.len()] || r.take(MAGIC.len())? != MAGIC.as_slice() {
+        return Err(HeaderError::Bad("not an endgame table (bad magic)".into()));
+    }
+    let version = r.u32()?;
+    if version != FORMAT_VERSION {
+        return Err(HeaderError::Version(version));
+    }
+    let names = [r.string()?, r.string()?, r.string()?];
+    let positions = r.u64()?;
+    let [Some(game), Some(variant), Some(rules)] = names else {
+        return Err(HeaderError::Bad("a name is not UTF-8".into()));
+    };
+    let found = TableId { game, variant, rules, positions };
+    if found != *id {
+        return Err(HeaderError::Mismatch(Box::new(found)));
+    }
+    let width = r.take(1)?[0] as usize;
+    if ![1, 2, 4].contains(&width) {
+        return Err(HeaderError::Bad(format!("bad code width {width}")));
+    }
+    let block = r.u32()? as usize;
+    let blocks = r.u32()? as usize;
+    let n = usize::try_from(id.positions)
+        .map_err(|_| HeaderError::Bad("too many positions for this machine".into()))?;
+    // Blocks always hold BLOCK_POSITIONS positions; a file that says otherwise is damaged (and
+    // must not make the reader allocate by its say-so).
+    if block != BLOCK_POSITIONS || blocks != n.div_ceil(block) {
+        return Err(HeaderError::Bad(format!(
+            "{blocks} blocks of {block} positions do not hold {n} positions"
+        )));
+    }
+    let mut lengths = Vec::with_capacity(blocks);
+    let mut crcs = Vec::with_capacity(blocks);
+    for _ in 0..blocks {
+        lengths.push(r.u32()?);
+        crcs.push(r.u32()?);
+    }
+    let header_end = r.at;
+    let header_crc = r.u32()?;
+    if crc32fast::hash(&bytes[..header_end]) != header_crc {
+        return Err(HeaderError::Bad("header checksum mismatch (damaged file)".into()));
+    }
+    Ok((width, lengths, crcs, r.at))
+}
+
+/// Reads the table at `path`, which must be the table `id`, whole into memory.
+///
+/// # Errors
+/// When the file is missing or unreadable, not a table, of another format version, of another
+/// game, variant, rule set or size, truncated, or damaged (checksums).
+pub fn read_table(path: &Path, id: &TableId) -> Result<Solution, TableError> {
+    TableReader::open(path, id)?.read_solution()
+}
+
+/// A block of one table: the key of [`BlockCache`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BlockKey {
+    /// A number the cache's user gives each table (unique among the tables sharing the cache).
+    pub table: u32,
+    /// The block within the table.
+    pub block: u32,
+}
+
+const SHARDS: usize = 16;
+
+/// Decompressed blocks kept in memory, within a budget of bytes: a least-recently-used cache,
+/// split into shards (each with its own lock and a sixteenth of the budget) so that many
+/// threads probe at once. A block larger than a shard's budget is handed out but not kept.
+pub struct BlockCache {
+    shards: Vec<Mutex<Shard>>,
+    budget: usize,
+}
+
+struct Shard {
+    blocks: lru::LruCache<BlockKey, Arc<Block>>,
+    bytes: usize,
+    budget: usize,
+}
+
+impl fmt::Debug for BlockCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BlockCache").field("budget", &self.budget).field("bytes", &self.bytes()).finish()
+    }
+}
+
+impl BlockCache {
+    /// An empty cache that keeps at most `budget` bytes of blocks.
+    #[must_use]
+    pub fn new(budget: usize) -> BlockCache {
+        let shards = (0..SHARDS)
+            .map(|_| {
+                Mutex::new(Shard { blocks: lru::LruCache::unbounded(), bytes: 0, budget: budget / SHARDS })
+            })
+            .collect();
+        BlockCache { shards, budget }
+    }
+
+    /// The budget in bytes.
+    #[must_use]
+    pub const fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// The bytes of the blocks kept now.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.shards.iter().map(|s| s.lock().unwrap_or_else(std::sync::PoisonError::into_inner).bytes).sum()
+    }
+
+    fn shard(&self, key: BlockKey) -> &Mutex<Shard> {
+        let mut h = std::hash::DefaultHasher::new();
+        key.hash(&mut h);
+        &self.shards[(h.finish() as usize) % SHARDS]
+    }
+
+    /// The block of `key`, loaded with `load` when it is not kept (the lock is not held while
+    /// loading: two threads may load one block at once, and both get a correct block).
+    ///
+    /// # Errors
+    /// What `load` returns.
+    pub fn get_or_load<E>(
+        &self,
+        key: BlockKey,
+        load: impl FnOnce() -> Result<Block, E>,
+    ) -> Result<Arc<Block>, E> {
+        let shard = self.shard(key);
+        if let Some(block) = shard.lock().unwrap_or_else(std::sync::PoisonError::into_inner).blocks.get(&key)
+        {
+            return Ok(Arc::clone(block));
+        }
+        let block = Arc::new(load()?);
+        let mut s = shard.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let size = block.bytes();
+        if size <= s.budget && !s.blocks.contains(&key) {
+            s.bytes += size;
+            s.blocks.put(key, Arc::clone(&block));
+            while s.bytes > s.budget {
+                let Some((_, old)) = s.blocks.pop_lru() else { break };
+                s.bytes -= old.bytes();
+            }
+        }
+        Ok(block)
+    }
+
+    /// Drops every block of table `table` (when its file is replaced).
+    pub fn forget_table(&self, table: u32) {
+        for shard in &self.shards {
+            let mut s = shard.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let keys: Vec<BlockKey> = s.blocks.iter().map(|(k, _)| *k).filter(|k| k.table == table).collect();
+            for k in keys {
+                if let Some(old) = s.blocks.pop(&k) {
+                    s.bytes -= old.bytes();
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(positions: u64) -> TableId {
+        TableId { game: "test".into(), variant: "KvK".into(), rules: "standard".into(), positions }
+    }
+
+    fn sample(n: usize, far: u32) -> Solution {
+        Solution::from_values((0..n).map(|i| match i % 5 {
+            0 => None,
+            1 => Some(Value::Draw(None)),
+            2 => Some(Value::win_in((i as u32) % far)),
+            3 => Some(Value::loss_in((i as u32) % far)),
+            _ => Some(Value::Draw(Some(Plies(i as u32 % 7)))),
+        }))
+        .unwrap()
+    }
+
+    fn parse(bytes: &[u8], id: &TableId) -> Result<Solution, String> {
+        let dir = std::env::temp_dir().join(format!("endgame-tb-parse-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{}.egtb", crc32fast::hash(bytes)));
+        fs::write(&path, bytes).unwrap();
+        let result = read_table(&path, id).map_err(|e| e.to_string());
+        fs::remove_file(&path).unwrap();
+        result
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for v in [None, Some(Value::Draw(None)), Some(Value::win_in(0)), Some(Value::loss_in(84))] {
+            assert_eq!(value(code(v)), v);
+        }
+        assert_eq!(code(Some(Value::loss_in(84))), 0xFF);
+        assert_eq!(code(Some(Value::Draw(Some(Plies(84))))), 0x100);
+    }
+
+    #[test]
+    fn tables_round_trip_and_refuse_damage() {
+        let dir = std::env::temp_dir().join(format!("endgame-tb-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        for (n, far) in [(0, 1), (1000, 50), (200_000, 300), (70_000, 100_000)] {
+            let path = dir.join(format!("t{n}.egtb"));
+            let solution = sample(n, far);
+            write_table(&path, &id(n as u64), &solution).unwrap();
+            let back = read_table(&path, &id(n as u64)).unwrap();
+            assert!(back.values().eq(solution.values()));
+            assert_eq!(back.bytes_per_position(), if far <= 84 { 2 } else { 4 });
+            // Random access agrees with the whole table.
+            let reader = TableReader::open(&path, &id(n as u64)).unwrap();
+            reader.verify().unwrap();
+            for p in (0..n).step_by(997) {
+                let (b, i) = TableReader::locate(p);
+                assert_eq!(reader.read_block(b).unwrap().value(i), solution.value(p));
+            }
+        }
+        let left: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(left.iter().all(|name| !name.to_string_lossy().ends_with(".tmp")), "{left:?}");
+        let path = dir.join("t200000.egtb");
+        let good = fs::read(&path).unwrap();
+        let err = |bytes: &[u8], id: &TableId| parse(bytes, id).unwrap_err();
+        assert!(err(&good, &id(5)).contains("expected test KvK under rules standard (5 positions)"));
+        let other = TableId { rules: "hdu".into(), ..id(200_000) };
+        assert!(err(&good, &other).contains("holds test KvK under rules standard"));
+        assert!(err(&good[..good.len() - 3], &id(200_000)).contains("truncated"));
+        assert!(err(&good[..30], &id(200_000)).contains("truncated"));
+        assert!(err(b"PK\x03\x04", &id(200_000)).contains("bad magic"));
+        let mut longer = good.clone();
+        longer.push(0);
+        assert!(err(&longer, &id(200_000)).contains("1 bytes after the last block"));
+        let mut flipped = good.clone();
+        let last = flipped.len() - 10;
+        flipped[last] ^= 0x40;
+        assert!(err(&flipped, &id(200_000)).contains("checksum mismatch"));
+        // The block size sits after magic, version, the names, the size and the width.
+        let at = 8 + 4 + (2 + 4) + (2 + 3) + (2 + 8) + 8 + 1;
+        assert_eq!(good[at..at + 4], (BLOCK_POSITIONS as u32).to_le_bytes());
+        let mut tiny_blocks = good.clone();
+        tiny_blocks[at..at + 4].copy_from_slice(&1u32.to_le_bytes());
+        assert!(err(&tiny_blocks, &id(200_000)).contains("blocks of 1 positions"));
+        let mut header = good.clone();
+        header[8] = 1;
+        let e = err(&header, &id(200_000));
+        assert!(e.contains("format version 1, this program reads version 2"), "{e}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_cache_keeps_its_budget_and_serves_right_blocks() {
+        let dir = std::env::temp_dir().join(format!("endgame-tb-cache-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.egtb");
+        let n = 100_000;
+        let solution = sample(n, 50);
+        write_table(&path, &id(n as u64), &solution).unwrap();
+        let reader = TableReader::open(&path, &id(n as u64)).unwrap();
+        // Room for about three blocks per shard at most.
+        let cache = BlockCache::new(SHARDS * 3 * (BLOCK_POSITIONS + 100));
+        for round in 0..3 {
+            for p in (0..n).step_by(331 + round) {
+                let (b, i) = TableReader::locate(p);
+                let key = BlockKey { table: 7, block: b as u32 };
+                let block = cache.get_or_load(key, || reader.read_block(b)).unwrap();
+                assert_eq!(block.value(i), solution.value(p));
+                assert!(cache.bytes() <= cache.budget());
+            }
+        }
+        assert!(cache.bytes() > 0);
+        cache.forget_table(7);
+        assert_eq!(cache.bytes(), 0);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,252 @@
+//! Answers people read: a position's value, every legal move with its value, the main line.
+//!
+//! [`Probe`] is implemented by the tables on disk ([`Tablebases`](crate::Tablebases)) and by
+//! tables solved in memory ([`Tablebase`](crate::Tablebase)); both answer through the same
+//! provided methods, so a line or a move list never depends on where the values come from.
+//!
+//! Units: distances are plies (half-moves). A main line of a win or a loss is complete: it
+//! follows the best moves (the shortest win, the longest loss) until the game ends, however
+//! long. A drawn line is bounded ([`DRAW_LINE_PLIES`]) and says why it stops.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use endgame_core::table_file::TableError;
+use endgame_core::{SolveError, Value};
+
+use crate::material::Material;
+use crate::moves::Move;
+use crate::piece::{Color, Piece};
+use crate::position::{Position, PositionError};
+use crate::rules::Rules;
+
+/// The most plies a drawn main line shows (a draw is endless: the line must stop somewhere).
+pub const DRAW_LINE_PLIES: usize = 20;
+
+/// Why a position could not be answered.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    /// The position is not legal under the rule set (e.g. the side not to move is in check
+    /// under `standard` rules).
+    #[error(transparent)]
+    Illegal(#[from] PositionError),
+    /// Its material (or one a capture leads to) has no table file, and is too large to be
+    /// solved on the fly.
+    #[error(
+        "material {material} is not generated under {rules} rules (no {}); run `endgame xiangqi generate {material} --rules {rules}`",
+        path.display()
+    )]
+    NotGenerated {
+        /// The material.
+        material: Material,
+        /// The rule set.
+        rules: Rules,
+        /// Where its file would be.
+        path: PathBuf,
+    },
+    /// Its material cannot have a table at all (too many men for the index or the machine).
+    #[error("material {material} has {men} men: {why}")]
+    BeyondTables {
+        /// The material.
+        material: Material,
+        /// Its number of men, Generals included.
+        men: usize,
+        /// Why no table of it can be generated.
+        why: String,
+    },
+    /// Solved in memory only, and this material was not.
+    #[error(
+        "material {material} is outside the materials solved in memory under {rules} rules (solved: {solved})"
+    )]
+    NotSolved {
+        /// The material.
+        material: Material,
+        /// The rule set.
+        rules: Rules,
+        /// The solved materials, comma separated.
+        solved: String,
+    },
+    /// The table has no value for the position (a hole of its index: never for a legal
+    /// position of a correct table).
+    #[error("the table of {material} has no value for this position")]
+    NoValue {
+        /// The material.
+        material: Material,
+    },
+    /// A table file cannot be used.
+    #[error("table {source}; regenerate it with `endgame xiangqi generate {material} --rules {rules}`")]
+    Table {
+        /// The material.
+        material: Material,
+        /// The rule set.
+        rules: Rules,
+        /// What is wrong with the file.
+        #[source]
+        source: TableError,
+    },
+    /// Solving a material in memory failed.
+    #[error("solving {material}: {source}")]
+    Solve {
+        /// The material.
+        material: Material,
+        /// The solver's error.
+        #[source]
+        source: SolveError,
+    },
+}
+
+impl ProbeError {
+    /// Whether the position itself is at fault (illegal), rather than the tables.
+    #[must_use]
+    pub const fn is_illegal(&self) -> bool {
+        matches!(self, ProbeError::Illegal(_))
+    }
+
+    /// Whether a table is missing that could be generated.
+    #[must_use]
+    pub const fn is_not_generated(&self) -> bool {
+        matches!(self, ProbeError::NotGenerated { .. })
+    }
+}
+
+/// A legal move and what it leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The move.
+    pub mv: Move,
+    /// The piece it captures.
+    pub capture: Option<Piece>,
+    /// Its value for the side that plays it.
+    pub value: Value,
+    /// The value of the position after it, for the side to move there (the lichess API's
+    /// convention for a move's `category` and `dtm`).
+    pub after: Value,
+}
+
+/// How a main line ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnd {
+    /// A General was captured (`hdu` rules): `winner` took it.
+    GeneralCaptured {
+        /// The side that captured.
+        winner: Color,
+    },
+    /// The side to move has no legal move (`standard` rules) and loses.
+    NoLegalMove {
+        /// The side without a move.
+        loser: Color,
+        /// Checkmated (in check) or stalemated.
+        checkmated: bool,
+    },
+    /// The last position repeats the position after `ply` plies (0 = the start): endless play.
+    Repeats {
+        /// Where the repeated position first stood.
+        ply: usize,
+    },
+    /// A drawn line stopped after [`DRAW_LINE_PLIES`] plies without a repetition.
+    Bounded,
+}
+
+/// The best play from a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MainLine {
+    /// The moves, each with its value for the side that plays it.
+    pub moves: Vec<MoveValue>,
+    /// Why the line stops.
+    pub end: LineEnd,
+    /// The position at the end of the line.
+    pub last: Position,
+}
+
+/// Values of Xiangqi positions under one rule set, and the answers built from them.
+pub trait Probe {
+    /// The rule set.
+    fn rules(&self) -> Rules;
+
+    /// The value of a legal position for the side to move (`loss in 0` once its General has
+    /// been captured).
+    ///
+    /// # Errors
+    /// When the position is illegal under the rules or its material has no table.
+    fn probe(&self, position: &Position) -> Result<Value, ProbeError>;
+
+    /// Every legal move with its value, best first (the shortest win, then draws, then the
+    /// longest loss; ties in move generation order).
+    ///
+    /// # Errors
+    /// As [`Probe::probe`], for the position or a position after a move.
+    fn moves(&self, position: &Position) -> Result<Vec<MoveValue>, ProbeError> {
+        position.check(self.rules())?;
+        let mut moves = Vec::new();
+        for mv in position.legal_moves(self.rules()) {
+            let after = self.probe(&position.play(mv))?;
+            moves.push(MoveValue { mv, capture: position.capture(mv), value: after.before_move(), after });
+        }
+        moves.sort_by_key(|m| std::cmp::Reverse(m.value));
+        Ok(moves)
+    }
+
+    /// The main line: best moves until the game ends (a win or a loss: complete, however
+    /// long), or for a draw until a position repeats or [`DRAW_LINE_PLIES`] plies.
+    ///
+    /// # Errors
+    /// As [`Probe::moves`].
+    fn main_line(&self, position: &Position) -> Result<MainLine, ProbeError> {
+        let start = self.probe(position)?;
+        let mut seen = HashMap::from([(*position, 0)]);
+        let mut moves = Vec::new();
+        let mut at = *position;
+        let end = loop {
+            if at.is_game_over() {
+                break LineEnd::GeneralCaptured { winner: !at.turn() };
+            }
+            let Some(&best) = self.moves(&at)?.first() else {
+                break LineEnd::NoLegalMove { loser: at.turn(), checkmated: at.in_check() };
+            };
+            if start == Value::ENDLESS_DRAW && moves.len() == DRAW_LINE_PLIES {
+                break LineEnd::Bounded;
+            }
+            moves.push(best);
+            at = at.play(best.mv);
+            if let Some(&ply) = seen.get(&at) {
+                break LineEnd::Repeats { ply };
+            }
+            seen.insert(at, moves.len());
+        };
+        Ok(MainLine { moves, end, last: at })
+    }
+}
+
+impl LineEnd {
+    /// One sentence for people.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match *self {
+            LineEnd::GeneralCaptured { winner } => format!("{winner} has captured {}'s General.", !winner),
+            LineEnd::NoLegalMove { loser, checkmated } => {
+                let how = if checkmated { "checkmated" } else { "stalemated" };
+                format!("{loser} has no legal move ({how}) and loses.")
+            }
+            LineEnd::Repeats { ply: 0 } => "The start position repeats: endless play, a draw.".to_string(),
+            LineEnd::Repeats { ply } => {
+                format!("The position after ply {ply} repeats: endless play, a draw.")
+            }
+            LineEnd::Bounded => {
+                format!("A draw: play goes on forever; the line stops after {DRAW_LINE_PLIES} plies.")
+            }
+        }
+    }
+
+    /// A short name for JSON: `general_captured`, `checkmate`, `stalemate`, `repetition`,
+    /// `bounded`.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            LineEnd::GeneralCaptured { .. } => "general_captured",
+            LineEnd::NoLegalMove { checkmated: true, .. } => "checkmate",
+            LineEnd::NoLegalMove { checkmated: false, .. } => "stalemate",
+            LineEnd::Repeats { .. } => "repetition",
+            LineEnd::Bounded => "bounded",
+        }
+    }
+}

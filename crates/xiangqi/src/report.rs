@@ -1,0 +1,109 @@
+//! The JSON answers of `endgame xiangqi solve --json` and `moves --json`, shared by the
+//! command line and the web server so that both print the same fields.
+//!
+//! Fields follow the lichess tablebase API: `category` (`win`, `draw`, `loss`) and `dtm`
+//! (plies, positive when the side to move wins, negative when it loses, `null` for a draw) of
+//! the position; a move's `category` and `dtm` are those of the position after it, for the
+//! side to move there.
+
+use endgame_core::Value;
+use serde_json::{Value as Json, json};
+
+use crate::piece::Color;
+use crate::position::Position;
+use crate::probe::{MainLine, MoveValue, Probe, ProbeError};
+
+/// `win`, `draw` or `loss`.
+#[must_use]
+pub const fn category(value: Value) -> &'static str {
+    match value {
+        Value::Win(_) => "win",
+        Value::Draw(_) => "draw",
+        Value::Loss(_) => "loss",
+    }
+}
+
+/// Plies to the end, positive for a win of the side to move, negative for a loss, `None` for
+/// a draw (lichess's sign convention).
+#[must_use]
+pub fn dtm(value: Value) -> Option<i64> {
+    match value {
+        Value::Win(d) => Some(i64::from(d.0)),
+        Value::Loss(d) => Some(-i64::from(d.0)),
+        Value::Draw(_) => None,
+    }
+}
+
+/// `red` or `black`.
+#[must_use]
+pub const fn turn_name(color: Color) -> &'static str {
+    match color {
+        Color::Red => "red",
+        Color::Black => "black",
+    }
+}
+
+/// The fields every answer has: `fen`, `rules`, `material`, `turn`, `category`, `dtm`.
+#[must_use]
+pub fn position_json(position: &Position, rules: crate::Rules, value: Value) -> Json {
+    json!({
+        "fen": position.setup().to_string(),
+        "rules": rules.name(),
+        "material": position.material().to_string(),
+        "turn": turn_name(position.turn()),
+        "category": category(value),
+        "dtm": dtm(value),
+    })
+}
+
+/// One move: `uci`, `capture` (the role taken, or `null`), `category` and `dtm` after it.
+#[must_use]
+pub fn move_json(m: &MoveValue) -> Json {
+    json!({
+        "uci": m.mv.to_string(),
+        "capture": m.capture.map(|p| p.role.name()),
+        "category": category(m.after),
+        "dtm": dtm(m.after),
+    })
+}
+
+/// `solve --json`: the position's fields, `best_move`, the whole `main_line` (UCI moves),
+/// `line_end` (`checkmate`, `stalemate`, `general_captured`, `repetition`, `bounded`) and
+/// `final_fen`.
+#[must_use]
+pub fn solve_json(position: &Position, rules: crate::Rules, value: Value, line: &MainLine) -> Json {
+    let mut report = position_json(position, rules, value);
+    report["best_move"] = json!(line.moves.first().map(|m| m.mv.to_string()));
+    report["main_line"] = json!(line.moves.iter().map(|m| m.mv.to_string()).collect::<Vec<_>>());
+    report["line_end"] = json!(line.end.name());
+    report["final_fen"] = json!(line.last.setup().to_string());
+    report
+}
+
+/// `moves --json`: the position's fields and `moves[]`, best first.
+#[must_use]
+pub fn moves_json(position: &Position, rules: crate::Rules, value: Value, moves: &[MoveValue]) -> Json {
+    let mut report = position_json(position, rules, value);
+    report["moves"] = json!(moves.iter().map(move_json).collect::<Vec<_>>());
+    report
+}
+
+/// Probes and builds [`solve_json`].
+///
+/// # Errors
+/// As [`Probe::main_line`].
+pub fn solve(tables: &impl Probe, position: &Position) -> Result<Json, ProbeError> {
+    let value = tables.probe(position)?;
+    let line = tables.main_line(position)?;
+    Ok(solve_json(position, tables.rules(), value, &line))
+}
+
+/// Probes and builds [`moves_json`].
+///
+/// # Errors
+/// As [`Probe::moves`].
+pub fn moves(tables: &impl Probe, position: &Position) -> Result<Json, ProbeError> {
+    let value = tables.probe(position)?;
+    let moves = tables.moves(position)?;
+    Ok(moves_json(position, tables.rules(), value, &moves))
+}

@@ -1,0 +1,511 @@
+//! The tables of one rule set in one directory: opened lazily, probed one block at a time,
+//! generated in dependency order.
+//!
+//! [`Tablebases`] is the library's door to the tables, shared by the command line and the web
+//! server, and safe to probe from many threads at once. Files live in
+//! `<dir>/xiangqi/<rules>/<material>.egtb` (see [`endgame_core::table_file`]).
+//!
+//! - **Probing** reads only the block that holds the position: a file is opened on its first
+//!   probe (its header is read and checked, not its data), a block is read with one positioned
+//!   read, checked and decompressed, and kept in a [`BlockCache`] bounded in bytes (least
+//!   recently used blocks go first). A material of at most [`SOLVE_ON_THE_FLY_MEN`] men without
+//!   a file is solved in memory on first use (a fraction of a second) and kept.
+//! - **Generation** ([`Tablebases::generate`]) solves the materials asked for and every
+//!   material a capture leads to, fewer men first, skipping files that exist and pass a full
+//!   check (a damaged or outdated file is replaced), checking a memory estimate against the
+//!   memory available before each material, and writing each file atomically.
+//! - **Limits**: a material whose index does not fit in 64 bits, or whose generation needs
+//!   more memory than the machine has, is refused at once ([`ProbeError::BeyondTables`]).
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Instant;
+
+use endgame_core::table_file::{
+    BlockCache, BlockKey, TableError, TableId, TableReader, read_table, write_table,
+};
+use endgame_core::{Progress, Retrograde, SolveError, Value};
+use rayon::prelude::*;
+
+use crate::index::MaterialIndex;
+use crate::material::Material;
+use crate::position::Position;
+use crate::probe::{Probe, ProbeError};
+use crate::rules::Rules;
+use crate::tablebase::{Stats, Table, Tablebase};
+
+/// The default budget of the block cache: 64 MiB.
+pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
+
+/// Materials with at most this many men are solved in memory when they have no file.
+pub const SOLVE_ON_THE_FLY_MEN: usize = 4;
+
+/// Bytes per index a generation needs for the material being solved (its cells and the
+/// solver's lists, measured at the peak).
+const BYTES_PER_INDEX: u64 = 6;
+/// Bytes per index of a smaller material loaded for the captures into it (2-byte cells).
+const BYTES_PER_LOADED_INDEX: u64 = 2;
+
+/// Where a material's values come from.
+enum Source {
+    /// A table file, read block by block through the cache under `key`.
+    File { key: u32, reader: TableReader, index: MaterialIndex },
+    /// A table solved in memory.
+    Memory(Table),
+}
+
+impl Source {
+    fn index(&self) -> &MaterialIndex {
+        match self {
+            Source::File { index, .. } => index,
+            Source::Memory(table) => table.index(),
+        }
+    }
+}
+
+/// The tables of one rule set in one directory (see the [module](self) docs).
+pub struct Tablebases {
+    rules: Rules,
+    dir: PathBuf,
+    cache: BlockCache,
+    sources: RwLock<HashMap<Material, Arc<Source>>>,
+    next_key: AtomicU32,
+    /// One in-memory solve at a time (two probes of one missing material solve it once).
+    solving: Mutex<()>,
+}
+
+impl std::fmt::Debug for Tablebases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebases")
+            .field("rules", &self.rules)
+            .field("dir", &self.dir)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why no directory for the tables could be found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no directory given and none of $ENDGAME_TB_DIR, $XDG_DATA_HOME, $HOME is set")]
+pub struct NoDirectory;
+
+/// What [`Tablebases::generate`] reports while it works.
+#[derive(Debug)]
+pub enum GenerateEvent<'a> {
+    /// The file exists and passed its check: kept.
+    Kept {
+        /// The material.
+        material: Material,
+    },
+    /// The file exists but cannot be used: it will be generated anew.
+    Replacing {
+        /// The material.
+        material: Material,
+        /// What is wrong with it.
+        error: &'a TableError,
+    },
+    /// Solving starts.
+    Solving {
+        /// The material.
+        material: Material,
+        /// Indices of the material (holes included).
+        positions: usize,
+        /// The memory estimate in bytes (checked against the memory available).
+        memory: u64,
+    },
+    /// The solver's progress.
+    Progress {
+        /// The material.
+        material: Material,
+        /// Where the solver is.
+        progress: Progress,
+    },
+    /// The table was solved and written.
+    Written {
+        /// The material.
+        material: Material,
+        /// Indices of the material.
+        positions: usize,
+        /// Seconds spent solving and writing.
+        seconds: f64,
+        /// The file.
+        path: &'a Path,
+    },
+}
+
+/// What a generation did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GenerateSummary {
+    /// Materials in the plan.
+    pub materials: usize,
+    /// Tables solved and written (replaced ones included).
+    pub generated: usize,
+    /// Files that existed and were kept.
+    pub kept: usize,
+    /// Damaged or outdated files that were generated anew.
+    pub replaced: usize,
+}
+
+/// Why a generation stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// A material cannot have a table.
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+    /// Not enough memory for a material.
+    #[error("{material} needs about {} MiB of memory, only {} MiB are available", needed >> 20, available >> 20)]
+    Memory {
+        /// The material.
+        material: Material,
+        /// The estimate in bytes.
+        needed: u64,
+        /// `MemAvailable` in bytes.
+        available: u64,
+    },
+    /// Reading or writing a file failed.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The directory could not be made.
+    #[error("{}: {source}", path.display())]
+    Directory {
+        /// The directory.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The solver failed.
+    #[error("{material}: {source}")]
+    Solve {
+        /// The material.
+        material: Material,
+        /// The solver's error.
+        #[source]
+        source: SolveError,
+    },
+}
+
+/// What a table file of `material` under `rules` holds (checked when reading it).
+#[must_use]
+pub fn table_id(material: Material, rules: Rules, positions: usize) -> TableId {
+    TableId {
+        game: "xiangqi".into(),
+        variant: material.to_string(),
+        rules: rules.name().into(),
+        positions: positions as u64,
+    }
+}
+
+/// The number of indices of `material`, or why it can have no table: its index does not fit
+/// in 64 bits, or generating it needs more memory than this machine has. Answers at once,
+/// whatever the material.
+///
+/// # Errors
+/// [`ProbeError::BeyondTables`].
+pub fn check_size(material: Material) -> Result<usize, ProbeError> {
+    let men = material.men();
+    let beyond = |why: String| ProbeError::BeyondTables { material, men, why };
+    let Some(n) = MaterialIndex::size(material) else {
+        return Err(beyond(
+            "its index does not fit in 64 bits; tables hold materials of up to 6 or 7 men".into(),
+        ));
+    };
+    let needed = (n as u64).saturating_mul(BYTES_PER_INDEX);
+    if let Some(total) = meminfo("MemTotal:")
+        && needed > total
+    {
+        return Err(beyond(format!(
+            "its index has {n} positions; generating it needs about {} GiB of memory, this machine has {} GiB",
+            needed >> 30,
+            total >> 30
+        )));
+    }
+    Ok(n)
+}
+
+/// A field of /proc/meminfo, in bytes (`None` where there is no such file).
+fn meminfo(field: &str) -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with(field))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+impl Tablebases {
+    /// The tables of `rules` under `base` (files in `base/xiangqi/<rules>/`), with a block
+    /// cache of [`DEFAULT_CACHE_BYTES`]. Nothing is read until a probe.
+    #[must_use]
+    pub fn open(base: impl Into<PathBuf>, rules: Rules) -> Tablebases {
+        Tablebases {
+            rules,
+            dir: base.into().join("xiangqi").join(rules.name()),
+            cache: BlockCache::new(DEFAULT_CACHE_BYTES),
+            sources: RwLock::new(HashMap::new()),
+            next_key: AtomicU32::new(0),
+            solving: Mutex::new(()),
+        }
+    }
+
+    /// The same tables with a block cache of `bytes`.
+    #[must_use]
+    pub fn with_cache_bytes(mut self, bytes: usize) -> Tablebases {
+        self.cache = BlockCache::new(bytes);
+        self
+    }
+
+    /// The base directory when none is given: `$ENDGAME_TB_DIR`, else `$XDG_DATA_HOME/endgame`,
+    /// else `~/.local/share/endgame`.
+    ///
+    /// # Errors
+    /// When none of these variables is set.
+    pub fn default_dir() -> Result<PathBuf, NoDirectory> {
+        let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        env("ENDGAME_TB_DIR")
+            .or_else(|| env("XDG_DATA_HOME").map(|d| d.join("endgame")))
+            .or_else(|| env("HOME").map(|h| h.join(".local/share/endgame")))
+            .ok_or(NoDirectory)
+    }
+
+    /// The directory of this rule set's files.
+    #[must_use]
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file of `material`.
+    #[must_use]
+    pub fn path(&self, material: Material) -> PathBuf {
+        self.dir.join(format!("{material}.egtb"))
+    }
+
+    /// The block cache (its budget and what it holds now).
+    #[must_use]
+    pub const fn cache(&self) -> &BlockCache {
+        &self.cache
+    }
+
+    /// The source of `material`'s values: opened (or solved) on first use.
+    fn source(&self, material: Material) -> Result<Arc<Source>, ProbeError> {
+        if let Some(source) = self.sources.read().unwrap_or_else(PoisonError::into_inner).get(&material) {
+            return Ok(Arc::clone(source));
+        }
+        let positions = check_size(material)?;
+        let path = self.path(material);
+        let source = if path.exists() {
+            let id = table_id(material, self.rules, positions);
+            let reader =
+                TableReader::open(&path, &id).map_err(|source| self.table_error(material, source))?;
+            let key = self.next_key.fetch_add(1, Ordering::Relaxed);
+            Source::File { key, reader, index: MaterialIndex::new(material) }
+        } else if material.men() <= SOLVE_ON_THE_FLY_MEN {
+            return self.solve_in_memory(material);
+        } else {
+            return Err(ProbeError::NotGenerated { material, rules: self.rules, path });
+        };
+        let mut sources = self.sources.write().unwrap_or_else(PoisonError::into_inner);
+        Ok(Arc::clone(sources.entry(material).or_insert_with(|| Arc::new(source))))
+    }
+
+    fn table_error(&self, material: Material, source: TableError) -> ProbeError {
+        ProbeError::Table { material, rules: self.rules, source }
+    }
+
+    /// Solves a small material and those captures lead to (reading the files there are), and
+    /// keeps them all.
+    fn solve_in_memory(&self, material: Material) -> Result<Arc<Source>, ProbeError> {
+        let _one_at_a_time = self.solving.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(source) = self.sources.read().unwrap_or_else(PoisonError::into_inner).get(&material) {
+            return Ok(Arc::clone(source));
+        }
+        let mut tables = Tablebase::new(self.rules);
+        for m in material.with_smaller() {
+            let path = self.path(m);
+            if path.exists() {
+                let id = table_id(m, self.rules, MaterialIndex::new(m).len());
+                let solution = read_table(&path, &id).map_err(|source| self.table_error(m, source))?;
+                tables.insert(m, solution).map_err(|source| ProbeError::Solve { material: m, source })?;
+            } else {
+                tables.solve(m).map_err(|source| ProbeError::Solve { material: m, source })?;
+            }
+        }
+        let mut sources = self.sources.write().unwrap_or_else(PoisonError::into_inner);
+        for (m, table) in tables.into_tables() {
+            sources.entry(m).or_insert_with(|| Arc::new(Source::Memory(table)));
+        }
+        Ok(Arc::clone(&sources[&material]))
+    }
+
+    /// The value of index `i` of `material`'s table.
+    fn value_at(&self, material: Material, source: &Source, i: usize) -> Result<Option<Value>, ProbeError> {
+        match source {
+            Source::Memory(table) => Ok(table.solution().value(i)),
+            Source::File { key, reader, .. } => {
+                let (b, at) = TableReader::locate(i);
+                let block = BlockKey { table: *key, block: b as u32 };
+                let block = self
+                    .cache
+                    .get_or_load(block, || reader.read_block(b))
+                    .map_err(|source| self.table_error(material, source))?;
+                Ok(block.value(at))
+            }
+        }
+    }
+
+    /// Counts over the legal positions of `material` (see [`Stats`]), from its file (read
+    /// block by block, not kept) or solved in memory when it is small and has none.
+    ///
+    /// # Errors
+    /// When the material has no table or its file is damaged.
+    pub fn stats(&self, material: Material) -> Result<Stats, ProbeError> {
+        let source = self.source(material)?;
+        match &*source {
+            Source::Memory(table) => Ok(table.stats()),
+            Source::File { reader, index, .. } => (0..reader.blocks())
+                .into_par_iter()
+                .map(|b| {
+                    let block = reader.read_block(b).map_err(|source| self.table_error(material, source))?;
+                    let start = b * endgame_core::table_file::BLOCK_POSITIONS;
+                    Ok(Stats::count(index, start..start + block.len(), |p| block.value(p - start)))
+                })
+                .try_reduce(Stats::default, |a, b| Ok(a.merge(b))),
+        }
+    }
+
+    /// The materials a generation of `materials` solves, in the order it solves them: each
+    /// with every material a capture leads to, fewer men first.
+    ///
+    /// # Errors
+    /// When a material can have no table ([`check_size`]).
+    pub fn plan(materials: &[Material]) -> Result<Vec<Material>, ProbeError> {
+        // The largest first: a material beyond the tables is refused before its (possibly
+        // millions of) smaller materials are listed.
+        for &m in materials {
+            check_size(m)?;
+        }
+        let mut all = BTreeSet::new();
+        for &m in materials {
+            all.extend(m.with_smaller());
+        }
+        let mut plan: Vec<Material> = all.into_iter().collect();
+        plan.sort_by_key(|m| (m.men(), m.to_string()));
+        Ok(plan)
+    }
+
+    /// Bytes a solve of `material` needs: its cells and the solver's lists, plus the tables
+    /// captures lead into that `loaded` says are not in memory yet.
+    #[must_use]
+    pub fn memory_estimate(material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
+        let size = |m| MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
+        let own = size(material).saturating_mul(BYTES_PER_INDEX);
+        material
+            .after_captures()
+            .into_iter()
+            .filter(|&m| !loaded(m))
+            .fold(own, |sum, m| sum.saturating_add(size(m).saturating_mul(BYTES_PER_LOADED_INDEX)))
+    }
+
+    /// Generates the tables of `materials` and of every material a capture leads to (see the
+    /// [module](self) docs), reporting to `report` as it goes.
+    ///
+    /// # Errors
+    /// When a material can have no table, memory is short, a file cannot be written or the
+    /// directory made. Tables finished before the error stay on disk: a rerun resumes.
+    pub fn generate(
+        &self,
+        materials: &[Material],
+        report: &(dyn Fn(GenerateEvent<'_>) + Sync),
+    ) -> Result<GenerateSummary, GenerateError> {
+        let plan = Tablebases::plan(materials)?;
+        let mut summary = GenerateSummary { materials: plan.len(), ..GenerateSummary::default() };
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|source| GenerateError::Directory { path: self.dir.clone(), source })?;
+        let mut tables = Tablebase::new(self.rules);
+        for (i, &material) in plan.iter().enumerate() {
+            let path = self.path(material);
+            let positions = MaterialIndex::new(material).len();
+            let id = table_id(material, self.rules, positions);
+            if path.exists() {
+                match TableReader::open(&path, &id).and_then(|r| r.verify()) {
+                    Ok(()) => {
+                        summary.kept += 1;
+                        report(GenerateEvent::Kept { material });
+                        continue;
+                    }
+                    Err(error) if error.needs_regeneration() => {
+                        summary.replaced += 1;
+                        report(GenerateEvent::Replacing { material, error: &error });
+                    }
+                    Err(error) => return Err(error.into()),
+                }
+            }
+            let needed = Tablebases::memory_estimate(material, |m| tables.table(m).is_some());
+            report(GenerateEvent::Solving { material, positions, memory: needed });
+            if let Some(available) = meminfo("MemAvailable:")
+                && needed > available
+            {
+                return Err(GenerateError::Memory { material, needed, available });
+            }
+            for smaller in material.after_captures() {
+                if tables.table(smaller).is_none() {
+                    let n = MaterialIndex::new(smaller).len();
+                    let solution = read_table(&self.path(smaller), &table_id(smaller, self.rules, n))?;
+                    tables
+                        .insert(smaller, solution)
+                        .map_err(|source| GenerateError::Solve { material, source })?;
+                }
+            }
+            let start = Instant::now();
+            let progress = |progress: Progress| report(GenerateEvent::Progress { material, progress });
+            let solver = Retrograde::new().compact(true).progress(&progress);
+            tables
+                .solve_with(material, &solver)
+                .map_err(|source| GenerateError::Solve { material, source })?;
+            let table = tables.table(material).expect("just solved");
+            write_table(&path, &id, table.solution())?;
+            self.forget(material);
+            summary.generated += 1;
+            let seconds = start.elapsed().as_secs_f64();
+            report(GenerateEvent::Written { material, positions, seconds, path: &path });
+            // Keep only what a later material's captures lead into.
+            let later: BTreeSet<Material> = plan[i + 1..].iter().flat_map(Material::after_captures).collect();
+            let loaded: Vec<Material> = tables.materials().collect();
+            for m in loaded {
+                if !later.contains(&m) {
+                    tables.remove(m);
+                }
+            }
+        }
+        Ok(summary)
+    }
+
+    /// Forgets what was opened or solved of `material` (after its file was written anew).
+    fn forget(&self, material: Material) {
+        let old = self.sources.write().unwrap_or_else(PoisonError::into_inner).remove(&material);
+        if let Some(old) = old
+            && let Source::File { key, .. } = &*old
+        {
+            self.cache.forget_table(*key);
+        }
+    }
+}
+
+impl Probe for Tablebases {
+    fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    fn probe(&self, position: &Position) -> Result<Value, ProbeError> {
+        if position.is_game_over() {
+            return Ok(Value::loss_in(0));
+        }
+        position.check(self.rules)?;
+        let material = position.material();
+        let source = self.source(material)?;
+        let value = match source.index().encode(position) {
+            Some(i) => self.value_at(material, &source, i)?,
+            None => None,
+        };
+        value.ok_or(ProbeError::NoValue { material })
+    }
+}
