@@ -14,6 +14,8 @@
 //!   retrograde solver, smaller materials first because captures lead into them, with
 //!   un-moves and 2-byte cells; [`Stats`] counts the legal positions as GamesmanXiangqi
 //!   published them. [`hdu()`] holds `KvKN` under `hdu` rules.
+//! - [`perpetual`]: tables under `perpetual-check` (a side that checks forever loses), solved
+//!   in memory by the core's [`endgame_core::perpetual`] solver.
 //! - [`judge`]: the HDU 5897 contest format.
 //!
 //! ```
@@ -35,6 +37,7 @@ pub mod judge;
 pub mod material;
 pub mod material_game;
 pub mod moves;
+pub mod perpetual;
 pub mod piece;
 pub mod position;
 pub mod probe;
@@ -49,6 +52,7 @@ pub use fen::FenError;
 pub use index::MaterialIndex;
 pub use material::{Material, MaterialError};
 pub use moves::Move;
+pub use perpetual::{PerpetualStats, PerpetualTablebase};
 pub use piece::{Color, Piece, Role};
 pub use position::{Position, PositionError};
 pub use probe::{DRAW_LINE_PLIES, LineEnd, MainLine, MoveValue, Probe, ProbeError};

@@ -46,7 +46,9 @@ impl Game for MaterialGame<'_> {
         let Some(turn) = self.index.squares(pos, &mut all) else { return false };
         match self.rules {
             Rules::Hdu => true,
-            Rules::Standard => legal(&all[..self.index.pieces().len()], self.index.pieces(), turn),
+            Rules::Standard | Rules::PerpetualCheck => {
+                legal(&all[..self.index.pieces().len()], self.index.pieces(), turn)
+            }
         }
     }
 
@@ -66,7 +68,7 @@ impl Game for MaterialGame<'_> {
         let bits = Bits::new(squares, pieces);
         let general = squares
             [pieces.iter().position(|p| p.color == turn && p.role == Role::General).expect("a General")];
-        let standard = self.rules == Rules::Standard;
+        let standard = self.rules.forbids_check();
         let checked = standard && in_check_pieces(squares, pieces, general, turn, None);
         for (slot, (&from, &piece)) in squares.iter().zip(pieces).enumerate() {
             if piece.color != turn {
