@@ -307,6 +307,12 @@ pub struct RuleStats {
     pub passes: u32,
 }
 
+/// The largest rank of each productive round, in order: a rank `r` belongs to the first round
+/// whose largest rank is at least `r`.
+fn round_of(tops: &[u32], rank: u32) -> usize {
+    tops.partition_point(|&top| top < rank)
+}
+
 /// The solver under the ban on perpetual check.
 ///
 /// ```
@@ -363,9 +369,9 @@ impl PerpetualCheck {
                 && matches!(plain.value(p), Some(Value::Draw(_)))
         })?;
         let mut rabin = Rabin::new(game, &plain, &index, positions);
-        let stats = rabin.solve()?;
+        let (stats, tops) = rabin.solve()?;
         let words = rabin.finish()?;
-        Ok(RuleSolution { plain, index, words, stats })
+        Ok(RuleSolution { plain, index, words, stats, tops })
     }
 }
 
@@ -411,7 +417,7 @@ impl<'g, G: Checks> Rabin<'g, G> {
         });
     }
 
-    fn solve(&mut self) -> Result<RuleStats, SolveError> {
+    fn solve(&mut self) -> Result<(RuleStats, Vec<u32>), SolveError> {
         let m = self.positions.len();
         let mut stats = RuleStats { plain_draws: m as u64, ..RuleStats::default() };
         // Marks and exits, once.
@@ -435,6 +441,7 @@ impl<'g, G: Checks> Rabin<'g, G> {
             .collect();
         self.flags = flags;
         let mut offset = 0u32;
+        let mut tops = Vec::new();
         let mut in_z = 0usize;
         loop {
             stats.rounds += 1;
@@ -465,6 +472,7 @@ impl<'g, G: Checks> Rabin<'g, G> {
             }
             in_z += in_x;
             offset = top;
+            tops.push(top);
             let level = &self.level;
             self.flags.par_iter_mut().enumerate().for_each(|(i, f)| {
                 if level[2 * i].load(Relaxed) != 0 {
@@ -475,7 +483,7 @@ impl<'g, G: Checks> Rabin<'g, G> {
                 }
             });
         }
-        Ok(stats)
+        Ok((stats, tops))
     }
 
     /// One `μX` for the current `Z` and `Y`: levels from `first` on for the new states; returns
@@ -661,6 +669,8 @@ pub struct RuleSolution {
     /// Per position of `D` (the plain draws): tag and rank or draw distance.
     words: Vec<u32>,
     stats: RuleStats,
+    /// The largest rank of each round (see [`round_of`]).
+    tops: Vec<u32>,
 }
 
 impl RuleSolution {
@@ -705,6 +715,12 @@ impl RuleSolution {
     /// Every value in index order (`None` for holes).
     pub fn values(&self) -> impl Iterator<Item = Option<RuleValue>> + '_ {
         (0..self.len()).map(|p| self.value(p))
+    }
+
+    /// The round of the outer fixpoint in which a rank was given (0 for the first).
+    #[must_use]
+    pub fn round(&self, rank: u32) -> usize {
+        round_of(&self.tops, rank)
     }
 
     /// Counts over all positions.
@@ -861,4 +877,95 @@ mod tests {
         assert_eq!(index.index(1), None);
         assert_eq!(index.index(500), None);
     }
+}
+
+/// Checks a solution under the rule against the game, position by position, as a certificate:
+///
+/// - mates and drawn ends are those of the plain solution (check that one with
+///   [`crate::conformance::check_solution`]);
+/// - a win by the rule of rank `r` has a move to a loss by the rule of smaller rank (or out of
+///   the index to a loss by the rule), in an earlier round when the side to move is not in
+///   check (the opponent stopped checking), and no move to a mate;
+/// - from a loss by the rule of rank `r` every move leads to a win of the opponent: by mate, or
+///   by the rule in the same round or an earlier one, and of smaller rank when the side to move
+///   is in check;
+/// - a draw has no move to a loss of any kind and some move to a draw.
+///
+/// The first two rules prove every win and loss by the rule: the winner who plays the move to
+/// the smallest rank sees the round never grow, so it settles; after that the opponent checks
+/// at every move, and the rank falls at every move except after the winner's moves that give
+/// no check, which must come again and again (a rank cannot fall forever). The draws' rule is
+/// only necessary (that no side can force a win is the solver's fixpoint, proven on small games
+/// against a brute-force oracle).
+///
+/// # Errors
+/// A message naming the first position that fails.
+pub fn check_rule_solution<G: Checks>(game: &G, solution: &RuleSolution) -> Result<(), String> {
+    (0..game.num_positions()).into_par_iter().with_min_len(CHUNK).try_for_each(|pos| {
+        if !game.is_position(pos) || game.terminal(pos).is_some() {
+            return Ok(());
+        }
+        let Some(value) = solution.value(pos) else { return Err(format!("position {pos} has no value")) };
+        let plain = solution.plain().value(pos);
+        if !value.is_by_rule() && value.wdl() != crate::Wdl::Draw {
+            return if plain.map(RuleValue::from) == Some(value) {
+                Ok(())
+            } else {
+                Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"))
+            };
+        }
+        if !matches!(plain, Some(Value::Draw(_))) {
+            return Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"));
+        }
+        let check = game.in_check(pos);
+        let mut children = Vec::new();
+        game.for_each_move(pos, |mv, to| {
+            children.push(match to {
+                Successor::Position(q) => (solution.value(q), true),
+                Successor::Known(v) => (Some(game.known_by_rule(pos, mv, v)), false),
+            });
+        });
+        let fail = |what: &str| Err(format!("position {pos} ({value:?}, in check: {check}): {what}"));
+        match value {
+            RuleValue::WinByRule(rank) => {
+                let progress = children.iter().any(|&(child, inside)| match child {
+                    Some(RuleValue::LossByRule(r)) if inside => {
+                        r < rank && (check || solution.round(r) < solution.round(rank))
+                    }
+                    Some(RuleValue::LossByRule(_)) => true,
+                    _ => false,
+                });
+                if children.iter().any(|(c, _)| matches!(c, Some(RuleValue::Loss(_)))) {
+                    return fail("a move mates");
+                }
+                if !progress {
+                    return fail("no move to a smaller rank (of an earlier round when not in check)");
+                }
+            }
+            RuleValue::LossByRule(rank) => {
+                for &(child, inside) in &children {
+                    let ok = match child {
+                        Some(RuleValue::Win(_)) => true,
+                        Some(RuleValue::WinByRule(r)) if inside => {
+                            solution.round(r) <= solution.round(rank) && (!check || r < rank)
+                        }
+                        Some(RuleValue::WinByRule(_)) => true,
+                        _ => false,
+                    };
+                    if !ok {
+                        return fail(&format!("a move to {child:?}"));
+                    }
+                }
+            }
+            _ => {
+                if children.iter().any(|(c, _)| c.is_some_and(|c| c.wdl() == crate::Wdl::Loss)) {
+                    return fail("a move wins");
+                }
+                if !children.iter().any(|(c, _)| c.is_some_and(|c| c.wdl() == crate::Wdl::Draw)) {
+                    return fail("no move draws");
+                }
+            }
+        }
+        Ok(())
+    })
 }

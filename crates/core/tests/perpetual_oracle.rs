@@ -20,7 +20,7 @@
 //!   distance by rounds again.
 
 use endgame_core::explicit::ExplicitGame;
-use endgame_core::perpetual::{PerpetualCheck, RuleSolution, RuleValue, best_move};
+use endgame_core::perpetual::{PerpetualCheck, RuleSolution, RuleValue, best_move, check_rule_solution};
 use endgame_core::{Game, Plies, Retrograde, Successor, Value};
 use proptest::prelude::*;
 
@@ -418,6 +418,7 @@ proptest! {
             }
         }
         prop_assert_eq!(best_moves_win(&game, &solution), Ok(()));
+        prop_assert_eq!(check_rule_solution(&game, &solution), Ok(()));
     }
 }
 

@@ -1,6 +1,6 @@
 //! `perpetual-check` tables against `standard` ones, and positions checked by hand.
 
-use endgame_core::perpetual::{Checks, RuleValue};
+use endgame_core::perpetual::{Checks, RuleValue, check_rule_solution};
 use endgame_core::{Game, Plies, Value};
 use endgame_xiangqi::perpetual::PerpetualGame;
 use endgame_xiangqi::{Material, PerpetualTablebase, Position, Probe, Rules, Setup};
@@ -37,6 +37,8 @@ fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
         }
         // Value by value, mate distances included.
         let solution = tables.solution(material).unwrap();
+        let game = PerpetualGame::new(tables.index(material).unwrap(), &tables);
+        assert_eq!(check_rule_solution(&game, solution), Ok(()), "{material}");
         let plain = &tables.standard().table(material).unwrap().solution();
         for i in 0..solution.len() {
             match (plain.value(i), solution.value(i)) {
@@ -131,4 +133,39 @@ fn the_checking_side_must_choose_the_check_that_is_no_perpetual() {
         assert_eq!(tables.standard().probe(&p.play(*mv)).unwrap(), Value::Draw(None));
     }
     let _ = Plies(0);
+}
+
+/// Solves the materials named in `$XIANGQI_PERPETUAL` (and all they rest on) under
+/// `perpetual-check` and checks them as the test above does, printing the counts and times:
+/// `XIANGQI_PERPETUAL="KRvKNA" cargo test --release -p endgame-xiangqi --test perpetual -- --ignored --nocapture`
+#[test]
+#[ignore = "the materials named in $XIANGQI_PERPETUAL"]
+fn some_materials_under_perpetual_check() {
+    let names = std::env::var("XIANGQI_PERPETUAL").unwrap_or_default();
+    let mut tables = PerpetualTablebase::new();
+    for name in names.split_whitespace() {
+        let material: Material = name.parse().unwrap();
+        for m in material.with_smaller() {
+            let start = std::time::Instant::now();
+            tables.solve(m).unwrap();
+            let solved = start.elapsed();
+            let stats = tables.stats(m).unwrap();
+            let solution = tables.solution(m).unwrap();
+            let game = PerpetualGame::new(tables.index(m).unwrap(), &tables);
+            assert_eq!(stats.changed_decided, 0, "{m}");
+            assert_eq!(check_rule_solution(&game, solution), Ok(()), "{m}");
+            if m.men() == material.men() || stats.wins_by_rule + stats.losses_by_rule > 0 {
+                println!(
+                    "{m}: {} indices, {} legal positions, {} standard draws: {} wins by the rule, {} losses by the rule; {:?}; solved (standard and rule) in {:.1} s",
+                    solution.len(),
+                    stats.positions,
+                    stats.draws + stats.wins_by_rule + stats.losses_by_rule,
+                    stats.wins_by_rule,
+                    stats.losses_by_rule,
+                    solution.stats(),
+                    solved.as_secs_f64()
+                );
+            }
+        }
+    }
 }
