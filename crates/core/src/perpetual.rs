@@ -500,6 +500,19 @@ impl<'g, G: Checks> Rabin<'g, G> {
             .with_min_len(CHUNK)
             .fold(Vec::new, |mut seeds, i| {
                 let f = flags[i];
+                // Only states of Y outside Z can join X (X ⊆ Y: Y only shrinks within a round);
+                // an O-state with a move out that does not lose for the opponent never can.
+                let open_m = f & (Z_M | Y_M) == Y_M;
+                let open_o = f & (Z_O | Y_O | SAFE_EXIT) == Y_O;
+                if f & Z_M == 0 && !open_m {
+                    self.level[2 * i].store(0, Relaxed);
+                }
+                if f & Z_O == 0 && !open_o {
+                    self.level[2 * i + 1].store(0, Relaxed);
+                }
+                if !open_m && !open_o {
+                    return seeds;
+                }
                 let pos = self.positions[i] as usize;
                 let (mut to_z_o, mut outside_z_m, mut all_in_y_m) = (false, 0u32, true);
                 self.for_each_target(pos, |t| {
@@ -510,16 +523,16 @@ impl<'g, G: Checks> Rabin<'g, G> {
                         all_in_y_m &= g & Y_M != 0;
                     }
                 });
-                if f & Z_M == 0 {
+                if open_m {
                     let seed = f & GOOD_EXIT != 0 || to_z_o;
                     self.level[2 * i].store(if seed { first } else { 0 }, Relaxed);
                     if seed {
                         seeds.push(2 * i as u32);
                     }
                 }
-                if f & Z_O == 0 {
+                if open_o {
                     self.counter[i].store(outside_z_m, Relaxed);
-                    let seed = f & SAFE_EXIT == 0 && (outside_z_m == 0 || (f & CHECK == 0 && all_in_y_m));
+                    let seed = outside_z_m == 0 || (f & CHECK == 0 && all_in_y_m);
                     self.level[2 * i + 1].store(if seed { first } else { 0 }, Relaxed);
                     if seed {
                         seeds.push(2 * i as u32 + 1);
@@ -549,16 +562,15 @@ impl<'g, G: Checks> Rabin<'g, G> {
                         let g = flags[j];
                         if copy == 1 {
                             // The M-state of the predecessor: I move into X (only in check).
-                            if g & (Z_M | CHECK) == CHECK
+                            if g & (Z_M | Y_M | CHECK) == Y_M | CHECK
                                 && self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
                             {
                                 next.push(2 * j as u32);
                             }
-                        } else if g & Z_O == 0 {
+                        } else if g & (Z_O | Y_O | SAFE_EXIT) == Y_O {
                             let before = self.counter[j].fetch_sub(1, Relaxed);
                             debug_assert!(before > 0, "un-moves disagree with moves at position {p}");
                             if before == 1
-                                && g & SAFE_EXIT == 0
                                 && self.level[2 * j + 1]
                                     .compare_exchange(0, next_level, Relaxed, Relaxed)
                                     .is_ok()
