@@ -852,45 +852,6 @@ pub fn best_move<G: Checks>(
     scored_moves(game, solution, pos).into_iter().next()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn order_puts_rule_results_between_mates_and_draws() {
-        let ordered = [
-            RuleValue::Loss(Plies(0)),
-            RuleValue::Loss(Plies(9)),
-            RuleValue::LossByRule(1),
-            RuleValue::LossByRule(5),
-            RuleValue::Draw(None),
-            RuleValue::Draw(Some(Plies(2))),
-            RuleValue::WinByRule(5),
-            RuleValue::WinByRule(1),
-            RuleValue::Win(Plies(9)),
-            RuleValue::Win(Plies(1)),
-        ];
-        for pair in ordered.windows(2) {
-            assert!(pair[0] < pair[1], "{} should be worse than {}", pair[0], pair[1]);
-        }
-        assert_eq!(RuleValue::LossByRule(3).before_move(), RuleValue::WinByRule(3));
-        assert_eq!(-RuleValue::WinByRule(3), RuleValue::LossByRule(3));
-        assert_eq!(RuleValue::WinByRule(7).plain(), Value::Draw(None));
-        assert_eq!(RuleValue::WinByRule(7).to_string(), "win by rule");
-        assert_eq!(RuleValue::Win(Plies(1)).to_string(), "win in 1 ply");
-    }
-
-    #[test]
-    fn draw_index_numbers_members_densely() {
-        let (index, positions) = DrawIndex::new(200, |p| p % 3 == 0 || p == 130).unwrap();
-        for (i, &p) in positions.iter().enumerate() {
-            assert_eq!(index.index(p as usize), Some(i));
-        }
-        assert_eq!(index.index(1), None);
-        assert_eq!(index.index(500), None);
-    }
-}
-
 /// Checks a solution under the rule against the game, position by position, as a certificate:
 ///
 /// - mates and drawn ends are those of the plain solution (check that one with
@@ -980,4 +941,43 @@ pub fn check_rule_solution<G: Checks>(game: &G, solution: &RuleSolution) -> Resu
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_puts_rule_results_between_mates_and_draws() {
+        let ordered = [
+            RuleValue::Loss(Plies(0)),
+            RuleValue::Loss(Plies(9)),
+            RuleValue::LossByRule(1),
+            RuleValue::LossByRule(5),
+            RuleValue::Draw(None),
+            RuleValue::Draw(Some(Plies(2))),
+            RuleValue::WinByRule(5),
+            RuleValue::WinByRule(1),
+            RuleValue::Win(Plies(9)),
+            RuleValue::Win(Plies(1)),
+        ];
+        for pair in ordered.windows(2) {
+            assert!(pair[0] < pair[1], "{} should be worse than {}", pair[0], pair[1]);
+        }
+        assert_eq!(RuleValue::LossByRule(3).before_move(), RuleValue::WinByRule(3));
+        assert_eq!(-RuleValue::WinByRule(3), RuleValue::LossByRule(3));
+        assert_eq!(RuleValue::WinByRule(7).plain(), Value::Draw(None));
+        assert_eq!(RuleValue::WinByRule(7).to_string(), "win by rule");
+        assert_eq!(RuleValue::Win(Plies(1)).to_string(), "win in 1 ply");
+    }
+
+    #[test]
+    fn draw_index_numbers_members_densely() {
+        let (index, positions) = DrawIndex::new(200, |p| p % 3 == 0 || p == 130).unwrap();
+        for (i, &p) in positions.iter().enumerate() {
+            assert_eq!(index.index(p as usize), Some(i));
+        }
+        assert_eq!(index.index(1), None);
+        assert_eq!(index.index(500), None);
+    }
 }
