@@ -287,11 +287,13 @@ const Z_M: u8 = 8;
 const Z_O: u8 = 16;
 const Y_M: u8 = 32;
 const Y_O: u8 = 64;
+/// The `M`-state has a move to an `O`-state in `Z`.
+const TO_Z: u8 = 128;
 
 /// Where a move of a position of `D` leads.
 enum Target {
-    /// To the position of `D` with this number.
-    Inside(usize),
+    /// To a position of `D`.
+    Inside,
     /// Out of `D`, to a position of this value for the side to move there.
     Out(RuleValue),
 }
@@ -386,6 +388,12 @@ struct Rabin<'g, G> {
     level: Vec<AtomicU32>,
     /// Per position of `D`, for its `O`-state: moves into `D` to an `M`-state not yet in `X`.
     counter: Vec<AtomicU32>,
+    /// Per position of `D`: its moves into `D`.
+    inside: Vec<u32>,
+    /// Per position of `D`: its moves into `D` to an `M`-state in `Z` (kept up as `Z` grows).
+    to_z: Vec<AtomicU32>,
+    /// Per position of `D`: its moves into `D` to an `M`-state in `Y` (counted each pass).
+    to_y: Vec<AtomicU32>,
 }
 
 impl<'g, G: Checks> Rabin<'g, G> {
@@ -398,6 +406,9 @@ impl<'g, G: Checks> Rabin<'g, G> {
             flags: vec![0; m],
             level: (0..2 * m).map(|_| AtomicU32::new(0)).collect(),
             counter: (0..m).map(|_| AtomicU32::new(0)).collect(),
+            inside: Vec::new(),
+            to_z: (0..m).map(|_| AtomicU32::new(0)).collect(),
+            to_y: (0..m).map(|_| AtomicU32::new(0)).collect(),
             positions,
         }
     }
@@ -405,7 +416,7 @@ impl<'g, G: Checks> Rabin<'g, G> {
     fn for_each_target(&self, pos: usize, mut f: impl FnMut(Target)) {
         self.game.for_each_move(pos, |mv, to| match to {
             Successor::Position(q) => match self.index.index(q) {
-                Some(j) => f(Target::Inside(j)),
+                Some(_) => f(Target::Inside),
                 // A hole would be a game bug; the plain solver gives it no value either.
                 None => {
                     if let Some(v) = self.plain.value(q) {
@@ -420,33 +431,47 @@ impl<'g, G: Checks> Rabin<'g, G> {
     fn solve(&mut self) -> Result<(RuleStats, Vec<u32>), SolveError> {
         let m = self.positions.len();
         let mut stats = RuleStats { plain_draws: m as u64, ..RuleStats::default() };
-        // Marks and exits, once.
-        let flags: Vec<u8> = (0..m)
+        // Marks, exits and moves into D, once: the only pass that generates moves.
+        let (flags, inside): (Vec<u8>, Vec<u32>) = (0..m)
             .into_par_iter()
             .with_min_len(CHUNK)
             .map(|i| {
                 let pos = self.positions[i] as usize;
                 let mut f = if self.game.in_check(pos) { CHECK } else { 0 };
-                self.for_each_target(pos, |t| {
-                    if let Target::Out(v) = t {
-                        match v.wdl() {
-                            Wdl::Loss => f |= GOOD_EXIT | SAFE_EXIT,
-                            Wdl::Draw => f |= SAFE_EXIT,
-                            Wdl::Win => {}
-                        }
-                    }
+                let mut inside = 0u32;
+                self.for_each_target(pos, |t| match t {
+                    Target::Inside => inside += 1,
+                    Target::Out(v) => match v.wdl() {
+                        Wdl::Loss => f |= GOOD_EXIT | SAFE_EXIT,
+                        Wdl::Draw => f |= SAFE_EXIT,
+                        Wdl::Win => {}
+                    },
                 });
-                f
+                (f, inside)
             })
-            .collect();
+            .unzip();
         self.flags = flags;
+        self.inside = inside;
         let mut offset = 0u32;
         let mut tops = Vec::new();
-        let mut in_z = 0usize;
         loop {
             stats.rounds += 1;
-            self.flags.par_iter_mut().for_each(|f| *f |= Y_M | Y_O);
-            let mut in_y = 2 * m - in_z;
+            // The top of νY, cut down to what any μX can hold: an M-state only in check or in
+            // Cpre(Z), an O-state only without a move out that does not lose for the opponent.
+            let mut in_y: usize = self
+                .flags
+                .par_iter_mut()
+                .map(|f| {
+                    *f &= !(Y_M | Y_O);
+                    if *f & (Z_M | CHECK | GOOD_EXIT | TO_Z) != 0 {
+                        *f |= Y_M;
+                    }
+                    if *f & SAFE_EXIT == 0 {
+                        *f |= Y_O;
+                    }
+                    usize::from(*f & (Y_M | Z_M) == Y_M) + usize::from(*f & (Y_O | Z_O) == Y_O)
+                })
+                .sum();
             let mut top;
             let in_x = loop {
                 stats.passes += 1;
@@ -470,18 +495,52 @@ impl<'g, G: Checks> Rabin<'g, G> {
             if in_x == 0 {
                 break;
             }
-            in_z += in_x;
             offset = top;
             tops.push(top);
             let level = &self.level;
-            self.flags.par_iter_mut().enumerate().for_each(|(i, f)| {
-                if level[2 * i].load(Relaxed) != 0 {
-                    *f |= Z_M;
-                }
-                if level[2 * i + 1].load(Relaxed) != 0 {
-                    *f |= Z_O;
-                }
-            });
+            let new: Vec<u32> = self
+                .flags
+                .par_iter_mut()
+                .enumerate()
+                .with_min_len(CHUNK)
+                .fold(Vec::new, |mut new, (i, f)| {
+                    if *f & Z_M == 0 && level[2 * i].load(Relaxed) != 0 {
+                        *f |= Z_M;
+                        new.push(2 * i as u32);
+                    }
+                    if *f & Z_O == 0 && level[2 * i + 1].load(Relaxed) != 0 {
+                        *f |= Z_O;
+                        new.push(2 * i as u32 + 1);
+                    }
+                    new
+                })
+                .reduce(Vec::new, |mut a, mut b| {
+                    a.append(&mut b);
+                    a
+                });
+            // Cpre(Z) kept up: counts of moves into Z_M, marks of moves into Z_O.
+            let marked: Vec<u32> = new
+                .par_iter()
+                .with_min_len(256)
+                .fold(Vec::new, |mut marked, &s| {
+                    self.game.for_each_unmove(self.positions[s as usize / 2] as usize, |p| {
+                        if let Some(j) = self.index.index(p) {
+                            if s % 2 == 0 {
+                                self.to_z[j].fetch_add(1, Relaxed);
+                            } else {
+                                marked.push(j as u32);
+                            }
+                        }
+                    });
+                    marked
+                })
+                .reduce(Vec::new, |mut a, mut b| {
+                    a.append(&mut b);
+                    a
+                });
+            for j in marked {
+                self.flags[j as usize] |= TO_Z;
+            }
         }
         Ok((stats, tops))
     }
@@ -494,45 +553,38 @@ impl<'g, G: Checks> Rabin<'g, G> {
         }
         let m = self.positions.len();
         let flags = &self.flags;
-        // The seeds: Cpre(Z) and F ∩ Cpre(Y); the counters for the rest.
+        // Moves into Y_M (Z included), counted from the M-states of Y through their un-moves.
+        self.to_y.par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
+        (0..m).into_par_iter().with_min_len(CHUNK).for_each(|i| {
+            if flags[i] & Y_M != 0 {
+                self.game.for_each_unmove(self.positions[i] as usize, |p| {
+                    if let Some(j) = self.index.index(p) {
+                        self.to_y[j].fetch_add(1, Relaxed);
+                    }
+                });
+            }
+        });
+        // The seeds: Cpre(Z) and F ∩ Cpre(Y); the counters for the rest. Only states of Y
+        // outside Z can join X (X ⊆ Y: Y only shrinks within a round).
         let mut frontier: Vec<u32> = (0..m)
             .into_par_iter()
             .with_min_len(CHUNK)
             .fold(Vec::new, |mut seeds, i| {
                 let f = flags[i];
-                // Only states of Y outside Z can join X (X ⊆ Y: Y only shrinks within a round);
-                // an O-state with a move out that does not lose for the opponent never can.
                 let open_m = f & (Z_M | Y_M) == Y_M;
                 let open_o = f & (Z_O | Y_O | SAFE_EXIT) == Y_O;
-                if f & Z_M == 0 && !open_m {
-                    self.level[2 * i].store(0, Relaxed);
-                }
-                if f & Z_O == 0 && !open_o {
-                    self.level[2 * i + 1].store(0, Relaxed);
-                }
-                if !open_m && !open_o {
-                    return seeds;
-                }
-                let pos = self.positions[i] as usize;
-                let (mut to_z_o, mut outside_z_m, mut all_in_y_m) = (false, 0u32, true);
-                self.for_each_target(pos, |t| {
-                    if let Target::Inside(j) = t {
-                        let g = flags[j];
-                        to_z_o |= g & Z_O != 0;
-                        outside_z_m += u32::from(g & Z_M == 0);
-                        all_in_y_m &= g & Y_M != 0;
-                    }
-                });
-                if open_m {
-                    let seed = f & GOOD_EXIT != 0 || to_z_o;
+                if f & Z_M == 0 {
+                    let seed = open_m && f & (GOOD_EXIT | TO_Z) != 0;
                     self.level[2 * i].store(if seed { first } else { 0 }, Relaxed);
                     if seed {
                         seeds.push(2 * i as u32);
                     }
                 }
-                if open_o {
+                if f & Z_O == 0 {
+                    let outside_z_m = self.inside[i] - self.to_z[i].load(Relaxed);
                     self.counter[i].store(outside_z_m, Relaxed);
-                    let seed = outside_z_m == 0 || (f & CHECK == 0 && all_in_y_m);
+                    let all_in_y_m = self.to_y[i].load(Relaxed) == self.inside[i];
+                    let seed = open_o && (outside_z_m == 0 || (f & CHECK == 0 && all_in_y_m));
                     self.level[2 * i + 1].store(if seed { first } else { 0 }, Relaxed);
                     if seed {
                         seeds.push(2 * i as u32 + 1);
