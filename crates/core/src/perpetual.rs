@@ -35,9 +35,13 @@
 //!    `W = μZ. νY. μX. Cpre(Z) ∪ (F ∩ Cpre(Y)) ∪ (¬E ∩ Cpre(X))`
 //!
 //!    where `Cpre(S)` are the states from which I can force the next state into `S` (or out of
-//!    `D` into a win for me). Each `μX` is an attractor computed by one forward scan (seeds,
-//!    counters) and a breadth-first pass over un-moves (`O`-states count their moves down, as
-//!    in the plain solver): O(positions + moves) per pass, in parallel.
+//!    `D` into a win for me). Moves are generated once (marks, moves out of `D`, the number of
+//!    moves into `D`); after that everything runs on un-moves: the moves into `Z` are counted
+//!    as `Z` grows, the moves into `Y` once per pass from the `M`-states of `Y`, and each `μX`
+//!    is a breadth-first pass from its seeds (`O`-states count their moves down, as in the
+//!    plain solver): O(positions + moves) per pass, in parallel. `νY` starts from the states
+//!    any `μX` can hold (an `M`-state in check or in `Cpre(Z)`, an `O`-state without a move out
+//!    that does not lose for the opponent), and a pass looks only at states still in `Y`.
 //! 3. Because the rule is the same for both sides, one computation serves both: a position is
 //!    a win by the rule if its `M`-state is in `W`, a loss by the rule if its `O`-state is;
 //!    otherwise a draw. Draws get the distance to a drawn end again (breadth first among the
@@ -58,7 +62,7 @@
 //! # Memory
 //!
 //! The plain solution, a bit per position with a 4-byte count per 64 positions (the set `D`),
-//! and about 17 bytes per position of `D` while solving (4 afterwards).
+//! and 29 bytes per position of `D` while solving (4 afterwards).
 
 use std::cmp::Ordering;
 use std::fmt;
