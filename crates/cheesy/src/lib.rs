@@ -21,6 +21,7 @@
 //! - [`position`]: [`Side`], [`Move`], [`Ending`], [`Setup`] and the validated [`Position`];
 //! - [`game`]: the index for the solver; [`solve()`]: winner, distance and line of play;
 //! - [`text`]: board files and printed boards; [`judge`]: the contest format;
+//! - [`report`]: the serialisable answer (`--json`, the web explorer);
 //! - [`winner`]: only the winner, by a fast forward search (the judge's path);
 //! - [`random`]: random inputs for benchmarks and searches.
 
@@ -29,6 +30,7 @@ pub mod game;
 pub mod judge;
 pub mod position;
 pub mod random;
+pub mod report;
 pub mod solve;
 pub mod text;
 pub mod winner;

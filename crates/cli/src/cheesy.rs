@@ -4,9 +4,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
+use endgame_cheesy::report::Report;
 use endgame_cheesy::text::{parse_position, render};
-use endgame_cheesy::{Answer, Move, Position, Side, scored_moves, solve};
-use serde::Serialize;
+use endgame_cheesy::{Answer, Position, Side, scored_moves, solve};
 
 use crate::failure::Failure;
 use crate::output;
@@ -58,7 +58,7 @@ pub fn run(command: &CheesyCommand) -> Result<(), Failure> {
             let answer = solve(&position).map_err(|e| Failure::Other(e.into()))?;
             let mut out = output::stdout();
             if args.json {
-                serde_json::to_writer_pretty(&mut out, &JsonAnswer::new(&position, &answer))
+                serde_json::to_writer_pretty(&mut out, &Report::new(&position, &answer))
                     .map_err(|e| Failure::Other(e.into()))?;
                 writeln!(out)?;
             } else {
@@ -94,77 +94,6 @@ fn write_answer(out: &mut dyn Write, position: &Position, answer: &Answer) -> st
     }
     writeln!(out)?;
     writeln!(out, "End: {}. {} wins.", answer.ending, answer.winner)
-}
-
-#[derive(Serialize)]
-struct JsonAnswer {
-    rows: u8,
-    cols: u8,
-    to_move: String,
-    winner: String,
-    plies: u32,
-    value: String,
-    ending: String,
-    board: Vec<String>,
-    line: Vec<JsonPly>,
-}
-
-#[derive(Serialize)]
-struct JsonPly {
-    ply: usize,
-    side: String,
-    #[serde(rename = "move")]
-    mv: String,
-    from: [u8; 2],
-    to: [u8; 2],
-    capture: bool,
-    value: String,
-    board: Vec<String>,
-}
-
-/// The rendered board without its coordinate labels, one string per row from the top.
-fn rows_of(text: &str, rows: u8) -> Vec<String> {
-    let label = rows.to_string().len() + 1;
-    text.lines().take(usize::from(rows)).map(|l| l[label..].to_string()).collect()
-}
-
-impl JsonAnswer {
-    fn new(position: &Position, answer: &Answer) -> Self {
-        let board = position.board();
-        let start = position.placement();
-        let line = answer
-            .line
-            .iter()
-            .enumerate()
-            .map(|(i, ply)| {
-                let (from, to, capture) = match ply.mv {
-                    Move::King { from, to, capture } => (from, to, capture),
-                    Move::Pawn { from, to } => (from, to, false),
-                };
-                JsonPly {
-                    ply: i + 1,
-                    side: ply.mv.side().to_string(),
-                    mv: ply.mv.to_string(),
-                    from: [from.x, from.y],
-                    to: [to.x, to.y],
-                    capture,
-                    value: ply.value.to_string(),
-                    board: rows_of(&render(board, ply.king, ply.pawn), board.rows()),
-                }
-            })
-            .collect();
-        JsonAnswer {
-            rows: board.rows(),
-            cols: board.cols(),
-            to_move: start.to_move.to_string(),
-            winner: answer.winner.to_string(),
-            plies: answer.plies(),
-            value: answer.value.to_string(),
-            ending: answer.ending.to_string(),
-            board: rows_of(&render(board, start.king, Some(start.pawn)), board.rows()),
-            line,
-        }
-    }
 }
 
 const DEMO_BOARDS: [(&str, &str); 2] = [

@@ -10,6 +10,7 @@ mod failure;
 mod judge;
 mod marine;
 mod output;
+mod serve;
 mod twixt;
 mod xiangqi;
 
@@ -45,6 +46,8 @@ enum Command {
     /// One marine against zerglings (BZOJ 2205): the fewest rounds to win and the plan.
     #[command(subcommand)]
     Marine(marine::MarineCommand),
+    /// The web explorer: a JSON API and a page for every game, on a local address.
+    Serve(serve::ServeArgs),
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
@@ -55,6 +58,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Xiangqi(command) => xiangqi::run(&command),
         Command::Twixt(command) => twixt::run(command),
         Command::Marine(command) => marine::run(&command),
+        Command::Serve(args) => serve::run(&args),
     }
 }
 

@@ -6,8 +6,7 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 use endgame_core::search::Pruning;
-use endgame_marine::{Battle, DEFAULT_ROUNDS, Solution, State};
-use serde_json::{Value, json};
+use endgame_marine::{Battle, DEFAULT_ROUNDS, report};
 
 use crate::failure::Failure;
 use crate::output;
@@ -65,7 +64,7 @@ pub fn run(command: &MarineCommand) -> Result<(), Failure> {
             })?;
             let mut out = output::stdout();
             if *json {
-                serde_json::to_writer_pretty(&mut out, &to_json(&battle, &solution))
+                serde_json::to_writer_pretty(&mut out, &report::to_json(&battle, &solution))
                     .map_err(anyhow::Error::from)?;
                 writeln!(out)?;
             } else {
@@ -77,52 +76,6 @@ pub fn run(command: &MarineCommand) -> Result<(), Failure> {
             Ok(())
         }
     }
-}
-
-fn units(battle: &Battle, state: &State) -> Value {
-    let map = battle.map();
-    let zerglings: Vec<Value> = state
-        .zerglings()
-        .iter()
-        .zip(battle.labels())
-        .map(|(z, label)| {
-            json!({
-                "label": label.to_string(),
-                "cell": z.alive().then(|| map.name(z.cell)),
-                "hp": z.hp,
-            })
-        })
-        .collect();
-    json!({
-        "marine": { "cell": map.name(state.marine), "hp": state.hp },
-        "zerglings": zerglings,
-        "board": battle.board(state),
-    })
-}
-
-fn to_json(battle: &Battle, solution: &Solution) -> Value {
-    let plan = solution.plan.as_ref().map(|plan| {
-        plan.iter()
-            .enumerate()
-            .map(|(i, turn)| {
-                let mut v = units(battle, &turn.state);
-                v["round"] = json!(i + 1);
-                v["action"] = json!(battle.describe(turn.action));
-                v["damage"] = json!(turn.damage);
-                v["won"] = json!(turn.won);
-                v
-            })
-            .collect::<Vec<_>>()
-    });
-    json!({
-        "result": if solution.plan.is_some() { "win" } else { "lose" },
-        "rounds": solution.rounds(),
-        "limit": solution.limit,
-        "states": solution.stats.states,
-        "expanded": solution.stats.expanded,
-        "start": units(battle, &battle.start()),
-        "plan": plan,
-    })
 }
 
 /// The demo: the contest sample, its twin with one HP less, and a small battle's plan.

@@ -10,7 +10,6 @@ use endgame_xiangqi::{
     ProbeError, Rules, Setup, Tablebases, kvkn, report,
 };
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::json;
 
 use crate::failure::Failure;
 use crate::output;
@@ -63,6 +62,10 @@ pub struct GenerateArgs {
     /// Only list the materials that would be generated, with their index sizes.
     #[arg(long)]
     dry_run: bool,
+    /// Under mpirun: rank 0 only hands out materials and solves none itself.
+    #[cfg(feature = "mpi")]
+    #[arg(long)]
+    rank0_schedules_only: bool,
     #[command(flatten)]
     tables: TableArgs,
 }
@@ -147,11 +150,17 @@ fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), Failure> {
         for &m in &plan {
             let n = MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
             total = total.saturating_add(n);
+            // The memory a solve of it needs with none of its smaller tables loaded yet.
+            let memory = Tablebases::memory_estimate(m, |_| false);
             let there = if tables.path(m).exists() { " (file exists)" } else { "" };
-            writeln!(out, "{m:<10} {n:>12} positions{there}")?;
+            writeln!(out, "{m:<10} {n:>12} positions {:>8} MiB{there}", memory.div_ceil(1 << 20))?;
         }
         writeln!(out, "{} materials, {total} positions in all", plan.len())?;
         return Ok(());
+    }
+    #[cfg(feature = "mpi")]
+    if launched_by_mpi() {
+        return cluster_generation(&tables, &wanted, !args.rank0_schedules_only, out);
     }
     let summary = run_generation(&tables, &wanted)?;
     writeln!(
@@ -164,6 +173,62 @@ fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), Failure> {
         tables.dir().display()
     )?;
     Ok(())
+}
+
+/// Whether this process was started by `mpirun`/`srun` (Open MPI, PMI or PMIx variables).
+#[cfg(feature = "mpi")]
+fn launched_by_mpi() -> bool {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"].iter().any(|v| std::env::var_os(v).is_some())
+}
+
+/// Generation over MPI: every rank runs this; rank 0 prints a line per finished material and
+/// the summary.
+#[cfg(feature = "mpi")]
+fn cluster_generation(
+    tables: &Tablebases,
+    materials: &[Material],
+    rank0_solves: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    use endgame_xiangqi::cluster::{self, ClusterError, Finished};
+    use mpi::traits::Communicator;
+    let universe = mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was initialised already"))?;
+    let world = universe.world();
+    let started = std::time::Instant::now();
+    let finished = |f: Finished| {
+        eprintln!(
+            "{}: rank {}, {:.2} s, {:.1} million positions/s",
+            f.material,
+            f.rank,
+            f.seconds,
+            f.positions as f64 / f.seconds.max(1e-9) / 1e6
+        );
+    };
+    match cluster::generate(&world, tables, materials, rank0_solves, &finished) {
+        Ok(Some(summary)) => {
+            writeln!(
+                out,
+                "{} tables generated, {} already there, {} in all, rules {}, in {}, on {} ranks in {:.1} s",
+                summary.generated,
+                summary.kept,
+                summary.materials,
+                tables.rules(),
+                tables.dir().display(),
+                world.size(),
+                started.elapsed().as_secs_f64()
+            )?;
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(ClusterError::Generate(GenerateError::Probe(e))) => {
+            Err(Failure::input(format!("materials: {e}")))
+        }
+        Err(e) if world.rank() == 0 => {
+            eprintln!("error: {e}; the finished tables are kept: run the same command again to resume");
+            cluster::abort(&world)
+        }
+        Err(e) => Err(Failure::Other(e.into())),
+    }
 }
 
 /// Generates with a progress bar on a terminal and a line per material on standard error.
@@ -227,16 +292,7 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let s = tables.stats(material).map_err(|e| Failure::input(format!("material {material}: {e}")))?;
     if args.json {
-        let report = json!({
-            "material": material.to_string(),
-            "rules": rules.name(),
-            "positions": s.positions,
-            "wins": s.wins,
-            "losses": s.losses,
-            "draws": s.draws,
-            "longest_red_win_plies": s.longest_red_win_plies,
-            "longest_black_win_plies": s.longest_black_win_plies,
-        });
+        let report = report::stats_json(material, rules, &s);
         writeln!(out, "{report}")?;
         return Ok(());
     }
@@ -296,7 +352,7 @@ fn solve(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let mut texts = Vec::new();
     for m in &line.moves {
         texts.push(move_text(&at, m.mv));
-        at = at.play(m.mv);
+        at = at.play_unchecked(m.mv);
     }
     writeln!(out, "Main line ({}): {}", endgame_core::Plies(line.moves.len() as u32), texts.join(" "))?;
     writeln!(out, "Final position:")?;
@@ -318,7 +374,8 @@ fn moves(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
     result(out, &position, value, rules)?;
     writeln!(out, "{} legal moves, best first (results for {}):", scored.len(), position.turn())?;
     for m in scored {
-        writeln!(out, "  {:<24} {}", move_text(&position, m.mv), describe(m.value))?;
+        let wxf = endgame_xiangqi::wxf::to_wxf(&position, m.mv).unwrap_or_default();
+        writeln!(out, "  {wxf:<5} {:<24} {}", move_text(&position, m.mv), describe(m.value))?;
     }
     Ok(())
 }

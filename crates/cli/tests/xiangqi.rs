@@ -223,3 +223,61 @@ fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
     assert!(left.iter().all(|n| n.to_string_lossy().ends_with(".egtb")), "{left:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn two_generators_into_one_directory_both_succeed() {
+    let dir = temp_dir("two");
+    let spawn = || {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("endgame"))
+            .args(["xiangqi", "generate", "KRvKA", "KCvKN", "--dir"])
+            .arg(&dir)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (spawn(), spawn());
+    for child in [a, b] {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let names: Vec<String> = std::fs::read_dir(dir.join("xiangqi/standard"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| n.ends_with(".egtb")), "{names:?}");
+    assert_eq!(names.len(), 7, "{names:?}");
+    // Every file is whole: a third run checks and keeps them all.
+    let out = endgame()
+        .args(["xiangqi", "generate", "KRvKA", "KCvKN", "--dir"])
+        .arg(&dir)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8(out).unwrap().starts_with("0 tables generated, 7 already there"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn positions_beyond_the_tables_get_an_error_at_once() {
+    let err = |args: &[&str]| {
+        let out = endgame().args(args).assert().code(2).get_output().stderr.clone();
+        String::from_utf8(out).unwrap()
+    };
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    for command in ["solve", "moves"] {
+        let e = err(&["xiangqi", command, start]);
+        assert!(e.contains("material KAABBNNRRCCPPPPPvKAABBNNRRCCPPPPP has 32 men"), "{e}");
+    }
+    let e = err(&["xiangqi", "generate", "--dry-run", "KRRNNCCvKRRNNCC"]);
+    assert!(e.contains("KNNRRCCvKNNRRCC has 14 men") && e.contains("does not fit in 64 bits"), "{e}");
+    // Some 6-man materials and every 7-man one need more memory than any machine here has.
+    let e = err(&["xiangqi", "generate", "--dry-run", "--all-up-to", "7"]);
+    assert!(e.contains("men: its index has") && e.contains("GiB of memory"), "{e}");
+    let e = err(&["xiangqi", "generate", "--all-up-to", "8"]);
+    assert!(e.contains("--all-up-to"), "{e}");
+    let e = err(&["xiangqi", "stats", "KAABBPPPPPvKAABB"]);
+    assert!(e.contains("has 15 men"), "{e}");
+}

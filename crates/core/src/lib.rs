@@ -8,6 +8,8 @@
 //! - [`perpetual`]: the same under the ban on perpetual check (a side that checks forever
 //!   loses), for any game that marks "in check": nested fixpoints over the position graph.
 //! - [`line`]: every move of a position with its value, the best move, the main line.
+//! - [`schedule`]: tiers (pieces of a game) handed out in dependency order, largest ready
+//!   first, finished ones skipped: one scheduler for a process and for a cluster.
 //! - [`search`]: shortest-win search for one agent against a deterministic environment, with
 //!   symmetry, dominance and bound pruning.
 //! - [`conformance`]: the checks every game runs in its tests (index round trip, un-moves
@@ -26,6 +28,7 @@ pub mod input;
 pub mod line;
 pub mod perpetual;
 pub mod retrograde;
+pub mod schedule;
 pub mod search;
 pub mod table_file;
 pub mod value;

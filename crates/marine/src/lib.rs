@@ -19,12 +19,13 @@
 //! - [`setup`]: an unvalidated [`Setup`] and the checked [`Battle`];
 //! - [`text`]: the battle file format;
 //! - [`solve`]: the search and the winning plan;
-//! - [`plan`]: the plan written for people;
+//! - [`plan`]: the plan written for people; [`report`]: the solution as JSON;
 //! - [`judge`]: the contest's input and output.
 
 pub mod judge;
 pub mod map;
 pub mod plan;
+pub mod report;
 pub mod setup;
 pub mod solve;
 pub mod state;

@@ -17,6 +17,7 @@
 //! - [`perpetual`]: tables under `perpetual-check` (a side that checks forever loses), solved
 //!   in memory by the core's [`endgame_core::perpetual`] solver.
 //! - [`judge`]: the HDU 5897 contest format.
+//! - [`wxf`]: moves in WXF notation (`C2.5`, `H8+7`), as players write them.
 //!
 //! ```
 //! use endgame_xiangqi::{Position, Probe, Setup, hdu};
@@ -31,6 +32,8 @@
 //! ```
 
 pub mod board;
+#[cfg(feature = "mpi")]
+pub mod cluster;
 pub mod fen;
 pub mod index;
 pub mod judge;
@@ -46,15 +49,16 @@ pub mod rules;
 pub mod square;
 pub mod store;
 pub mod tablebase;
+pub mod wxf;
 
 pub use board::{Board, Setup};
 pub use fen::FenError;
 pub use index::MaterialIndex;
 pub use material::{Material, MaterialError};
-pub use moves::Move;
+pub use moves::{Move, ParseMoveError};
 pub use perpetual::{PerpetualStats, PerpetualTablebase};
 pub use piece::{Color, Piece, Role};
-pub use position::{Position, PositionError};
+pub use position::{IllegalMove, Position, PositionError};
 pub use probe::{DRAW_LINE_PLIES, LineEnd, MainLine, MoveValue, Probe, ProbeError};
 pub use rules::Rules;
 pub use square::{File, Rank, Square};

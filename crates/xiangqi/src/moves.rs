@@ -44,12 +44,18 @@ impl fmt::Display for Move {
     }
 }
 
+/// Text that is not a move in ICCS coordinates.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected a move in ICCS coordinates (from-point, to-point, like h2e2), found {0:?}")]
+pub struct ParseMoveError(pub String);
+
 impl FromStr for Move {
-    type Err = ParseSquareError;
-    fn from_str(s: &str) -> Result<Move, ParseSquareError> {
-        let bad = || ParseSquareError(s.to_string());
+    type Err = ParseMoveError;
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        let bad = || ParseMoveError(s.chars().take(40).collect());
         let (from, to) = s.split_at_checked(2).ok_or_else(bad)?;
-        Ok(Move { from: from.parse().map_err(|_| bad())?, to: to.parse().map_err(|_| bad())? })
+        let point = |p: &str| p.parse::<Square>().map_err(|_: ParseSquareError| bad());
+        Ok(Move { from: point(from)?, to: point(to)? })
     }
 }
 

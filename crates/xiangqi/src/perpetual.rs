@@ -203,7 +203,7 @@ impl PerpetualTablebase {
         let material = position.material();
         let mut out = Vec::new();
         for mv in position.legal_moves(Rules::PerpetualCheck) {
-            let child = position.play(mv);
+            let child = position.play_unchecked(mv);
             let value = if position.captures_general(mv) {
                 RuleValue::Loss(endgame_core::Plies(0))
             } else if child.material() == material {

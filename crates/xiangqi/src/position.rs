@@ -45,6 +45,14 @@ pub enum PositionError {
         /// The rule set that forbids it.
         rules: Rules,
     },
+    /// More pieces of one kind than a side has in a game (2 of each, 5 Soldiers).
+    #[error("{color} has {count} {role}s, at most {max} in a game", color = piece.color, role = piece.role, max = piece.role.max_count())]
+    TooMany {
+        /// The piece.
+        piece: Piece,
+        /// How many there are.
+        count: usize,
+    },
     /// A piece stands on a point it can never reach.
     #[error("{piece} ({color}'s {role}) on {square} stands on a point it can never reach", color = piece.color, role = piece.role)]
     BadPoint {
@@ -53,6 +61,18 @@ pub enum PositionError {
         /// Where it stands.
         square: Square,
     },
+}
+
+/// A move that is not legal in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{mv} is not a legal move of {turn} under {rules} rules")]
+pub struct IllegalMove {
+    /// The move.
+    pub mv: Move,
+    /// The side to move.
+    pub turn: Color,
+    /// The rule set.
+    pub rules: Rules,
 }
 
 /// A position: a board whose pieces stand on points they may occupy, and the side to move.
@@ -78,6 +98,15 @@ impl Position {
                 }
                 [_] => {}
                 _ => return Err(PositionError::TooManyGenerals(color, generals.len())),
+            }
+        }
+        let material = Material::of_board(&setup.board);
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let count = material.count(color, role);
+                if count > role.max_count() {
+                    return Err(PositionError::TooMany { piece: Piece { color, role }, count: count.into() });
+                }
             }
         }
         if let Some((square, piece)) = setup.board.pieces().find(|(sq, p)| !p.may_stand_on(*sq)) {
@@ -155,9 +184,24 @@ impl Position {
         self.board.get(mv.to)
     }
 
-    /// The position after `mv`, which must be one of [`Position::legal_moves`].
+    /// The position after `mv`, if it is one of the legal moves under `rules`.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when it is not.
+    pub fn play(&self, mv: Move, rules: Rules) -> Result<Position, IllegalMove> {
+        if self.legal_moves(rules).contains(&mv) {
+            Ok(self.play_unchecked(mv))
+        } else {
+            Err(IllegalMove { mv, turn: self.turn, rules })
+        }
+    }
+
+    /// The position after `mv`, not checked: `mv` must be one of [`Position::legal_moves`]
+    /// (the solver's and the tables' hot paths play only those). Anything else gives a
+    /// position no game reaches (a debug build asserts that the mover's piece stands on
+    /// `mv.from`).
     #[must_use]
-    pub fn play(&self, mv: Move) -> Position {
+    pub fn play_unchecked(&self, mv: Move) -> Position {
         let mut board = self.board;
         let piece = board.set(mv.from, None);
         debug_assert!(piece.is_some_and(|p| p.color == self.turn), "{mv} moves no piece of the side to move");

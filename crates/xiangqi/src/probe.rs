@@ -142,6 +142,8 @@ pub enum LineEnd {
     Repeats {
         /// Where the repeated position first stood.
         ply: usize,
+        /// The length of the line (where it stands again).
+        again: usize,
     },
     /// A drawn line stopped after [`DRAW_LINE_PLIES`] plies without a repetition.
     Bounded,
@@ -179,7 +181,7 @@ pub trait Probe {
         position.check(self.rules())?;
         let mut moves = Vec::new();
         for mv in position.legal_moves(self.rules()) {
-            let after = self.probe(&position.play(mv))?;
+            let after = self.probe(&position.play_unchecked(mv))?;
             moves.push(MoveValue { mv, capture: position.capture(mv), value: after.before_move(), after });
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.value));
@@ -207,9 +209,9 @@ pub trait Probe {
                 break LineEnd::Bounded;
             }
             moves.push(best);
-            at = at.play(best.mv);
+            at = at.play_unchecked(best.mv);
             if let Some(&ply) = seen.get(&at) {
-                break LineEnd::Repeats { ply };
+                break LineEnd::Repeats { ply, again: moves.len() };
             }
             seen.insert(at, moves.len());
         };
@@ -227,9 +229,11 @@ impl LineEnd {
                 let how = if checkmated { "checkmated" } else { "stalemated" };
                 format!("{loser} has no legal move ({how}) and loses.")
             }
-            LineEnd::Repeats { ply: 0 } => "The start position repeats: endless play, a draw.".to_string(),
-            LineEnd::Repeats { ply } => {
-                format!("The position after ply {ply} repeats: endless play, a draw.")
+            LineEnd::Repeats { ply: 0, again } => {
+                format!("Ply {again} brings back the start position: endless play, a draw.")
+            }
+            LineEnd::Repeats { ply, again } => {
+                format!("Ply {again} brings back the position after ply {ply}: endless play, a draw.")
             }
             LineEnd::Bounded => {
                 format!("A draw: play goes on forever; the line stops after {DRAW_LINE_PLIES} plies.")

@@ -80,12 +80,36 @@ pub fn solve_json(position: &Position, rules: crate::Rules, value: Value, line: 
     report
 }
 
-/// `moves --json`: the position's fields and `moves[]`, best first.
+/// `moves --json`: the position's fields and `moves[]`, best first, each also in WXF
+/// notation (`wxf`, see [`crate::wxf`]).
 #[must_use]
 pub fn moves_json(position: &Position, rules: crate::Rules, value: Value, moves: &[MoveValue]) -> Json {
     let mut report = position_json(position, rules, value);
-    report["moves"] = json!(moves.iter().map(move_json).collect::<Vec<_>>());
+    let moves: Vec<Json> = moves
+        .iter()
+        .map(|m| {
+            let mut j = move_json(m);
+            j["wxf"] = json!(crate::wxf::to_wxf(position, m.mv));
+            j
+        })
+        .collect();
+    report["moves"] = json!(moves);
     report
+}
+
+/// `stats --json`: the counts over the legal positions of `material`.
+#[must_use]
+pub fn stats_json(material: crate::Material, rules: crate::Rules, s: &crate::Stats) -> Json {
+    json!({
+        "material": material.to_string(),
+        "rules": rules.name(),
+        "positions": s.positions,
+        "wins": s.wins,
+        "losses": s.losses,
+        "draws": s.draws,
+        "longest_red_win_plies": s.longest_red_win_plies,
+        "longest_black_win_plies": s.longest_black_win_plies,
+    })
 }
 
 /// Probes and builds [`solve_json`].

@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Instant;
 
+use endgame_core::schedule::{Scheduler, Tier};
 use endgame_core::table_file::{
     BlockCache, BlockKey, TableError, TableId, TableReader, read_table, write_table,
 };
@@ -224,6 +225,26 @@ pub fn check_size(material: Material) -> Result<usize, ProbeError> {
     Ok(n)
 }
 
+/// Removes the temporary files (`<name>.egtb.<pid>.<time>.<n>.tmp`) that processes which
+/// no longer run left behind (a killed generation). Where processes cannot be looked up
+/// (not Linux), nothing is removed.
+fn remove_stale_temporaries(dir: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(rest) = name.strip_suffix(".tmp") else { continue };
+        let Some((_, after)) = rest.split_once(".egtb.") else { continue };
+        let Some(pid) = after.split('.').next().and_then(|p| p.parse::<u32>().ok()) else { continue };
+        if !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// A field of /proc/meminfo, in bytes (`None` where there is no such file).
 fn meminfo(field: &str) -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
@@ -405,8 +426,96 @@ impl Tablebases {
             .fold(own, |sum, m| sum.saturating_add(size(m).saturating_mul(BYTES_PER_LOADED_INDEX)))
     }
 
+    /// The books of a generation of `materials`: the plan ([`Tablebases::plan`]), its files
+    /// that exist checked block by block (a whole one is finished, a damaged or outdated one
+    /// is to be generated anew), and the counts so far.
+    ///
+    /// # Errors
+    /// When a material can have no table, the directory cannot be made, or a file cannot be
+    /// read (other than being damaged).
+    pub fn prepare(
+        &self,
+        materials: &[Material],
+        report: &(dyn Fn(GenerateEvent<'_>) + Sync),
+    ) -> Result<(Scheduler<Material>, GenerateSummary), GenerateError> {
+        let plan = Tablebases::plan(materials)?;
+        let mut summary = GenerateSummary { materials: plan.len(), ..GenerateSummary::default() };
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|source| GenerateError::Directory { path: self.dir.clone(), source })?;
+        remove_stale_temporaries(&self.dir);
+        let mut finished = BTreeSet::new();
+        let mut tiers = Vec::with_capacity(plan.len());
+        for &material in &plan {
+            let positions = MaterialIndex::new(material).len();
+            let path = self.path(material);
+            if path.exists() {
+                let id = table_id(material, self.rules, positions);
+                match TableReader::open(&path, &id).and_then(|r| r.verify()) {
+                    Ok(()) => {
+                        summary.kept += 1;
+                        finished.insert(material);
+                        report(GenerateEvent::Kept { material });
+                    }
+                    Err(error) if error.needs_regeneration() => {
+                        summary.replaced += 1;
+                        report(GenerateEvent::Replacing { material, error: &error });
+                    }
+                    Err(error) => return Err(error.into()),
+                }
+            }
+            tiers.push(Tier { id: material, size: positions as u64, needs: material.after_captures() });
+        }
+        let scheduler = Scheduler::new(tiers, |m| finished.contains(m))
+            .expect("a plan holds every material a capture leads to, and captures only lead to fewer men");
+        Ok((scheduler, summary))
+    }
+
+    /// Solves one material whose smaller materials all have files (those not in `loaded` are
+    /// read into it first), writes its file, and returns the seconds it took. The memory
+    /// estimate is checked against the memory available first.
+    ///
+    /// # Errors
+    /// When memory is short, a file cannot be read or written, or the solver fails.
+    pub fn generate_one(
+        &self,
+        material: Material,
+        loaded: &mut Tablebase,
+        report: &(dyn Fn(GenerateEvent<'_>) + Sync),
+    ) -> Result<f64, GenerateError> {
+        let positions = check_size(material)?;
+        let needed = Tablebases::memory_estimate(material, |m| loaded.table(m).is_some());
+        report(GenerateEvent::Solving { material, positions, memory: needed });
+        if let Some(available) = meminfo("MemAvailable:")
+            && needed > available
+        {
+            return Err(GenerateError::Memory { material, needed, available });
+        }
+        let start = Instant::now();
+        for smaller in material.after_captures() {
+            if loaded.table(smaller).is_none() {
+                let n = MaterialIndex::new(smaller).len();
+                let solution = read_table(&self.path(smaller), &table_id(smaller, self.rules, n))?;
+                loaded
+                    .insert(smaller, solution)
+                    .map_err(|source| GenerateError::Solve { material, source })?;
+            }
+        }
+        let progress = |progress: Progress| report(GenerateEvent::Progress { material, progress });
+        let solver = Retrograde::new().compact(true).progress(&progress);
+        loaded.solve_with(material, &solver).map_err(|source| GenerateError::Solve { material, source })?;
+        let table = loaded.table(material).expect("just solved");
+        let path = self.path(material);
+        write_table(&path, &table_id(material, self.rules, positions), table.solution())?;
+        self.forget(material);
+        let seconds = start.elapsed().as_secs_f64();
+        report(GenerateEvent::Written { material, positions, seconds, path: &path });
+        Ok(seconds)
+    }
+
     /// Generates the tables of `materials` and of every material a capture leads to (see the
-    /// [module](self) docs), reporting to `report` as it goes.
+    /// [module](self) docs) in this process, reporting to `report` as it goes: the books of
+    /// [`Tablebases::prepare`], each ready material solved by [`Tablebases::generate_one`] (the
+    /// largest ready first), the smaller tables kept in memory while a material left needs them.
     ///
     /// # Errors
     /// When a material can have no table, memory is short, a file cannot be written or the
@@ -416,66 +525,20 @@ impl Tablebases {
         materials: &[Material],
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
     ) -> Result<GenerateSummary, GenerateError> {
-        let plan = Tablebases::plan(materials)?;
-        let mut summary = GenerateSummary { materials: plan.len(), ..GenerateSummary::default() };
-        std::fs::create_dir_all(&self.dir)
-            .map_err(|source| GenerateError::Directory { path: self.dir.clone(), source })?;
-        let mut tables = Tablebase::new(self.rules);
-        for (i, &material) in plan.iter().enumerate() {
-            let path = self.path(material);
-            let positions = MaterialIndex::new(material).len();
-            let id = table_id(material, self.rules, positions);
-            if path.exists() {
-                match TableReader::open(&path, &id).and_then(|r| r.verify()) {
-                    Ok(()) => {
-                        summary.kept += 1;
-                        report(GenerateEvent::Kept { material });
-                        continue;
-                    }
-                    Err(error) if error.needs_regeneration() => {
-                        summary.replaced += 1;
-                        report(GenerateEvent::Replacing { material, error: &error });
-                    }
-                    Err(error) => return Err(error.into()),
-                }
-            }
-            let needed = Tablebases::memory_estimate(material, |m| tables.table(m).is_some());
-            report(GenerateEvent::Solving { material, positions, memory: needed });
-            if let Some(available) = meminfo("MemAvailable:")
-                && needed > available
-            {
-                return Err(GenerateError::Memory { material, needed, available });
-            }
-            for smaller in material.after_captures() {
-                if tables.table(smaller).is_none() {
-                    let n = MaterialIndex::new(smaller).len();
-                    let solution = read_table(&self.path(smaller), &table_id(smaller, self.rules, n))?;
-                    tables
-                        .insert(smaller, solution)
-                        .map_err(|source| GenerateError::Solve { material, source })?;
-                }
-            }
-            let start = Instant::now();
-            let progress = |progress: Progress| report(GenerateEvent::Progress { material, progress });
-            let solver = Retrograde::new().compact(true).progress(&progress);
-            tables
-                .solve_with(material, &solver)
-                .map_err(|source| GenerateError::Solve { material, source })?;
-            let table = tables.table(material).expect("just solved");
-            write_table(&path, &id, table.solution())?;
-            self.forget(material);
+        let (mut scheduler, mut summary) = self.prepare(materials, report)?;
+        let mut loaded = Tablebase::new(self.rules);
+        while let Some(material) = scheduler.hand_out() {
+            self.generate_one(material, &mut loaded, report)?;
+            scheduler.finish(&material);
             summary.generated += 1;
-            let seconds = start.elapsed().as_secs_f64();
-            report(GenerateEvent::Written { material, positions, seconds, path: &path });
-            // Keep only what a later material's captures lead into.
-            let later: BTreeSet<Material> = plan[i + 1..].iter().flat_map(Material::after_captures).collect();
-            let loaded: Vec<Material> = tables.materials().collect();
-            for m in loaded {
-                if !later.contains(&m) {
-                    tables.remove(m);
+            let kept: Vec<Material> = loaded.materials().collect();
+            for m in kept {
+                if !scheduler.still_needed(&m) {
+                    loaded.remove(m);
                 }
             }
         }
+        debug_assert!(scheduler.is_finished());
         Ok(summary)
     }
 

@@ -77,6 +77,19 @@ fn invalid_positions_name_the_reason() {
         check("k8/9/9/9/9/9/9/9/9/4K4 w"),
         Err(PositionError::GeneralOutsidePalace { color: Color::Black, .. })
     ));
+    let three = check("4k4/9/9/9/9/9/9/RRR6/9/4K4 w").unwrap_err();
+    assert_eq!(three.to_string(), "Red has 3 Chariots, at most 2 in a game");
+    assert_eq!(
+        check("4k4/9/9/9/ppppp4/p8/9/9/9/4K4 w").unwrap_err().to_string(),
+        "Black has 6 Soldiers, at most 5 in a game"
+    );
+    // Under standard rules the side not to move may not be in check (the library says so).
+    let facing = Position::from_setup("4k4/9/9/9/9/9/9/9/9/4K4 w".parse::<Setup>().unwrap()).unwrap();
+    assert!(facing.check(endgame_xiangqi::Rules::Hdu).is_ok());
+    assert_eq!(
+        facing.check(endgame_xiangqi::Rules::Standard).unwrap_err().to_string(),
+        "Black is in check (or the Generals face each other) with Red to move: illegal under standard rules"
+    );
 }
 
 #[test]
@@ -86,7 +99,25 @@ fn moves_print_in_iccs_and_parse() {
     assert_eq!(mv.to.to_string(), "e2");
     assert_eq!(mv.to_string(), "h2e2");
     assert!("h2e".parse::<Move>().is_err());
-    assert!("h2e2x".parse::<Move>().is_err());
+    assert_eq!(
+        "h2e2x".parse::<Move>().unwrap_err().to_string(),
+        "expected a move in ICCS coordinates (from-point, to-point, like h2e2), found \"h2e2x\""
+    );
+    assert_eq!("é2e2".parse::<Move>().unwrap_err(), endgame_xiangqi::ParseMoveError("é2e2".into()));
+}
+
+#[test]
+fn play_checks_legality_and_play_unchecked_does_not() {
+    use endgame_xiangqi::Rules;
+    let p = Position::from_setup("4k4/9/9/9/9/9/9/9/4A4/3RK4 w".parse::<Setup>().unwrap()).unwrap();
+    let legal: Move = "d0d8".parse().unwrap();
+    assert_eq!(p.play(legal, Rules::Standard).unwrap(), p.play_unchecked(legal));
+    // The Advisor may not leave the file the Generals would then face each other on.
+    let pinned: Move = "e1d2".parse().unwrap();
+    assert!(p.play(pinned, Rules::Hdu).is_ok());
+    let e = p.play(pinned, Rules::Standard).unwrap_err();
+    assert_eq!(e.to_string(), "e1d2 is not a legal move of Red under standard rules");
+    assert!(p.play("a0a1".parse().unwrap(), Rules::Hdu).is_err());
 }
 
 #[test]

@@ -78,26 +78,30 @@ fn the_defenders_perpetual_check_no_longer_saves_it() {
     let moves = tables.moves(&start).unwrap();
     let best = moves[0];
     assert_eq!(best.0.to_string(), "a3b1");
-    assert!(start.play(best.0).in_check());
+    assert!(start.play_unchecked(best.0).in_check());
     assert!(matches!(best.1, RuleValue::LossByRule(_)));
     assert!(moves[1..].iter().all(|(_, v)| matches!(v, RuleValue::Loss(_))), "{moves:?}");
     // The play goes on with Black checking at every move and Red never: every move of Red
     // (forced to answer the check) keeps Red's win by the rule, and every move of Black that
     // is not a check is mated.
-    let mut at = start.play(best.0);
+    let mut at = start.play_unchecked(best.0);
     let mut seen = std::collections::HashSet::new();
     while seen.insert(at.setup().to_string()) {
         assert!(at.in_check() && matches!(tables.value(&at), Some(RuleValue::WinByRule(_))));
         let red_moves = tables.moves(&at).unwrap();
         assert!(red_moves.iter().all(|(_, v)| matches!(v, RuleValue::WinByRule(_))), "{red_moves:?}");
-        at = at.play(red_moves[0].0);
+        at = at.play_unchecked(red_moves[0].0);
         assert!(!at.in_check());
         let black_moves = tables.moves(&at).unwrap();
         for (mv, v) in &black_moves {
-            assert!(at.play(*mv).in_check() || matches!(v, RuleValue::Loss(_)), "{} {mv}", at.setup());
+            assert!(
+                at.play_unchecked(*mv).in_check() || matches!(v, RuleValue::Loss(_)),
+                "{} {mv}",
+                at.setup()
+            );
         }
         assert!(matches!(black_moves[0].1, RuleValue::LossByRule(_)));
-        at = at.play(black_moves[0].0);
+        at = at.play_unchecked(black_moves[0].0);
     }
     assert!(seen.len() >= 2, "a cycle of checks: {seen:?}");
 }
@@ -126,11 +130,11 @@ fn the_checking_side_must_choose_the_check_that_is_no_perpetual() {
         moves.iter().map(|(m, v)| (m.to_string(), v.without_rank())).collect();
     assert_eq!(named[0], ("a4c3".to_string(), RuleValue::Draw(None)));
     assert_eq!(named[1], ("a4b2".to_string(), RuleValue::LossByRule(0)));
-    assert!(p.play(moves[1].0).in_check());
+    assert!(p.play_unchecked(moves[1].0).in_check());
     assert!(named[2..].iter().all(|(_, v)| matches!(v, RuleValue::Loss(_))));
     // Under `standard` both checks draw.
     for (mv, _) in &moves[..2] {
-        assert_eq!(tables.standard().probe(&p.play(*mv)).unwrap(), Value::Draw(None));
+        assert_eq!(tables.standard().probe(&p.play_unchecked(*mv)).unwrap(), Value::Draw(None));
     }
     let _ = Plies(0);
 }

@@ -1,0 +1,49 @@
+//! `endgame serve`: the web explorer (JSON API and page) on a local address.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::Args;
+use endgame_server::{AppState, Limits};
+
+use crate::failure::Failure;
+
+/// Arguments of `endgame serve`.
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The address to listen on: loopback unless another address is given explicitly.
+    #[arg(long, default_value = "127.0.0.1:8000")]
+    addr: SocketAddr,
+    /// The Xiangqi tablebase directory (default: as for `endgame xiangqi`).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// The Xiangqi tablebase block cache, in MiB.
+    #[arg(long, default_value_t = 256)]
+    cache: usize,
+}
+
+/// Runs the server until the process is stopped or Ctrl-C.
+pub fn run(args: &ServeArgs) -> Result<(), Failure> {
+    let limits = Limits {
+        tb_dir: args.dir.clone(),
+        cache_bytes: args.cache.saturating_mul(1 << 20),
+        ..Limits::default()
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the server's runtime")?;
+    runtime.block_on(async {
+        let listener = endgame_server::bind(args.addr)
+            .await
+            .map_err(|e| Failure::input(format!("--addr {}: cannot listen: {e}", args.addr)))?;
+        let addr = listener.local_addr().context("reading the bound address")?;
+        println!("Listening on http://{addr}");
+        let ctrl_c = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        endgame_server::serve_until(listener, Arc::new(AppState::new(limits)), ctrl_c)
+            .await
+            .context("serving")?;
+        Ok(())
+    })
+}

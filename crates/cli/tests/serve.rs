@@ -1,0 +1,44 @@
+//! `endgame serve`: it says where it listens, answers there, and refuses a bad address.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+
+use assert_cmd::cargo::cargo_bin;
+
+#[test]
+fn serve_prints_its_address_and_answers() {
+    let mut child = Command::new(cargo_bin("endgame"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--dir"])
+        .arg(std::env::temp_dir().join("endgame-serve-test-no-tables"))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr =
+        line.trim().strip_prefix("Listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+    let mut stream = TcpStream::connect(&addr).unwrap();
+    write!(stream, "GET /api/xiangqi?fen=bad HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(response.starts_with("HTTP/1.1 400"), "{response}");
+    assert!(response.contains(r#"{"error":"FEN \"bad\": "#), "{response}");
+}
+
+#[test]
+fn serve_refuses_a_bad_address() {
+    let out = Command::new(cargo_bin("endgame")).args(["serve", "--addr", "localhost"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: arguments: "));
+    // A port already taken: exit status 2 and the reason.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let out = Command::new(cargo_bin("endgame")).args(["serve", "--addr", &addr]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with(&format!("error: --addr {addr}: cannot listen: ")), "{err}");
+}

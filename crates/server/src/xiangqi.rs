@@ -1,0 +1,126 @@
+//! The Xiangqi endpoints: a position with its moves and main line, a material's statistics.
+//!
+//! Answers come from [`Tablebases`] (one store per rule set, opened lazily on first use):
+//! table files in the directory given at start, and materials of up to 4 men solved in
+//! memory when they have no file. A request never generates a file; a material that needs
+//! one gets 404 with the command that generates it.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use axum::Json;
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use endgame_xiangqi::probe::{Probe, ProbeError};
+use endgame_xiangqi::{Material, Position, Rules, Setup, Tablebases, report, wxf};
+use serde_json::json;
+
+use crate::api::{Params, params};
+use crate::{ApiError, AppState};
+
+/// The stores, one per rule set, opened on first use.
+#[derive(Debug, Default)]
+pub struct Stores {
+    dir: Option<PathBuf>,
+    cache_bytes: usize,
+    stores: [OnceLock<Arc<Tablebases>>; 2],
+}
+
+impl Stores {
+    /// Stores over `dir` (`None`: the default directory) with a block cache of `cache_bytes`
+    /// in all.
+    #[must_use]
+    pub fn new(dir: Option<PathBuf>, cache_bytes: usize) -> Self {
+        Stores { dir, cache_bytes, stores: Default::default() }
+    }
+
+    /// The store of `rules`.
+    pub fn get(&self, rules: Rules) -> Arc<Tablebases> {
+        let slot = &self.stores[usize::from(rules == Rules::Hdu)];
+        Arc::clone(slot.get_or_init(|| {
+            // Without any directory, the in-memory materials still answer.
+            let dir = self
+                .dir
+                .clone()
+                .or_else(|| Tablebases::default_dir().ok())
+                .unwrap_or_else(std::env::temp_dir);
+            Arc::new(Tablebases::open(dir, rules).with_cache_bytes(self.cache_bytes / 2))
+        }))
+    }
+}
+
+fn rules_of(map: &HashMap<String, String>) -> Result<Rules, ApiError> {
+    match map.get("rules") {
+        None => Ok(Rules::Standard),
+        Some(r) => r.parse().map_err(|_| {
+            ApiError::bad_request(format!("query: invalid value '{r}' for rules: expected standard or hdu"))
+        }),
+    }
+}
+
+/// The status a probe failure gets: 400 for an illegal position or a material that cannot
+/// have tables, 404 for one not generated, 500 for a damaged file.
+fn probe_error(prefix: &str, e: &ProbeError) -> ApiError {
+    let message = format!("{prefix}: {e}");
+    match e {
+        ProbeError::Illegal(_) | ProbeError::BeyondTables { .. } => ApiError::bad_request(message),
+        ProbeError::NotGenerated { .. } | ProbeError::NotSolved { .. } => ApiError::not_found(message),
+        _ => ApiError::internal(message),
+    }
+}
+
+/// `GET /api/xiangqi?fen=FEN&rules=standard|hdu`.
+pub async fn position(State(state): State<Arc<AppState>>, query: Params) -> Result<Response, ApiError> {
+    let map = params(query, &["fen", "rules"])?;
+    let rules = rules_of(&map)?;
+    let fen = map.get("fen").ok_or_else(|| ApiError::bad_request("query: expected fen=FEN"))?.clone();
+    // The command line's messages: `FEN "...": ...`, `position: ...`.
+    let setup: Setup = fen.parse().map_err(|e| ApiError::bad_request(format!("FEN {fen:?}: {e}")))?;
+    let position =
+        Position::from_setup(setup).map_err(|e| ApiError::bad_request(format!("position: {e}")))?;
+    position.check(rules).map_err(|e| ApiError::bad_request(format!("position: {e}")))?;
+    let tables = state.xiangqi.get(rules);
+    let answer = state
+        .search(move || -> Result<serde_json::Value, ApiError> {
+            let failure = |e: ProbeError| probe_error("position", &e);
+            let value = tables.probe(&position).map_err(failure)?;
+            let moves = tables.moves(&position).map_err(failure)?;
+            let line = tables.main_line(&position).map_err(failure)?;
+            let mut answer = report::solve_json(&position, rules, value, &line);
+            let listed = report::moves_json(&position, rules, value, &moves);
+            answer["moves"] = listed["moves"].clone();
+            let mut at = position;
+            let mut names = Vec::with_capacity(line.moves.len());
+            for m in &line.moves {
+                names.push(wxf::to_wxf(&at, m.mv));
+                at = at.play_unchecked(m.mv);
+            }
+            answer["main_line_wxf"] = json!(names);
+            answer["line_end_text"] = json!(line.end.describe());
+            answer["in_check"] = json!(position.in_check());
+            Ok(answer)
+        })
+        .await??;
+    Ok(Json(answer).into_response())
+}
+
+/// `GET /api/xiangqi/stats?material=KRvKN&rules=standard`.
+pub async fn stats(State(state): State<Arc<AppState>>, query: Params) -> Result<Response, ApiError> {
+    let map = params(query, &["material", "rules"])?;
+    let rules = rules_of(&map)?;
+    let text = map
+        .get("material")
+        .ok_or_else(|| ApiError::bad_request("query: expected material=MATERIAL"))?
+        .clone();
+    let material: Material =
+        text.parse().map_err(|e| ApiError::bad_request(format!("material {text:?}: {e}")))?;
+    let tables = state.xiangqi.get(rules);
+    let answer = state
+        .search(move || -> Result<serde_json::Value, ApiError> {
+            let s = tables.stats(material).map_err(|e| probe_error(&format!("material {material}"), &e))?;
+            Ok(report::stats_json(material, rules, &s))
+        })
+        .await??;
+    Ok(Json(answer).into_response())
+}

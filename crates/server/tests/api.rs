@@ -1,0 +1,340 @@
+//! The API in-process (`tower::ServiceExt::oneshot`): every endpoint with good and bad input.
+//! The answers are compared with what the game crates compute for the same input (the
+//! command-line tool prints the same JSON, see crates/cli/tests).
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use endgame_server::{AppState, Limits, MAX_BODY, router};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+
+async fn call(method: &str, uri: &str, body: impl Into<Body>) -> (StatusCode, Value) {
+    call_with(Limits::default(), method, uri, body).await
+}
+
+async fn call_with(limits: Limits, method: &str, uri: &str, body: impl Into<Body>) -> (StatusCode, Value) {
+    let app = router(Arc::new(AppState::new(limits)));
+    let response =
+        app.oneshot(Request::builder().method(method).uri(uri).body(body.into()).unwrap()).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let json = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|e| panic!("{uri}: not JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
+    (status, json)
+}
+
+fn error(json: &Value) -> &str {
+    json["error"].as_str().unwrap_or_else(|| panic!("no error message in {json}"))
+}
+
+const JUDGE: &str = "7 11\n0 3 6 5 3 2 5 7 7 2 4 4\n5 3 5 2 4 5 4 0 2 4\n";
+const T1: &str = include_str!("../../twixt/tests/data/sample.T1");
+const CHEESY: &str = include_str!("../../cheesy/examples/sample2.txt");
+const MARINE: &str = include_str!("../../marine/examples/corner.txt");
+
+#[tokio::test]
+async fn twixt_replay_is_the_report_plus_threats() {
+    use endgame_twixt::Record;
+    use endgame_twixt::replay::{self, Report};
+    let (status, json) = call("POST", "/api/twixt/replay", T1).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    let record = Record::parse(T1, None).unwrap();
+    let played = replay::replay(&record, record.default_config()).unwrap();
+    let mut expected = serde_json::to_value(Report::new(&record, &played)).unwrap();
+    expected["threats"] = serde_json::to_value(replay::threats(&record, &played.game)).unwrap();
+    assert_eq!(json, expected);
+    assert_eq!(json["players"][0], "Tom");
+
+    // The judge sample: Black wins by connection on move 11, with a path.
+    let (status, json) = call("POST", "/api/twixt/replay", JUDGE).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(json["outcome"]["by"], "connection");
+    assert_eq!(json["outcome"]["move"], 11);
+    assert!(json["winning_path"].as_array().unwrap().len() >= 2);
+
+    // `upto` replays a prefix: the threats are those after that move.
+    let (status, json) = call("POST", "/api/twixt/replay?upto=10&rules=poj&swap=off", JUDGE).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!(json["moves"].as_array().unwrap().len(), 10);
+    assert!(json["outcome"].is_null());
+    let winning: Vec<&str> = json["threats"]["winning_now"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(!winning.is_empty(), "the 11th move wins at once: {json}");
+}
+
+#[tokio::test]
+async fn twixt_bad_input_names_the_place() {
+    // The CLI says `error: FILE: move 3 (line 2): (0,3) is already occupied`.
+    let (status, json) = call("POST", "/api/twixt/replay", "7 3\n0 3 6 5 0 3\n").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(error(&json), "move 3 (line 2): (0,3) is already occupied");
+    let (status, json) = call("POST", "/api/twixt/replay?format=xyz", JUDGE).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).contains("format"), "{json}");
+    let (status, json) = call("POST", "/api/twixt/replay?swap=maybe", JUDGE).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).contains("swap"));
+    let (status, json) = call("POST", "/api/twixt/replay?colour=red", JUDGE).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).contains("unknown parameter 'colour'"));
+    let (status, _) = call("POST", "/api/twixt/replay", "").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn cheesy_solve_is_the_report() {
+    use endgame_cheesy::Side;
+    use endgame_cheesy::report::Report;
+    for (side, param) in [(Side::White, "white"), (Side::Black, "black")] {
+        let (status, json) = call("POST", &format!("/api/cheesy/solve?to_move={param}"), CHEESY).await;
+        assert_eq!(status, StatusCode::OK);
+        let position = endgame_cheesy::text::parse_position(CHEESY, side).unwrap();
+        let answer = endgame_cheesy::solve(&position).unwrap();
+        assert_eq!(json, serde_json::to_value(Report::new(&position, &answer)).unwrap());
+        assert_eq!(json["line"].as_array().unwrap().len() as u64, json["plies"].as_u64().unwrap());
+    }
+    // White by default.
+    let (_, json) = call("POST", "/api/cheesy/solve", CHEESY).await;
+    assert_eq!(json["to_move"], "White");
+}
+
+#[tokio::test]
+async fn cheesy_bad_input() {
+    let (status, json) = call("POST", "/api/cheesy/solve", "..K\n.X.\n..P\n").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).starts_with("line 2"), "{json}");
+    let (status, json) = call("POST", "/api/cheesy/solve?to_move=red", CHEESY).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).contains("expected white or black"));
+    // Not UTF-8: the place of the first bad byte.
+    let (status, json) = call("POST", "/api/cheesy/solve", vec![b'.', b'\n', 0xff]).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(error(&json), "line 2, column 1: expected UTF-8 text");
+}
+
+#[tokio::test]
+async fn marine_solve_is_the_solution() {
+    use endgame_core::search::Pruning;
+    use endgame_marine::Battle;
+    let (status, json) = call("POST", "/api/marine/solve?rounds=34", MARINE).await;
+    assert_eq!(status, StatusCode::OK);
+    let battle: Battle = MARINE.parse().unwrap();
+    assert_eq!(json, endgame_marine::report::to_json(&battle, &battle.solve(34, Pruning::ALL)));
+    assert_eq!(json["result"], "win");
+    // Too few rounds: a loss, no plan.
+    let (status, json) = call("POST", "/api/marine/solve?rounds=2", MARINE).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(json["result"], "lose");
+    assert!(json["plan"].is_null());
+}
+
+#[tokio::test]
+async fn marine_bad_input_and_limits() {
+    let (status, json) = call("POST", "/api/marine/solve", "M.\n..\n\n3 3\n").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(!error(&json).is_empty());
+    let (status, json) = call("POST", "/api/marine/solve?rounds=-1", MARINE).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).contains("rounds"));
+    let (status, json) = call("POST", "/api/marine/solve?rounds=100000", MARINE).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).contains("limit"));
+    // A search over the state limit stops with 503 and says why.
+    let tight = Limits { marine_states: 10, ..Limits::default() };
+    let big = include_str!("../../marine/tests/data/battle10.txt");
+    let (status, json) = call_with(tight, "POST", "/api/marine/solve?rounds=200", big).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{json}");
+    assert!(error(&json).contains("limit"), "{json}");
+}
+
+#[tokio::test]
+async fn limits_on_size_and_time() {
+    // A body over 1 MiB: 413 with a JSON message.
+    let (status, json) = call("POST", "/api/cheesy/solve", vec![b'.'; MAX_BODY + 1]).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(error(&json).contains("request body"));
+    // A search over the time limit: 503 (the search goes on to its state limit, holding its
+    // slot, and the runtime waits for it at the end of the test).
+    let slow = Limits {
+        search_time: std::time::Duration::from_millis(1),
+        marine_states: 200_000,
+        ..Limits::default()
+    };
+    let big = include_str!("../../marine/tests/data/battle10.txt");
+    let (status, json) = call_with(slow, "POST", "/api/marine/solve?rounds=200", big).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(error(&json).contains("longer than"));
+}
+
+#[tokio::test]
+async fn unknown_paths_and_methods_are_json_errors() {
+    let (status, json) = call("GET", "/api/nothing", Body::empty()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(error(&json).contains("/api/nothing"));
+    let (status, json) = call("GET", "/api/cheesy/solve", Body::empty()).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(error(&json).contains("POST"));
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served() {
+    for path in ["/", "/xiangqi", "/twixt", "/cheesy", "/marine", "/?fen=x"] {
+        let app = router(Arc::new(AppState::new(Limits::default())));
+        let response = app.oneshot(Request::get(path).body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        assert!(String::from_utf8_lossy(&body).contains("/assets/app.js"));
+    }
+    for asset in ["app.js", "style.css", "xiangqi.js", "twixt.js", "cheesy.js", "marine.js"] {
+        let app = router(Arc::new(AppState::new(Limits::default())));
+        let response =
+            app.oneshot(Request::get(format!("/assets/{asset}")).body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{asset}");
+    }
+    let (_, json) = call("GET", "/api/examples", Body::empty()).await;
+    assert!(json["cheesy"].as_str().unwrap().contains('K'));
+}
+
+/// A server whose Xiangqi directory is empty: materials of up to 4 men are solved in memory.
+fn xiangqi_limits() -> Limits {
+    let dir = std::env::temp_dir().join(format!("endgame-server-api-no-tables-{}", std::process::id()));
+    Limits { tb_dir: Some(dir), ..Limits::default() }
+}
+
+async fn get(uri: &str) -> (StatusCode, Value) {
+    call_with(xiangqi_limits(), "GET", uri, Body::empty()).await
+}
+
+fn query(fen: &str) -> String {
+    fen.replace(' ', "%20")
+}
+
+#[tokio::test]
+async fn xiangqi_position_is_the_libraries_answer() {
+    use endgame_xiangqi::probe::Probe;
+    use endgame_xiangqi::{Position, Rules, Tablebases, report};
+    let fen = "3k5/9/9/9/9/3n5/9/9/9/3K5 w";
+    for rules in [Rules::Standard, Rules::Hdu] {
+        let (status, json) = get(&format!("/api/xiangqi?fen={}&rules={}", query(fen), rules.name())).await;
+        assert_eq!(status, StatusCode::OK, "{json}");
+        let tables = Tablebases::open(xiangqi_limits().tb_dir.unwrap(), rules);
+        let position = Position::from_setup(fen.parse().unwrap()).unwrap();
+        let solved = report::solve(&tables, &position).unwrap();
+        let listed = report::moves(&tables, &position).unwrap();
+        for field in [
+            "fen",
+            "rules",
+            "material",
+            "turn",
+            "category",
+            "dtm",
+            "best_move",
+            "main_line",
+            "line_end",
+            "final_fen",
+        ] {
+            assert_eq!(json[field], solved[field], "{field}");
+        }
+        assert_eq!(json["moves"], listed["moves"]);
+        // Best first: the first move is the main line's, and each has its WXF name.
+        assert_eq!(json["moves"][0]["uci"], json["best_move"]);
+        assert_eq!(json["moves"][0]["wxf"], "K6+1");
+        assert_eq!(
+            json["main_line_wxf"].as_array().unwrap().len(),
+            json["main_line"].as_array().unwrap().len()
+        );
+        assert_eq!(tables.probe(&position).unwrap().wdl(), endgame_core::Wdl::Loss);
+    }
+    // Standard rules by default.
+    let (_, json) = get(&format!("/api/xiangqi?fen={}", query(fen))).await;
+    assert_eq!(json["rules"], "standard");
+    assert_eq!(json["category"], "loss");
+    assert_eq!(json["dtm"], -8);
+}
+
+#[tokio::test]
+async fn xiangqi_bad_positions() {
+    // The command line's messages: `FEN "...": ...` and `position: ...`.
+    let (status, json) = get("/api/xiangqi?fen=4k4/9/9%20w").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).starts_with("FEN \"4k4/9/9 w\": "), "{json}");
+    assert!(error(&json).contains("expected 10 ranks"), "{json}");
+    // Black in check with Red to move: illegal under standard rules, fine under hdu.
+    let fen = query("4k4/9/9/9/9/9/9/9/4R4/3K5 w");
+    let (status, json) = get(&format!("/api/xiangqi?fen={fen}")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).starts_with("position: Black is in check"), "{json}");
+    let (status, _) = get(&format!("/api/xiangqi?fen={fen}&rules=hdu")).await;
+    assert_eq!(status, StatusCode::OK);
+    // Two Red Generals.
+    let (status, json) = get(&format!("/api/xiangqi?fen={}", query("4k4/9/9/9/9/9/9/9/4K4/3K5 w"))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).starts_with("position: "), "{json}");
+    // Five men without their table: 404 with the command that generates it.
+    let (status, json) = get(&format!("/api/xiangqi?fen={}", query("3k5/9/9/9/9/3n5/9/4R4/9/3K1C3 w"))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{json}");
+    assert!(error(&json).contains("endgame xiangqi generate KRCvKN --rules standard"), "{json}");
+    // The start position: an answer at once, naming the number of men.
+    let start = query("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w");
+    let (status, json) = get(&format!("/api/xiangqi?fen={start}")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{json}");
+    assert!(error(&json).contains("32 men"), "{json}");
+    // Parameters.
+    let (status, json) = get("/api/xiangqi").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).contains("fen"));
+    let (status, json) = get(&format!("/api/xiangqi?fen={fen}&rules=asian")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).contains("expected standard or hdu"));
+}
+
+#[tokio::test]
+async fn xiangqi_stats_are_the_libraries() {
+    use endgame_xiangqi::{Rules, Tablebases};
+    let (status, json) = get("/api/xiangqi/stats?material=KRvK&rules=standard").await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    let tables = Tablebases::open(xiangqi_limits().tb_dir.unwrap(), Rules::Standard);
+    let s = tables.stats("KRvK".parse().unwrap()).unwrap();
+    assert_eq!(json, endgame_xiangqi::report::stats_json("KRvK".parse().unwrap(), Rules::Standard, &s));
+    assert_eq!(
+        json["positions"].as_u64().unwrap(),
+        json["wins"].as_u64().unwrap() + json["losses"].as_u64().unwrap() + json["draws"].as_u64().unwrap()
+    );
+
+    let (status, json) = get("/api/xiangqi/stats?material=KXvK").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).starts_with("material \"KXvK\": "), "{json}");
+    let (status, json) = get("/api/xiangqi/stats?material=KRRvKNN").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{json}");
+    assert!(error(&json).contains("endgame xiangqi generate"), "{json}");
+}
+
+#[tokio::test]
+async fn xiangqi_reads_the_table_directory_it_was_given() {
+    // A damaged KRvK file in the directory: the server reads it (rather than solving KRvK in
+    // memory) and says what is wrong and how to regenerate it.
+    let dir = std::env::temp_dir().join(format!("endgame-server-api-damaged-{}", std::process::id()));
+    let tables = dir.join("xiangqi").join("standard");
+    std::fs::create_dir_all(&tables).unwrap();
+    std::fs::write(tables.join("KRvK.egtb"), b"not a table").unwrap();
+    let limits = Limits { tb_dir: Some(dir.clone()), ..Limits::default() };
+    let (status, json) =
+        call_with(limits.clone(), "GET", "/api/xiangqi/stats?material=KRvK", Body::empty()).await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{json}");
+    assert!(error(&json).contains("endgame xiangqi generate KRvK --rules standard"), "{json}");
+    let fen = query("3k5/9/9/9/9/9/9/9/4R4/5K3 w");
+    let (status, json) =
+        call_with(limits.clone(), "GET", &format!("/api/xiangqi?fen={fen}"), Body::empty()).await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{json}");
+    // Other materials still answer.
+    let (status, _) = call_with(limits, "GET", "/api/xiangqi/stats?material=KNvK", Body::empty()).await;
+    assert_eq!(status, StatusCode::OK);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,237 @@
+//! Table generation on an MPI cluster (the `mpi` feature): `mpirun -np K endgame xiangqi
+//! generate ...` runs this on every rank.
+//!
+//! MPI is only the transport. Rank 0 keeps the books with the same
+//! [`Scheduler`](endgame_core::schedule::Scheduler) a single process uses
+//! ([`Tablebases::prepare`]): it hands each idle rank the largest ready material, and every
+//! rank (rank 0 too, in a thread of its own, unless told otherwise) solves whole materials with
+//! all its cores through [`Tablebases::generate_one`], reading the finished smaller tables from
+//! the shared directory and writing its file atomically. Only rank 0's main thread calls MPI.
+//!
+//! A rank whose material fails makes rank 0 abort the whole run with a message; a rank that
+//! dies makes `mpirun` end the run. Finished files stay, so a rerun resumes where it stopped.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use mpi::Rank;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::{Communicator, Destination, Source};
+
+use crate::material::Material;
+use crate::probe::Probe;
+use crate::store::{GenerateError, GenerateEvent, GenerateSummary, Tablebases};
+use crate::tablebase::Tablebase;
+
+const TASK: i32 = 1;
+const STOP: i32 = 2;
+const DONE: i32 = 3;
+const FAILED: i32 = 4;
+
+/// A material finished somewhere in the cluster.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Finished {
+    /// The material.
+    pub material: Material,
+    /// The rank that solved it.
+    pub rank: Rank,
+    /// Seconds it took there.
+    pub seconds: f64,
+    /// Indices of the material.
+    pub positions: usize,
+}
+
+/// What a rank's work came to.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    /// Preparing the books (rank 0) or a material failed.
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+    /// A rank reported a failure (rank 0 reports it, then aborts the run).
+    #[error("rank {rank} failed: {message}")]
+    Rank {
+        /// The rank.
+        rank: Rank,
+        /// Its error.
+        message: String,
+    },
+}
+
+/// Runs a generation of `materials` on every rank of `world` (call it on every rank). Rank 0
+/// returns the summary and calls `finished` for each material as it is done; the others
+/// return `None` once rank 0 stops them. With `rank0_solves` rank 0 also solves materials.
+///
+/// # Errors
+/// On rank 0: preparing failed, or a rank reported a failure (then the other ranks are
+/// stopped with `MPI_Abort` after the error was returned to be printed: see
+/// [`abort`]). On the other ranks: their own material failed (after telling rank 0).
+pub fn generate(
+    world: &SimpleCommunicator,
+    tables: &Tablebases,
+    materials: &[Material],
+    rank0_solves: bool,
+    finished: &dyn Fn(Finished),
+) -> Result<Option<GenerateSummary>, ClusterError> {
+    if world.rank() == 0 {
+        keep_books(world, tables, materials, rank0_solves, finished).map(Some)
+    } else {
+        work(world, tables).map(|()| None)
+    }
+}
+
+/// Ends every rank's process: after rank 0 printed a failure.
+pub fn abort(world: &SimpleCommunicator) -> ! {
+    world.abort(1)
+}
+
+/// A rank other than 0: solve what rank 0 hands out until it says stop.
+fn work(world: &SimpleCommunicator, tables: &Tablebases) -> Result<(), ClusterError> {
+    let root = world.process_at_rank(0);
+    let mut loaded = Tablebase::new(tables.rules());
+    loop {
+        let (bytes, status) = root.receive_vec::<u8>();
+        if status.tag() == STOP {
+            return Ok(());
+        }
+        let material = parse(&bytes);
+        match tables.generate_one(material, &mut loaded, &|_: GenerateEvent<'_>| {}) {
+            Ok(seconds) => root.send_with_tag(format!("{material} {seconds}").as_bytes(), DONE),
+            Err(e) => {
+                root.send_with_tag(format!("{material}: {e}").as_bytes(), FAILED);
+                return Err(e.into());
+            }
+        }
+        trim(&mut loaded);
+    }
+}
+
+/// Keeps the small tables loaded (cheap to keep, read often), drops the others.
+fn trim(loaded: &mut Tablebase) {
+    let big: Vec<Material> = loaded.materials().filter(|m| m.men() > 4).collect();
+    for m in big {
+        loaded.remove(m);
+    }
+}
+
+fn parse(bytes: &[u8]) -> Material {
+    let text = String::from_utf8_lossy(bytes);
+    let name = text.split_whitespace().next().unwrap_or_default();
+    name.parse().unwrap_or_else(|e| panic!("rank 0 sent a bad material {name:?}: {e}"))
+}
+
+/// What a rank said to rank 0.
+enum Message {
+    Done { rank: Rank, material: Material, seconds: f64 },
+    Failed { rank: Rank, message: String },
+}
+
+/// Rank 0: the books, the hand-outs, and (optionally) a worker thread of its own.
+fn keep_books(
+    world: &SimpleCommunicator,
+    tables: &Tablebases,
+    materials: &[Material],
+    rank0_solves: bool,
+    finished: &dyn Fn(Finished),
+) -> Result<GenerateSummary, ClusterError> {
+    let quiet = |_: GenerateEvent<'_>| {};
+    let prepared = tables.prepare(materials, &quiet);
+    let (mut scheduler, mut summary) = match prepared {
+        Ok(books) => books,
+        Err(e) => {
+            stop_all(world);
+            return Err(e.into());
+        }
+    };
+    let (task_tx, task_rx) = mpsc::channel::<Option<Material>>();
+    let (done_tx, done_rx) = mpsc::channel::<Message>();
+    std::thread::scope(|scope| {
+        if rank0_solves {
+            scope.spawn(move || {
+                let mut loaded = Tablebase::new(tables.rules());
+                while let Ok(Some(material)) = task_rx.recv() {
+                    let message = match tables.generate_one(material, &mut loaded, &quiet) {
+                        Ok(seconds) => Message::Done { rank: 0, material, seconds },
+                        Err(e) => Message::Failed { rank: 0, message: format!("{material}: {e}") },
+                    };
+                    trim(&mut loaded);
+                    if done_tx.send(message).is_err() {
+                        return;
+                    }
+                }
+            });
+        } else {
+            drop((task_rx, done_tx));
+        }
+        let mut idle: Vec<Rank> = (1..world.size()).rev().collect();
+        if rank0_solves {
+            idle.push(0);
+        }
+        let outcome = loop {
+            while let Some(&rank) = idle.last() {
+                let Some(material) = scheduler.hand_out() else { break };
+                idle.pop();
+                if rank == 0 {
+                    task_tx.send(Some(material)).expect("rank 0's worker waits for tasks");
+                } else {
+                    world.process_at_rank(rank).send_with_tag(material.to_string().as_bytes(), TASK);
+                }
+            }
+            if scheduler.is_finished() {
+                break Ok(());
+            }
+            if scheduler.running() == 0 {
+                // Nothing ready, nothing running: cannot happen with an acyclic plan.
+                break Err(ClusterError::Rank { rank: 0, message: "no material is ready".into() });
+            }
+            match next_message(world, &done_rx) {
+                Message::Done { rank, material, seconds } => {
+                    scheduler.finish(&material);
+                    summary.generated += 1;
+                    let positions = crate::index::MaterialIndex::size(material).unwrap_or(0);
+                    finished(Finished { material, rank, seconds, positions });
+                    idle.push(rank);
+                }
+                Message::Failed { rank, message } => break Err(ClusterError::Rank { rank, message }),
+            }
+        };
+        // Stops rank 0's worker (a closed channel) and, on success, the other ranks; on a
+        // failure the caller aborts the run.
+        let _ = task_tx.send(None);
+        drop(task_tx);
+        if outcome.is_ok() {
+            stop_all(world);
+        }
+        outcome.map(|()| summary)
+    })
+}
+
+fn stop_all(world: &SimpleCommunicator) {
+    for rank in 1..world.size() {
+        world.process_at_rank(rank).send_with_tag(&[0u8][..], STOP);
+    }
+}
+
+/// The next report from any rank: other ranks by MPI, rank 0's worker by its channel.
+fn next_message(world: &SimpleCommunicator, local: &mpsc::Receiver<Message>) -> Message {
+    loop {
+        if let Some(status) = world.any_process().immediate_probe() {
+            let rank = status.source_rank();
+            let (bytes, status) = world.process_at_rank(rank).receive_vec::<u8>();
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            return if status.tag() == DONE {
+                let mut words = text.split_whitespace();
+                let material = parse(words.next().unwrap_or_default().as_bytes());
+                let seconds = words.next().and_then(|s| s.parse().ok()).unwrap_or(0.0);
+                Message::Done { rank, material, seconds }
+            } else {
+                Message::Failed { rank, message: text }
+            };
+        }
+        match local.recv_timeout(Duration::from_millis(2)) {
+            Ok(message) => return message,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            // Rank 0 solves nothing: wait a little between probes.
+            Err(mpsc::RecvTimeoutError::Disconnected) => std::thread::sleep(Duration::from_millis(2)),
+        }
+    }
+}

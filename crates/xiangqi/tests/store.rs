@@ -1,0 +1,238 @@
+//! The table store: probes from files equal the solution in memory, with any cache size and
+//! from many threads at once; main lines are complete and replayable; materials beyond the
+//! tables are refused at once.
+
+use std::path::PathBuf;
+
+use endgame_core::Value;
+use endgame_xiangqi::store::check_size;
+use endgame_xiangqi::{
+    LineEnd, Material, MaterialIndex, Position, Probe, ProbeError, Rules, Setup, Tablebase, Tablebases,
+};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("endgame-store-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn material(text: &str) -> Material {
+    text.parse().unwrap()
+}
+
+fn position(fen: &str) -> Position {
+    Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap()
+}
+
+/// Generates `materials` under `rules` into a new directory and solves them in memory too.
+fn generated(name: &str, rules: Rules, materials: &[&str]) -> (PathBuf, Tablebase) {
+    let dir = temp_dir(name);
+    let materials: Vec<Material> = materials.iter().map(|m| material(m)).collect();
+    let summary = Tablebases::open(&dir, rules).generate(&materials, &|_| {}).unwrap();
+    assert_eq!(summary.kept, 0);
+    let mut memory = Tablebase::new(rules);
+    for &m in &materials {
+        memory.solve(m).unwrap();
+    }
+    (dir, memory)
+}
+
+/// Every legal position of `m`, probed through `store`, has the in-memory value.
+fn check_every_position(
+    store: &Tablebases,
+    memory: &Tablebase,
+    m: Material,
+    stride: usize,
+    offset: usize,
+) -> usize {
+    let table = memory.table(m).unwrap();
+    let mut probed = 0;
+    for i in (offset..table.index().len()).step_by(stride) {
+        let Some(position) = table.index().decode(i) else { continue };
+        if position.check(store.rules()).is_err() {
+            assert!(store.probe(&position).unwrap_err().is_illegal());
+            continue;
+        }
+        assert_eq!(
+            store.probe(&position).unwrap(),
+            table.solution().value(i).unwrap(),
+            "{}",
+            position.setup()
+        );
+        probed += 1;
+    }
+    probed
+}
+
+#[test]
+fn probes_from_files_equal_the_solution_in_memory_with_any_cache() {
+    let (dir, memory) = generated("every", Rules::Standard, &["KNvKC", "KRvKA"]);
+    for m in ["KNvKC", "KRvKA", "KNvK", "KvKC"] {
+        let m = material(m);
+        // The default cache, and one far smaller than a table (a few blocks).
+        for store in [
+            Tablebases::open(&dir, Rules::Standard),
+            Tablebases::open(&dir, Rules::Standard).with_cache_bytes(40_000),
+        ] {
+            assert!(check_every_position(&store, &memory, m, 1, 0) > 0);
+            assert!(store.cache().bytes() <= store.cache().budget());
+        }
+    }
+    // Statistics from the file equal those of the solution in memory.
+    let store = Tablebases::open(&dir, Rules::Standard);
+    assert_eq!(store.stats(material("KNvKC")).unwrap(), memory.table(material("KNvKC")).unwrap().stats());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn many_threads_probe_one_store() {
+    let (dir, memory) = generated("threads", Rules::Hdu, &["KCvKA"]);
+    let store = Tablebases::open(&dir, Rules::Hdu).with_cache_bytes(100_000);
+    let m = material("KCvKA");
+    let probed: usize = std::thread::scope(|s| {
+        let (store, memory) = (&store, &memory);
+        let workers: Vec<_> =
+            (0..8).map(|t| s.spawn(move || check_every_position(store, memory, m, 3, t % 3))).collect();
+        workers.into_iter().map(|w| w.join().unwrap()).sum()
+    });
+    assert!(probed > 50_000, "{probed}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn main_lines_are_complete_and_replay_to_the_end() {
+    let store = Tablebases::open(temp_dir("lines"), Rules::Standard);
+    // The longest wins of KNvKA (37 plies, the published figure) are found and played out.
+    let memory = {
+        let mut t = Tablebase::new(Rules::Standard);
+        t.solve(material("KNvKA")).unwrap();
+        t
+    };
+    let table = memory.table(material("KNvKA")).unwrap();
+    let longest = (0..table.index().len())
+        .filter(|&i| matches!(table.solution().value(i), Some(Value::Win(d)) if d.0 == 37))
+        .filter_map(|i| table.index().decode(i))
+        .find(|p| p.check(Rules::Standard).is_ok())
+        .expect("a win in 37 plies");
+    for start in [longest, position("4k4/9/9/9/9/9/9/9/4A4/3RK4 w")] {
+        let value = store.probe(&start).unwrap();
+        let Value::Win(d) = value else { panic!("{value}") };
+        let line = store.main_line(&start).unwrap();
+        assert_eq!(line.moves.len(), d.0 as usize, "{}", start.setup());
+        let mut at = start;
+        for m in &line.moves {
+            assert!(at.legal_moves(Rules::Standard).contains(&m.mv));
+            at = at.play_unchecked(m.mv);
+        }
+        assert_eq!(at, line.last);
+        assert!(at.legal_moves(Rules::Standard).is_empty());
+        assert_eq!(line.end, LineEnd::NoLegalMove { loser: !start.turn(), checkmated: at.in_check() });
+    }
+}
+
+#[test]
+fn drawn_lines_stop_at_a_real_repetition_or_the_bound() {
+    let store = Tablebases::open(temp_dir("draws"), Rules::Standard);
+    let mut repeats = 0;
+    for fen in ["4k4/9/9/9/9/9/9/9/9/3K5 w", "3k5/9/9/9/9/9/9/9/4A4/4K4 b", "4k4/4a4/9/9/9/9/9/9/9/3K5 w"] {
+        let start = position(fen);
+        assert_eq!(store.probe(&start).unwrap(), Value::ENDLESS_DRAW, "{fen}");
+        let line = store.main_line(&start).unwrap();
+        let mut seen = vec![start];
+        for m in &line.moves {
+            assert_eq!(m.value, Value::ENDLESS_DRAW);
+            seen.push(seen.last().unwrap().play_unchecked(m.mv));
+        }
+        assert_eq!(*seen.last().unwrap(), line.last);
+        match line.end {
+            LineEnd::Repeats { ply, again } => {
+                repeats += 1;
+                assert_eq!(again, line.moves.len());
+                assert_eq!(seen[ply], line.last);
+                assert!(!seen[..seen.len() - 1].iter().skip(ply + 1).any(|p| *p == line.last));
+            }
+            LineEnd::Bounded => assert_eq!(line.moves.len(), endgame_xiangqi::DRAW_LINE_PLIES),
+            other => panic!("{fen}: {other:?}"),
+        }
+    }
+    assert!(repeats > 0);
+}
+
+#[test]
+fn materials_beyond_the_tables_are_refused_at_once() {
+    let store = Tablebases::open(temp_dir("beyond"), Rules::Standard);
+    let start = position("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w");
+    let err = store.probe(&start).unwrap_err();
+    assert!(matches!(err, ProbeError::BeyondTables { men: 32, .. }), "{err}");
+    assert!(err.to_string().contains("has 32 men"), "{err}");
+    // 15 men: the index fits in 64 bits, but no machine here holds it.
+    let fifteen = material("KAABBPPPPPvKAABB");
+    assert_eq!(fifteen.men(), 15);
+    assert!(MaterialIndex::size(fifteen).is_some());
+    assert!(matches!(check_size(fifteen), Err(ProbeError::BeyondTables { men: 15, .. })));
+    assert!(Tablebases::plan(&[fifteen]).is_err());
+    // A 5-man material without a file: not generated, with the command that generates it.
+    let err = store.probe(&position("3k5/9/9/9/9/9/9/9/4A4/2R1K1R2 w")).unwrap_err();
+    assert!(err.is_not_generated(), "{err}");
+    assert!(err.to_string().contains("run `endgame xiangqi generate KARRvK --rules standard`"), "{err}");
+}
+
+#[test]
+fn the_plan_lists_dependencies_first() {
+    let plan = Tablebases::plan(&[material("KRvKA"), material("KCvK")]).unwrap();
+    let names: Vec<String> = plan.iter().map(ToString::to_string).collect();
+    assert_eq!(names, ["KvK", "KCvK", "KRvK", "KvKA", "KRvKA"]);
+    for (i, m) in plan.iter().enumerate() {
+        for smaller in m.after_captures() {
+            assert!(plan[..i].contains(&smaller), "{smaller} after {m}");
+        }
+    }
+}
+
+/// A 5-man material with wins of 87 plies (the published longest for KRvKNN): generated into
+/// files (about 20 s on 2 quiet cores), lines of 80 plies and more probed from them and
+/// replayed to the end (checkmate or stalemate).
+#[test]
+fn lines_of_80_plies_and_more_are_complete_and_replay_to_the_end() {
+    let dir = temp_dir("long");
+    let store = Tablebases::open(&dir, Rules::Standard).with_cache_bytes(1 << 20);
+    let m = material("KRvKNN");
+    store.generate(&[m], &|_| {}).unwrap();
+    let index = MaterialIndex::new(m);
+    let id = endgame_xiangqi::store::table_id(m, Rules::Standard, index.len());
+    let solution = endgame_core::table_file::read_table(&store.path(m), &id).unwrap();
+    let long: Vec<usize> = (0..index.len())
+        .filter(|&i| matches!(solution.value(i), Some(Value::Win(d) | Value::Loss(d)) if d.0 >= 80))
+        .collect();
+    assert!(!long.is_empty());
+    // The longest win (87 plies, as published) and the longest loss one ply longer.
+    let longest = |win: bool| {
+        long.iter()
+            .filter_map(|&i| solution.value(i))
+            .filter(|v| matches!(v, Value::Win(_)) == win)
+            .filter_map(Value::plies)
+            .max()
+    };
+    assert_eq!(
+        (longest(true), longest(false)),
+        (Some(endgame_core::Plies(87)), Some(endgame_core::Plies(88)))
+    );
+    for &i in long.iter().step_by(long.len().div_ceil(6)) {
+        let start = index.decode(i).unwrap();
+        let value = store.probe(&start).unwrap();
+        let line = store.main_line(&start).unwrap();
+        assert_eq!(Some(line.moves.len() as u32), value.plies().map(|p| p.0), "{}", start.setup());
+        let mut at = start;
+        for m in &line.moves {
+            assert!(at.legal_moves(Rules::Standard).contains(&m.mv), "{} in {}", m.mv, at.setup());
+            at = at.play_unchecked(m.mv);
+        }
+        assert_eq!(at, line.last);
+        // Checkmate or stalemate: under standard rules both lose.
+        assert!(at.legal_moves(Rules::Standard).is_empty(), "{}", at.setup());
+        let loser = if matches!(value, Value::Win(_)) { !start.turn() } else { start.turn() };
+        assert_eq!(line.end, LineEnd::NoLegalMove { loser, checkmated: at.in_check() });
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
