@@ -1,7 +1,10 @@
 //! A game given by an explicit list of moves per position: for tests, examples and small
 //! hand-made games.
 
+use std::collections::HashMap;
+
 use crate::game::{Game, Successor, Unmoves};
+use crate::perpetual::{Checks, RuleValue};
 use crate::value::Value;
 
 /// A game whose positions are `0..n` and whose moves are listed explicitly.
@@ -13,6 +16,10 @@ pub struct ExplicitGame {
     terminal: Vec<Option<Value>>,
     holes: Vec<bool>,
     unmoves: Vec<Vec<usize>>,
+    checks: Vec<bool>,
+    /// Values under the ban on perpetual check of moves out of the index, by position and
+    /// move number (the others: their plain value).
+    rule_known: HashMap<(usize, usize), RuleValue>,
 }
 
 impl ExplicitGame {
@@ -33,8 +40,14 @@ impl ExplicitGame {
                     .collect()
             })
             .collect();
-        let mut game =
-            ExplicitGame { moves, terminal: vec![None; n], holes: vec![false; n], unmoves: Vec::new() };
+        let mut game = ExplicitGame {
+            moves,
+            terminal: vec![None; n],
+            holes: vec![false; n],
+            unmoves: Vec::new(),
+            checks: vec![false; n],
+            rule_known: HashMap::new(),
+        };
         game.rebuild_unmoves();
         game
     }
@@ -52,6 +65,37 @@ impl ExplicitGame {
     pub fn with_known_move(mut self, pos: usize, value: Value) -> Self {
         self.moves[pos].push(Successor::Known(value));
         self
+    }
+
+    /// Marks `pos` as "the side to move is in check" (for [`Checks`]).
+    #[must_use]
+    pub fn with_check(mut self, pos: usize) -> Self {
+        self.checks[pos] = true;
+        self
+    }
+
+    /// Adds a move from `pos` out of the index, to a position whose value under the ban on
+    /// perpetual check is `value` (its plain value: [`RuleValue::plain`]).
+    #[must_use]
+    pub fn with_known_rule_move(mut self, pos: usize, value: RuleValue) -> Self {
+        self.rule_known.insert((pos, self.moves[pos].len()), value);
+        self.moves[pos].push(Successor::Known(value.plain()));
+        self
+    }
+
+    /// The value under the rule of the move `mv` of `pos` if it leaves the index.
+    #[must_use]
+    pub fn known_rule_value(&self, pos: usize, mv: usize) -> Option<RuleValue> {
+        match self.moves[pos].get(mv)? {
+            Successor::Known(v) => Some(self.rule_known.get(&(pos, mv)).copied().unwrap_or((*v).into())),
+            Successor::Position(_) => None,
+        }
+    }
+
+    /// Whether the side to move is in check at `pos`.
+    #[must_use]
+    pub fn is_check(&self, pos: usize) -> bool {
+        self.checks[pos]
     }
 
     /// Makes `pos` a hole in the index (it must not be the target of a move).
@@ -111,5 +155,15 @@ impl Unmoves for ExplicitGame {
         for &p in &self.unmoves[pos] {
             f(p);
         }
+    }
+}
+
+impl Checks for ExplicitGame {
+    fn in_check(&self, pos: usize) -> bool {
+        self.checks[pos]
+    }
+
+    fn known_by_rule(&self, pos: usize, mv: usize, plain: Value) -> RuleValue {
+        self.rule_known.get(&(pos, mv)).copied().unwrap_or(plain.into())
     }
 }

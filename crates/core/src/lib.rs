@@ -5,6 +5,8 @@
 //! - [`game`] and [`retrograde`]: a game numbers its positions densely and supplies moves
 //!   (optionally un-moves); [`Retrograde`] computes the value and distance of every position,
 //!   cycles included, in O(positions + moves), in parallel.
+//! - [`perpetual`]: the same under the ban on perpetual check (a side that checks forever
+//!   loses), for any game that marks "in check": nested fixpoints over the position graph.
 //! - [`line`](mod@line): every move of a position with its value, the best move, the main line.
 //! - [`schedule`]: tiers (pieces of a game) handed out in dependency order, largest ready
 //!   first, finished ones skipped: one scheduler for a process and for a cluster.
@@ -24,6 +26,7 @@ pub mod explicit;
 pub mod game;
 pub mod input;
 pub mod line;
+pub mod perpetual;
 pub mod retrograde;
 pub mod schedule;
 pub mod search;

@@ -16,6 +16,8 @@
 //!   published them. [`hdu()`] holds `KvKN` under `hdu` rules.
 //! - Probing: [`Tablebases`] (the tables of one rule set in one directory, read block by
 //!   block through a byte-bounded cache) and the [`Probe`] trait (value, moves, main line).
+//! - [`perpetual`]: tables under `perpetual-check` (a side that checks forever loses), solved
+//!   in memory by the core's [`endgame_core::perpetual`] solver.
 //! - [`judge`]: the HDU 5897 contest format.
 //! - [`wxf`]: moves in WXF notation (`C2.5`, `H8+7`), as players write them.
 //!
@@ -40,6 +42,7 @@ pub mod judge;
 pub mod material;
 pub mod material_game;
 pub mod moves;
+pub mod perpetual;
 pub mod piece;
 pub mod position;
 pub mod probe;
@@ -55,6 +58,7 @@ pub use fen::FenError;
 pub use index::MaterialIndex;
 pub use material::{Material, MaterialError};
 pub use moves::{Move, ParseMoveError};
+pub use perpetual::{PerpetualStats, PerpetualTablebase};
 pub use piece::{Color, Piece, Role};
 pub use position::{IllegalMove, Position, PositionError};
 pub use probe::{DRAW_LINE_PLIES, LineEnd, MainLine, MoveValue, Probe, ProbeError};

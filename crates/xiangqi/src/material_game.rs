@@ -98,7 +98,9 @@ impl Game for MaterialGame<'_> {
         let Some(turn) = self.index.squares(pos, &mut all) else { return false };
         match self.rules {
             Rules::Hdu => true,
-            Rules::Standard => legal(&all[..self.index.pieces().len()], self.index.pieces(), turn),
+            Rules::Standard | Rules::PerpetualCheck => {
+                legal(&all[..self.index.pieces().len()], self.index.pieces(), turn)
+            }
         }
     }
 
@@ -127,7 +129,7 @@ impl Game for MaterialGame<'_> {
         let mut all = [Square::A0; MAX_MEN];
         let Some(turn) = self.index.squares(pos, &mut all) else { return FirstLook::Hole };
         let pieces = self.index.pieces();
-        if self.rules == Rules::Standard && !legal(&all[..pieces.len()], pieces, turn) {
+        if self.rules.forbids_check() && !legal(&all[..pieces.len()], pieces, turn) {
             return FirstLook::Hole;
         }
         self.move_values(pos, &all, turn, f);
@@ -169,7 +171,7 @@ impl MaterialGame<'_> {
         let bits = Bits::new(squares, pieces);
         let general = squares
             [pieces.iter().position(|p| p.color == turn && p.role == Role::General).expect("a General")];
-        let standard = self.rules == Rules::Standard;
+        let standard = self.rules.forbids_check();
         let occupied = bits.occupied();
         let checked = standard && in_check_bits(occupied, squares, pieces, general, turn, None);
         let mut mirror_base = None;

@@ -473,7 +473,7 @@ pub fn generate_for(
                     out.push(Move { from, to });
                 }
             }
-            Rules::Standard => {
+            Rules::Standard | Rules::PerpetualCheck => {
                 let Some(general) = general else { return };
                 let checked = in_check(board, general, color);
                 for_each_target(board, from, piece, |to| {
@@ -503,7 +503,7 @@ pub fn generate_unmoves_for(
 ) {
     match rules {
         // Every move is legal under hdu, so every way back is an un-move.
-        Rules::Hdu | Rules::Standard => {}
+        Rules::Hdu | Rules::Standard | Rules::PerpetualCheck => {}
     }
     for (to, piece) in pieces.into_iter().filter(|(_, p)| p.color == color) {
         for_each_origin(board, to, piece, |from| out.push(Move { from, to }));

@@ -10,6 +10,11 @@
 //!   play is a draw. The one deviation from real Xiangqi: no rules against perpetual check or
 //!   perpetual chase (real Xiangqi makes the side that repeats them lose; here any cycle is a
 //!   draw).
+//! - `perpetual-check`: `standard`, except for endless play. Look at its tail: if from some
+//!   point on every move of one side gives check and not every move of the other side does,
+//!   the side that checks forever loses; otherwise (both check forever, or neither) it is a
+//!   draw. Chasing rules are not modelled. Solved by [`crate::perpetual`]; not yet a rule set
+//!   of the table files and the command line (so not in [`Rules::ALL`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -24,10 +29,14 @@ pub enum Rules {
     /// endless play draws (no perpetual-check or perpetual-chase rules). The default.
     #[default]
     Standard,
+    /// Standard Xiangqi with the ban on perpetual check: a side that checks forever (while
+    /// the other does not) loses. Chasing rules are not modelled.
+    PerpetualCheck,
 }
 
 impl Rules {
-    /// Every rule set.
+    /// Every rule set of the table files and the command line (`perpetual-check` is solved in
+    /// memory by [`crate::perpetual`] only, so far).
     pub const ALL: [Rules; 2] = [Rules::Hdu, Rules::Standard];
 
     /// Whether a move may not leave one's own General in check (so a legal position never
@@ -43,6 +52,7 @@ impl Rules {
         match self {
             Rules::Hdu => "hdu",
             Rules::Standard => "standard",
+            Rules::PerpetualCheck => "perpetual-check",
         }
     }
 }

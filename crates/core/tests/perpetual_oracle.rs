@@ -1,0 +1,464 @@
+//! The solver under the ban on perpetual check against a brute-force oracle on small random
+//! graphs.
+//!
+//! The oracle is deliberately literal and shares nothing with the solver but the game:
+//!
+//! - Mates: the minimax equations iterated round by round (a win in `r` if some move reaches a
+//!   loss in `r - 1`, a loss in `r` if every move reaches a win in less), where moves out of
+//!   the index count with their mate values only.
+//! - Wins of any kind, by **enumerating memoryless strategies**. A state is a node with who is
+//!   to move (me or the opponent). For every choice of one move per node for *me* (moves that
+//!   win at once are always taken, moves that cannot win never: both only shrink the
+//!   enumeration), the graph the opponent still plays in is searched for an escape: a finite
+//!   end that is not my win, a reachable cycle through a position where I am to move and not
+//!   in check (the opponent stopped checking), or a reachable cycle that never passes a
+//!   position where the opponent is to move and not in check (I check forever). I win from a
+//!   state iff some strategy leaves no escape from it (memoryless strategies suffice for this
+//!   one-pair Rabin objective). The side to move wins if its "me to move" state is won, loses
+//!   if its "opponent to move" state is.
+//! - What neither side wins is a draw; draws that can reach a drawn end get the shortest such
+//!   distance by rounds again.
+
+use endgame_core::explicit::ExplicitGame;
+use endgame_core::perpetual::{PerpetualCheck, RuleSolution, RuleValue, best_move, check_rule_solution};
+use endgame_core::{Game, Plies, Retrograde, Successor, Value};
+use proptest::prelude::*;
+
+/// At most this many strategies per game (the generator trims moves to stay below).
+const MAX_STRATEGIES: usize = 4096;
+
+/// Whether a move's end (a value for the side to move after it) is a win for the player who
+/// moves into it, when `mine` says whether that player is me.
+fn good_end(next_mover_value: RuleValue, mover_is_me: bool) -> bool {
+    use endgame_core::Wdl;
+    if mover_is_me { next_mover_value.wdl() == Wdl::Loss } else { next_mover_value.wdl() == Wdl::Win }
+}
+
+/// The moves of a node as the oracle sees them: to a node, or an end with its value for the
+/// side to move there.
+enum Edge {
+    To(usize),
+    End(RuleValue),
+}
+
+fn edges(game: &ExplicitGame, u: usize) -> Vec<Edge> {
+    game.moves_of(u)
+        .iter()
+        .enumerate()
+        .map(|(mv, s)| match *s {
+            Successor::Position(q) => Edge::To(q),
+            Successor::Known(_) => Edge::End(game.known_rule_value(u, mv).unwrap()),
+        })
+        .collect()
+}
+
+/// Mate values by rounds (`None`: no forced mate either way).
+fn mates(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
+    let n = game.num_positions();
+    let mut value: Vec<Option<RuleValue>> = vec![None; n];
+    for u in 0..n {
+        if game.is_position(u) {
+            value[u] = match game.terminal(u) {
+                Some(t) => Some(t.into()),
+                None if game.moves_of(u).is_empty() => Some(RuleValue::Loss(Plies(0))),
+                None => None,
+            };
+        }
+    }
+    let fixed: Vec<bool> = value.iter().map(Option::is_some).collect();
+    for r in 1..=(2 * n + 10) as u32 {
+        let before = value.clone();
+        for u in 0..n {
+            if !game.is_position(u) || fixed[u] || before[u].is_some() {
+                continue;
+            }
+            let children: Vec<Option<RuleValue>> = edges(game, u)
+                .into_iter()
+                .map(|e| match e {
+                    Edge::To(q) => before[q],
+                    Edge::End(v) => Some(v),
+                })
+                .collect();
+            if children.iter().any(|c| *c == Some(RuleValue::Loss(Plies(r - 1)))) {
+                value[u] = Some(RuleValue::Win(Plies(r)));
+            } else if children.iter().all(|c| matches!(c, Some(RuleValue::Win(d)) if d.0 < r)) {
+                value[u] = Some(RuleValue::Loss(Plies(r)));
+            }
+        }
+    }
+    // Terminal draws and the undecided are no mates.
+    value.iter().map(|v| v.filter(|v| matches!(v, RuleValue::Win(_) | RuleValue::Loss(_)))).collect()
+}
+
+/// The game on states `2 u + s` (`s = 0`: me to move at `u`, `1`: the opponent).
+struct States {
+    /// A finite end or a move out that is not my win (for me: my only choice is such).
+    local_bad: Vec<bool>,
+    /// The opponent's moves (for `s = 1`), or my options (`s = 0`): distinct target states.
+    succ: Vec<Vec<usize>>,
+    /// Me to move, not in check.
+    e: Vec<bool>,
+    /// The opponent to move, not in check.
+    f: Vec<bool>,
+    /// States where I choose among `succ`.
+    choice: Vec<bool>,
+}
+
+fn states(game: &ExplicitGame) -> States {
+    let n = game.num_positions();
+    let mut st = States {
+        local_bad: vec![false; 2 * n],
+        succ: vec![Vec::new(); 2 * n],
+        e: vec![false; 2 * n],
+        f: vec![false; 2 * n],
+        choice: vec![false; 2 * n],
+    };
+    for u in 0..n {
+        if !game.is_position(u) {
+            st.local_bad[2 * u] = true;
+            st.local_bad[2 * u + 1] = true;
+            continue;
+        }
+        let check = game.is_check(u);
+        st.e[2 * u] = !check;
+        st.f[2 * u + 1] = !check;
+        if let Some(t) = game.terminal(u) {
+            let t = RuleValue::from(t);
+            // A finite end: mine if the mover (me at 2u) wins, or the mover (opponent) loses.
+            st.local_bad[2 * u] = t.wdl() != endgame_core::Wdl::Win;
+            st.local_bad[2 * u + 1] = t.wdl() != endgame_core::Wdl::Loss;
+            continue;
+        }
+        let es = edges(game, u);
+        // Me to move.
+        if es.iter().any(|e| matches!(e, Edge::End(v) if good_end(*v, true))) {
+            // I take the win at once: a good end, no successors.
+        } else {
+            let mut targets: Vec<usize> =
+                es.iter().filter_map(|e| if let Edge::To(q) = e { Some(2 * q + 1) } else { None }).collect();
+            targets.sort_unstable();
+            targets.dedup();
+            if targets.is_empty() {
+                st.local_bad[2 * u] = true;
+            } else {
+                st.choice[2 * u] = targets.len() > 1;
+                st.succ[2 * u] = targets;
+            }
+        }
+        // The opponent to move: every move is played.
+        if es.is_empty() {
+            continue; // the opponent has no move: my win
+        }
+        if es.iter().any(|e| matches!(e, Edge::End(v) if !good_end(*v, false))) {
+            st.local_bad[2 * u + 1] = true;
+        }
+        let mut targets: Vec<usize> =
+            es.iter().filter_map(|e| if let Edge::To(q) = e { Some(2 * q) } else { None }).collect();
+        targets.sort_unstable();
+        targets.dedup();
+        st.succ[2 * u + 1] = targets;
+    }
+    st
+}
+
+/// The states from which every play of the graph `succ` (my choices fixed) is my win.
+fn winning_with(st: &States, succ: &[Vec<usize>]) -> u32 {
+    let k = succ.len();
+    // reach[x]: states reachable in one or more steps; reach_nf[x]: the same through states
+    // outside F only.
+    let mut reach = vec![0u32; k];
+    let mut reach_nf = vec![0u32; k];
+    loop {
+        let mut changed = false;
+        for x in 0..k {
+            let (mut r, mut rn) = (reach[x], reach_nf[x]);
+            for &y in &succ[x] {
+                r |= 1 << y | reach[y];
+                if !st.f[y] {
+                    rn |= 1 << y | reach_nf[y];
+                }
+            }
+            if r != reach[x] || rn != reach_nf[x] {
+                changed = true;
+                reach[x] = r;
+                reach_nf[x] = rn;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut escape = 0u32;
+    for x in 0..k {
+        let on_cycle = reach[x] >> x & 1 == 1;
+        let on_cycle_outside_f = !st.f[x] && reach_nf[x] >> x & 1 == 1;
+        if st.local_bad[x] || (st.e[x] && on_cycle) || on_cycle_outside_f {
+            escape |= 1 << x;
+        }
+    }
+    let mut won = 0u32;
+    for x in 0..k {
+        if (escape >> x & 1) == 0 && reach[x] & escape == 0 {
+            won |= 1 << x;
+        }
+    }
+    won
+}
+
+/// My winning states, by enumerating my memoryless strategies.
+fn winning_region(st: &States) -> u32 {
+    let k = st.succ.len();
+    let choosers: Vec<usize> = (0..k).filter(|&x| st.choice[x]).collect();
+    let mut pick = vec![0usize; choosers.len()];
+    let mut won = 0u32;
+    loop {
+        let mut succ = st.succ.clone();
+        for (c, &x) in choosers.iter().enumerate() {
+            succ[x] = vec![st.succ[x][pick[c]]];
+        }
+        won |= winning_with(st, &succ);
+        // Next strategy (odometer).
+        let mut c = 0;
+        while c < choosers.len() {
+            pick[c] += 1;
+            if pick[c] < st.succ[choosers[c]].len() {
+                break;
+            }
+            pick[c] = 0;
+            c += 1;
+        }
+        if c == choosers.len() {
+            return won;
+        }
+    }
+}
+
+fn oracle(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
+    let n = game.num_positions();
+    let mate = mates(game);
+    let st = states(game);
+    let won = winning_region(&st);
+    let mut value: Vec<Option<RuleValue>> = vec![None; n];
+    for u in 0..n {
+        if !game.is_position(u) {
+            continue;
+        }
+        let (mine, theirs) = (won >> (2 * u) & 1 == 1, won >> (2 * u + 1) & 1 == 1);
+        assert!(!(mine && theirs), "the oracle lets both sides win at {u}");
+        value[u] = match (game.terminal(u), mate[u]) {
+            (Some(t), _) => Some(t.into()),
+            (None, Some(m)) => {
+                assert_eq!(
+                    m.wdl() == endgame_core::Wdl::Win,
+                    mine,
+                    "oracle: mate and strategy disagree at {u}"
+                );
+                Some(m)
+            }
+            (None, None) if mine => Some(RuleValue::WinByRule(0)),
+            (None, None) if theirs => Some(RuleValue::LossByRule(0)),
+            (None, None) => None,
+        };
+    }
+    // Draws: the shortest line through draws to a drawn end.
+    let draws: Vec<usize> = (0..n).filter(|&u| game.is_position(u) && value[u].is_none()).collect();
+    for r in 1..=(n + 10) as u32 {
+        let before = value.clone();
+        for &u in &draws {
+            if before[u].is_none()
+                && edges(game, u).into_iter().any(|e| {
+                    let child = match e {
+                        Edge::To(q) => before[q],
+                        Edge::End(v) => Some(v),
+                    };
+                    child == Some(RuleValue::Draw(Some(Plies(r - 1))))
+                })
+            {
+                value[u] = Some(RuleValue::Draw(Some(Plies(r))));
+            }
+        }
+    }
+    for &u in &draws {
+        value[u].get_or_insert(RuleValue::Draw(None));
+    }
+    value
+}
+
+fn any_plain_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        (0u32..4).prop_map(Value::win_in),
+        (0u32..4).prop_map(Value::loss_in),
+        (0u32..3).prop_map(|d| Value::Draw(Some(Plies(d)))),
+        Just(Value::Draw(None)),
+    ]
+}
+
+fn any_rule_value() -> impl Strategy<Value = RuleValue> {
+    prop_oneof![
+        any_plain_value().prop_map(RuleValue::from),
+        (0u32..5).prop_map(RuleValue::WinByRule),
+        (0u32..5).prop_map(RuleValue::LossByRule),
+    ]
+}
+
+/// A random game of up to 12 nodes: check marks, holes, terminal values, moves (cycles and
+/// repeated moves included) and moves out with values under the rule. Moves are trimmed so that
+/// the oracle enumerates at most [`MAX_STRATEGIES`] strategies.
+fn any_game() -> impl Strategy<Value = ExplicitGame> {
+    (1usize..=12).prop_flat_map(|n| {
+        let node = (
+            prop::collection::vec(0..n, 0..5),
+            prop::option::weighted(0.08, any_plain_value()),
+            prop::option::weighted(0.25, any_rule_value()),
+            prop::bool::weighted(0.55),
+            prop::bool::weighted(0.05),
+        );
+        prop::collection::vec(node, n).prop_map(move |nodes| {
+            let holes: Vec<bool> = nodes.iter().enumerate().map(|(i, node)| node.4 && i > 0).collect();
+            let mut product = 1usize;
+            let edges: Vec<Vec<usize>> = nodes
+                .iter()
+                .map(|(targets, ..)| {
+                    let mut list: Vec<usize> = Vec::new();
+                    let mut distinct = 0usize;
+                    for &q in targets {
+                        if holes[q] {
+                            continue;
+                        }
+                        if !list.contains(&q) {
+                            let grown = product / distinct.max(1) * (distinct + 1);
+                            if grown > MAX_STRATEGIES {
+                                continue;
+                            }
+                            product = grown;
+                            distinct += 1;
+                        }
+                        list.push(q);
+                    }
+                    list
+                })
+                .collect();
+            let mut game = ExplicitGame::new(edges);
+            for (p, (_, terminal, known, check, _)) in nodes.into_iter().enumerate() {
+                if holes[p] {
+                    game = game.with_hole(p);
+                    continue;
+                }
+                if let Some(v) = terminal {
+                    game = game.with_terminal(p, v);
+                }
+                if let Some(v) = known {
+                    game = game.with_known_rule_move(p, v);
+                }
+                if check {
+                    game = game.with_check(p);
+                }
+            }
+            game
+        })
+    })
+}
+
+/// Checks that the solver's best moves win: with them as my strategy everywhere, every play
+/// from a position won (by mate or by the rule) for its side to move, and from a position lost
+/// for its side to move with the opponent to move, is my win.
+fn best_moves_win(game: &ExplicitGame, solution: &RuleSolution) -> Result<(), String> {
+    let n = game.num_positions();
+    let st = states(game);
+    let mut succ = st.succ.clone();
+    let mut local_bad = st.local_bad.clone();
+    for u in 0..n {
+        if !game.is_position(u) || game.terminal(u).is_some() || game.moves_of(u).is_empty() {
+            continue;
+        }
+        let best = best_move(game, solution, u).expect("a move");
+        match best.to {
+            Successor::Position(q) => {
+                succ[2 * u] = vec![2 * q + 1];
+                local_bad[2 * u] = false;
+            }
+            Successor::Known(_) => {
+                succ[2 * u] = Vec::new();
+                local_bad[2 * u] = !good_end(game.known_rule_value(u, best.mv).unwrap(), true);
+            }
+        }
+    }
+    let fixed = States { local_bad, succ: Vec::new(), e: st.e.clone(), f: st.f.clone(), choice: Vec::new() };
+    let won = winning_with(&fixed, &succ);
+    for u in 0..n {
+        let v = solution.value(u);
+        let (state, side) = match v {
+            Some(RuleValue::Win(_) | RuleValue::WinByRule(_)) => (2 * u, "the side to move"),
+            Some(RuleValue::Loss(_) | RuleValue::LossByRule(_)) => (2 * u + 1, "the opponent"),
+            _ => continue,
+        };
+        if won >> state & 1 == 0 {
+            return Err(format!("position {u} ({v:?}): {side} plays the best moves and does not win"));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6000))]
+
+    #[test]
+    fn perpetual_check_agrees_with_the_oracle(game in any_game()) {
+        let expected = oracle(&game);
+        let solution = PerpetualCheck::new().solve(&game).unwrap();
+        let compact = PerpetualCheck::new().compact(true).solve(&game).unwrap();
+        let plain = Retrograde::new().solve(&game).unwrap();
+        for p in 0..game.num_positions() {
+            let got = solution.value(p).map(RuleValue::without_rank);
+            prop_assert_eq!(got, expected[p], "position {}", p);
+            prop_assert_eq!(compact.value(p), solution.value(p), "position {} (compact)", p);
+            // The plain game's mates keep winner and distance.
+            if let Some(v @ (Value::Win(_) | Value::Loss(_))) = plain.value(p) {
+                prop_assert_eq!(solution.value(p), Some(RuleValue::from(v)), "position {} changed its mate", p);
+            }
+        }
+        prop_assert_eq!(best_moves_win(&game, &solution), Ok(()));
+        prop_assert_eq!(check_rule_solution(&game, &solution), Ok(()));
+    }
+}
+
+#[test]
+fn the_side_that_checks_forever_loses() {
+    // 0 <-> 1; at 0 the side to move is in check: the side moving from 1 checks forever.
+    let game = ExplicitGame::new(vec![vec![1], vec![0]]).with_check(0);
+    let s = PerpetualCheck::new().solve(&game).unwrap();
+    assert!(matches!(s.value(0), Some(RuleValue::WinByRule(_))));
+    assert!(matches!(s.value(1), Some(RuleValue::LossByRule(_))));
+    // Both check: a draw. Neither: a draw.
+    for game in [
+        ExplicitGame::new(vec![vec![1], vec![0]]).with_check(0).with_check(1),
+        ExplicitGame::new(vec![vec![1], vec![0]]),
+    ] {
+        let s = PerpetualCheck::new().solve(&game).unwrap();
+        assert_eq!(s.value(0), Some(RuleValue::Draw(None)));
+        assert_eq!(s.value(1), Some(RuleValue::Draw(None)));
+    }
+}
+
+#[test]
+fn the_winner_must_leave_a_winning_cycle_to_win() {
+    // 0 (me to move, in check) -> 1 or 2. 1: the opponent, not in check, must go to 0: the
+    // opponent checks forever and I do not. 2: the opponent to move, in check (I checked),
+    // goes back to 0. Staying in 0 -> 2 -> 0 (both check) is a draw; 0 -> 1 -> 0 wins.
+    let game = ExplicitGame::new(vec![vec![2, 1], vec![0], vec![0]]).with_check(0).with_check(2);
+    let s = PerpetualCheck::new().solve(&game).unwrap();
+    assert!(matches!(s.value(0), Some(RuleValue::WinByRule(_))));
+    assert_eq!(best_move(&game, &s, 0).unwrap().to, Successor::Position(1));
+    assert_eq!(best_moves_win(&game, &s), Ok(()));
+}
+
+#[test]
+fn a_mate_is_never_traded_for_a_rule_win() {
+    // 0 can mate at once (known loss in 0) or enter a cycle it wins by the rule.
+    let game = ExplicitGame::new(vec![vec![1], vec![0]]).with_check(0).with_known_move(0, Value::loss_in(0));
+    let s = PerpetualCheck::new().solve(&game).unwrap();
+    assert_eq!(s.value(0), Some(RuleValue::Win(Plies(1))));
+    assert_eq!(s.value(1), Some(RuleValue::Loss(Plies(2))));
+    let summary = s.summary();
+    assert_eq!((summary.wins, summary.losses, summary.draws), (1, 1, 0));
+}

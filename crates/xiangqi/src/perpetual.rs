@@ -1,0 +1,303 @@
+//! Tables under the `perpetual-check` rule set: `standard` Xiangqi where a side that checks
+//! forever (while the other side does not) loses.
+//!
+//! The core solver ([`endgame_core::perpetual`]) does the work; this module gives it the game:
+//! the `standard` moves of a material ([`MaterialGame`]), the mark "the side to move is in
+//! check" ([`Checks::in_check`]), and the values under the rule of the smaller materials that
+//! captures lead into ([`Checks::known_by_rule`]). Chasing rules are not modelled.
+//!
+//! [`PerpetualTablebase`] solves materials in memory, smaller materials first (a table under
+//! the rule needs the rule's values of the materials after a capture). Table files, `stats`,
+//! `solve` and `moves` on the command line do not take this rule set yet.
+
+use std::collections::BTreeMap;
+
+use endgame_core::perpetual::{Checks, PerpetualCheck, RuleSolution, RuleValue};
+use endgame_core::{Game, Solution, SolveError, Successor, Unmoves, Value};
+
+use crate::index::{MAX_MEN, MaterialIndex};
+use crate::material::Material;
+use crate::material_game::{MaterialGame, legal};
+use crate::moves::{Move, in_check_pieces};
+use crate::piece::{Color, Role};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::square::Square;
+use crate::tablebase::Tablebase;
+
+/// One material under `perpetual-check`, as the core solver sees it.
+pub struct PerpetualGame<'a> {
+    game: MaterialGame<'a>,
+    index: &'a MaterialIndex,
+    tables: &'a PerpetualTablebase,
+}
+
+impl<'a> PerpetualGame<'a> {
+    /// The game of `index`'s material; captures are looked up in `tables` (which must hold
+    /// every material a capture leads to).
+    #[must_use]
+    pub fn new(index: &'a MaterialIndex, tables: &'a PerpetualTablebase) -> Self {
+        PerpetualGame { game: MaterialGame::new(index, Rules::PerpetualCheck, &tables.plain), index, tables }
+    }
+}
+
+impl Game for PerpetualGame<'_> {
+    type Move = Move;
+
+    fn num_positions(&self) -> usize {
+        self.game.num_positions()
+    }
+
+    fn is_position(&self, pos: usize) -> bool {
+        self.game.is_position(pos)
+    }
+
+    fn terminal(&self, pos: usize) -> Option<Value> {
+        self.game.terminal(pos)
+    }
+
+    fn for_each_move(&self, pos: usize, f: impl FnMut(Move, Successor)) {
+        self.game.for_each_move(pos, f);
+    }
+}
+
+impl Unmoves for PerpetualGame<'_> {
+    fn for_each_unmove(&self, pos: usize, f: impl FnMut(usize)) {
+        self.game.for_each_unmove(pos, f);
+    }
+}
+
+impl Checks for PerpetualGame<'_> {
+    fn in_check(&self, pos: usize) -> bool {
+        let mut all = [Square::A0; MAX_MEN];
+        let Some(turn) = self.index.squares(pos, &mut all) else { return false };
+        let pieces = self.index.pieces();
+        let squares = &all[..pieces.len()];
+        let general = pieces.iter().position(|p| p.color == turn && p.role == Role::General);
+        general.is_some_and(|g| in_check_pieces(squares, pieces, squares[g], turn, None))
+    }
+
+    fn known_by_rule(&self, pos: usize, mv: Move, plain: Value) -> RuleValue {
+        let mut all = [Square::A0; MAX_MEN];
+        let turn = self.index.squares(pos, &mut all).expect("a position with moves");
+        let pieces = self.index.pieces();
+        let n = pieces.len();
+        let slot = all[..n].iter().position(|&s| s == mv.from).expect("the move's piece");
+        let Some(taken) = all[..n].iter().position(|&s| s == mv.to) else { return plain.into() };
+        if pieces[taken].role == Role::General {
+            return plain.into();
+        }
+        all[slot] = mv.to;
+        self.tables
+            .after_capture(self.index, &all[..n], taken, !turn)
+            .expect("the materials after a capture are solved first")
+    }
+}
+
+/// Materials solved in memory under `perpetual-check` (with their `standard` tables, which the
+/// solver starts from).
+pub struct PerpetualTablebase {
+    plain: Tablebase,
+    rule: BTreeMap<Material, RuleSolution>,
+}
+
+impl Default for PerpetualTablebase {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PerpetualTablebase {
+    /// No material solved yet.
+    #[must_use]
+    pub fn new() -> Self {
+        PerpetualTablebase { plain: Tablebase::new(Rules::Standard), rule: BTreeMap::new() }
+    }
+
+    /// The `standard` tables of the solved materials.
+    #[must_use]
+    pub const fn standard(&self) -> &Tablebase {
+        &self.plain
+    }
+
+    /// Solves `material` and, first, every material a capture leads to.
+    ///
+    /// # Errors
+    /// When the solver's limits are exceeded.
+    pub fn solve(&mut self, material: Material) -> Result<(), SolveError> {
+        if self.rule.contains_key(&material) {
+            return Ok(());
+        }
+        for smaller in material.after_captures() {
+            self.solve(smaller)?;
+        }
+        self.plain.solve(material)?;
+        let table = self.plain.table(material).expect("just solved");
+        let plain = Solution::from_values_compact(table.solution().values())?;
+        let solution = PerpetualCheck::solve_from_plain(&PerpetualGame::new(table.index(), self), plain)?;
+        self.rule.insert(material, solution);
+        Ok(())
+    }
+
+    /// The solution of a solved material.
+    #[must_use]
+    pub fn solution(&self, material: Material) -> Option<&RuleSolution> {
+        self.rule.get(&material)
+    }
+
+    /// The index of a solved material.
+    #[must_use]
+    pub fn index(&self, material: Material) -> Option<&MaterialIndex> {
+        self.plain.table(material).map(|t| t.index())
+    }
+
+    /// The solved materials, smallest first.
+    pub fn materials(&self) -> impl Iterator<Item = Material> + '_ {
+        self.rule.keys().copied()
+    }
+
+    /// The value after a capture: `squares` (pieces of `index`'s material after the move)
+    /// without the piece of slot `taken`, with `turn` to move.
+    fn after_capture(
+        &self,
+        index: &MaterialIndex,
+        squares: &[Square],
+        taken: usize,
+        turn: Color,
+    ) -> Option<RuleValue> {
+        let mut material = index.material();
+        material.remove(index.piece(taken));
+        let smaller = self.index(material)?;
+        let mut rest = [Square::A0; MAX_MEN];
+        let mut n = 0;
+        for (i, &sq) in squares.iter().enumerate() {
+            if i != taken {
+                rest[n] = sq;
+                n += 1;
+            }
+        }
+        let i = smaller.canonical_index(&mut rest[..n], turn)?;
+        self.rule.get(&material)?.value(i)
+    }
+
+    /// The value of a position for the side to move; `None` when its material is not solved or
+    /// the position is not legal under `standard` rules.
+    #[must_use]
+    pub fn value(&self, position: &Position) -> Option<RuleValue> {
+        if position.is_game_over() {
+            return Some(RuleValue::Loss(endgame_core::Plies(0)));
+        }
+        position.check(Rules::PerpetualCheck).ok()?;
+        let material = position.material();
+        let i = self.index(material)?.encode(position)?;
+        self.rule.get(&material)?.value(i)
+    }
+
+    /// Every legal move of a position with the value it gives the side to move, best first:
+    /// the shortest mate, then wins by the rule (the first of them keeps the win and leads to
+    /// it: the smallest rank; a capture into a smaller material that wins by the rule counts
+    /// as rank 0), draws, losses by the rule, the longest loss. `None` as for [`Self::value`].
+    #[must_use]
+    pub fn moves(&self, position: &Position) -> Option<Vec<(Move, RuleValue)>> {
+        self.value(position)?;
+        let material = position.material();
+        let mut out = Vec::new();
+        for mv in position.legal_moves(Rules::PerpetualCheck) {
+            let child = position.play_unchecked(mv);
+            let value = if position.captures_general(mv) {
+                RuleValue::Loss(endgame_core::Plies(0))
+            } else if child.material() == material {
+                self.value(&child)?
+            } else {
+                self.value(&child)?.without_rank()
+            };
+            out.push((mv, value.before_move()));
+        }
+        out.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        Some(out)
+    }
+
+    /// Counts over the legal positions of a solved material (both sides to move, mirror
+    /// images counted as GamesmanXiangqi counts them, as [`crate::Stats`] does).
+    #[must_use]
+    pub fn stats(&self, material: Material) -> Option<PerpetualStats> {
+        use rayon::prelude::*;
+        const CHUNK: usize = 1 << 14;
+        let index = self.index(material)?;
+        let solution = self.rule.get(&material)?;
+        let n = index.pieces().len();
+        Some(
+            (0..index.len().div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|c| {
+                    let mut stats = PerpetualStats::default();
+                    for pos in c * CHUNK..index.len().min((c + 1) * CHUNK) {
+                        let mut all = [Square::A0; MAX_MEN];
+                        let Some(turn) = index.squares(pos, &mut all) else { continue };
+                        let squares = &all[..n];
+                        if !legal(squares, index.pieces(), turn) {
+                            continue;
+                        }
+                        let (Some(value), Some(plain)) = (solution.value(pos), solution.plain().value(pos))
+                        else {
+                            continue;
+                        };
+                        let times = if index.is_symmetric(squares) { 1 } else { 2 };
+                        for _ in 0..times {
+                            stats.add(plain, value);
+                        }
+                    }
+                    stats
+                })
+                .reduce(PerpetualStats::default, PerpetualStats::merge),
+        )
+    }
+}
+
+/// Counts over the legal positions of one material under `perpetual-check`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PerpetualStats {
+    /// Legal positions.
+    pub positions: u64,
+    /// Won by mate (as under `standard`).
+    pub wins: u64,
+    /// Won by the rule (drawn under `standard`).
+    pub wins_by_rule: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Lost by the rule (drawn under `standard`).
+    pub losses_by_rule: u64,
+    /// Lost by mate (as under `standard`).
+    pub losses: u64,
+    /// Positions whose winner or distance differs from `standard` although `standard` does
+    /// not call them a draw (0, or the solver is wrong).
+    pub changed_decided: u64,
+}
+
+impl PerpetualStats {
+    fn add(&mut self, plain: Value, value: RuleValue) {
+        self.positions += 1;
+        match value {
+            RuleValue::Win(_) => self.wins += 1,
+            RuleValue::WinByRule(_) => self.wins_by_rule += 1,
+            RuleValue::Draw(_) => self.draws += 1,
+            RuleValue::LossByRule(_) => self.losses_by_rule += 1,
+            RuleValue::Loss(_) => self.losses += 1,
+        }
+        if !matches!(plain, Value::Draw(_)) && RuleValue::from(plain) != value {
+            self.changed_decided += 1;
+        }
+    }
+
+    fn merge(self, o: PerpetualStats) -> PerpetualStats {
+        PerpetualStats {
+            positions: self.positions + o.positions,
+            wins: self.wins + o.wins,
+            wins_by_rule: self.wins_by_rule + o.wins_by_rule,
+            draws: self.draws + o.draws,
+            losses_by_rule: self.losses_by_rule + o.losses_by_rule,
+            losses: self.losses + o.losses,
+            changed_decided: self.changed_decided + o.changed_decided,
+        }
+    }
+}

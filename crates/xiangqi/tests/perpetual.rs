@@ -1,0 +1,175 @@
+//! `perpetual-check` tables against `standard` ones, and positions checked by hand.
+
+use endgame_core::perpetual::{Checks, RuleValue, check_rule_solution};
+use endgame_core::{Game, Plies, Value};
+use endgame_xiangqi::perpetual::PerpetualGame;
+use endgame_xiangqi::{Material, PerpetualTablebase, Position, Probe, Rules, Setup};
+
+fn position(fen: &str) -> Position {
+    Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap()
+}
+
+fn krkn() -> PerpetualTablebase {
+    let mut tables = PerpetualTablebase::new();
+    tables.solve("KRvKN".parse().unwrap()).unwrap();
+    tables
+}
+
+/// The `standard` draws that change, per material up to 4 men (legal positions, both sides
+/// to move, mirror images counted as GamesmanXiangqi counts them): wins by the rule and losses
+/// by the rule for the side to move. Every other material keeps all its draws.
+const CHANGED: [(&str, u64, u64); 2] = [("KNvKR", 624, 2570), ("KRvKN", 624, 2570)];
+
+#[test]
+fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
+    let mut tables = PerpetualTablebase::new();
+    let mut changed = Vec::new();
+    for material in Material::all_up_to(4) {
+        tables.solve(material).unwrap();
+        let stats = tables.stats(material).unwrap();
+        let standard = tables.standard().table(material).unwrap().stats();
+        assert_eq!(stats.changed_decided, 0, "{material}: a standard win or loss changed");
+        assert_eq!(stats.positions, standard.positions, "{material}");
+        assert_eq!((stats.wins, stats.losses), (standard.wins, standard.losses), "{material}");
+        assert_eq!(stats.draws + stats.wins_by_rule + stats.losses_by_rule, standard.draws, "{material}");
+        if stats.wins_by_rule + stats.losses_by_rule > 0 {
+            changed.push((material.to_string(), stats.wins_by_rule, stats.losses_by_rule));
+        }
+        // Value by value, mate distances included.
+        let solution = tables.solution(material).unwrap();
+        let game = PerpetualGame::new(tables.index(material).unwrap(), &tables);
+        assert_eq!(check_rule_solution(&game, solution), Ok(()), "{material}");
+        let plain = &tables.standard().table(material).unwrap().solution();
+        for i in 0..solution.len() {
+            match (plain.value(i), solution.value(i)) {
+                (Some(Value::Draw(_)), Some(_)) | (None, None) => {}
+                (p, r) => assert_eq!(p.map(RuleValue::from), r, "{material} index {i}"),
+            }
+        }
+    }
+    let expected: Vec<(String, u64, u64)> = CHANGED.iter().map(|&(m, w, l)| (m.to_string(), w, l)).collect();
+    assert_eq!(changed, expected);
+}
+
+#[test]
+fn the_check_mark_is_the_boards_check() {
+    let tables = krkn();
+    let material: Material = "KRvKN".parse().unwrap();
+    let index = tables.index(material).unwrap();
+    let game = PerpetualGame::new(index, &tables);
+    let mut checks = 0;
+    for i in 0..game.num_positions() {
+        if let (true, Some(p)) = (game.is_position(i), index.decode(i)) {
+            assert_eq!(game.in_check(i), p.in_check(), "{}", p.setup());
+            checks += usize::from(p.in_check());
+        }
+    }
+    assert!(checks > 1000);
+}
+
+#[test]
+fn the_defenders_perpetual_check_no_longer_saves_it() {
+    // Black's Horse can hop between b1 and c3 checking Red's General on d0/d1 forever; under
+    // `standard` that draws, under `perpetual-check` Black loses: every other move is mated.
+    let tables = krkn();
+    let start = position("9/9/4k4/9/9/9/n8/9/9/R2K5 b");
+    assert_eq!(tables.standard().probe(&start).unwrap(), Value::Draw(None));
+    assert!(matches!(tables.value(&start), Some(RuleValue::LossByRule(_))));
+    let moves = tables.moves(&start).unwrap();
+    let best = moves[0];
+    assert_eq!(best.0.to_string(), "a3b1");
+    assert!(start.play_unchecked(best.0).in_check());
+    assert!(matches!(best.1, RuleValue::LossByRule(_)));
+    assert!(moves[1..].iter().all(|(_, v)| matches!(v, RuleValue::Loss(_))), "{moves:?}");
+    // The play goes on with Black checking at every move and Red never: every move of Red
+    // (forced to answer the check) keeps Red's win by the rule, and every move of Black that
+    // is not a check is mated.
+    let mut at = start.play_unchecked(best.0);
+    let mut seen = std::collections::HashSet::new();
+    while seen.insert(at.setup().to_string()) {
+        assert!(at.in_check() && matches!(tables.value(&at), Some(RuleValue::WinByRule(_))));
+        let red_moves = tables.moves(&at).unwrap();
+        assert!(red_moves.iter().all(|(_, v)| matches!(v, RuleValue::WinByRule(_))), "{red_moves:?}");
+        at = at.play_unchecked(red_moves[0].0);
+        assert!(!at.in_check());
+        let black_moves = tables.moves(&at).unwrap();
+        for (mv, v) in &black_moves {
+            assert!(
+                at.play_unchecked(*mv).in_check() || matches!(v, RuleValue::Loss(_)),
+                "{} {mv}",
+                at.setup()
+            );
+        }
+        assert!(matches!(black_moves[0].1, RuleValue::LossByRule(_)));
+        at = at.play_unchecked(black_moves[0].0);
+    }
+    assert!(seen.len() >= 2, "a cycle of checks: {seen:?}");
+}
+
+#[test]
+fn red_must_answer_and_wins_by_the_rule() {
+    // Red to move, in check from the Horse on b1: the only move d0d1. Under `standard` a draw,
+    // under `perpetual-check` a win for Red (Black can only keep checking).
+    let tables = krkn();
+    let p = position("9/9/4k4/9/9/9/9/9/1n7/R2K5 w");
+    assert_eq!(tables.standard().probe(&p).unwrap(), Value::Draw(None));
+    assert!(matches!(tables.value(&p), Some(RuleValue::WinByRule(_))));
+    assert_eq!(p.legal_moves(Rules::PerpetualCheck).len(), 1);
+}
+
+#[test]
+fn the_checking_side_must_choose_the_check_that_is_no_perpetual() {
+    // Black to move draws with a4c3+, but a4b2+ (a check too, that leads into a perpetual by
+    // Black alone) now loses; every other move is mated.
+    let tables = krkn();
+    let p = position("9/9/4k4/9/9/n8/9/9/3K5/3R5 b");
+    assert_eq!(tables.standard().probe(&p).unwrap(), Value::Draw(None));
+    assert_eq!(tables.value(&p), Some(RuleValue::Draw(None)));
+    let moves = tables.moves(&p).unwrap();
+    let named: Vec<(String, RuleValue)> =
+        moves.iter().map(|(m, v)| (m.to_string(), v.without_rank())).collect();
+    assert_eq!(named[0], ("a4c3".to_string(), RuleValue::Draw(None)));
+    assert_eq!(named[1], ("a4b2".to_string(), RuleValue::LossByRule(0)));
+    assert!(p.play_unchecked(moves[1].0).in_check());
+    assert!(named[2..].iter().all(|(_, v)| matches!(v, RuleValue::Loss(_))));
+    // Under `standard` both checks draw.
+    for (mv, _) in &moves[..2] {
+        assert_eq!(tables.standard().probe(&p.play_unchecked(*mv)).unwrap(), Value::Draw(None));
+    }
+    let _ = Plies(0);
+}
+
+/// Solves the materials named in `$XIANGQI_PERPETUAL` (and all they rest on) under
+/// `perpetual-check` and checks them as the test above does, printing the counts and times:
+/// `XIANGQI_PERPETUAL="KRvKNA" cargo test --release -p endgame-xiangqi --test perpetual -- --ignored --nocapture`
+#[test]
+#[ignore = "the materials named in $XIANGQI_PERPETUAL"]
+fn some_materials_under_perpetual_check() {
+    let names = std::env::var("XIANGQI_PERPETUAL").unwrap_or_default();
+    let mut tables = PerpetualTablebase::new();
+    for name in names.split_whitespace() {
+        let material: Material = name.parse().unwrap();
+        for m in material.with_smaller() {
+            let start = std::time::Instant::now();
+            tables.solve(m).unwrap();
+            let solved = start.elapsed();
+            let stats = tables.stats(m).unwrap();
+            let solution = tables.solution(m).unwrap();
+            let game = PerpetualGame::new(tables.index(m).unwrap(), &tables);
+            assert_eq!(stats.changed_decided, 0, "{m}");
+            assert_eq!(check_rule_solution(&game, solution), Ok(()), "{m}");
+            if m.men() == material.men() || stats.wins_by_rule + stats.losses_by_rule > 0 {
+                println!(
+                    "{m}: {} indices, {} legal positions, {} standard draws: {} wins by the rule, {} losses by the rule; {:?}; solved (standard and rule) in {:.1} s",
+                    solution.len(),
+                    stats.positions,
+                    stats.draws + stats.wins_by_rule + stats.losses_by_rule,
+                    stats.wins_by_rule,
+                    stats.losses_by_rule,
+                    solution.stats(),
+                    solved.as_secs_f64()
+                );
+            }
+        }
+    }
+}
