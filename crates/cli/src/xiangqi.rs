@@ -120,7 +120,12 @@ fn tables(args: &TableArgs) -> Result<Tablebases, Failure> {
 }
 
 fn probe_failure(e: ProbeError) -> Failure {
-    Failure::input(format!("position: {e}"))
+    if e.is_table_failure() {
+        // A file that cannot be read, a damaged table: not the user's input (exit 1).
+        Failure::Other(anyhow::anyhow!("position: {e}"))
+    } else {
+        Failure::input(format!("position: {e}"))
+    }
 }
 
 fn load(args: &PositionArgs) -> Result<(Position, Tablebases), Failure> {
@@ -166,16 +171,26 @@ fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), Failure> {
         return cluster_generation(&tables, &wanted, !args.rank0_schedules_only, out);
     }
     let summary = run_generation(&tables, &wanted)?;
+    let replaced = if summary.replaced > 0 {
+        format!(" ({} of them replacing damaged files)", summary.replaced)
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "{} tables generated, {} already there, {} in all, rules {}, in {}",
-        summary.generated,
+        "{} generated{replaced}, {} already there, {} in all, rules {}, in {}",
+        tables_count(summary.generated),
         summary.kept,
         summary.materials,
         tables.rules(),
         tables.dir().display()
     )?;
     Ok(())
+}
+
+/// `1 table`, `2 tables`.
+fn tables_count(n: usize) -> String {
+    if n == 1 { "1 table".to_string() } else { format!("{n} tables") }
 }
 
 /// Whether this process was started by `mpirun`/`srun` (Open MPI, PMI or PMIx variables).
@@ -197,6 +212,11 @@ fn cluster_generation(
     use mpi::traits::Communicator;
     let universe = mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was initialised already"))?;
     let world = universe.world();
+    if !rank0_solves && world.size() == 1 {
+        return Err(Failure::input(
+            "--rank0-schedules-only: with a single rank nobody would solve; start more ranks",
+        ));
+    }
     let started = std::time::Instant::now();
     let finished = |f: Finished| {
         eprintln!(
@@ -211,8 +231,8 @@ fn cluster_generation(
         Ok(Some(summary)) => {
             writeln!(
                 out,
-                "{} tables generated, {} already there, {} in all, rules {}, in {}, on {} ranks in {:.1} s",
-                summary.generated,
+                "{} generated, {} already there, {} in all, rules {}, in {}, on {} ranks in {:.1} s",
+                tables_count(summary.generated),
                 summary.kept,
                 summary.materials,
                 tables.rules(),
@@ -293,7 +313,13 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
     if !tables.path(material).exists() {
         run_generation(&tables, &[material])?;
     }
-    let s = tables.stats(material).map_err(|e| Failure::input(format!("material {material}: {e}")))?;
+    let s = tables.stats(material).map_err(|e| {
+        if e.is_table_failure() {
+            Failure::Other(anyhow::anyhow!("stats: {e}"))
+        } else {
+            Failure::input(format!("stats: {e}"))
+        }
+    })?;
     if args.json {
         let report = report::stats_json(material, rules, &s);
         writeln!(out, "{report}")?;

@@ -53,6 +53,7 @@ enum State {
 #[derive(Debug)]
 pub struct Scheduler<T> {
     ids: Vec<T>,
+    number: HashMap<T, usize>,
     sizes: Vec<u64>,
     state: Vec<State>,
     /// Dependencies not finished yet.
@@ -101,6 +102,7 @@ impl<T: Clone + Eq + Hash + fmt::Debug> Scheduler<T> {
         }
         let mut scheduler = Scheduler {
             ids: tiers.iter().map(|t| t.id.clone()).collect(),
+            number,
             sizes: tiers.iter().map(|t| t.size).collect(),
             state,
             waiting_for,
@@ -152,7 +154,7 @@ impl<T: Clone + Eq + Hash + fmt::Debug> Scheduler<T> {
     }
 
     fn index(&self, id: &T) -> Option<usize> {
-        self.ids.iter().position(|x| x == id)
+        self.number.get(id).copied()
     }
 
     /// The largest ready tier, now running; `None` when none is ready (all finished, or the

@@ -78,14 +78,14 @@ impl fmt::Display for TableId {
 /// Why a table could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
-    /// The file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    /// The file could not be read or written (the system's message is part of this one, so it
+    /// is not also given as the error's source: printed chains do not repeat it).
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What the system said.
-        #[source]
-        source: io::Error,
+        error: io::Error,
     },
     /// The file is of another version of the format.
     #[error("{}: format version {found}, this program reads version {FORMAT_VERSION}", path.display())]
@@ -134,8 +134,10 @@ impl TableError {
         !matches!(self, TableError::Io { .. })
     }
 
-    fn io(path: &Path, source: io::Error) -> TableError {
-        TableError::Io { path: path.to_path_buf(), source }
+    /// An I/O error about `path`.
+    #[must_use]
+    pub fn io(path: &Path, error: io::Error) -> TableError {
+        TableError::Io { path: path.to_path_buf(), error }
     }
 
     fn damaged(path: &Path, why: impl Into<String>) -> TableError {
@@ -169,13 +171,30 @@ fn value(code: u32) -> Option<Value> {
     }
 }
 
-/// A name for a temporary file next to `path`, unique to this process and this call.
+/// This machine's name as it goes into temporary file names (letters, digits and `-` of the
+/// host name, at most 32), so that processes of several machines sharing a directory (a
+/// cluster over NFS) tell their temporary files apart.
+#[must_use]
+pub fn host_tag() -> String {
+    let name = fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .or_else(|| std::env::var("COMPUTERNAME").ok())
+        .unwrap_or_default();
+    let tag: String =
+        name.trim().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(32).collect();
+    if tag.is_empty() { "host".to_string() } else { tag }
+}
+
+/// A name for a temporary file next to `path`, unique to this machine, process and call:
+/// `<path>.<host>.<pid>.<nanoseconds>.<n>.tmp`.
 fn temporary_name(path: &Path) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let nanos =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     let mut name = path.as_os_str().to_owned();
-    name.push(format!(".{}.{nanos}.{}.tmp", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed)));
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    name.push(format!(".{}.{}.{nanos}.{n}.tmp", host_tag(), std::process::id()));
     PathBuf::from(name)
 }
 
@@ -474,8 +493,12 @@ impl TableReader {
             (0..self.blocks()).into_par_iter().map(|b| self.read_block(b)).collect::<Result<_, _>>()?;
         let values = blocks.iter().flat_map(|block| (0..block.len()).map(|i| block.value(i)));
         // One-byte codes: 1-byte cells (the rare long distances in the solution's side list).
-        let solution =
-            if self.width == 1 { Solution::from_values_bytes(values) } else { Solution::from_values(values) };
+        // Two-byte codes: 2-byte cells (distances up to 16,381 plies); wider ones 4-byte cells.
+        let solution = match self.width {
+            1 => Solution::from_values_bytes(values),
+            2 => Solution::from_values_compact(values),
+            _ => Solution::from_values(values),
+        };
         solution.map_err(|e: SolveError| TableError::damaged(&self.path, e.to_string()))
     }
 }
@@ -562,15 +585,23 @@ fn parse_header(bytes: &[u8], id: &TableId) -> Result<Header, HeaderError> {
         return Err(HeaderError::Bad("a name is not UTF-8".into()));
     };
     let found = TableId { game, variant, rules, positions };
-    if found != *id {
-        return Err(HeaderError::Mismatch(Box::new(found)));
-    }
     let width = r.take(1)?[0] as usize;
     if ![1, 2, 4].contains(&width) {
         return Err(HeaderError::Bad(format!("bad code width {width}")));
     }
     let block = r.u32()? as usize;
     let blocks = r.u32()? as usize;
+    if found != *id {
+        // A block count that the header's end can be found by: check the checksum first, so
+        // that a damaged name reads as damage, not as another table.
+        let end =
+            r.at.checked_add(blocks.checked_mul(8).ok_or(HeaderError::Short)?).ok_or(HeaderError::Short)?;
+        let crc = bytes.get(end..end + 4).ok_or(HeaderError::Short)?;
+        if crc32fast::hash(&bytes[..end]) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
+            return Err(HeaderError::Bad("header checksum mismatch (damaged file)".into()));
+        }
+        return Err(HeaderError::Mismatch(Box::new(found)));
+    }
     let n = usize::try_from(id.positions)
         .map_err(|_| HeaderError::Bad("too many positions for this machine".into()))?;
     // Blocks always hold BLOCK_POSITIONS positions; a file that says otherwise is damaged (and
@@ -755,7 +786,16 @@ mod tests {
             write_table(&path, &id(n as u64), &solution).unwrap();
             let back = read_table(&path, &id(n as u64)).unwrap();
             assert!(back.values().eq(solution.values()));
-            assert_eq!(back.bytes_per_position(), if far <= 84 { 1 } else { 4 });
+            assert_eq!(
+                back.bytes_per_position(),
+                if far <= 84 {
+                    1
+                } else if far <= 21_000 {
+                    2
+                } else {
+                    4
+                }
+            );
             // Random access agrees with the whole table.
             let reader = TableReader::open(&path, &id(n as u64)).unwrap();
             reader.verify().unwrap();

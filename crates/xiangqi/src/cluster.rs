@@ -97,7 +97,7 @@ fn work(world: &SimpleCommunicator, tables: &Tablebases) -> Result<(), ClusterEr
         match tables.generate_one(material, &mut loaded, &|_: GenerateEvent<'_>| {}) {
             Ok(seconds) => root.send_with_tag(format!("{material} {seconds}").as_bytes(), DONE),
             Err(e) => {
-                root.send_with_tag(format!("{material}: {e}").as_bytes(), FAILED);
+                root.send_with_tag(e.to_string().as_bytes(), FAILED);
                 return Err(e.into());
             }
         }
@@ -151,7 +151,7 @@ fn keep_books(
                 while let Ok(Some(material)) = task_rx.recv() {
                     let message = match tables.generate_one(material, &mut loaded, &quiet) {
                         Ok(seconds) => Message::Done { rank: 0, material, seconds },
-                        Err(e) => Message::Failed { rank: 0, message: format!("{material}: {e}") },
+                        Err(e) => Message::Failed { rank: 0, message: e.to_string() },
                     };
                     trim(&mut loaded);
                     if done_tx.send(message).is_err() {
@@ -171,7 +171,8 @@ fn keep_books(
                 let Some(material) = scheduler.hand_out() else { break };
                 idle.pop();
                 if rank == 0 {
-                    task_tx.send(Some(material)).expect("rank 0's worker waits for tasks");
+                    // A worker that died is found by `next_message` (its channel closed).
+                    let _ = task_tx.send(Some(material));
                 } else {
                     world.process_at_rank(rank).send_with_tag(material.to_string().as_bytes(), TASK);
                 }
@@ -183,7 +184,8 @@ fn keep_books(
                 // Nothing ready, nothing running: cannot happen with an acyclic plan.
                 break Err(ClusterError::Rank { rank: 0, message: "no material is ready".into() });
             }
-            match next_message(world, &done_rx) {
+            let local_busy = rank0_solves && !idle.contains(&0);
+            match next_message(world, &done_rx, local_busy) {
                 Message::Done { rank, material, seconds } => {
                     scheduler.finish(&material);
                     summary.generated += 1;
@@ -191,7 +193,13 @@ fn keep_books(
                     finished(Finished { material, rank, seconds, positions });
                     idle.push(rank);
                 }
-                Message::Failed { rank, message } => break Err(ClusterError::Rank { rank, message }),
+                Message::Failed { rank, message } => {
+                    // Now, not after rank 0's own material: the other ranks stop at once.
+                    eprintln!(
+                        "error: rank {rank} failed: {message}; the finished tables are kept: run the same command again to resume"
+                    );
+                    world.abort(1);
+                }
             }
         };
         // Stops rank 0's worker (a closed channel) and, on success, the other ranks; on a
@@ -212,7 +220,7 @@ fn stop_all(world: &SimpleCommunicator) {
 }
 
 /// The next report from any rank: other ranks by MPI, rank 0's worker by its channel.
-fn next_message(world: &SimpleCommunicator, local: &mpsc::Receiver<Message>) -> Message {
+fn next_message(world: &SimpleCommunicator, local: &mpsc::Receiver<Message>, local_busy: bool) -> Message {
     loop {
         if let Some(status) = world.any_process().immediate_probe() {
             let rank = status.source_rank();
@@ -230,7 +238,11 @@ fn next_message(world: &SimpleCommunicator, local: &mpsc::Receiver<Message>) -> 
         match local.recv_timeout(Duration::from_millis(2)) {
             Ok(message) => return message,
             Err(mpsc::RecvTimeoutError::Timeout) => {}
-            // Rank 0 solves nothing: wait a little between probes.
+            // Rank 0's worker is gone: it solves nothing (wait a little between probes), or
+            // it died with a material in hand (a failure).
+            Err(mpsc::RecvTimeoutError::Disconnected) if local_busy => {
+                return Message::Failed { rank: 0, message: "rank 0's worker thread ended".into() };
+            }
             Err(mpsc::RecvTimeoutError::Disconnected) => std::thread::sleep(Duration::from_millis(2)),
         }
     }

@@ -87,22 +87,6 @@ impl Occupancy for Board {
     }
 }
 
-/// A few pieces given by their points, found by scanning: cheaper than a [`Board`] when a
-/// table generator looks at many positions with few pieces.
-#[derive(Clone, Copy, Debug)]
-pub struct PieceList<'a> {
-    /// The points.
-    pub squares: &'a [Square],
-    /// The piece on each point.
-    pub pieces: &'a [Piece],
-}
-
-impl Occupancy for PieceList<'_> {
-    fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.squares.iter().position(|&s| s == sq).map(|i| self.pieces[i])
-    }
-}
-
 /// A board with one move made on it, without copying it.
 struct After<'a, O> {
     board: &'a O,
@@ -140,12 +124,6 @@ impl Sides for Board {
     #[inline]
     fn side_at(&self, sq: Square) -> Option<Color> {
         self.get(sq).map(|p| p.color)
-    }
-}
-
-impl Sides for PieceList<'_> {
-    fn side_at(&self, sq: Square) -> Option<Color> {
-        self.piece_at(sq).map(|p| p.color)
     }
 }
 
@@ -379,11 +357,11 @@ pub fn facing_general(board: &impl Occupancy, from: Square) -> Option<Square> {
     None
 }
 
-/// Whether a piece of `by` other than its General attacks `sq`: could capture a piece of the
-/// other side standing there by its own rule. (Advisors and Elephants never reach the other
-/// side's palace, so only Horses, Chariots, Cannons and Soldiers are looked at.)
-#[must_use]
-pub fn attacked(board: &impl Occupancy, sq: Square, by: Color) -> bool {
+/// Whether a piece of `by` other than its General attacks `sq`, a point of the other side's
+/// palace: could capture a piece standing there by its own rule. (Advisors and Elephants never
+/// reach the other side's palace, so only Horses, Chariots, Cannons and Soldiers are looked at:
+/// right for palace points only, hence private; [`in_check`] is the public question.)
+fn attacked(board: &impl Occupancy, sq: Square, by: Color) -> bool {
     let is = |at: Option<Square>, role: Role| {
         at.and_then(|s| board.piece_at(s)).is_some_and(|p| p == Piece { color: by, role })
     };
@@ -484,29 +462,6 @@ pub fn generate_for(
                 });
             }
         }
-    }
-}
-
-/// Every move of `color` without a capture that leads to `board`: the un-moves of a
-/// retrograde solver. `pieces` are the pieces on `board`; each un-move is reported as the
-/// move it undoes (`from`: where the piece stood before, now empty; `to`: where it stands).
-///
-/// Under [`Rules::Standard`] these are the moves by the pieces' rules; whether the position
-/// before was legal (the side to move there not leaving its General attacked) is for the
-/// caller to check (a table generator: the position before is a hole of its index).
-pub fn generate_unmoves_for(
-    board: &impl Occupancy,
-    pieces: impl IntoIterator<Item = (Square, Piece)>,
-    color: Color,
-    rules: Rules,
-    out: &mut Vec<Move>,
-) {
-    match rules {
-        // Every move is legal under hdu, so every way back is an un-move.
-        Rules::Hdu | Rules::Standard | Rules::PerpetualCheck => {}
-    }
-    for (to, piece) in pieces.into_iter().filter(|(_, p)| p.color == color) {
-        for_each_origin(board, to, piece, |from| out.push(Move { from, to }));
     }
 }
 

@@ -74,25 +74,32 @@ pub enum ProbeError {
         material: Material,
     },
     /// A table file cannot be used.
-    #[error("table {source}; regenerate it with `endgame xiangqi generate {material} --rules {rules}`")]
+    #[error("table {error}{}", regenerate_hint(error, *material, *rules))]
     Table {
         /// The material.
         material: Material,
         /// The rule set.
         rules: Rules,
-        /// What is wrong with the file.
-        #[source]
-        source: TableError,
+        /// What is wrong with the file (its message is part of this one).
+        error: TableError,
     },
     /// Solving a material in memory failed.
-    #[error("solving {material}: {source}")]
+    #[error("solving {material}: {error}")]
     Solve {
         /// The material.
         material: Material,
-        /// The solver's error.
-        #[source]
-        source: SolveError,
+        /// The solver's error (its message is part of this one).
+        error: SolveError,
     },
+}
+
+/// "; regenerate it with ..." when regenerating the file is the cure (not for I/O errors).
+fn regenerate_hint(error: &TableError, material: Material, rules: Rules) -> String {
+    if error.needs_regeneration() {
+        format!("; regenerate it with `endgame xiangqi generate {material} --rules {rules}`")
+    } else {
+        String::new()
+    }
 }
 
 impl ProbeError {
@@ -100,6 +107,13 @@ impl ProbeError {
     #[must_use]
     pub const fn is_illegal(&self) -> bool {
         matches!(self, ProbeError::Illegal(_))
+    }
+
+    /// Whether the tables are at fault (a file unreadable or damaged, a solve failed) rather
+    /// than the position or a missing table: not the user's input.
+    #[must_use]
+    pub const fn is_table_failure(&self) -> bool {
+        matches!(self, ProbeError::Table { .. } | ProbeError::Solve { .. } | ProbeError::NoValue { .. })
     }
 
     /// Whether a table is missing that could be generated.

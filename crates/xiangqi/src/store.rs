@@ -43,8 +43,9 @@ pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
 /// Materials with at most this many men are solved in memory when they have no file.
 pub const SOLVE_ON_THE_FLY_MEN: usize = 4;
 
-/// Bytes per index of a smaller material loaded for the captures into it (1-byte cells).
-const BYTES_PER_LOADED_INDEX: u64 = 1;
+/// Bytes per index of a smaller material loaded for the captures into it: 1-byte cells, and
+/// the decompressed blocks while it is read (2-byte cells for tables with 2- or 4-byte codes).
+const BYTES_PER_LOADED_INDEX: u64 = 2;
 
 /// Bytes a solve of a material of `positions` indices needs (the solver's own estimate:
 /// its cells and level bitmaps).
@@ -171,22 +172,20 @@ pub enum GenerateError {
     #[error(transparent)]
     Table(#[from] TableError),
     /// The directory could not be made.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Directory {
         /// The directory.
         path: PathBuf,
         /// What the system said.
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The solver failed.
-    #[error("{material}: {source}")]
+    #[error("{material}: {error}")]
     Solve {
         /// The material.
         material: Material,
         /// The solver's error.
-        #[source]
-        source: SolveError,
+        error: SolveError,
     },
 }
 
@@ -208,40 +207,67 @@ pub fn table_id(material: Material, rules: Rules, positions: usize) -> TableId {
 /// # Errors
 /// [`ProbeError::BeyondTables`].
 pub fn check_size(material: Material) -> Result<usize, ProbeError> {
-    let men = material.men();
-    let beyond = |why: String| ProbeError::BeyondTables { material, men, why };
+    let n = index_size(material)?;
+    let needed = solver_bytes(n as u64);
+    if let Some(total) = meminfo("MemTotal:")
+        && needed > total
+    {
+        return Err(ProbeError::BeyondTables {
+            material,
+            men: material.men(),
+            why: format!(
+                "its index has {n} positions; generating it needs about {} GiB of memory, this machine has {} GiB",
+                needed >> 30,
+                total >> 30
+            ),
+        });
+    }
+    Ok(n)
+}
+
+/// The number of indices of `material`, or why no table of it can exist at all: its index
+/// does not fit in 64 bits, or exceeds the solver's 32-bit position numbers. (A table that
+/// exists may be probed on any machine; [`check_size`] adds the memory a generation needs.)
+///
+/// # Errors
+/// [`ProbeError::BeyondTables`].
+pub fn index_size(material: Material) -> Result<usize, ProbeError> {
+    let beyond = |why: String| ProbeError::BeyondTables { material, men: material.men(), why };
     let Some(n) = MaterialIndex::size(material) else {
         return Err(beyond(
             "its index does not fit in 64 bits; tables hold materials of up to 6 or 7 men".into(),
         ));
     };
-    let needed = solver_bytes(n as u64);
-    if let Some(total) = meminfo("MemTotal:")
-        && needed > total
-    {
+    if n >= u32::MAX as usize {
         return Err(beyond(format!(
-            "its index has {n} positions; generating it needs about {} GiB of memory, this machine has {} GiB",
-            needed >> 30,
-            total >> 30
+            "its index has {n} positions, more than the solver's limit of {} (32-bit position numbers)",
+            u32::MAX
         )));
     }
     Ok(n)
 }
 
-/// Removes the temporary files (`<name>.egtb.<pid>.<time>.<n>.tmp`) that processes which
-/// no longer run left behind (a killed generation). Where processes cannot be looked up
-/// (not Linux), nothing is removed.
+/// Removes the temporary files (`<material>.egtb.<host>.<pid>.<time>.<n>.tmp`) that processes
+/// of this machine which no longer run left behind (a killed generation). Files of other
+/// machines (a directory shared by a cluster) are left alone, and so is anything of another
+/// shape. Where processes cannot be looked up (not Linux), nothing is removed.
 fn remove_stale_temporaries(dir: &Path) {
     if !Path::new("/proc/self").exists() {
         return;
     }
+    let host = endgame_core::table_file::host_tag();
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
         let Some(rest) = name.strip_suffix(".tmp") else { continue };
-        let Some((_, after)) = rest.split_once(".egtb.") else { continue };
-        let Some(pid) = after.split('.').next().and_then(|p| p.parse::<u32>().ok()) else { continue };
+        let Some((material, after)) = rest.split_once(".egtb.") else { continue };
+        let parts: Vec<&str> = after.split('.').collect();
+        let [tag, pid, nanos, n] = parts[..] else { continue };
+        let numbers = [pid, nanos, n].iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        if tag != host || !numbers || material.parse::<Material>().is_err() {
+            continue;
+        }
         if !Path::new(&format!("/proc/{pid}")).exists() {
             let _ = std::fs::remove_file(entry.path());
         }
@@ -314,9 +340,10 @@ impl Tablebases {
         if let Some(source) = self.sources.read().unwrap_or_else(PoisonError::into_inner).get(&material) {
             return Ok(Arc::clone(source));
         }
-        let positions = check_size(material)?;
+        let positions = index_size(material)?;
         let path = self.path(material);
-        let source = if path.exists() {
+        let exists = path.try_exists().map_err(|e| self.table_error(material, TableError::io(&path, e)))?;
+        let source = if exists {
             let id = table_id(material, self.rules, positions);
             let reader =
                 TableReader::open(&path, &id).map_err(|source| self.table_error(material, source))?;
@@ -325,6 +352,8 @@ impl Tablebases {
         } else if material.men() <= SOLVE_ON_THE_FLY_MEN {
             return self.solve_in_memory(material);
         } else {
+            // Refused at once when no machine like this one could generate it.
+            check_size(material)?;
             return Err(ProbeError::NotGenerated { material, rules: self.rules, path });
         };
         let mut sources = self.sources.write().unwrap_or_else(PoisonError::into_inner);
@@ -332,7 +361,7 @@ impl Tablebases {
     }
 
     fn table_error(&self, material: Material, source: TableError) -> ProbeError {
-        ProbeError::Table { material, rules: self.rules, source }
+        ProbeError::Table { material, rules: self.rules, error: source }
     }
 
     /// Solves a small material and those captures lead to (reading the files there are), and
@@ -348,9 +377,11 @@ impl Tablebases {
             if path.exists() {
                 let id = table_id(m, self.rules, MaterialIndex::new(m).len());
                 let solution = read_table(&path, &id).map_err(|source| self.table_error(m, source))?;
-                tables.insert(m, solution).map_err(|source| ProbeError::Solve { material: m, source })?;
+                tables
+                    .insert(m, solution)
+                    .map_err(|source| ProbeError::Solve { material: m, error: source })?;
             } else {
-                tables.solve(m).map_err(|source| ProbeError::Solve { material: m, source })?;
+                tables.solve(m).map_err(|source| ProbeError::Solve { material: m, error: source })?;
             }
         }
         let mut sources = self.sources.write().unwrap_or_else(PoisonError::into_inner);
@@ -444,7 +475,7 @@ impl Tablebases {
         let plan = Tablebases::plan(materials)?;
         let mut summary = GenerateSummary { materials: plan.len(), ..GenerateSummary::default() };
         std::fs::create_dir_all(&self.dir)
-            .map_err(|source| GenerateError::Directory { path: self.dir.clone(), source })?;
+            .map_err(|source| GenerateError::Directory { path: self.dir.clone(), error: source })?;
         remove_stale_temporaries(&self.dir);
         let mut finished = BTreeSet::new();
         let mut tiers = Vec::with_capacity(plan.len());
@@ -500,12 +531,14 @@ impl Tablebases {
                 let solution = read_table(&self.path(smaller), &table_id(smaller, self.rules, n))?;
                 loaded
                     .insert(smaller, solution)
-                    .map_err(|source| GenerateError::Solve { material, source })?;
+                    .map_err(|source| GenerateError::Solve { material, error: source })?;
             }
         }
         let progress = |progress: Progress| report(GenerateEvent::Progress { material, progress });
         let solver = Retrograde::new().compact(true).progress(&progress);
-        loaded.solve_with(material, &solver).map_err(|source| GenerateError::Solve { material, source })?;
+        loaded
+            .solve_with(material, &solver)
+            .map_err(|source| GenerateError::Solve { material, error: source })?;
         let table = loaded.table(material).expect("just solved");
         let path = self.path(material);
         write_table(&path, &table_id(material, self.rules, positions), table.solution())?;
