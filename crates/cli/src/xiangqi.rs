@@ -122,7 +122,7 @@ fn tables(args: &TableArgs) -> Result<Tablebases, Failure> {
 fn probe_failure(e: ProbeError) -> Failure {
     if e.is_table_failure() {
         // A file that cannot be read, a damaged table: not the user's input (exit 1).
-        Failure::Other(anyhow::anyhow!("position: {e}"))
+        Failure::Other(anyhow::Error::new(e).context("position"))
     } else {
         Failure::input(format!("position: {e}"))
     }
