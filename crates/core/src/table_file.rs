@@ -828,6 +828,11 @@ mod tests {
         let mut tiny_blocks = good.clone();
         tiny_blocks[at..at + 4].copy_from_slice(&1u32.to_le_bytes());
         assert!(err(&tiny_blocks, &id(200_000)).contains("blocks of 1 positions"));
+        // A damaged name reads as damage (the checksum comes first), not as another table.
+        let mut name = good.clone();
+        name[8 + 4 + 2 + 1] ^= 0x20;
+        let e = err(&name, &id(200_000));
+        assert!(e.contains("header checksum mismatch"), "{e}");
         let mut header = good.clone();
         header[8] = 1;
         let e = err(&header, &id(200_000));

@@ -236,3 +236,24 @@ fn lines_of_80_plies_and_more_are_complete_and_replay_to_the_end() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn generate_removes_only_this_hosts_temporaries_of_dead_processes() {
+    let dir = temp_dir("stale");
+    let store = Tablebases::open(&dir, Rules::Standard);
+    std::fs::create_dir_all(store.dir()).unwrap();
+    let host = endgame_core::table_file::host_tag();
+    let mine = format!("KRvK.egtb.{host}.999999999.1.0.tmp");
+    let live = format!("KRvK.egtb.{host}.{}.1.0.tmp", std::process::id());
+    let others = ["KRvK.egtb.some-other-host.999999999.1.0.tmp", "notes.egtb.999999999.tmp", "KRvK.egtb.tmp"];
+    for name in [mine.as_str(), live.as_str()].into_iter().chain(others) {
+        std::fs::write(store.dir().join(name), b"partial").unwrap();
+    }
+    store.generate(&[material("KvK")], &|_| {}).unwrap();
+    assert!(!store.dir().join(&mine).exists(), "a dead process's file of this host stays");
+    assert!(store.dir().join(&live).exists(), "a live process's file was removed");
+    for name in others {
+        assert!(store.dir().join(name).exists(), "{name} was removed");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
