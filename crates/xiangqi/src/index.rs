@@ -123,6 +123,21 @@ impl Group {
     }
 }
 
+/// The points of `squares` but the one of slot `taken` (a captured piece), in slot order: the
+/// placement of the smaller material the capture leads to, before canonicalising.
+#[must_use]
+pub fn without_slot(squares: &[Square], taken: usize) -> ([Square; MAX_MEN], usize) {
+    let mut rest = [Square::A0; MAX_MEN];
+    let mut n = 0;
+    for (i, &sq) in squares.iter().enumerate() {
+        if i != taken {
+            rest[n] = sq;
+            n += 1;
+        }
+    }
+    (rest, n)
+}
+
 /// The dense index of one material's positions.
 #[derive(Clone, Debug)]
 pub struct MaterialIndex {

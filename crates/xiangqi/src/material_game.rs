@@ -11,7 +11,7 @@
 use endgame_core::conformance::Indexed;
 use endgame_core::{FirstLook, Game, Successor, Unmoves, Value};
 
-use crate::index::{MAX_MEN, MaterialIndex};
+use crate::index::{MAX_MEN, MaterialIndex, without_slot};
 use crate::moves::{Bits, Move, Sides, between, for_each_origin, for_each_target, in_check_bits};
 use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
@@ -370,14 +370,7 @@ impl MaterialGame<'_> {
     /// The value after a capture: the pieces but the taken one, in the smaller material.
     fn smaller_value(&self, squares: &mut [Square], taken: usize, turn: Color) -> Value {
         let table = self.captures[taken].expect("the materials after a capture are solved first");
-        let mut rest = [Square::A0; MAX_MEN];
-        let mut n = 0;
-        for (i, &sq) in squares.iter().enumerate() {
-            if i != taken {
-                rest[n] = sq;
-                n += 1;
-            }
-        }
+        let (mut rest, n) = without_slot(squares, taken);
         let rest = &mut rest[..n];
         let i = table.index().canonical_index(rest, turn).expect("pieces stay on legal points");
         table.solution().value(i).expect("a position after a capture is in the smaller table")

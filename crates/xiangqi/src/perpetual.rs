@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use endgame_core::perpetual::{Checks, PerpetualCheck, RuleSolution, RuleValue};
 use endgame_core::{Game, Solution, SolveError, Successor, Unmoves, Value};
 
-use crate::index::{MAX_MEN, MaterialIndex};
+use crate::index::{MAX_MEN, MaterialIndex, without_slot};
 use crate::material::Material;
 use crate::material_game::{MaterialGame, legal};
 use crate::moves::{Move, in_check_pieces};
@@ -168,14 +168,7 @@ impl PerpetualTablebase {
         let mut material = index.material();
         material.remove(index.piece(taken));
         let smaller = self.index(material)?;
-        let mut rest = [Square::A0; MAX_MEN];
-        let mut n = 0;
-        for (i, &sq) in squares.iter().enumerate() {
-            if i != taken {
-                rest[n] = sq;
-                n += 1;
-            }
-        }
+        let (mut rest, n) = without_slot(squares, taken);
         let i = smaller.canonical_index(&mut rest[..n], turn)?;
         self.rule.get(&material)?.value(i)
     }

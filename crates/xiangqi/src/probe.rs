@@ -179,12 +179,26 @@ pub trait Probe {
     /// The rule set.
     fn rules(&self) -> Rules;
 
+    /// The table's value of a position that has both Generals and is legal under
+    /// [`Probe::rules`] (what [`Probe::probe`] checks first): the one thing an implementation
+    /// looks up.
+    ///
+    /// # Errors
+    /// When its material has no table or the table cannot be read.
+    fn lookup(&self, position: &Position) -> Result<Value, ProbeError>;
+
     /// The value of a legal position for the side to move (`loss in 0` once its General has
     /// been captured).
     ///
     /// # Errors
     /// When the position is illegal under the rules or its material has no table.
-    fn probe(&self, position: &Position) -> Result<Value, ProbeError>;
+    fn probe(&self, position: &Position) -> Result<Value, ProbeError> {
+        if position.is_game_over() {
+            return Ok(Value::loss_in(0));
+        }
+        position.check(self.rules())?;
+        self.lookup(position)
+    }
 
     /// Every legal move with its value, best first (the shortest win, then draws, then the
     /// longest loss; ties in move generation order).
@@ -195,7 +209,9 @@ pub trait Probe {
         position.check(self.rules())?;
         let mut moves = Vec::new();
         for mv in position.legal_moves(self.rules()) {
-            let after = self.probe(&position.play_unchecked(mv))?;
+            let next = position.play_unchecked(mv);
+            // A legal move leads to a legal position: no need to check it again.
+            let after = if next.is_game_over() { Value::loss_in(0) } else { self.lookup(&next)? };
             moves.push(MoveValue { mv, capture: position.capture(mv), value: after.before_move(), after });
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.value));

@@ -594,11 +594,7 @@ impl Probe for Tablebases {
         self.rules
     }
 
-    fn probe(&self, position: &Position) -> Result<Value, ProbeError> {
-        if position.is_game_over() {
-            return Ok(Value::loss_in(0));
-        }
-        position.check(self.rules)?;
+    fn lookup(&self, position: &Position) -> Result<Value, ProbeError> {
         let material = position.material();
         let source = self.source(material)?;
         let value = match source.index().encode(position) {

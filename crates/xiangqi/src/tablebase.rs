@@ -142,11 +142,7 @@ impl Probe for Tablebase {
         self.rules
     }
 
-    fn probe(&self, position: &Position) -> Result<Value, ProbeError> {
-        if position.is_game_over() {
-            return Ok(Value::loss_in(0));
-        }
-        position.check(self.rules)?;
+    fn lookup(&self, position: &Position) -> Result<Value, ProbeError> {
         let material = position.material();
         let Some(table) = self.table(material) else {
             return Err(ProbeError::NotSolved {
