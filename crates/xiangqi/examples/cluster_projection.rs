@@ -69,9 +69,7 @@ fn main() {
         std::process::exit(2);
     });
     let materials = Material::all_up_to(o.men);
-    let rate = |m: Material| {
-        o.rates.iter().rev().find(|&&(men, _)| men <= m.men()).unwrap_or(&o.rates[0]).1
-    };
+    let rate = |m: Material| o.rates.iter().rev().find(|&&(men, _)| men <= m.men()).unwrap_or(&o.rates[0]).1;
     let secs: HashMap<Material, f64> = materials
         .iter()
         .map(|&m| {
