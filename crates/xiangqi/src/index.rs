@@ -85,29 +85,6 @@ fn checked_binomial(n: usize, k: usize) -> Option<usize> {
 }
 
 /// `C(n, k)`, 0 when `k > n`.
-/// The most points a piece may stand on (the whole board).
-const MAX_POINTS: usize = 90;
-/// The most identical pieces of a material (five Soldiers).
-const MAX_IDENTICAL: usize = 5;
-
-/// `C(n, k)` for every `n <= MAX_POINTS` and `k <= MAX_IDENTICAL` (at most `C(90, 5)`, which
-/// fits in 32 bits): the digits of sets of identical pieces are sums of these, and a table
-/// lookup is several times faster than the divisions of [`binomial`] on the hot path.
-const BINOMIALS: [[u32; MAX_POINTS + 1]; MAX_IDENTICAL + 1] = {
-    let mut table = [[0; MAX_POINTS + 1]; MAX_IDENTICAL + 1];
-    let mut n = 0;
-    while n <= MAX_POINTS {
-        table[0][n] = 1;
-        let mut k = 1;
-        while k <= MAX_IDENTICAL && n > 0 {
-            table[k][n] = table[k - 1][n - 1] + table[k][n - 1];
-            k += 1;
-        }
-        n += 1;
-    }
-    table
-};
-
 fn binomial(n: usize, k: usize) -> usize {
     if k > n {
         return 0;
@@ -173,6 +150,11 @@ pub struct MaterialIndex {
     identical: bool,
     /// What one step of each slot's point number adds to the index (without identical pieces).
     strides: Vec<usize>,
+    /// For each slot and point, what the piece of the slot on that point adds to the index
+    /// (identical pieces in increasing point order: the `j`-th of a set adds `C(n, j + 1)`
+    /// times its digit's stride), [`usize::MAX`] where it may not stand: the index of a
+    /// position is one sum.
+    weights: Vec<[usize; Square::COUNT]>,
 }
 
 impl MaterialIndex {
@@ -224,7 +206,19 @@ impl MaterialIndex {
             strides[i] = stride;
             stride *= slot.points.len();
         }
-        MaterialIndex { material, slots, pieces, groups, len, identical, strides }
+        let mut weights = vec![[usize::MAX; Square::COUNT]; slots.len()];
+        let mut stride = 2;
+        for g in groups.iter().rev() {
+            for j in 0..g.k {
+                let slot = &slots[g.start + j];
+                for (i, &sq) in slot.points.iter().enumerate() {
+                    let term = if g.k == 1 { i } else { binomial(i, j + 1) };
+                    weights[g.start + j][sq.index()] = term * stride;
+                }
+            }
+            stride *= g.size;
+        }
+        MaterialIndex { material, slots, pieces, groups, len, identical, strides, weights }
     }
 
     /// The material.
@@ -265,19 +259,15 @@ impl MaterialIndex {
         if squares.len() != self.slots.len() {
             return None;
         }
-        let mut index = 0;
-        for g in &self.groups {
-            let mut digit = 0;
-            for j in 0..g.k {
-                let n = self.slots[g.start + j].number[squares[g.start + j].index()];
-                if n == NOWHERE {
-                    return None;
-                }
-                digit += if g.k == 1 { usize::from(n) } else { BINOMIALS[j + 1][usize::from(n)] as usize };
+        let mut index = turn.index();
+        for (weights, sq) in self.weights.iter().zip(squares) {
+            let w = weights[sq.index()];
+            if w == usize::MAX {
+                return None;
             }
-            index = index * g.size + digit;
+            index += w;
         }
-        Some(index * 2 + turn.index())
+        Some(index)
     }
 
     /// The points of the pieces (in slot order) of the position with this index, written to
@@ -509,17 +499,6 @@ fn on_axis(sq: Square) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_binomial_table_holds_every_digit_of_identical_pieces() {
-        for n in 0..=MAX_POINTS {
-            for k in 0..=MAX_IDENTICAL {
-                assert_eq!(BINOMIALS[k][n] as usize, binomial(n, k), "C({n}, {k})");
-            }
-        }
-        let most = crate::piece::Role::ALL.iter().map(|r| usize::from(r.max_count())).max();
-        assert_eq!(most, Some(MAX_IDENTICAL));
-    }
 
     #[test]
     fn identical_pieces_are_indexed_without_order() {
