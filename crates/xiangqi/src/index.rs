@@ -270,6 +270,22 @@ impl MaterialIndex {
         // 32-bit divisions where the index allows: several times faster than 64-bit ones.
         if let Ok(small) = u32::try_from(index / 2) {
             let mut rest = small;
+            if !self.identical {
+                // One slot per group: a point per digit.
+                let mut occupied = 0u128;
+                for ((g, slot), sq) in self.groups.iter().zip(&self.slots).zip(squares.iter_mut()).rev() {
+                    let (q, digit) = g.div_rem(rest);
+                    rest = q;
+                    *sq = slot.points[digit as usize];
+                    let bit = 1 << sq.index();
+                    if occupied & bit != 0 {
+                        // Two pieces on one point.
+                        return None;
+                    }
+                    occupied |= bit;
+                }
+                return self.mirror_hole_check(index, squares);
+            }
             for g in self.groups.iter().rev() {
                 let (q, digit) = g.div_rem(rest);
                 rest = q;
@@ -287,6 +303,14 @@ impl MaterialIndex {
                 return None;
             }
         }
+        self.mirror_hole_check(index, squares)
+    }
+
+    /// The end of [`MaterialIndex::squares`] for a placement without two pieces on a point:
+    /// with Red's General on the axis, the larger of the two indices of a placement and its
+    /// mirror image is a hole.
+    #[inline]
+    fn mirror_hole_check(&self, index: usize, squares: &[Square]) -> Option<Color> {
         if on_axis(squares[0]) {
             let mirrored = if self.identical {
                 let mut image = [Square::A0; MAX_MEN];
