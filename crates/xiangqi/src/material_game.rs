@@ -282,9 +282,7 @@ impl MaterialGame<'_> {
             };
             if let Some(screens) = screens {
                 let legal = reach & !screens;
-                let mut quiet = legal & !occupied;
-                while quiet != 0 {
-                    quiet &= quiet - 1;
+                for _ in 0..(legal & !occupied).count_ones() {
                     f(None);
                 }
                 for_each_point(legal & occupied, |to| f(Some(self.capture_value(all, slot, to, turn))));
