@@ -150,6 +150,9 @@ pub struct MaterialIndex {
     identical: bool,
     /// What one step of each slot's point number adds to the index (without identical pieces).
     strides: Vec<usize>,
+    /// Each slot's group, and what one step of each group's digit adds to the index.
+    group_of: Vec<usize>,
+    group_strides: Vec<usize>,
 }
 
 impl MaterialIndex {
@@ -201,7 +204,15 @@ impl MaterialIndex {
             strides[i] = stride;
             stride *= slot.points.len();
         }
-        MaterialIndex { material, slots, pieces, groups, len, identical, strides }
+        let mut group_of = vec![0; slots.len()];
+        let mut group_strides = vec![0; groups.len()];
+        let mut stride = 2;
+        for (i, g) in groups.iter().enumerate().rev() {
+            group_strides[i] = stride;
+            stride *= g.size;
+            group_of[g.start..g.start + g.k].fill(i);
+        }
+        MaterialIndex { material, slots, pieces, groups, len, identical, strides, group_of, group_strides }
     }
 
     /// The material.
@@ -424,6 +435,48 @@ impl MaterialIndex {
         Some(((index + usize::from(b) * self.strides[slot]) - usize::from(a) * self.strides[slot]) ^ 1)
     }
 
+    /// [`MaterialIndex::moved_to`] for any material: `squares` are the points (in slot order,
+    /// identical pieces in increasing order) of the position with index `index`, and
+    /// `from == squares[slot]`. With identical pieces only the digit of the moved piece's group
+    /// changes: the set of its points with `from` replaced by `to`.
+    #[inline]
+    #[must_use]
+    pub fn moved_among(
+        &self,
+        index: usize,
+        squares: &[Square],
+        slot: usize,
+        from: Square,
+        to: Square,
+    ) -> Option<usize> {
+        if !self.identical {
+            return self.moved_to(index, slot, from, to);
+        }
+        let group = self.group_of[slot];
+        let (g, stride) = (&self.groups[group], self.group_strides[group]);
+        let number = &self.slots[slot].number;
+        let (a, b) = (number[from.index()], number[to.index()]);
+        if b == NOWHERE {
+            return None;
+        }
+        debug_assert!(a != NOWHERE && squares[slot] == from);
+        if g.k == 1 {
+            return Some(((index + usize::from(b) * stride) - usize::from(a) * stride) ^ 1);
+        }
+        let mut numbers = [0u8; MAX_MEN];
+        let numbers = &mut numbers[..g.k];
+        for (j, n) in numbers.iter_mut().enumerate() {
+            *n = number[squares[g.start + j].index()];
+        }
+        let digit = |numbers: &[u8]| -> usize {
+            numbers.iter().enumerate().map(|(j, &n)| binomial(usize::from(n), j + 1)).sum()
+        };
+        let old = digit(numbers);
+        numbers[slot - g.start] = b;
+        numbers.sort_unstable();
+        Some(((index + digit(numbers) * stride) - old * stride) ^ 1)
+    }
+
     /// The index of these points (in slot order) with the mirror image of every point, the
     /// side to move `turn`, if Red's General's image is a point of the index (not right of the
     /// axis). Only without identical pieces.
@@ -506,6 +559,40 @@ fn on_axis(sq: Square) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(5_000))]
+
+        /// `moved_among` (one group's digit changed) against putting the piece on its new
+        /// point, sorting identical pieces and encoding the whole placement, on random
+        /// placements of materials with and without identical pieces, both sides to move.
+        #[test]
+        fn moved_among_agrees_with_encoding(
+            material in proptest::sample::select(vec!["KRRvKP", "KvKPPP", "KAAvKBB", "KNCvKR", "KPPvKPP", "KNNvKA"]),
+            index in 0usize..usize::MAX,
+            slot in 0usize..MAX_MEN,
+            to in 0usize..Square::COUNT,
+        ) {
+            let index_of_material = MaterialIndex::new(material.parse().unwrap());
+            let ix = &index_of_material;
+            let n = ix.pieces().len();
+            let pos = index % ix.len();
+            let mut squares = [Square::A0; MAX_MEN];
+            // Holes are skipped (the solver never asks for their un-moves).
+            if let Some(turn) = ix.squares(pos, &mut squares) {
+                let squares = &squares[..n];
+                let slot = slot % n;
+                let (from, to) = (squares[slot], Square::from_index(to).unwrap());
+                if !squares.contains(&to) {
+                    let mut moved = squares.to_vec();
+                    moved[slot] = to;
+                    ix.canonicalize(&mut moved);
+                    let expected = ix.index_of(&moved, !turn);
+                    proptest::prop_assert_eq!(ix.moved_among(pos, squares, slot, from, to), expected);
+                }
+            }
+        }
+    }
 
     #[test]
     fn identical_pieces_are_indexed_without_order() {

@@ -437,6 +437,8 @@ impl Unmoves for MaterialGame<'_> {
         for sq in &mut image[..n] {
             *sq = sq.mirror();
         }
+        // Identical pieces in increasing order, as the index numbers them.
+        self.index.canonicalize(&mut image[..n]);
         let symmetric = self.index.is_symmetric(&all[..n]);
         for (mirrored, placement) in [(false, &all), (true, &image)] {
             if mirrored && symmetric {
@@ -450,12 +452,8 @@ impl Unmoves for MaterialGame<'_> {
             }
             let bits = Bits::new(squares, pieces);
             // The index of these points (the position or its image, which may be a hole): the
-            // parents' indices follow from it in O(1) without identical pieces.
-            let base = match (self.fast, mirrored) {
-                (false, _) => None,
-                (true, false) => Some(pos),
-                (true, true) => self.index.index_of(squares, turn),
-            };
+            // parents' indices follow from it by changing one digit.
+            let base = if mirrored { self.index.index_of(squares, turn) } else { Some(pos) };
             for (slot, (&to, &piece)) in squares.iter().zip(pieces).enumerate() {
                 if piece.color == turn || (only_general && slot != 0) {
                     continue;
@@ -463,7 +461,7 @@ impl Unmoves for MaterialGame<'_> {
                 for_each_point(origins(&bits, to, piece), |from| {
                     if let Some(base) = base {
                         // Parents whose Red General stands right of the axis are not indexed.
-                        if let Some(p) = self.index.moved_to(base, slot, to, from) {
+                        if let Some(p) = self.index.moved_among(base, squares, slot, to, from) {
                             f(p);
                         }
                         return;
