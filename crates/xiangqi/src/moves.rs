@@ -731,7 +731,11 @@ fn steps() -> &'static Steps {
 /// [`ORTHOGONAL`]'s order: up and right go to higher point numbers).
 #[inline]
 fn nearest(blockers: u128, dir: usize) -> usize {
-    if dir % 2 == 0 { blockers.trailing_zeros() as usize } else { 127 - blockers.leading_zeros() as usize }
+    if dir.is_multiple_of(2) {
+        blockers.trailing_zeros() as usize
+    } else {
+        127 - blockers.leading_zeros() as usize
+    }
 }
 
 /// The points the piece on `from` may move to by its own rule (empty points and enemy pieces),
