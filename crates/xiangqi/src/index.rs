@@ -492,7 +492,7 @@ impl MaterialIndex {
             *n = number[squares[g.start + j].index()];
         }
         let digit = |numbers: &[u8]| -> usize {
-            numbers.iter().enumerate().map(|(j, &n)| binomial(usize::from(n), j + 1)).sum()
+            numbers.iter().enumerate().map(|(j, &n)| BINOMIALS[j + 1][usize::from(n)] as usize).sum()
         };
         let old = digit(numbers);
         numbers[slot - g.start] = b;
