@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use crate::game::{FirstLook, Game, Successor, Unmoves};
 use crate::line::successor_value;
 use crate::retrograde::Solution;
+use crate::value::Value;
 
 /// A game whose indices stand for positions of a concrete type.
 pub trait Indexed: Game {
@@ -41,6 +42,17 @@ where
         },
         (p, hole) => Err(format!("index {i}: decode gives {p:?} but is_position is {hole}")),
     })
+}
+
+/// A total order of the values a move may report, to compare lists of them as multisets.
+fn value_key(value: Option<Value>) -> (u8, u32) {
+    match value {
+        None => (0, 0),
+        Some(Value::Win(d)) => (1, d.0),
+        Some(Value::Loss(d)) => (2, d.0),
+        Some(Value::Draw(None)) => (3, 0),
+        Some(Value::Draw(Some(d))) => (4, d.0),
+    }
 }
 
 /// Every move leads to a position (not a hole), [`Game::for_each_move_value`] reports the same
@@ -85,6 +97,10 @@ pub fn check_unmoves<G: Unmoves>(game: &G) -> Result<(), String> {
             game.for_each_move_value(p, |v| reported.push(v));
             let mut looked = Vec::new();
             let look = game.first_look(p, |v| looked.push(v));
+            // The same moves, in any order.
+            for list in [&mut values, &mut reported, &mut looked] {
+                list.sort_by_key(|v| value_key(*v));
+            }
             if look != FirstLook::Moves || looked != values {
                 return Err(format!(
                     "position {p}: first_look gives {look:?} and {looked:?}, expected its moves {values:?}"

@@ -48,8 +48,8 @@ pub trait Game: Sync {
     /// Two moves may lead to the same position; each is reported.
     fn for_each_move(&self, pos: usize, f: impl FnMut(Self::Move, Successor));
 
-    /// Calls `f` once for every move of a non-terminal position, as [`Game::for_each_move`]
-    /// does, with `Some(value)` for a [`Successor::Known`] and `None` for a move to a position
+    /// Calls `f` once for every move of a non-terminal position (in any order), as
+    /// [`Game::for_each_move`] does, with `Some(value)` for a [`Successor::Known`] and `None` for a move to a position
     /// of the index: all that the solver's first pass needs, so a game may skip computing the
     /// indices.
     fn for_each_move_value(&self, pos: usize, mut f: impl FnMut(Option<Value>)) {

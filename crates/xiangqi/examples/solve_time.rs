@@ -16,19 +16,26 @@ fn main() {
         }
     }
     let start = std::time::Instant::now();
-    // When each phase of the solver began (seconds from the start).
-    let phases = std::sync::Mutex::new(Vec::<(Phase, f64)>::new());
+    let cpu0 = cpu_seconds();
+    // When each phase of the solver began (seconds of wall time and of the process's CPU time
+    // from the start).
+    let phases = std::sync::Mutex::new(Vec::<(Phase, f64, f64)>::new());
     let report = |p: Progress| {
         let mut seen = phases.lock().unwrap();
-        if seen.last().is_none_or(|&(phase, _)| phase != p.phase) {
-            seen.push((p.phase, start.elapsed().as_secs_f64()));
+        if seen.last().is_none_or(|&(phase, _, _)| phase != p.phase) {
+            seen.push((p.phase, start.elapsed().as_secs_f64(), cpu_seconds() - cpu0));
         }
     };
     tables.solve_with(material, &Retrograde::new().compact(true).progress(&report)).expect("the material");
     let secs = start.elapsed().as_secs_f64();
-    let phases: Vec<String> =
-        phases.into_inner().unwrap().iter().map(|(phase, at)| format!("{phase:?} from {at:.2} s")).collect();
-    eprintln!("{name}: {}", phases.join(", "));
+    let cpu = cpu_seconds() - cpu0;
+    let phases: Vec<String> = phases
+        .into_inner()
+        .unwrap()
+        .iter()
+        .map(|(phase, at, cpu_at)| format!("{phase:?} from {at:.2} s ({cpu_at:.2} s CPU)"))
+        .collect();
+    eprintln!("{name}: {}, end {secs:.2} s ({cpu:.2} s CPU)", phases.join(", "));
     let table = tables.table(material).expect("solved");
     // FNV-1a over a code of every value: equal digests, equal tables.
     let mut digest: u64 = 0xcbf2_9ce4_8422_2325;
@@ -43,4 +50,17 @@ fn main() {
         digest = (digest ^ code).wrapping_mul(0x0100_0000_01b3);
     }
     println!("{name}\t{secs:.3}\t{}\t{digest:016x}", table.solution().len());
+}
+
+/// The CPU time of this process so far (user + system, from `/proc/self/stat`; 0 where there
+/// is no such file).
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
+    // The fields after the command name (in parentheses, which may hold spaces).
+    let rest = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the line (11 and 12 counting from 0 after the
+    // name); 100 ticks a second on Linux.
+    (ticks(11) + ticks(12)) / 100.0
 }

@@ -12,7 +12,7 @@ use endgame_core::conformance::Indexed;
 use endgame_core::{FirstLook, Game, Successor, Unmoves, Value};
 
 use crate::index::{MAX_MEN, MaterialIndex, without_slot};
-use crate::moves::{Bits, Move, Sides, between, for_each_origin, for_each_target, in_check_bits};
+use crate::moves::{Bits, Move, Sides, attacks, between, for_each_point, in_check_bits, origins, targets};
 use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -28,7 +28,37 @@ pub struct MaterialGame<'a> {
     /// No identical pieces: a move's index follows from the index before it (and that of its
     /// mirror image) in O(1).
     fast: bool,
+    /// A number no other game of this process has: the key of the placement cache.
+    id: usize,
+    /// Per colour: the slot of its General, and the enemy pieces that may attack it (all but
+    /// Advisors and Elephants, which never leave their own half) with their slots.
+    generals: [usize; 2],
+    attackers: [Vec<(usize, Piece)>; 2],
 }
+
+/// The last placement a thread decoded in [`Game::first_look`]: the two positions of a
+/// placement (Red and Black to move, indices `2k` and `2k + 1`) come one after the other in the
+/// solver's first pass and share the decoding and both check tests.
+#[derive(Clone, Copy)]
+struct Placement {
+    /// The game ([`MaterialGame::id`]) and the placement (index / 2) this is of; 0 and
+    /// `usize::MAX` for none.
+    game: usize,
+    half: usize,
+    /// The points, when the placement is indexed (not a hole of the index).
+    squares: Option<[Square; MAX_MEN]>,
+    /// Whether Red's and Black's General is in check.
+    checks: [bool; 2],
+}
+
+thread_local! {
+    static LAST_PLACEMENT: std::cell::Cell<Placement> = const {
+        std::cell::Cell::new(Placement { game: 0, half: usize::MAX, squares: None, checks: [false; 2] })
+    };
+}
+
+/// The source of [`MaterialGame::id`].
+static NEXT_GAME: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
 
 impl<'a> MaterialGame<'a> {
     /// The game of `index`'s material, with captures looked up in `smaller`.
@@ -41,7 +71,20 @@ impl<'a> MaterialGame<'a> {
                 smaller.table(material)
             })
             .collect();
-        MaterialGame { index, rules, captures, fast: !index.has_identical() }
+        let id = NEXT_GAME.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let pieces = index.pieces();
+        let colors = [Color::Red, Color::Black];
+        let generals = colors.map(|color| {
+            pieces
+                .iter()
+                .position(|p| p.color == color && p.role == Role::General)
+                .expect("a General of each side")
+        });
+        let attackers = colors.map(|color| {
+            let attacking = |p: &Piece| p.color != color && !matches!(p.role, Role::Advisor | Role::Elephant);
+            pieces.iter().copied().enumerate().filter(|(_, p)| attacking(p)).collect()
+        });
+        MaterialGame { index, rules, captures, fast: !index.has_identical(), id, generals, attackers }
     }
 
     /// The index of the position after the piece of `slot` went from `from` to an empty point
@@ -121,37 +164,160 @@ impl Game for MaterialGame<'_> {
     fn for_each_move_value(&self, pos: usize, f: impl FnMut(Option<Value>)) {
         let mut all = [Square::A0; MAX_MEN];
         let Some(turn) = self.index.squares(pos, &mut all) else { return };
-        self.move_values(pos, &all, turn, f);
+        self.move_values(pos, &all, turn, None, f);
     }
 
-    /// One decoding of the index for the legality test and the moves.
+    /// One decoding of the index for the legality test and the moves, shared with the other
+    /// position of the same placement (see [`Placement`]).
     fn first_look(&self, pos: usize, f: impl FnMut(Option<Value>)) -> FirstLook {
-        let mut all = [Square::A0; MAX_MEN];
-        let Some(turn) = self.index.squares(pos, &mut all) else { return FirstLook::Hole };
-        let pieces = self.index.pieces();
-        if self.rules.forbids_check() && !legal(&all[..pieces.len()], pieces, turn) {
+        if !self.rules.forbids_check() {
+            let mut all = [Square::A0; MAX_MEN];
+            let Some(turn) = self.index.squares(pos, &mut all) else { return FirstLook::Hole };
+            self.move_values(pos, &all, turn, None, f);
+            return FirstLook::Moves;
+        }
+        let placement = self.placement(pos);
+        let Some(all) = placement.squares else { return FirstLook::Hole };
+        let turn = MaterialIndex::turn(pos);
+        if placement.checks[(!turn).index()] {
             return FirstLook::Hole;
         }
-        self.move_values(pos, &all, turn, f);
+        self.move_values(pos, &all, turn, Some(placement.checks[turn.index()]), f);
         FirstLook::Moves
     }
 }
 
 impl MaterialGame<'_> {
-    /// [`Game::for_each_move_value`] of the position `pos` with these points.
+    /// Whether the General of `color`, on `general`, is in check: [`in_check_bits`] on the
+    /// pieces that may attack it.
+    #[inline]
+    fn in_check(
+        &self,
+        occupied: u128,
+        squares: &[Square],
+        general: Square,
+        color: Color,
+        skip: Option<usize>,
+    ) -> bool {
+        self.attackers[color.index()]
+            .iter()
+            .any(|&(slot, p)| Some(slot) != skip && attacks(occupied, squares[slot], p, general))
+    }
+
+    /// The points of the placement of `pos` and whether each General is in check there, from
+    /// this thread's cache when it holds the placement.
+    fn placement(&self, pos: usize) -> Placement {
+        let last = LAST_PLACEMENT.get();
+        if last.game == self.id && last.half == pos / 2 {
+            return last;
+        }
+        let mut all = [Square::A0; MAX_MEN];
+        let mut placement = Placement { game: self.id, half: pos / 2, squares: None, checks: [false; 2] };
+        if self.index.squares(pos, &mut all).is_some() {
+            let pieces = self.index.pieces();
+            let squares = &all[..pieces.len()];
+            let occupied = squares.iter().fold(0u128, |m, s| m | 1 << s.index());
+            for color in [Color::Red, Color::Black] {
+                let general = squares[self.generals[color.index()]];
+                placement.checks[color.index()] = self.in_check(occupied, squares, general, color, None);
+            }
+            placement.squares = Some(all);
+        }
+        LAST_PLACEMENT.set(placement);
+        placement
+    }
+}
+
+impl MaterialGame<'_> {
+    /// [`Game::for_each_move_value`] of the position `pos` with these points (`checked`:
+    /// whether the side to move is in check, if known): the moves as sets of points from the
+    /// step tables; out of check, the legal non-captures of a piece other than the General are
+    /// counted by a mask (see `cannon_screens`), and only captures and the moves that need a
+    /// check test are looked at one by one.
     fn move_values(
         &self,
         pos: usize,
         all: &[Square; MAX_MEN],
         turn: Color,
+        checked: Option<bool>,
         mut f: impl FnMut(Option<Value>),
     ) {
-        self.moves::<false>(pos, all, turn, |_, succ| {
-            f(match succ {
-                Successor::Known(v) => Some(v),
-                Successor::Position(_) => None,
+        if !self.rules.forbids_check() {
+            // The flying general of HDU rules: the general path.
+            self.moves::<false>(pos, all, turn, |_, succ| {
+                f(match succ {
+                    Successor::Known(v) => Some(v),
+                    Successor::Position(_) => None,
+                });
             });
-        });
+            return;
+        }
+        let n = self.index.pieces().len();
+        let squares = &all[..n];
+        let pieces = self.index.pieces();
+        let bits = Bits::new(squares, pieces);
+        let general = squares[self.generals[turn.index()]];
+        let occupied = bits.occupied();
+        let checked = checked.unwrap_or_else(|| self.in_check(occupied, squares, general, turn, None));
+        let mut far_screens = None;
+        for (slot, (&from, &piece)) in squares.iter().zip(pieces).enumerate() {
+            if piece.color != turn {
+                continue;
+            }
+            let reach = targets(&bits, from, piece);
+            let screens = if !checked && piece.role != Role::General {
+                let vacated = occupied & !(1 << from.index());
+                if !near(from, general) {
+                    Some(
+                        *far_screens
+                            .get_or_insert_with(|| cannon_screens(occupied, squares, pieces, general, turn)),
+                    )
+                } else if self.in_check(vacated, squares, general, turn, None) {
+                    None
+                } else {
+                    Some(cannon_screens(vacated, squares, pieces, general, turn))
+                }
+            } else {
+                None
+            };
+            if let Some(screens) = screens {
+                let legal = reach & !screens;
+                for _ in 0..(legal & !occupied).count_ones() {
+                    f(None);
+                }
+                for_each_point(legal & occupied, |to| f(Some(self.capture_value(all, slot, to, turn))));
+            } else {
+                for_each_point(reach, |to| {
+                    let taken = if occupied & (1 << to.index()) == 0 {
+                        None
+                    } else {
+                        squares.iter().position(|&s| s == to)
+                    };
+                    let mut after = *all;
+                    after[slot] = to;
+                    let king = if piece.role == Role::General { to } else { general };
+                    let after_occupied = (occupied & !(1 << from.index())) | 1 << to.index();
+                    if !self.in_check(after_occupied, &after[..n], king, turn, taken) {
+                        f(taken.map(|_| self.capture_value(all, slot, to, turn)));
+                    }
+                });
+            }
+        }
+    }
+
+    /// The value, for the side to move after it, of the capture by the piece of `slot` on the
+    /// point `to` (in the position with these points and `turn` to move).
+    #[inline]
+    fn capture_value(&self, all: &[Square; MAX_MEN], slot: usize, to: Square, turn: Color) -> Value {
+        let n = self.index.pieces().len();
+        let taken = all[..n].iter().position(|&s| s == to).expect("a piece to capture");
+        if self.index.pieces()[taken].role == Role::General {
+            return Value::loss_in(0);
+        }
+        let mut child = *all;
+        let child = &mut child[..n];
+        child[slot] = to;
+        self.smaller_value(child, taken, !turn)
     }
 
     /// The moves of the position `pos` with these points and side to move; the successors'
@@ -238,7 +404,7 @@ impl MaterialGame<'_> {
                 };
                 f(mv, succ);
             };
-            for_each_target(&bits, from, piece, &mut each);
+            for_each_point(targets(&bits, from, piece), &mut each);
             if self.rules == Rules::Hdu && piece.role == Role::General {
                 // The flying general: the other General on this file with nothing between.
                 let other = pieces.iter().position(|p| p.color != turn && p.role == Role::General);
@@ -271,6 +437,8 @@ impl Unmoves for MaterialGame<'_> {
         for sq in &mut image[..n] {
             *sq = sq.mirror();
         }
+        // Identical pieces in increasing order, as the index numbers them.
+        self.index.canonicalize(&mut image[..n]);
         let symmetric = self.index.is_symmetric(&all[..n]);
         for (mirrored, placement) in [(false, &all), (true, &image)] {
             if mirrored && symmetric {
@@ -284,20 +452,16 @@ impl Unmoves for MaterialGame<'_> {
             }
             let bits = Bits::new(squares, pieces);
             // The index of these points (the position or its image, which may be a hole): the
-            // parents' indices follow from it in O(1) without identical pieces.
-            let base = match (self.fast, mirrored) {
-                (false, _) => None,
-                (true, false) => Some(pos),
-                (true, true) => self.index.index_of(squares, turn),
-            };
+            // parents' indices follow from it by changing one digit.
+            let base = if mirrored { self.index.index_of(squares, turn) } else { Some(pos) };
             for (slot, (&to, &piece)) in squares.iter().zip(pieces).enumerate() {
                 if piece.color == turn || (only_general && slot != 0) {
                     continue;
                 }
-                for_each_origin(&bits, to, piece, |from| {
+                for_each_point(origins(&bits, to, piece), |from| {
                     if let Some(base) = base {
                         // Parents whose Red General stands right of the axis are not indexed.
-                        if let Some(p) = self.index.moved_to(base, slot, to, from) {
+                        if let Some(p) = self.index.moved_among(base, squares, slot, to, from) {
                             f(p);
                         }
                         return;
