@@ -766,6 +766,36 @@ impl RuleSolution {
         self.plain.is_empty()
     }
 
+    /// A solution from the value of every position (read from a table file): `n` positions,
+    /// `value(p)` for each. Such a solution has no rounds ([`RuleSolution::round`] is 0 for
+    /// every rank) and no figures of a solve; its values and ranks are what was written.
+    ///
+    /// # Errors
+    /// When `n` exceeds the solver's limits, or a rank or distance does not fit in its cell.
+    pub fn from_values(
+        n: usize,
+        value: impl Fn(usize) -> Option<RuleValue> + Sync,
+    ) -> Result<RuleSolution, SolveError> {
+        let plain = Solution::from_values_bytes((0..n).map(|p| value(p).map(RuleValue::plain)))?;
+        let (index, positions) = DrawIndex::new(n, |p| {
+            matches!(value(p), Some(RuleValue::Draw(_) | RuleValue::WinByRule(_) | RuleValue::LossByRule(_)))
+        })?;
+        let words = positions
+            .par_iter()
+            .map(|&p| {
+                let (tag, payload) = match value(p as usize) {
+                    Some(RuleValue::WinByRule(r)) => (TAG_WIN_BY_RULE, r),
+                    Some(RuleValue::LossByRule(r)) => (TAG_LOSS_BY_RULE, r),
+                    Some(RuleValue::Draw(Some(d))) => (TAG_DRAW, d.0.saturating_add(1)),
+                    _ => (TAG_DRAW, 0),
+                };
+                if payload > PAYLOAD { Err(SolveError::DistanceTooLarge) } else { Ok(cell(tag, payload)) }
+            })
+            .collect::<Result<Vec<u32>, SolveError>>()?;
+        let stats = RuleStats { plain_draws: words.len() as u64, ..RuleStats::default() };
+        Ok(RuleSolution { plain, index, words, stats, tops: Vec::new() })
+    }
+
     /// The value of a position for the side to move; `None` for a hole or an index out of range.
     #[must_use]
     pub fn value(&self, pos: usize) -> Option<RuleValue> {
