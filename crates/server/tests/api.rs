@@ -292,7 +292,7 @@ async fn xiangqi_bad_positions() {
     assert!(error(&json).contains("fen"));
     let (status, json) = get(&format!("/api/xiangqi?fen={fen}&rules=asian")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(error(&json).contains("expected standard or hdu"));
+    assert!(error(&json).contains("expected standard, hdu or perpetual-check"));
 }
 
 #[tokio::test]

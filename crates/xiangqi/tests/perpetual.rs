@@ -73,7 +73,7 @@ fn the_defenders_perpetual_check_no_longer_saves_it() {
     // `standard` that draws, under `perpetual-check` Black loses: every other move is mated.
     let tables = krkn();
     let start = position("9/9/4k4/9/9/9/n8/9/9/R2K5 b");
-    assert_eq!(tables.standard().probe(&start).unwrap(), Value::Draw(None));
+    assert_eq!(tables.standard().probe(&start).unwrap(), RuleValue::Draw(None));
     assert!(matches!(tables.value(&start), Some(RuleValue::LossByRule(_))));
     let moves = tables.moves(&start).unwrap();
     let best = moves[0];
@@ -112,7 +112,7 @@ fn red_must_answer_and_wins_by_the_rule() {
     // under `perpetual-check` a win for Red (Black can only keep checking).
     let tables = krkn();
     let p = position("9/9/4k4/9/9/9/9/9/1n7/R2K5 w");
-    assert_eq!(tables.standard().probe(&p).unwrap(), Value::Draw(None));
+    assert_eq!(tables.standard().probe(&p).unwrap(), RuleValue::Draw(None));
     assert!(matches!(tables.value(&p), Some(RuleValue::WinByRule(_))));
     assert_eq!(p.legal_moves(Rules::PerpetualCheck).len(), 1);
 }
@@ -123,7 +123,7 @@ fn the_checking_side_must_choose_the_check_that_is_no_perpetual() {
     // Black alone) now loses; every other move is mated.
     let tables = krkn();
     let p = position("9/9/4k4/9/9/n8/9/9/3K5/3R5 b");
-    assert_eq!(tables.standard().probe(&p).unwrap(), Value::Draw(None));
+    assert_eq!(tables.standard().probe(&p).unwrap(), RuleValue::Draw(None));
     assert_eq!(tables.value(&p), Some(RuleValue::Draw(None)));
     let moves = tables.moves(&p).unwrap();
     let named: Vec<(String, RuleValue)> =
@@ -134,7 +134,7 @@ fn the_checking_side_must_choose_the_check_that_is_no_perpetual() {
     assert!(named[2..].iter().all(|(_, v)| matches!(v, RuleValue::Loss(_))));
     // Under `standard` both checks draw.
     for (mv, _) in &moves[..2] {
-        assert_eq!(tables.standard().probe(&p.play_unchecked(*mv)).unwrap(), Value::Draw(None));
+        assert_eq!(tables.standard().probe(&p.play_unchecked(*mv)).unwrap(), RuleValue::Draw(None));
     }
     let _ = Plies(0);
 }
