@@ -54,7 +54,9 @@ fn rules_of(map: &HashMap<String, String>) -> Result<Rules, ApiError> {
     match map.get("rules") {
         None => Ok(Rules::Standard),
         Some(r) => r.parse().map_err(|_| {
-            ApiError::bad_request(format!("query: invalid value '{r}' for rules: expected standard, hdu or perpetual-check"))
+            ApiError::bad_request(format!(
+                "query: invalid value '{r}' for rules: expected standard, hdu or perpetual-check"
+            ))
         }),
     }
 }

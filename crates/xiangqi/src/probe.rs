@@ -271,8 +271,12 @@ pub trait Probe {
             if let Some(&ply) = seen.get(&at) {
                 let again = moves.len();
                 break match start {
-                    RuleValue::WinByRule(_) => LineEnd::PerpetualCheck { ply, again, loser: !position.turn() },
-                    RuleValue::LossByRule(_) => LineEnd::PerpetualCheck { ply, again, loser: position.turn() },
+                    RuleValue::WinByRule(_) => {
+                        LineEnd::PerpetualCheck { ply, again, loser: !position.turn() }
+                    }
+                    RuleValue::LossByRule(_) => {
+                        LineEnd::PerpetualCheck { ply, again, loser: position.turn() }
+                    }
                     _ => LineEnd::Repeats { ply, again },
                 };
             }
@@ -293,7 +297,11 @@ impl LineEnd {
                 format!("{loser} has no legal move ({how}) and loses.")
             }
             LineEnd::PerpetualCheck { ply, again, loser } => {
-                let back = if ply == 0 { "the start position".to_string() } else { format!("the position after ply {ply}") };
+                let back = if ply == 0 {
+                    "the start position".to_string()
+                } else {
+                    format!("the position after ply {ply}")
+                };
                 format!(
                     "Ply {again} brings back {back}: {loser} can only check forever and loses by the perpetual-check rule."
                 )

@@ -29,8 +29,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Instant;
 
-use endgame_core::schedule::{Scheduler, Tier};
 use endgame_core::perpetual::{RuleSolution, RuleValue, check_rule_solution};
+use endgame_core::schedule::{Scheduler, Tier};
 use endgame_core::table_file::{
     BlockCache, BlockKey, TableError, TableId, TableReader, read_table, write_rule_table, write_table,
 };
@@ -492,7 +492,12 @@ impl Tablebases {
     }
 
     /// The value of index `i` of `material`'s table.
-    fn value_at(&self, material: Material, source: &Source, i: usize) -> Result<Option<RuleValue>, ProbeError> {
+    fn value_at(
+        &self,
+        material: Material,
+        source: &Source,
+        i: usize,
+    ) -> Result<Option<RuleValue>, ProbeError> {
         match source {
             Source::Memory(table) => Ok(table.solution().value(i).map(RuleValue::from)),
             Source::RuleMemory { solution, .. } => Ok(solution.value(i)),

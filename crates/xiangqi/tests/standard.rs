@@ -122,8 +122,9 @@ fn mirrored_and_colour_swapped_positions_have_equal_values() {
 #[test]
 fn standard_rules_facts() {
     let tables = solved(Rules::Standard);
-    let value =
-        |fen: &str| tables.probe(&Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap()).unwrap().plain();
+    let value = |fen: &str| {
+        tables.probe(&Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap()).unwrap().plain()
+    };
     // A lone Chariot mates: the Black General on e9, the Chariot takes the ninth rank.
     assert_eq!(value("4k4/9/9/9/9/9/9/9/9/R2K5 w"), Value::win_in(3));
     // Stalemate loses: Black's General on d9 cannot move (d8 is covered, e9 faces the Red General), not in check.

@@ -70,7 +70,11 @@ fn every_draw_is_alice_capturing_the_horse_safely() {
         assert_eq!(position.turn(), endgame_xiangqi::Color::Red, "{:?}", position.setup().to_string());
         let best = tables.moves(&position).unwrap()[0];
         let (best, value) = (best.mv, best.value);
-        assert!(position.capture(best).is_some() && value == Value::ENDLESS_DRAW.into(), "{}", position.setup());
+        assert!(
+            position.capture(best).is_some() && value == Value::ENDLESS_DRAW.into(),
+            "{}",
+            position.setup()
+        );
         draws += 1;
     }
     assert!(draws > 0);
