@@ -139,6 +139,66 @@ fn the_checking_side_must_choose_the_check_that_is_no_perpetual() {
     let _ = Plies(0);
 }
 
+#[test]
+fn the_store_round_trips_rule_values_and_rule_lines_end_in_the_losers_perpetual_check() {
+    use endgame_core::table_file::TableReader;
+    use endgame_xiangqi::{LineEnd, Tablebases, store::table_id};
+    let dir = std::env::temp_dir().join(format!("endgame-perpetual-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let material: Material = "KRvKN".parse().unwrap();
+    let store = Tablebases::open(&dir, Rules::PerpetualCheck);
+    store.generate(&[material], &|_| {}).unwrap();
+    let memory = krkn();
+    let index = memory.index(material).unwrap();
+    let solution = memory.solution(material).unwrap();
+    // The file holds every value and rank of the solver's solution.
+    let reader =
+        TableReader::open(&store.path(material), &table_id(material, Rules::PerpetualCheck, index.len()))
+            .unwrap();
+    assert!(reader.has_rule_codes());
+    assert!(reader.read_rule_solution().unwrap().values().eq(solution.values()));
+    let mut lines = 0;
+    for i in 0..index.len() {
+        let Some(value) = solution.value(i) else { continue };
+        let Some(p) = index.decode(i) else { continue };
+        if p.check(Rules::PerpetualCheck).is_err() {
+            continue;
+        }
+        if i % 29 == 0 {
+            assert_eq!(store.probe(&p).unwrap(), memory.probe(&p).unwrap(), "{}", p.setup());
+        }
+        if !value.is_by_rule() {
+            continue;
+        }
+        // The line of a win by the rule: the winner plays the smallest rank, the loser the
+        // largest; it ends when a position repeats, and in the cycle every move of the loser
+        // checks and some move of the winner does not.
+        let line = store.main_line(&p).unwrap();
+        let LineEnd::PerpetualCheck { ply, again, loser } = line.end else {
+            panic!("{}: {:?}", p.setup(), line.end)
+        };
+        let expected_loser = if matches!(value, RuleValue::WinByRule(_)) { !p.turn() } else { p.turn() };
+        assert_eq!(loser, expected_loser, "{}", p.setup());
+        let mut at = p;
+        let mut winner_quiet = false;
+        for (k, m) in line.moves.iter().enumerate() {
+            let mover = at.turn();
+            at = at.play_unchecked(m.mv);
+            if k >= ply && k < again {
+                if mover == loser {
+                    assert!(at.in_check(), "{}: ply {k}", p.setup());
+                } else {
+                    winner_quiet |= !at.in_check();
+                }
+            }
+        }
+        assert!(winner_quiet, "{}", p.setup());
+        lines += 1;
+    }
+    assert!(lines > 1000, "{lines}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Solves the materials named in `$XIANGQI_PERPETUAL` (and all they rest on) under
 /// `perpetual-check` and checks them as the test above does, printing the counts and times:
 /// `XIANGQI_PERPETUAL="KRvKNA" cargo test --release -p endgame-xiangqi --test perpetual -- --ignored --nocapture`
