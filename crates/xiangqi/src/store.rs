@@ -98,7 +98,7 @@ impl Loaded {
     #[must_use]
     pub fn new(rules: Rules) -> Loaded {
         match rules {
-            Rules::PerpetualCheck => Loaded::Rule(Box::new(PerpetualTablebase::new())),
+            Rules::PerpetualCheck => Loaded::Rule(Box::default()),
             rules => Loaded::Plain(Tablebase::new(rules)),
         }
     }
