@@ -62,7 +62,10 @@
 //! # Memory
 //!
 //! The plain solution, a bit per position with a 4-byte count per 64 positions (the set `D`),
-//! and 29 bytes per position of `D` while solving (4 afterwards).
+//! and 29 bytes per position of `D` while solving (4 afterwards). Besides, while solving, the
+//! predecessors inside `D` of each position of `D` (4 bytes per move between two positions of
+//! `D`, 4 per position), built once with two un-move passes so that every later pass reads
+//! lists instead of generating un-moves, when they fit in [`PerpetualCheck::edge_budget`].
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -332,16 +335,37 @@ fn round_of(tops: &[u32], rank: u32) -> usize {
 /// assert!(matches!(solution.value(0), Some(RuleValue::WinByRule(_))));
 /// assert!(matches!(solution.value(1), Some(RuleValue::LossByRule(_))));
 /// ```
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct PerpetualCheck {
     compact: bool,
+    edge_budget: usize,
 }
 
+impl Default for PerpetualCheck {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The default budget of the predecessor lists (see [`PerpetualCheck::edge_budget`]): 2 GiB.
+pub const DEFAULT_EDGE_BUDGET: usize = 2 << 30;
+
 impl PerpetualCheck {
-    /// A solver with 4-byte cells for the plain solution.
+    /// A solver with 4-byte cells for the plain solution and predecessor lists within
+    /// [`DEFAULT_EDGE_BUDGET`].
     #[must_use]
     pub fn new() -> Self {
-        PerpetualCheck { compact: false }
+        PerpetualCheck { compact: false, edge_budget: DEFAULT_EDGE_BUDGET }
+    }
+
+    /// At most this many bytes for the lists of predecessors inside the draws (4 bytes per
+    /// move between two drawn positions, 4 per drawn position): with them every pass reads
+    /// the lists instead of generating un-moves. When the draws have more moves between them
+    /// than fit, the passes generate un-moves (slower, no extra memory). 0: never.
+    #[must_use]
+    pub fn edge_budget(mut self, bytes: usize) -> Self {
+        self.edge_budget = bytes;
+        self
     }
 
     /// Solves the plain game with 2-byte cells (see [`Retrograde::compact`]).
@@ -357,14 +381,15 @@ impl PerpetualCheck {
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve<G: Checks>(&self, game: &G) -> Result<RuleSolution, SolveError> {
         let plain = Retrograde::new().compact(self.compact).solve_with_unmoves(game)?;
-        Self::solve_from_plain(game, plain)
+        self.solve_plain(game, plain)
     }
 
-    /// Solves a game under the rule, given its plain solution (which must be right).
+    /// Solves a game under the rule, given its plain solution (which must be right), with
+    /// this solver's settings.
     ///
     /// # Errors
     /// When the game is larger than the solver's limits (see [`SolveError`]).
-    pub fn solve_from_plain<G: Checks>(game: &G, plain: Solution) -> Result<RuleSolution, SolveError> {
+    pub fn solve_plain<G: Checks>(&self, game: &G, plain: Solution) -> Result<RuleSolution, SolveError> {
         let n = game.num_positions();
         if plain.len() != n {
             return Err(SolveError::TooManyPositions(n));
@@ -375,9 +400,82 @@ impl PerpetualCheck {
                 && matches!(plain.value(p), Some(Value::Draw(_)))
         })?;
         let mut rabin = Rabin::new(game, &plain, &index, positions);
+        rabin.preds = Preds::build(game, &index, &rabin.positions, self.edge_budget);
         let (stats, tops) = rabin.solve()?;
         let words = rabin.finish()?;
         Ok(RuleSolution { plain, index, words, stats, tops })
+    }
+
+    /// Solves a game under the rule, given its plain solution (which must be right).
+    ///
+    /// # Errors
+    /// When the game is larger than the solver's limits (see [`SolveError`]).
+    pub fn solve_from_plain<G: Checks>(game: &G, plain: Solution) -> Result<RuleSolution, SolveError> {
+        PerpetualCheck::new().solve_plain(game, plain)
+    }
+}
+
+/// The predecessors inside `D` of every position of `D`, by `D`-number (compressed rows).
+struct Preds {
+    offsets: Vec<u32>,
+    edges: Vec<u32>,
+}
+
+impl Preds {
+    /// The lists, when they fit in `budget` bytes (counted first, then filled: un-moves are
+    /// generated twice, once more than the passes would need per round).
+    fn build<G: Unmoves>(game: &G, index: &DrawIndex, positions: &[u32], budget: usize) -> Option<Preds> {
+        let m = positions.len();
+        if (m + 1).saturating_mul(4) > budget {
+            return None;
+        }
+        let counts: Vec<u32> = positions
+            .par_iter()
+            .with_min_len(CHUNK)
+            .map(|&p| {
+                let mut c = 0u32;
+                game.for_each_unmove(p as usize, |q| c += u32::from(index.index(q).is_some()));
+                c
+            })
+            .collect();
+        let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+        if total >= u64::from(u32::MAX) || (total as usize).saturating_add(m + 1).saturating_mul(4) > budget {
+            return None;
+        }
+        let mut offsets = Vec::with_capacity(m + 1);
+        let mut at = 0u32;
+        offsets.push(0);
+        for c in counts {
+            at += c;
+            offsets.push(at);
+        }
+        let mut edges = vec![0u32; total as usize];
+        // Disjoint slices of the edges, one per chunk of positions.
+        let mut slices = Vec::with_capacity(m.div_ceil(CHUNK));
+        let mut rest: &mut [u32] = &mut edges;
+        for c in 0..m.div_ceil(CHUNK) {
+            let (start, end) = (offsets[c * CHUNK], offsets[((c + 1) * CHUNK).min(m)]);
+            let (head, tail) = rest.split_at_mut((end - start) as usize);
+            slices.push(head);
+            rest = tail;
+        }
+        slices.into_par_iter().enumerate().for_each(|(c, slice)| {
+            let mut k = 0;
+            for &p in &positions[c * CHUNK..((c + 1) * CHUNK).min(m)] {
+                game.for_each_unmove(p as usize, |q| {
+                    if let Some(j) = index.index(q) {
+                        slice[k] = j as u32;
+                        k += 1;
+                    }
+                });
+            }
+            debug_assert_eq!(k, slice.len(), "un-moves differ between two calls");
+        });
+        Some(Preds { offsets, edges })
+    }
+
+    fn of(&self, i: usize) -> &[u32] {
+        &self.edges[self.offsets[i] as usize..self.offsets[i + 1] as usize]
     }
 }
 
@@ -398,6 +496,8 @@ struct Rabin<'g, G> {
     to_z: Vec<AtomicU32>,
     /// Per position of `D`: its moves into `D` to an `M`-state in `Y` (counted each pass).
     to_y: Vec<AtomicU32>,
+    /// The predecessors inside `D`, when they fit in the budget.
+    preds: Option<Preds>,
 }
 
 impl<'g, G: Checks> Rabin<'g, G> {
@@ -414,6 +514,20 @@ impl<'g, G: Checks> Rabin<'g, G> {
             to_z: (0..m).map(|_| AtomicU32::new(0)).collect(),
             to_y: (0..m).map(|_| AtomicU32::new(0)).collect(),
             positions,
+            preds: None,
+        }
+    }
+
+    /// Calls `f` with the `D`-number of every predecessor inside `D` of `D`-number `i`.
+    #[inline]
+    fn for_each_pred(&self, i: usize, mut f: impl FnMut(usize)) {
+        match &self.preds {
+            Some(preds) => preds.of(i).iter().for_each(|&j| f(j as usize)),
+            None => self.game.for_each_unmove(self.positions[i] as usize, |p| {
+                if let Some(j) = self.index.index(p) {
+                    f(j);
+                }
+            }),
         }
     }
 
@@ -527,13 +641,11 @@ impl<'g, G: Checks> Rabin<'g, G> {
                 .par_iter()
                 .with_min_len(256)
                 .fold(Vec::new, |mut marked, &s| {
-                    self.game.for_each_unmove(self.positions[s as usize / 2] as usize, |p| {
-                        if let Some(j) = self.index.index(p) {
-                            if s % 2 == 0 {
-                                self.to_z[j].fetch_add(1, Relaxed);
-                            } else {
-                                marked.push(j as u32);
-                            }
+                    self.for_each_pred(s as usize / 2, |j| {
+                        if s % 2 == 0 {
+                            self.to_z[j].fetch_add(1, Relaxed);
+                        } else {
+                            marked.push(j as u32);
                         }
                     });
                     marked
@@ -561,10 +673,8 @@ impl<'g, G: Checks> Rabin<'g, G> {
         self.to_y.par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
         (0..m).into_par_iter().with_min_len(CHUNK).for_each(|i| {
             if flags[i] & Y_M != 0 {
-                self.game.for_each_unmove(self.positions[i] as usize, |p| {
-                    if let Some(j) = self.index.index(p) {
-                        self.to_y[j].fetch_add(1, Relaxed);
-                    }
+                self.for_each_pred(i, |j| {
+                    self.to_y[j].fetch_add(1, Relaxed);
                 });
             }
         });
@@ -613,8 +723,7 @@ impl<'g, G: Checks> Rabin<'g, G> {
                 .with_min_len(256)
                 .fold(Vec::new, |mut next, &s| {
                     let (i, copy) = (s as usize / 2, s % 2);
-                    self.game.for_each_unmove(self.positions[i] as usize, |p| {
-                        let Some(j) = self.index.index(p) else { return };
+                    self.for_each_pred(i, |j| {
                         let g = flags[j];
                         if copy == 1 {
                             // The M-state of the predecessor: I move into X (only in check).
@@ -625,7 +734,7 @@ impl<'g, G: Checks> Rabin<'g, G> {
                             }
                         } else if g & (Z_O | Y_O | SAFE_EXIT) == Y_O {
                             let before = self.counter[j].fetch_sub(1, Relaxed);
-                            debug_assert!(before > 0, "un-moves disagree with moves at position {p}");
+                            debug_assert!(before > 0, "un-moves disagree with moves at D-number {j}");
                             if before == 1
                                 && self.level[2 * j + 1]
                                     .compare_exchange(0, next_level, Relaxed, Relaxed)
@@ -685,11 +794,8 @@ impl<'g, G: Checks> Rabin<'g, G> {
                     continue;
                 }
                 dist[i] = d as u32;
-                self.game.for_each_unmove(self.positions[i] as usize, |p| {
-                    if let Some(j) = self.index.index(p)
-                        && is_draw(j)
-                        && dist[j] == u32::MAX
-                    {
+                self.for_each_pred(i, |j| {
+                    if is_draw(j) && dist[j] == u32::MAX {
                         if buckets.len() <= d + 1 {
                             buckets.resize_with(d + 2, Vec::new);
                         }
