@@ -36,8 +36,9 @@
 //!
 //!    where `Cpre(S)` are the states from which I can force the next state into `S` (or out of
 //!    `D` into a win for me). Moves are generated once (marks, moves out of `D`, the number of
-//!    moves into `D`); after that everything runs on un-moves: the moves into `Z` are counted
-//!    as `Z` grows, the moves into `Y` once per pass from the `M`-states of `Y`, and each `μX`
+//!    moves into `D`); after that everything runs on the predecessors inside `D` (lists built
+//!    once, see Memory, or un-moves): the moves into `Z` are counted
+//!    as `Z` grows, the moves into `Y` once per round (and taken off as `Y` shrinks), and each `μX`
 //!    is a breadth-first pass from its seeds (`O`-states count their moves down, as in the
 //!    plain solver): O(positions + moves) per pass, in parallel. `νY` starts from the states
 //!    any `μX` can hold (an `M`-state in check or in `Cpre(Z)`, an `O`-state without a move out
@@ -590,6 +591,7 @@ impl<'g, G: Checks> Rabin<'g, G> {
                     usize::from(*f & (Y_M | Z_M) == Y_M) + usize::from(*f & (Y_O | Z_O) == Y_O)
                 })
                 .sum();
+            self.count_to_y();
             let mut top;
             let in_x = loop {
                 stats.passes += 1;
@@ -600,14 +602,35 @@ impl<'g, G: Checks> Rabin<'g, G> {
                 }
                 in_y = in_x;
                 let level = &self.level;
-                self.flags.par_iter_mut().enumerate().for_each(|(i, f)| {
-                    *f &= !(Y_M | Y_O);
-                    if *f & Z_M != 0 || level[2 * i].load(Relaxed) != 0 {
-                        *f |= Y_M;
-                    }
-                    if *f & Z_O != 0 || level[2 * i + 1].load(Relaxed) != 0 {
-                        *f |= Y_O;
-                    }
+                // Y shrinks to X (X ⊆ Y): the M-states that leave it are taken off the counts
+                // of moves into Y of their predecessors.
+                let left: Vec<u32> = self
+                    .flags
+                    .par_iter_mut()
+                    .enumerate()
+                    .with_min_len(CHUNK)
+                    .fold(Vec::new, |mut left, (i, f)| {
+                        let was = *f & Y_M != 0;
+                        *f &= !(Y_M | Y_O);
+                        if *f & Z_M != 0 || level[2 * i].load(Relaxed) != 0 {
+                            *f |= Y_M;
+                        }
+                        if *f & Z_O != 0 || level[2 * i + 1].load(Relaxed) != 0 {
+                            *f |= Y_O;
+                        }
+                        if was && *f & Y_M == 0 {
+                            left.push(i as u32);
+                        }
+                        left
+                    })
+                    .reduce(Vec::new, |mut a, mut b| {
+                        a.append(&mut b);
+                        a
+                    });
+                left.par_iter().with_min_len(256).for_each(|&i| {
+                    self.for_each_pred(i as usize, |j| {
+                        self.to_y[j].fetch_sub(1, Relaxed);
+                    });
                 });
             };
             if in_x == 0 {
@@ -661,6 +684,20 @@ impl<'g, G: Checks> Rabin<'g, G> {
         Ok((stats, tops))
     }
 
+    /// The moves into `Y_M` (`Z` included) of every position, counted from the `M`-states of
+    /// `Y` through their predecessors (at the start of a round; the passes keep them up).
+    fn count_to_y(&self) {
+        let flags = &self.flags;
+        self.to_y.par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
+        (0..self.positions.len()).into_par_iter().with_min_len(CHUNK).for_each(|i| {
+            if flags[i] & Y_M != 0 {
+                self.for_each_pred(i, |j| {
+                    self.to_y[j].fetch_add(1, Relaxed);
+                });
+            }
+        });
+    }
+
     /// One `μX` for the current `Z` and `Y`: levels from `first` on for the new states; returns
     /// how many states outside `Z` are in `X`, and the largest level given.
     fn attractor(&self, first: u32) -> Result<(usize, u32), SolveError> {
@@ -669,15 +706,6 @@ impl<'g, G: Checks> Rabin<'g, G> {
         }
         let m = self.positions.len();
         let flags = &self.flags;
-        // Moves into Y_M (Z included), counted from the M-states of Y through their un-moves.
-        self.to_y.par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
-        (0..m).into_par_iter().with_min_len(CHUNK).for_each(|i| {
-            if flags[i] & Y_M != 0 {
-                self.for_each_pred(i, |j| {
-                    self.to_y[j].fetch_add(1, Relaxed);
-                });
-            }
-        });
         // The seeds: Cpre(Z) and F ∩ Cpre(Y); the counters for the rest. Only states of Y
         // outside Z can join X (X ⊆ Y: Y only shrinks within a round).
         let mut frontier: Vec<u32> = (0..m)
