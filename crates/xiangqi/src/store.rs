@@ -62,9 +62,10 @@ fn solver_bytes(positions: u64) -> u64 {
 }
 
 /// Bytes per index that a solve under `perpetual-check` needs besides the `standard` solve
-/// (an estimate: 29 bytes per drawn index while solving, taking a quarter of the indices to be
-/// drawn, as in the largest 5-man materials measured, and a copy of the `standard` values).
-const RULE_BYTES_PER_INDEX: u64 = 9;
+/// (an estimate: per drawn index 29 bytes of state and about 44 of predecessor lists while
+/// solving, taking a sixth of the indices to be drawn as in `KNRvKR`, measured at 1.18 GB peak
+/// for 78.7 million indices; and a copy of the `standard` values).
+const RULE_BYTES_PER_INDEX: u64 = 14;
 
 /// Where a material's values come from.
 enum Source {
