@@ -295,6 +295,13 @@ fn run_generation(tables: &Tablebases, materials: &[Material]) -> Result<Generat
             bar.set_message(format!("{material} {phase}"));
             bar.set_position(progress.done);
         }
+        GenerateEvent::Step { material, step } => {
+            if bar.is_hidden() {
+                // Not a terminal: a line per step (the rule's passes can take minutes).
+                eprintln!("{material}: {step}");
+            }
+            bar.set_message(format!("{material} {step}"));
+        }
         GenerateEvent::Written { material, positions, seconds, path } => {
             bar.suspend(|| {
                 eprintln!(

@@ -187,6 +187,16 @@ pub enum GenerateEvent<'a> {
         /// Where the solver is.
         progress: Progress,
     },
+    /// A step of a solve under `perpetual-check` starts (these steps report no progress of
+    /// their own): `reading the standard table`, `solving under the rule` (the `standard` solve,
+    /// which reports [`GenerateEvent::Progress`], then the rule's passes), `checking the
+    /// certificate`, `writing`.
+    Step {
+        /// The material.
+        material: Material,
+        /// What starts.
+        step: &'static str,
+    },
     /// The table was solved and written.
     Written {
         /// The material.
@@ -690,13 +700,18 @@ impl Tablebases {
                 write_table(&path, &id, t.table(material).expect("just solved").solution())?;
             }
             Loaded::Rule(t) => {
+                let step = |step| report(GenerateEvent::Step { material, step });
+                step("reading the standard table");
                 let standard = self.standard_solution(material, positions);
+                step("solving under the rule");
                 t.solve_one(material, standard, &solver).map_err(failed)?;
+                step("checking the certificate");
                 let t: &PerpetualTablebase = t;
                 let solution = t.solution(material).expect("just solved");
                 let game = PerpetualGame::new(t.index(material).expect("just solved"), t);
                 check_rule_solution(&game, solution)
                     .map_err(|why| GenerateError::Certificate { material, why })?;
+                step("writing");
                 write_rule_table(&path, &id, solution)?;
             }
         }
