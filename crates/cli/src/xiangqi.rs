@@ -38,6 +38,30 @@ pub enum XiangqiCommand {
     /// Statistics of a material over its legal positions (both sides to move), generating the
     /// tables it needs when no files exist.
     Stats(StatsArgs),
+    /// Check a material's table against the rules: at every checked position, the value in
+    /// the table must be the best of its legal moves' values (a loss without a legal move).
+    ///
+    /// Checks every index of a small material, a random sample of a large one. Exit status 1
+    /// when a value disagrees. Standard rules only.
+    Verify(VerifyArgs),
+}
+
+/// `verify` arguments.
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// The material, such as KRvKA.
+    material: String,
+    /// How many random indices to check (every index when the material has no more).
+    #[arg(long, default_value_t = 100_000)]
+    samples: u64,
+    /// The seed of the random sample.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The block cache for probing, in MiB.
+    #[arg(long, value_name = "MiB", default_value_t = 256)]
+    cache: usize,
+    #[command(flatten)]
+    tables: TableArgs,
 }
 
 /// Where tables live and under which rules.
@@ -109,6 +133,7 @@ pub fn run(command: &XiangqiCommand) -> Result<(), Failure> {
         XiangqiCommand::Moves(args) => moves(args, &mut out)?,
         XiangqiCommand::Generate(args) => generate(args, &mut out)?,
         XiangqiCommand::Stats(args) => stats(args, &mut out)?,
+        XiangqiCommand::Verify(args) => verify(args, &mut out)?,
     }
     out.flush()?;
     Ok(())
@@ -357,6 +382,36 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
     }
     writeln!(out, "  longest win of Red to move:   {} plies", s.longest_red_win_plies)?;
     writeln!(out, "  longest win of Black to move: {} plies", s.longest_black_win_plies)?;
+    Ok(())
+}
+
+fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    use endgame_xiangqi::verify::{self, VerifyError};
+    let material = parse_material(&args.material)?;
+    let tables = tables(&args.tables)?.with_cache_bytes(args.cache.saturating_mul(1 << 20));
+    let found = verify::verify(&tables, material, args.samples, args.seed).map_err(|e| match e {
+        VerifyError::Probe(e) if e.is_table_failure() => Failure::Other(anyhow::anyhow!("verify: {e}")),
+        e => Failure::input(format!("verify: {e}")),
+    })?;
+    let what = if found.every_index { "every index" } else { "a random sample" };
+    writeln!(
+        out,
+        "{material} under {} rules, {what}: {} legal positions checked against their moves ({} holes or illegal skipped)",
+        tables.rules(),
+        found.checked,
+        found.skipped
+    )?;
+    for m in &found.mismatches {
+        writeln!(out, "  {}: table says {}, its moves give {}", m.position.setup(), m.table, m.from_moves)?;
+    }
+    if found.mismatch_count > 0 {
+        return Err(Failure::Other(anyhow::anyhow!(
+            "{} of {} positions of {material} disagree with their moves",
+            found.mismatch_count,
+            found.checked
+        )));
+    }
+    writeln!(out, "every value agrees with the moves")?;
     Ok(())
 }
 

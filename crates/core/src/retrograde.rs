@@ -25,11 +25,13 @@
 //! 4 bytes per position for the values (the counters of undecided positions share the word),
 //! 2 bytes with [`CellSize::Two`] (distances up to [`MAX_COMPACT_PLIES`]), or 1 byte with
 //! [`CellSize::One`] (distances up to [`MAX_BYTE_PAYLOAD`]` - 1` in the byte, longer ones in a
-//! side list of escapes, 8 bytes each; at most that many moves per position, else the solver
+//! side list of escapes, 16 bytes each; at most that many moves per position, else the solver
 //! falls back to 2-byte cells); plus, when the solver builds the reverse edges itself, 8 bytes
 //! per position and 4 bytes per move; plus two bitmaps of the positions decided at the current
 //! and the next level (a quarter byte per position), plus the lists of the moves with known
-//! values that the start pass found (4 bytes each, at most three per position).
+//! values that the start pass found (at most three per position). Positions in these lists take
+//! 4 bytes while the index has fewer than `u32::MAX` positions, 8 bytes in larger indices
+//! (solved through un-moves only: the reverse edges hold 4-byte numbers).
 //!
 //! The level passes walk the current level's bitmap in index order, so that the predecessors
 //! of consecutive positions lie close together in memory.
@@ -80,7 +82,7 @@ trait Word: Sync + Send + Sized {
     fn fits(_logical: u32) -> bool {
         true
     }
-    fn into_cells(cells: Vec<Self>, escapes: Vec<(u32, u32)>) -> Cells;
+    fn into_cells(cells: Vec<Self>, escapes: Vec<(u64, u32)>) -> Cells;
 }
 
 impl Word for AtomicU32 {
@@ -97,7 +99,7 @@ impl Word for AtomicU32 {
     fn cas(&self, current: u32, new: u32) -> Result<(), u32> {
         self.compare_exchange_weak(current, new, Relaxed, Relaxed).map(|_| ())
     }
-    fn into_cells(cells: Vec<Self>, escapes: Vec<(u32, u32)>) -> Cells {
+    fn into_cells(cells: Vec<Self>, escapes: Vec<(u64, u32)>) -> Cells {
         debug_assert!(escapes.is_empty());
         Cells::Wide(cells)
     }
@@ -132,7 +134,7 @@ impl Word for AtomicU16 {
             .map(|_| ())
             .map_err(from_compact)
     }
-    fn into_cells(cells: Vec<Self>, escapes: Vec<(u32, u32)>) -> Cells {
+    fn into_cells(cells: Vec<Self>, escapes: Vec<(u64, u32)>) -> Cells {
         debug_assert!(escapes.is_empty());
         Cells::Compact(cells)
     }
@@ -175,7 +177,7 @@ impl Word for AtomicU8 {
     fn fits(logical: u32) -> bool {
         logical >> TAG_SHIFT == TAG_OPEN || logical & PAYLOAD < MAX_BYTE_PAYLOAD
     }
-    fn into_cells(cells: Vec<Self>, mut escapes: Vec<(u32, u32)>) -> Cells {
+    fn into_cells(cells: Vec<Self>, mut escapes: Vec<(u64, u32)>) -> Cells {
         escapes.sort_unstable();
         Cells::Byte(cells, escapes)
     }
@@ -187,7 +189,7 @@ impl Word for AtomicU8 {
 enum Cells {
     Wide(Vec<AtomicU32>),
     Compact(Vec<AtomicU16>),
-    Byte(Vec<AtomicU8>, Vec<(u32, u32)>),
+    Byte(Vec<AtomicU8>, Vec<(u64, u32)>),
 }
 
 impl Cells {
@@ -206,7 +208,7 @@ impl Cells {
             Cells::Byte(c, escapes) => c.get(pos).map(Word::get).map(|word| {
                 if word >> TAG_SHIFT != TAG_OPEN && word & PAYLOAD == ESCAPED {
                     let at = escapes
-                        .binary_search_by_key(&(pos as u32), |e| e.0)
+                        .binary_search_by_key(&(pos as u64), |e| e.0)
                         .expect("an escaped cell is listed");
                     escapes[at].1
                 } else {
@@ -248,7 +250,8 @@ fn decode(word: u32) -> Option<Value> {
 /// Why a game could not be solved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SolveError {
-    /// The index is larger than the solver's 32-bit position numbers.
+    /// The index is larger than the solver's 32-bit position numbers (only
+    /// [`Retrograde::solve`], which builds reverse edges, has them).
     TooManyPositions(usize),
     /// A position has more moves than a counter holds.
     TooManyMoves(usize),
@@ -314,6 +317,7 @@ pub struct Progress {
 pub struct Retrograde<'a> {
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
     cells: CellSize,
+    wide_positions: bool,
 }
 
 /// The size of the solver's cells (see the module's notes on memory).
@@ -325,7 +329,7 @@ pub enum CellSize {
     /// 2 bytes: distances and move counts up to [`MAX_COMPACT_PLIES`].
     Two,
     /// 1 byte: distances below [`MAX_BYTE_PAYLOAD`] in the byte, longer ones (up to
-    /// [`MAX_PLIES`]) in a side list, 8 bytes each. When a position has more moves than a byte
+    /// [`MAX_PLIES`]) in a side list, 16 bytes each. When a position has more moves than a byte
     /// counts (`MAX_BYTE_PAYLOAD - 1`), the solve starts again with 2-byte cells.
     One,
 }
@@ -334,7 +338,7 @@ impl<'a> Retrograde<'a> {
     /// A solver with no progress reports.
     #[must_use]
     pub fn new() -> Self {
-        Retrograde { progress: None, cells: CellSize::Four }
+        Retrograde { progress: None, cells: CellSize::Four, wide_positions: false }
     }
 
     /// Uses the smallest cells ([`CellSize::One`]) instead of 4-byte ones when `compact`.
@@ -354,8 +358,10 @@ impl<'a> Retrograde<'a> {
     /// un-moves ([`Retrograde::solve_with_unmoves`]): the cells, the two level bitmaps (a
     /// quarter byte per position) and half a byte per position for the lists of moves with
     /// known values (measured: 0.13 bytes per index for the Xiangqi material `KNvKNC`; at most
-    /// 12 bytes per position in theory, when every position has three kinds of such moves).
-    /// With [`CellSize::One`], the long distances' escapes are not counted (8 bytes each, few).
+    /// 12 bytes per position in theory, when every position has three kinds of such moves);
+    /// twice that for the lists of an index of `u32::MAX` positions or more, whose position
+    /// numbers take 8 bytes. With [`CellSize::One`], the long distances' escapes are not
+    /// counted (16 bytes each, few).
     #[must_use]
     pub fn memory_estimate(&self, positions: u64) -> u64 {
         let cells = match self.cells {
@@ -363,7 +369,20 @@ impl<'a> Retrograde<'a> {
             CellSize::Two => 2,
             CellSize::One => 1,
         };
-        positions.saturating_mul(cells).saturating_add(positions / 4).saturating_add(positions / 2)
+        let lists =
+            if self.wide_positions || positions >= u64::from(u32::MAX) { positions } else { positions / 2 };
+        positions.saturating_mul(cells).saturating_add(positions / 4).saturating_add(lists)
+    }
+
+    /// Keeps 8-byte position numbers in the solver's lists (see the module's notes on memory)
+    /// even when 4 bytes would do. [`Retrograde::solve_with_unmoves`] uses them anyway for an
+    /// index of `u32::MAX` positions or more; this option exists so that the tests can check
+    /// that path on small games. [`Retrograde::solve`] always uses 4-byte numbers (its reverse
+    /// edges limit it to fewer than `u32::MAX` positions).
+    #[must_use]
+    pub fn wide_positions(mut self, wide: bool) -> Self {
+        self.wide_positions = wide;
+        self
     }
 
     /// Calls `report` from time to time with the progress of the solve (from any thread).
@@ -382,7 +401,8 @@ impl<'a> Retrograde<'a> {
             game: &G,
             progress: Option<&(dyn Fn(Progress) + Sync)>,
         ) -> Result<Solution, SolveError> {
-            let mut run = Run::<G, W>::start(game, progress)?;
+            // The reverse edges hold 4-byte position numbers: 4-byte lists suffice.
+            let mut run = Run::<G, W, u32>::start(game, progress)?;
             let preds = run.reverse_edges(game);
             run.propagate(&preds)
         }
@@ -401,16 +421,27 @@ impl<'a> Retrograde<'a> {
     /// # Errors
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve_with_unmoves<G: Unmoves>(&self, game: &G) -> Result<Solution, SolveError> {
-        let preds = UnmovePreds(game);
-        match self.cells {
-            CellSize::Four => Run::<G, AtomicU32>::start(game, self.progress)?.propagate(&preds),
-            CellSize::Two => Run::<G, AtomicU16>::start(game, self.progress)?.propagate(&preds),
-            CellSize::One => match Run::<G, AtomicU8>::start(game, self.progress) {
-                Err(SolveError::TooManyMoves(_)) => {
-                    Run::<G, AtomicU16>::start(game, self.progress)?.propagate(&preds)
-                }
-                run => run?.propagate(&preds),
-            },
+        fn go<G: Unmoves, P: Pos>(
+            game: &G,
+            cells: CellSize,
+            progress: Option<&(dyn Fn(Progress) + Sync)>,
+        ) -> Result<Solution, SolveError> {
+            let preds = UnmovePreds(game);
+            match cells {
+                CellSize::Four => Run::<G, AtomicU32, P>::start(game, progress)?.propagate(&preds),
+                CellSize::Two => Run::<G, AtomicU16, P>::start(game, progress)?.propagate(&preds),
+                CellSize::One => match Run::<G, AtomicU8, P>::start(game, progress) {
+                    Err(SolveError::TooManyMoves(_)) => {
+                        Run::<G, AtomicU16, P>::start(game, progress)?.propagate(&preds)
+                    }
+                    run => run?.propagate(&preds),
+                },
+            }
+        }
+        if self.wide_positions || game.num_positions() >= u32::MAX as usize {
+            go::<G, u64>(game, self.cells, self.progress)
+        } else {
+            go::<G, u32>(game, self.cells, self.progress)
         }
     }
 }
@@ -450,7 +481,7 @@ impl Solution {
     }
 
     /// Like [`Solution::from_values`], with 1-byte cells (distances that do not fit in a side
-    /// list of escapes, 8 bytes each).
+    /// list of escapes, 16 bytes each).
     ///
     /// # Errors
     /// When a distance exceeds [`MAX_PLIES`].
@@ -462,7 +493,7 @@ impl Solution {
             .map(|(pos, v)| {
                 let word = v.map_or(Ok(cell(TAG_OPEN, HOLE)), |v| encode(v, AtomicU8::LIMIT))?;
                 if !<AtomicU8 as Word>::fits(word) {
-                    escapes.push((pos as u32, word));
+                    escapes.push((pos as u64, word));
                 }
                 Ok(<AtomicU8 as Word>::new(word))
             })
@@ -481,7 +512,7 @@ impl Solution {
         }
     }
 
-    /// The number of values kept in the side list of a solution with 1-byte cells (8 bytes
+    /// The number of values kept in the side list of a solution with 1-byte cells (16 bytes
     /// each), 0 for other cells.
     #[must_use]
     pub fn escapes(&self) -> usize {
@@ -594,21 +625,63 @@ fn push_at<T>(levels: &mut Levels<T>, level: usize, item: T) {
     levels[level].push(item);
 }
 
-/// What the start pass found, by distance: positions, 4 bytes each, in lists that the level
-/// passes use as they are (no second copy).
-#[derive(Default)]
-struct Found {
+/// A position number in the solver's lists: 4 bytes while the index has fewer than
+/// `u32::MAX` positions, else 8.
+trait Pos: Copy + Send + Sync + 'static {
+    fn from_index(pos: usize) -> Self;
+    fn index(self) -> usize;
+}
+
+impl Pos for u32 {
+    #[inline]
+    fn from_index(pos: usize) -> u32 {
+        debug_assert!(u32::try_from(pos).is_ok());
+        pos as u32
+    }
+    #[inline]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl Pos for u64 {
+    #[inline]
+    fn from_index(pos: usize) -> u64 {
+        pos as u64
+    }
+    #[inline]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What the start pass found, by distance: positions ([`Pos`], 4 or 8 bytes each), in lists
+/// that the level passes use as they are (no second copy).
+struct Found<P> {
     /// Decided wins and losses.
-    decided: Levels<u32>,
+    decided: Levels<P>,
     /// Terminal draws that end.
-    drawn: Levels<u32>,
+    drawn: Levels<P>,
     /// Positions with a move to a known loss, by the distance of that loss.
-    lost: Levels<u32>,
+    lost: Levels<P>,
     /// Positions with a move to a known win, by the distance of that win.
-    won: Levels<u32>,
+    won: Levels<P>,
     /// Positions with a move to a known draw that ends, by its distance.
-    drawn_moves: Levels<u32>,
+    drawn_moves: Levels<P>,
     error: Option<SolveError>,
+}
+
+impl<P> Default for Found<P> {
+    fn default() -> Self {
+        Found {
+            decided: Vec::new(),
+            drawn: Vec::new(),
+            lost: Vec::new(),
+            won: Vec::new(),
+            drawn_moves: Vec::new(),
+            error: None,
+        }
+    }
 }
 
 fn append_levels<T>(into: &mut Levels<T>, mut from: Levels<T>) {
@@ -623,8 +696,8 @@ fn append_levels<T>(into: &mut Levels<T>, mut from: Levels<T>) {
     }
 }
 
-impl Found {
-    fn merge(mut self, other: Found) -> Found {
+impl<P> Found<P> {
+    fn merge(mut self, other: Found<P>) -> Found<P> {
         append_levels(&mut self.decided, other.decided);
         append_levels(&mut self.drawn, other.drawn);
         append_levels(&mut self.lost, other.lost);
@@ -637,14 +710,14 @@ impl Found {
 
 /// The predecessors of a position, from un-moves or from reverse edges.
 trait Preds: Sync {
-    fn for_each(&self, pos: u32, f: impl FnMut(u32));
+    fn for_each(&self, pos: usize, f: impl FnMut(usize));
 }
 
 struct UnmovePreds<'g, G>(&'g G);
 
 impl<G: Unmoves> Preds for UnmovePreds<'_, G> {
-    fn for_each(&self, pos: u32, mut f: impl FnMut(u32)) {
-        self.0.for_each_unmove(pos as usize, |p| f(p as u32));
+    fn for_each(&self, pos: usize, f: impl FnMut(usize)) {
+        self.0.for_each_unmove(pos, f);
     }
 }
 
@@ -656,26 +729,25 @@ struct ReverseEdges {
 }
 
 impl Preds for ReverseEdges {
-    fn for_each(&self, pos: u32, mut f: impl FnMut(u32)) {
-        let q = pos as usize;
+    fn for_each(&self, q: usize, mut f: impl FnMut(usize)) {
         let start = if q == 0 { 0 } else { self.ends[q - 1] } as usize;
         for &p in &self.edges[start..self.ends[q] as usize] {
-            f(p);
+            f(p as usize);
         }
     }
 }
 
-struct Run<'a, 'g, G, W> {
+struct Run<'a, 'g, G, W, P> {
     game: &'g G,
     cells: Vec<W>,
-    wl_levels: Levels<u32>,
-    draw_levels: Levels<u32>,
+    wl_levels: Levels<P>,
+    draw_levels: Levels<P>,
     /// Known-value moves (see [`Found`]); a level's lists are dropped once it is processed.
-    lost: Levels<u32>,
-    won: Levels<u32>,
-    drawn_moves: Levels<u32>,
+    lost: Levels<P>,
+    won: Levels<P>,
+    drawn_moves: Levels<P>,
     /// Decided words that 1-byte cells do not hold (position, logical word).
-    escapes: Mutex<Vec<(u32, u32)>>,
+    escapes: Mutex<Vec<(u64, u32)>>,
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
 }
 
@@ -693,8 +765,8 @@ impl Bitmap {
         Bitmap((0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
     }
 
-    fn insert(&self, pos: u32) {
-        self.0[pos as usize / 64].fetch_or(1 << (pos % 64), Relaxed);
+    fn insert(&self, pos: usize) {
+        self.0[pos / 64].fetch_or(1 << (pos % 64), Relaxed);
     }
 
     fn clear(&mut self) {
@@ -702,7 +774,7 @@ impl Bitmap {
     }
 }
 
-impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
+impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     fn report(&self, phase: Phase, done: u64) {
         if let Some(report) = self.progress {
             report(Progress { phase, done, total: self.cells.len() as u64 });
@@ -711,7 +783,7 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
 
     fn start(game: &'g G, progress: Option<&'a (dyn Fn(Progress) + Sync)>) -> Result<Self, SolveError> {
         let n = game.num_positions();
-        if n >= u32::MAX as usize {
+        if size_of::<P>() < size_of::<usize>() && n >= u32::MAX as usize {
             return Err(SolveError::TooManyPositions(n));
         }
         let cells: Vec<W> = (0..n).map(|_| W::new(0)).collect();
@@ -754,9 +826,9 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
     }
 
     /// The start pass for one position.
-    fn classify(&self, pos: usize, found: &mut Found) -> Result<(), SolveError> {
+    fn classify(&self, pos: usize, found: &mut Found<P>) -> Result<(), SolveError> {
         let game = self.game;
-        let p = pos as u32;
+        let p = P::from_index(pos);
         // Of the moves with known values only the best of each kind matters: the shortest
         // way to a lost child (a win), the shortest drawn line, and the longest won child (the
         // last one that a loss has to wait for). The other won children are counted off now,
@@ -784,7 +856,7 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
             FirstLook::Terminal(value) => {
                 let word = encode(value, W::LIMIT)?;
                 self.cells[pos].set(word);
-                self.escape(p, word);
+                self.escape(pos, word);
                 match value {
                     Value::Win(d) | Value::Loss(d) => push_at(&mut found.decided, d.0 as usize, p),
                     Value::Draw(Some(d)) => push_at(&mut found.drawn, d.0 as usize, p),
@@ -874,14 +946,14 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
 
     /// Applies one decided move to the position `p` that has it; returns whether `p` got
     /// decided at level `d + 1` by it.
-    fn apply(&self, p: u32, event: Event, d: u32) -> bool {
-        self.apply_to(p, self.cells[p as usize].get(), event, d)
+    fn apply(&self, p: usize, event: Event, d: u32) -> bool {
+        self.apply_to(p, self.cells[p].get(), event, d)
     }
 
     /// [`Run::apply`] with the word of `p` read already (it may have changed since).
     #[inline]
-    fn apply_to(&self, p: u32, mut word: u32, event: Event, d: u32) -> bool {
-        let slot = &self.cells[p as usize];
+    fn apply_to(&self, p: usize, mut word: u32, event: Event, d: u32) -> bool {
+        let slot = &self.cells[p];
         loop {
             if word >> TAG_SHIFT != TAG_OPEN || word == HOLE {
                 return false;
@@ -904,9 +976,9 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
 
     /// Keeps a decided word that the cell of `p` does not hold.
     #[inline]
-    fn escape(&self, p: u32, word: u32) {
+    fn escape(&self, p: usize, word: u32) {
         if !W::fits(word) {
-            self.escapes.lock().expect("no panic while holding the lock").push((p, word));
+            self.escapes.lock().expect("no panic while holding the lock").push((p as u64, word));
         }
     }
 
@@ -918,7 +990,7 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
         preds: &impl Preds,
         current: &Bitmap,
         next: &Bitmap,
-        events: &[(&[u32], Event)],
+        events: &[(&[P], Event)],
         d: u32,
         draws: bool,
     ) -> (u64, u64) {
@@ -928,11 +1000,11 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
             let (mut processed, mut decided) = (0, 0);
             // Predecessors are gathered in batches and their cells read all at once before any
             // is changed: the reads are independent, so their cache misses overlap.
-            let mut batch: Vec<(u32, Event)> = Vec::with_capacity(BATCH + 64);
+            let mut batch: Vec<(usize, Event)> = Vec::with_capacity(BATCH + 64);
             let mut words_read: Vec<u32> = Vec::with_capacity(BATCH + 64);
-            let mut flush = |batch: &mut Vec<(u32, Event)>, decided: &mut u64| {
+            let mut flush = |batch: &mut Vec<(usize, Event)>, decided: &mut u64| {
                 words_read.clear();
-                words_read.extend(batch.iter().map(|&(p, _)| self.cells[p as usize].get()));
+                words_read.extend(batch.iter().map(|&(p, _)| self.cells[p].get()));
                 for (&(p, event), &word) in batch.iter().zip(&words_read) {
                     if self.apply_to(p, word, event, d) {
                         next.insert(p);
@@ -944,12 +1016,12 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
             for w in task * WORDS..words.len().min((task + 1) * WORDS) {
                 let mut bits = words[w].load(Relaxed);
                 while bits != 0 {
-                    let q = (w * 64) as u32 + bits.trailing_zeros();
+                    let q = w * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     processed += 1;
                     let event = if draws {
                         Event::Drawn
-                    } else if self.cells[q as usize].get() >> TAG_SHIFT == TAG_LOSS {
+                    } else if self.cells[q].get() >> TAG_SHIFT == TAG_LOSS {
                         Event::Lost
                     } else {
                         Event::Won
@@ -965,7 +1037,7 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
         });
         let from_events = events
             .par_iter()
-            .flat_map(|&(list, event)| list.par_iter().with_min_len(256).map(move |&p| (p, event)))
+            .flat_map(|&(list, event)| list.par_iter().with_min_len(256).map(move |&p| (p.index(), event)))
             .map(|(p, event)| {
                 if self.apply(p, event, d) {
                     next.insert(p);
@@ -1001,14 +1073,14 @@ impl<'a, 'g, G: Game, W: Word> Run<'a, 'g, G, W> {
                 }
                 // Positions decided by the start pass at this distance (terminal ones).
                 for p in levels.get_mut(d).map(std::mem::take).unwrap_or_default() {
-                    current.insert(p);
+                    current.insert(p.index());
                 }
                 // This level's events, dropped after it.
-                let events: Vec<(Vec<u32>, Event)> = event_lists
+                let events: Vec<(Vec<P>, Event)> = event_lists
                     .iter_mut()
                     .map(|(lists, event)| (lists.get_mut(d).map(std::mem::take).unwrap_or_default(), *event))
                     .collect();
-                let slices: Vec<(&[u32], Event)> = events.iter().map(|(l, e)| (l.as_slice(), *e)).collect();
+                let slices: Vec<(&[P], Event)> = events.iter().map(|(l, e)| (l.as_slice(), *e)).collect();
                 let (processed, decided) = self.level(preds, &current, &next, &slices, d as u32, draws);
                 decided_count += processed;
                 self.report(phase, decided_count);

@@ -150,6 +150,11 @@ pub struct MaterialIndex {
     identical: bool,
     /// What one step of each slot's point number adds to the index (without identical pieces).
     strides: Vec<usize>,
+    /// For each slot and point, what the piece of the slot on that point adds to the index
+    /// (identical pieces in increasing point order: the `j`-th of a set adds `C(n, j + 1)`
+    /// times its digit's stride), [`usize::MAX`] where it may not stand: the index of a
+    /// position is one sum.
+    weights: Vec<[usize; Square::COUNT]>,
 }
 
 impl MaterialIndex {
@@ -201,7 +206,19 @@ impl MaterialIndex {
             strides[i] = stride;
             stride *= slot.points.len();
         }
-        MaterialIndex { material, slots, pieces, groups, len, identical, strides }
+        let mut weights = vec![[usize::MAX; Square::COUNT]; slots.len()];
+        let mut stride = 2;
+        for g in groups.iter().rev() {
+            for j in 0..g.k {
+                let slot = &slots[g.start + j];
+                for (i, &sq) in slot.points.iter().enumerate() {
+                    let term = if g.k == 1 { i } else { binomial(i, j + 1) };
+                    weights[g.start + j][sq.index()] = term * stride;
+                }
+            }
+            stride *= g.size;
+        }
+        MaterialIndex { material, slots, pieces, groups, len, identical, strides, weights }
     }
 
     /// The material.
@@ -242,19 +259,15 @@ impl MaterialIndex {
         if squares.len() != self.slots.len() {
             return None;
         }
-        let mut index = 0;
-        for g in &self.groups {
-            let mut digit = 0;
-            for j in 0..g.k {
-                let n = self.slots[g.start + j].number[squares[g.start + j].index()];
-                if n == NOWHERE {
-                    return None;
-                }
-                digit += if g.k == 1 { usize::from(n) } else { binomial(usize::from(n), j + 1) };
+        let mut index = turn.index();
+        for (weights, sq) in self.weights.iter().zip(squares) {
+            let w = weights[sq.index()];
+            if w == usize::MAX {
+                return None;
             }
-            index = index * g.size + digit;
+            index += w;
         }
-        Some(index * 2 + turn.index())
+        Some(index)
     }
 
     /// The points of the pieces (in slot order) of the position with this index, written to
@@ -423,11 +436,15 @@ impl MaterialIndex {
         if !self.identical {
             return;
         }
-        let mut start = 0;
-        for i in 1..=squares.len() {
-            if i == squares.len() || self.slots[i].piece != self.slots[start].piece {
-                squares[start..i].sort_unstable();
-                start = i;
+        for g in self.groups.iter().filter(|g| g.k > 1) {
+            // An insertion sort: at most five points, usually all but one in order already.
+            let set = &mut squares[g.start..g.start + g.k];
+            for i in 1..set.len() {
+                let mut j = i;
+                while j > 0 && set[j - 1] > set[j] {
+                    set.swap(j - 1, j);
+                    j -= 1;
+                }
             }
         }
     }

@@ -51,6 +51,7 @@ pub mod rules;
 pub mod square;
 pub mod store;
 pub mod tablebase;
+pub mod verify;
 pub mod wxf;
 
 pub use board::{Board, Setup};

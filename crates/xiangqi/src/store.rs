@@ -305,25 +305,17 @@ pub fn check_size(material: Material) -> Result<usize, ProbeError> {
 }
 
 /// The number of indices of `material`, or why no table of it can exist at all: its index
-/// does not fit in 64 bits, or exceeds the solver's 32-bit position numbers. (A table that
-/// exists may be probed on any machine; [`check_size`] adds the memory a generation needs.)
+/// does not fit in 64 bits. (A table that exists may be probed on any machine; [`check_size`]
+/// adds the memory a generation needs.)
 ///
 /// # Errors
 /// [`ProbeError::BeyondTables`].
 pub fn index_size(material: Material) -> Result<usize, ProbeError> {
-    let beyond = |why: String| ProbeError::BeyondTables { material, men: material.men(), why };
-    let Some(n) = MaterialIndex::size(material) else {
-        return Err(beyond(
-            "its index does not fit in 64 bits; tables hold materials of up to 6 or 7 men".into(),
-        ));
-    };
-    if n >= u32::MAX as usize {
-        return Err(beyond(format!(
-            "its index has {n} positions, more than the solver's limit of {} (32-bit position numbers)",
-            u32::MAX
-        )));
-    }
-    Ok(n)
+    MaterialIndex::size(material).ok_or_else(|| ProbeError::BeyondTables {
+        material,
+        men: material.men(),
+        why: "its index does not fit in 64 bits; tables hold materials of up to 6 or 7 men".into(),
+    })
 }
 
 /// Removes the temporary files (`<material>.egtb.<host>.<pid>.<time>.<n>.tmp`) that processes

@@ -114,3 +114,30 @@ fn some_materials_match() {
     let materials: Vec<Material> = names.split_whitespace().map(|m| m.parse().unwrap()).collect();
     check(&materials);
 }
+
+/// The files of `endgame xiangqi generate --all-up-to 5 --dir DIR` against the published
+/// statistics (a few minutes: every file is read once):
+/// `XIANGQI_ANCHOR_DIR=DIR cargo test --release -p endgame-xiangqi --test anchors -- --ignored generated_files_match`
+#[test]
+#[ignore = "reads the generated files of every material up to 5 men in $XIANGQI_ANCHOR_DIR"]
+fn generated_files_match() {
+    let dir = std::env::var("XIANGQI_ANCHOR_DIR")
+        .expect("XIANGQI_ANCHOR_DIR names a directory of generated tables");
+    let store = endgame_xiangqi::Tablebases::open(dir, Rules::Standard);
+    let published = published();
+    let mut wrong = Vec::new();
+    for (&material, &theirs) in &published {
+        assert!(store.path(material).exists(), "{} is not generated", store.path(material).display());
+        let ours = store.stats(material).unwrap();
+        if ours != theirs {
+            wrong.push(format!("{material}: ours {ours:?}, published {theirs:?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} materials differ:\n{}",
+        wrong.len(),
+        published.len(),
+        wrong.join("\n")
+    );
+}
