@@ -198,9 +198,13 @@ pub fn table_file(data: &[u8]) {
             if let Ok(block) = reader.read_block(b) {
                 for i in 0..block.len() {
                     let _ = block.value(i);
+                    let _ = block.rule_value(i);
                 }
             }
         }
     }
     let _ = read_table(path, &id);
+    if let Ok(reader) = TableReader::open(path, &id) {
+        let _ = reader.read_rule_solution();
+    }
 }

@@ -4,7 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use endgame_core::{Phase, Value};
+use endgame_core::Phase;
+use endgame_core::perpetual::RuleValue;
 use endgame_xiangqi::{
     GenerateError, GenerateEvent, GenerateSummary, Material, MaterialIndex, Move, Position, Probe,
     ProbeError, Rules, Setup, Tablebases, kvkn, report,
@@ -67,7 +68,9 @@ pub struct VerifyArgs {
 #[derive(Args)]
 pub struct TableArgs {
     /// The rule set: standard (no move into check, no legal move loses, endless play draws;
-    /// no perpetual-check or chasing rules) or hdu (HDU 5897: capture the General to win).
+    /// no perpetual-check or chasing rules), perpetual-check (standard, but a side that checks
+    /// forever while the other does not loses; chasing rules are not modelled: a perpetual
+    /// chase stays a draw) or hdu (HDU 5897: capture the General to win).
     #[arg(long, default_value_t = Rules::Standard)]
     rules: Rules,
     /// The directory of the table files (default: $ENDGAME_TB_DIR, else the data directory).
@@ -101,7 +104,8 @@ pub struct StatsArgs {
     material: String,
     #[command(flatten)]
     tables: TableArgs,
-    /// Print JSON: positions, wins, losses, draws, longest_red_win_plies, longest_black_win_plies.
+    /// Print JSON: positions, wins, losses, draws, longest_red_win_plies, longest_black_win_plies
+    /// (under perpetual-check also wins_by_rule, losses_by_rule, standard_draws).
     #[arg(long)]
     json: bool,
 }
@@ -184,7 +188,10 @@ fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), Failure> {
             let n = MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
             total = total.saturating_add(n);
             // The memory a solve of it needs with none of its smaller tables loaded yet.
-            let memory = Tablebases::memory_estimate(m, |_| false);
+            let mut memory = Tablebases::memory_estimate(m, |_| false);
+            if args.tables.rules == Rules::PerpetualCheck {
+                memory = memory.saturating_add(Tablebases::rule_memory_estimate(m));
+            }
             let there = if tables.path(m).exists() { " (file exists)" } else { "" };
             writeln!(out, "{m:<10} {n:>12} positions {:>8} MiB{there}", memory.div_ceil(1 << 20))?;
         }
@@ -313,6 +320,13 @@ fn run_generation(tables: &Tablebases, materials: &[Material]) -> Result<Generat
             bar.set_message(format!("{material} {phase}"));
             bar.set_position(progress.done);
         }
+        GenerateEvent::Step { material, step } => {
+            if bar.is_hidden() {
+                // Not a terminal: a line per step (the rule's passes can take minutes).
+                eprintln!("{material}: {step}");
+            }
+            bar.set_message(format!("{material} {step}"));
+        }
         GenerateEvent::Written { material, positions, seconds, path } => {
             bar.suspend(|| {
                 eprintln!(
@@ -355,6 +369,17 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
     writeln!(out, "  wins       {} (for the side to move)", s.wins)?;
     writeln!(out, "  losses     {}", s.losses)?;
     writeln!(out, "  draws      {}", s.draws)?;
+    if rules == Rules::PerpetualCheck {
+        let standard = s.draws + s.wins_by_rule + s.losses_by_rule;
+        writeln!(out, "  (wins and losses above are by mate, as under standard rules)")?;
+        writeln!(out, "  wins by the perpetual-check rule    {} (standard draws)", s.wins_by_rule)?;
+        writeln!(out, "  losses by the perpetual-check rule  {} (standard draws)", s.losses_by_rule)?;
+        writeln!(
+            out,
+            "  standard draws: {standard}: {} became wins, {} losses by the rule, {} stayed drawn",
+            s.wins_by_rule, s.losses_by_rule, s.draws
+        )?;
+    }
     writeln!(out, "  longest win of Red to move:   {} plies", s.longest_red_win_plies)?;
     writeln!(out, "  longest win of Black to move: {} plies", s.longest_black_win_plies)?;
     Ok(())
@@ -390,9 +415,11 @@ fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), Failure> {
     Ok(())
 }
 
-fn describe(value: Value) -> String {
+fn describe(value: RuleValue) -> String {
     match value {
-        Value::Draw(None) => "draw (endless play)".to_string(),
+        RuleValue::Draw(None) => "draw (endless play)".to_string(),
+        RuleValue::WinByRule(_) => "win by the perpetual-check rule".to_string(),
+        RuleValue::LossByRule(_) => "loss by the perpetual-check rule".to_string(),
         other => other.to_string(),
     }
 }
@@ -410,7 +437,7 @@ fn header(out: &mut dyn Write, position: &Position, rules: Rules) -> std::io::Re
     writeln!(out, "{}", position.board())
 }
 
-fn result(out: &mut dyn Write, position: &Position, value: Value, rules: Rules) -> std::io::Result<()> {
+fn result(out: &mut dyn Write, position: &Position, value: RuleValue, rules: Rules) -> std::io::Result<()> {
     writeln!(out, "Result: {} to move: {}.", position.turn(), describe(value))?;
     if value.wdl() == endgame_core::Wdl::Draw && rules == Rules::Hdu && position.material() == kvkn() {
         writeln!(out, "(The HDU 5897 contest scores endless play as a win for Red, its Alice.)")?;

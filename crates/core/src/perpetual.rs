@@ -36,8 +36,9 @@
 //!
 //!    where `Cpre(S)` are the states from which I can force the next state into `S` (or out of
 //!    `D` into a win for me). Moves are generated once (marks, moves out of `D`, the number of
-//!    moves into `D`); after that everything runs on un-moves: the moves into `Z` are counted
-//!    as `Z` grows, the moves into `Y` once per pass from the `M`-states of `Y`, and each `μX`
+//!    moves into `D`); after that everything runs on the predecessors inside `D` (lists built
+//!    once, see Memory, or un-moves): the moves into `Z` are counted
+//!    as `Z` grows, the moves into `Y` once per round (and taken off as `Y` shrinks), and each `μX`
 //!    is a breadth-first pass from its seeds (`O`-states count their moves down, as in the
 //!    plain solver): O(positions + moves) per pass, in parallel. `νY` starts from the states
 //!    any `μX` can hold (an `M`-state in check or in `Cpre(Z)`, an `O`-state without a move out
@@ -62,7 +63,10 @@
 //! # Memory
 //!
 //! The plain solution, a bit per position with a 4-byte count per 64 positions (the set `D`),
-//! and 29 bytes per position of `D` while solving (4 afterwards).
+//! and 29 bytes per position of `D` while solving (4 afterwards). Besides, while solving, the
+//! predecessors inside `D` of each position of `D` (4 bytes per move between two positions of
+//! `D`, 4 per position), built once with two un-move passes so that every later pass reads
+//! lists instead of generating un-moves, when they fit in [`PerpetualCheck::edge_budget`].
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -332,16 +336,37 @@ fn round_of(tops: &[u32], rank: u32) -> usize {
 /// assert!(matches!(solution.value(0), Some(RuleValue::WinByRule(_))));
 /// assert!(matches!(solution.value(1), Some(RuleValue::LossByRule(_))));
 /// ```
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct PerpetualCheck {
     compact: bool,
+    edge_budget: usize,
 }
 
+impl Default for PerpetualCheck {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The default budget of the predecessor lists (see [`PerpetualCheck::edge_budget`]): 2 GiB.
+pub const DEFAULT_EDGE_BUDGET: usize = 2 << 30;
+
 impl PerpetualCheck {
-    /// A solver with 4-byte cells for the plain solution.
+    /// A solver with 4-byte cells for the plain solution and predecessor lists within
+    /// [`DEFAULT_EDGE_BUDGET`].
     #[must_use]
     pub fn new() -> Self {
-        PerpetualCheck { compact: false }
+        PerpetualCheck { compact: false, edge_budget: DEFAULT_EDGE_BUDGET }
+    }
+
+    /// At most this many bytes for the lists of predecessors inside the draws (4 bytes per
+    /// move between two drawn positions, 4 per drawn position): with them every pass reads
+    /// the lists instead of generating un-moves. When the draws have more moves between them
+    /// than fit, the passes generate un-moves (slower, no extra memory). 0: never.
+    #[must_use]
+    pub fn edge_budget(mut self, bytes: usize) -> Self {
+        self.edge_budget = bytes;
+        self
     }
 
     /// Solves the plain game with 2-byte cells (see [`Retrograde::compact`]).
@@ -357,14 +382,15 @@ impl PerpetualCheck {
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve<G: Checks>(&self, game: &G) -> Result<RuleSolution, SolveError> {
         let plain = Retrograde::new().compact(self.compact).solve_with_unmoves(game)?;
-        Self::solve_from_plain(game, plain)
+        self.solve_plain(game, plain)
     }
 
-    /// Solves a game under the rule, given its plain solution (which must be right).
+    /// Solves a game under the rule, given its plain solution (which must be right), with
+    /// this solver's settings.
     ///
     /// # Errors
     /// When the game is larger than the solver's limits (see [`SolveError`]).
-    pub fn solve_from_plain<G: Checks>(game: &G, plain: Solution) -> Result<RuleSolution, SolveError> {
+    pub fn solve_plain<G: Checks>(&self, game: &G, plain: Solution) -> Result<RuleSolution, SolveError> {
         let n = game.num_positions();
         if plain.len() != n {
             return Err(SolveError::TooManyPositions(n));
@@ -375,9 +401,82 @@ impl PerpetualCheck {
                 && matches!(plain.value(p), Some(Value::Draw(_)))
         })?;
         let mut rabin = Rabin::new(game, &plain, &index, positions);
+        rabin.preds = Preds::build(game, &index, &rabin.positions, self.edge_budget);
         let (stats, tops) = rabin.solve()?;
         let words = rabin.finish()?;
         Ok(RuleSolution { plain, index, words, stats, tops })
+    }
+
+    /// Solves a game under the rule, given its plain solution (which must be right).
+    ///
+    /// # Errors
+    /// When the game is larger than the solver's limits (see [`SolveError`]).
+    pub fn solve_from_plain<G: Checks>(game: &G, plain: Solution) -> Result<RuleSolution, SolveError> {
+        PerpetualCheck::new().solve_plain(game, plain)
+    }
+}
+
+/// The predecessors inside `D` of every position of `D`, by `D`-number (compressed rows).
+struct Preds {
+    offsets: Vec<u32>,
+    edges: Vec<u32>,
+}
+
+impl Preds {
+    /// The lists, when they fit in `budget` bytes (counted first, then filled: un-moves are
+    /// generated twice, once more than the passes would need per round).
+    fn build<G: Unmoves>(game: &G, index: &DrawIndex, positions: &[u32], budget: usize) -> Option<Preds> {
+        let m = positions.len();
+        if (m + 1).saturating_mul(4) > budget {
+            return None;
+        }
+        let counts: Vec<u32> = positions
+            .par_iter()
+            .with_min_len(CHUNK)
+            .map(|&p| {
+                let mut c = 0u32;
+                game.for_each_unmove(p as usize, |q| c += u32::from(index.index(q).is_some()));
+                c
+            })
+            .collect();
+        let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+        if total >= u64::from(u32::MAX) || (total as usize).saturating_add(m + 1).saturating_mul(4) > budget {
+            return None;
+        }
+        let mut offsets = Vec::with_capacity(m + 1);
+        let mut at = 0u32;
+        offsets.push(0);
+        for c in counts {
+            at += c;
+            offsets.push(at);
+        }
+        let mut edges = vec![0u32; total as usize];
+        // Disjoint slices of the edges, one per chunk of positions.
+        let mut slices = Vec::with_capacity(m.div_ceil(CHUNK));
+        let mut rest: &mut [u32] = &mut edges;
+        for c in 0..m.div_ceil(CHUNK) {
+            let (start, end) = (offsets[c * CHUNK], offsets[((c + 1) * CHUNK).min(m)]);
+            let (head, tail) = rest.split_at_mut((end - start) as usize);
+            slices.push(head);
+            rest = tail;
+        }
+        slices.into_par_iter().enumerate().for_each(|(c, slice)| {
+            let mut k = 0;
+            for &p in &positions[c * CHUNK..((c + 1) * CHUNK).min(m)] {
+                game.for_each_unmove(p as usize, |q| {
+                    if let Some(j) = index.index(q) {
+                        slice[k] = j as u32;
+                        k += 1;
+                    }
+                });
+            }
+            debug_assert_eq!(k, slice.len(), "un-moves differ between two calls");
+        });
+        Some(Preds { offsets, edges })
+    }
+
+    fn of(&self, i: usize) -> &[u32] {
+        &self.edges[self.offsets[i] as usize..self.offsets[i + 1] as usize]
     }
 }
 
@@ -398,6 +497,8 @@ struct Rabin<'g, G> {
     to_z: Vec<AtomicU32>,
     /// Per position of `D`: its moves into `D` to an `M`-state in `Y` (counted each pass).
     to_y: Vec<AtomicU32>,
+    /// The predecessors inside `D`, when they fit in the budget.
+    preds: Option<Preds>,
 }
 
 impl<'g, G: Checks> Rabin<'g, G> {
@@ -414,6 +515,20 @@ impl<'g, G: Checks> Rabin<'g, G> {
             to_z: (0..m).map(|_| AtomicU32::new(0)).collect(),
             to_y: (0..m).map(|_| AtomicU32::new(0)).collect(),
             positions,
+            preds: None,
+        }
+    }
+
+    /// Calls `f` with the `D`-number of every predecessor inside `D` of `D`-number `i`.
+    #[inline]
+    fn for_each_pred(&self, i: usize, mut f: impl FnMut(usize)) {
+        match &self.preds {
+            Some(preds) => preds.of(i).iter().for_each(|&j| f(j as usize)),
+            None => self.game.for_each_unmove(self.positions[i] as usize, |p| {
+                if let Some(j) = self.index.index(p) {
+                    f(j);
+                }
+            }),
         }
     }
 
@@ -476,6 +591,7 @@ impl<'g, G: Checks> Rabin<'g, G> {
                     usize::from(*f & (Y_M | Z_M) == Y_M) + usize::from(*f & (Y_O | Z_O) == Y_O)
                 })
                 .sum();
+            self.count_to_y();
             let mut top;
             let in_x = loop {
                 stats.passes += 1;
@@ -486,14 +602,35 @@ impl<'g, G: Checks> Rabin<'g, G> {
                 }
                 in_y = in_x;
                 let level = &self.level;
-                self.flags.par_iter_mut().enumerate().for_each(|(i, f)| {
-                    *f &= !(Y_M | Y_O);
-                    if *f & Z_M != 0 || level[2 * i].load(Relaxed) != 0 {
-                        *f |= Y_M;
-                    }
-                    if *f & Z_O != 0 || level[2 * i + 1].load(Relaxed) != 0 {
-                        *f |= Y_O;
-                    }
+                // Y shrinks to X (X ⊆ Y): the M-states that leave it are taken off the counts
+                // of moves into Y of their predecessors.
+                let left: Vec<u32> = self
+                    .flags
+                    .par_iter_mut()
+                    .enumerate()
+                    .with_min_len(CHUNK)
+                    .fold(Vec::new, |mut left, (i, f)| {
+                        let was = *f & Y_M != 0;
+                        *f &= !(Y_M | Y_O);
+                        if *f & Z_M != 0 || level[2 * i].load(Relaxed) != 0 {
+                            *f |= Y_M;
+                        }
+                        if *f & Z_O != 0 || level[2 * i + 1].load(Relaxed) != 0 {
+                            *f |= Y_O;
+                        }
+                        if was && *f & Y_M == 0 {
+                            left.push(i as u32);
+                        }
+                        left
+                    })
+                    .reduce(Vec::new, |mut a, mut b| {
+                        a.append(&mut b);
+                        a
+                    });
+                left.par_iter().with_min_len(256).for_each(|&i| {
+                    self.for_each_pred(i as usize, |j| {
+                        self.to_y[j].fetch_sub(1, Relaxed);
+                    });
                 });
             };
             if in_x == 0 {
@@ -527,13 +664,11 @@ impl<'g, G: Checks> Rabin<'g, G> {
                 .par_iter()
                 .with_min_len(256)
                 .fold(Vec::new, |mut marked, &s| {
-                    self.game.for_each_unmove(self.positions[s as usize / 2] as usize, |p| {
-                        if let Some(j) = self.index.index(p) {
-                            if s % 2 == 0 {
-                                self.to_z[j].fetch_add(1, Relaxed);
-                            } else {
-                                marked.push(j as u32);
-                            }
+                    self.for_each_pred(s as usize / 2, |j| {
+                        if s % 2 == 0 {
+                            self.to_z[j].fetch_add(1, Relaxed);
+                        } else {
+                            marked.push(j as u32);
                         }
                     });
                     marked
@@ -549,6 +684,20 @@ impl<'g, G: Checks> Rabin<'g, G> {
         Ok((stats, tops))
     }
 
+    /// The moves into `Y_M` (`Z` included) of every position, counted from the `M`-states of
+    /// `Y` through their predecessors (at the start of a round; the passes keep them up).
+    fn count_to_y(&self) {
+        let flags = &self.flags;
+        self.to_y.par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
+        (0..self.positions.len()).into_par_iter().with_min_len(CHUNK).for_each(|i| {
+            if flags[i] & Y_M != 0 {
+                self.for_each_pred(i, |j| {
+                    self.to_y[j].fetch_add(1, Relaxed);
+                });
+            }
+        });
+    }
+
     /// One `μX` for the current `Z` and `Y`: levels from `first` on for the new states; returns
     /// how many states outside `Z` are in `X`, and the largest level given.
     fn attractor(&self, first: u32) -> Result<(usize, u32), SolveError> {
@@ -557,17 +706,6 @@ impl<'g, G: Checks> Rabin<'g, G> {
         }
         let m = self.positions.len();
         let flags = &self.flags;
-        // Moves into Y_M (Z included), counted from the M-states of Y through their un-moves.
-        self.to_y.par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
-        (0..m).into_par_iter().with_min_len(CHUNK).for_each(|i| {
-            if flags[i] & Y_M != 0 {
-                self.game.for_each_unmove(self.positions[i] as usize, |p| {
-                    if let Some(j) = self.index.index(p) {
-                        self.to_y[j].fetch_add(1, Relaxed);
-                    }
-                });
-            }
-        });
         // The seeds: Cpre(Z) and F ∩ Cpre(Y); the counters for the rest. Only states of Y
         // outside Z can join X (X ⊆ Y: Y only shrinks within a round).
         let mut frontier: Vec<u32> = (0..m)
@@ -613,8 +751,7 @@ impl<'g, G: Checks> Rabin<'g, G> {
                 .with_min_len(256)
                 .fold(Vec::new, |mut next, &s| {
                     let (i, copy) = (s as usize / 2, s % 2);
-                    self.game.for_each_unmove(self.positions[i] as usize, |p| {
-                        let Some(j) = self.index.index(p) else { return };
+                    self.for_each_pred(i, |j| {
                         let g = flags[j];
                         if copy == 1 {
                             // The M-state of the predecessor: I move into X (only in check).
@@ -625,7 +762,7 @@ impl<'g, G: Checks> Rabin<'g, G> {
                             }
                         } else if g & (Z_O | Y_O | SAFE_EXIT) == Y_O {
                             let before = self.counter[j].fetch_sub(1, Relaxed);
-                            debug_assert!(before > 0, "un-moves disagree with moves at position {p}");
+                            debug_assert!(before > 0, "un-moves disagree with moves at D-number {j}");
                             if before == 1
                                 && self.level[2 * j + 1]
                                     .compare_exchange(0, next_level, Relaxed, Relaxed)
@@ -685,11 +822,8 @@ impl<'g, G: Checks> Rabin<'g, G> {
                     continue;
                 }
                 dist[i] = d as u32;
-                self.game.for_each_unmove(self.positions[i] as usize, |p| {
-                    if let Some(j) = self.index.index(p)
-                        && is_draw(j)
-                        && dist[j] == u32::MAX
-                    {
+                self.for_each_pred(i, |j| {
+                    if is_draw(j) && dist[j] == u32::MAX {
                         if buckets.len() <= d + 1 {
                             buckets.resize_with(d + 2, Vec::new);
                         }
@@ -764,6 +898,36 @@ impl RuleSolution {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.plain.is_empty()
+    }
+
+    /// A solution from the value of every position (read from a table file): `n` positions,
+    /// `value(p)` for each. Such a solution has no rounds ([`RuleSolution::round`] is 0 for
+    /// every rank) and no figures of a solve; its values and ranks are what was written.
+    ///
+    /// # Errors
+    /// When `n` exceeds the solver's limits, or a rank or distance does not fit in its cell.
+    pub fn from_values(
+        n: usize,
+        value: impl Fn(usize) -> Option<RuleValue> + Sync,
+    ) -> Result<RuleSolution, SolveError> {
+        let plain = Solution::from_values_bytes((0..n).map(|p| value(p).map(RuleValue::plain)))?;
+        let (index, positions) = DrawIndex::new(n, |p| {
+            matches!(value(p), Some(RuleValue::Draw(_) | RuleValue::WinByRule(_) | RuleValue::LossByRule(_)))
+        })?;
+        let words = positions
+            .par_iter()
+            .map(|&p| {
+                let (tag, payload) = match value(p as usize) {
+                    Some(RuleValue::WinByRule(r)) => (TAG_WIN_BY_RULE, r),
+                    Some(RuleValue::LossByRule(r)) => (TAG_LOSS_BY_RULE, r),
+                    Some(RuleValue::Draw(Some(d))) => (TAG_DRAW, d.0.saturating_add(1)),
+                    _ => (TAG_DRAW, 0),
+                };
+                if payload > PAYLOAD { Err(SolveError::DistanceTooLarge) } else { Ok(cell(tag, payload)) }
+            })
+            .collect::<Result<Vec<u32>, SolveError>>()?;
+        let stats = RuleStats { plain_draws: words.len() as u64, ..RuleStats::default() };
+        Ok(RuleSolution { plain, index, words, stats, tops: Vec::new() })
     }
 
     /// The value of a position for the side to move; `None` for a hole or an index out of range.

@@ -10,7 +10,7 @@
 //! variant      u16 length + UTF-8    e.g. "KNvK" (a material)
 //! rules        u16 length + UTF-8    e.g. "standard"
 //! positions    u64      size of the index (holes included)
-//! width        u8       bytes per position code: 1, 2 or 4
+//! width        u8       bytes per position code: 1, 2 or 4; plus 128 for rule codes
 //! block        u32      positions per block (4096)
 //! blocks       u32      number of blocks
 //! index        blocks x (compressed length u32, CRC-32 of the compressed bytes u32)
@@ -22,6 +22,14 @@
 //! with `k` = 0 win, 1 loss, 2 draw that ends. The width is the smallest of 1, 2 and 4 bytes
 //! that holds the largest code of the table: 1 byte while every win and loss is within 84 plies
 //! and every draw that ends within 83.
+//!
+//! *Rule codes* (the width byte's bit 128 set; tables solved under the ban on perpetual check,
+//! [`crate::perpetual`]): 0 a hole, 1 a draw by endless play, and `2 + 5 x + k` with `k` = 0
+//! win in `x` plies, 1 loss in `x`, 2 draw that ends in `x`, 3 win by the rule of rank `x`,
+//! 4 loss by the rule of rank `x` (the rank is the winner's progress measure, see
+//! [`crate::perpetual`]). Files of plain solutions never set the bit, so they are the same
+//! bytes as before rule codes existed. The rule set's name is in the header besides: a file
+//! is only read as the table of the rule set it names.
 //!
 //! Blocks are small (4096 positions, 4 KiB at one byte a position) so that a probe reads and
 //! decompresses little: [`TableReader`] opens a file by reading its header only, and reads a
@@ -47,6 +55,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
+use crate::perpetual::{RuleSolution, RuleValue};
 use crate::retrograde::{Solution, SolveError};
 use crate::value::{Plies, Value};
 
@@ -171,6 +180,42 @@ fn value(code: u32) -> Option<Value> {
     }
 }
 
+/// The rule code of a value (see the module notes).
+fn rule_code(value: Option<RuleValue>) -> u32 {
+    let (x, k) = match value {
+        None => return 0,
+        Some(RuleValue::Draw(None)) => return 1,
+        Some(RuleValue::Win(d)) => (d.0, 0),
+        Some(RuleValue::Loss(d)) => (d.0, 1),
+        Some(RuleValue::Draw(Some(d))) => (d.0, 2),
+        Some(RuleValue::WinByRule(r)) => (r, 3),
+        Some(RuleValue::LossByRule(r)) => (r, 4),
+    };
+    // Distances and ranks of a solution stay below 2^30: the code fits in 34 bits only
+    // beyond 858 million, which the solver refuses long before.
+    2u32.saturating_add(x.saturating_mul(5)).saturating_add(k)
+}
+
+fn rule_value(code: u32) -> Option<RuleValue> {
+    match code {
+        0 => None,
+        1 => Some(RuleValue::Draw(None)),
+        c => {
+            let x = (c - 2) / 5;
+            Some(match (c - 2) % 5 {
+                0 => RuleValue::Win(Plies(x)),
+                1 => RuleValue::Loss(Plies(x)),
+                2 => RuleValue::Draw(Some(Plies(x))),
+                3 => RuleValue::WinByRule(x),
+                _ => RuleValue::LossByRule(x),
+            })
+        }
+    }
+}
+
+/// The width byte's flag for rule codes.
+const RULE_CODES: u8 = 128;
+
 /// This machine's name as it goes into temporary file names (letters, digits and `-` of the
 /// host name, at most 32), so that processes of several machines sharing a directory (a
 /// cluster over NFS) tell their temporary files apart.
@@ -211,11 +256,32 @@ pub fn write_table(path: &Path, id: &TableId, solution: &Solution) -> Result<(),
             format!("{} positions in the solution, {} in the table id", solution.len(), id.positions),
         ));
     }
-    let bytes = encode_table(path, id, solution)?;
+    let bytes = encode_table(path, id, solution.len(), false, |p| code(solution.value(p)))?;
+    write_bytes(path, &bytes)
+}
+
+/// Writes a solution under the ban on perpetual check as a table at `path` with rule codes
+/// (see the module notes), atomically as [`write_table`] does.
+///
+/// # Errors
+/// When the file cannot be written, or the solution's size differs from `id.positions`.
+pub fn write_rule_table(path: &Path, id: &TableId, solution: &RuleSolution) -> Result<(), TableError> {
+    if solution.len() as u64 != id.positions {
+        return Err(TableError::damaged(
+            path,
+            format!("{} positions in the solution, {} in the table id", solution.len(), id.positions),
+        ));
+    }
+    let bytes = encode_table(path, id, solution.len(), true, |p| rule_code(solution.value(p)))?;
+    write_bytes(path, &bytes)
+}
+
+/// Writes `bytes` to a temporary file, syncs it and renames it to `path`.
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
     let tmp = temporary_name(path);
     let written = (|| {
         let mut file = fs::File::create(&tmp)?;
-        file.write_all(&bytes)?;
+        file.write_all(bytes)?;
         file.sync_all()?;
         drop(file);
         fs::rename(&tmp, path)?;
@@ -242,9 +308,14 @@ fn sync_directory(path: &Path) -> io::Result<()> {
 }
 
 /// The bytes of a table file.
-fn encode_table(path: &Path, id: &TableId, solution: &Solution) -> Result<Vec<u8>, TableError> {
-    let n = solution.len();
-    let max_code = (0..n).into_par_iter().map(|p| code(solution.value(p))).max().unwrap_or(0);
+fn encode_table(
+    path: &Path,
+    id: &TableId,
+    n: usize,
+    rule_codes: bool,
+    code: impl Fn(usize) -> u32 + Sync,
+) -> Result<Vec<u8>, TableError> {
+    let max_code = (0..n).into_par_iter().map(&code).max().unwrap_or(0);
     let width: usize = if max_code <= 0xFF {
         1
     } else if max_code <= 0xFFFF {
@@ -257,7 +328,7 @@ fn encode_table(path: &Path, id: &TableId, solution: &Solution) -> Result<Vec<u8
         .map(|b| {
             let mut raw = Vec::with_capacity(BLOCK_POSITIONS * width);
             for p in b * BLOCK_POSITIONS..n.min((b + 1) * BLOCK_POSITIONS) {
-                raw.extend_from_slice(&code(solution.value(p)).to_le_bytes()[..width]);
+                raw.extend_from_slice(&code(p).to_le_bytes()[..width]);
             }
             lz4_flex::compress_prepend_size(&raw)
         })
@@ -272,7 +343,7 @@ fn encode_table(path: &Path, id: &TableId, solution: &Solution) -> Result<Vec<u8
         bytes.extend_from_slice(s.as_bytes());
     }
     bytes.extend_from_slice(&id.positions.to_le_bytes());
-    bytes.push(width as u8);
+    bytes.push(width as u8 | if rule_codes { RULE_CODES } else { 0 });
     bytes.extend_from_slice(&(BLOCK_POSITIONS as u32).to_le_bytes());
     bytes.extend_from_slice(&count.to_le_bytes());
     for block in &blocks {
@@ -327,6 +398,7 @@ struct Short;
 #[derive(Debug)]
 pub struct Block {
     width: usize,
+    rule_codes: bool,
     codes: Box<[u8]>,
 }
 
@@ -335,11 +407,26 @@ impl Block {
     #[inline]
     #[must_use]
     pub fn value(&self, i: usize) -> Option<Value> {
+        let code = self.code(i)?;
+        if self.rule_codes { rule_value(code).map(RuleValue::plain) } else { value(code) }
+    }
+
+    /// The value of the `i`-th position under the ban on perpetual check (a plain table's
+    /// values as they are: it has no rule values).
+    #[inline]
+    #[must_use]
+    pub fn rule_value(&self, i: usize) -> Option<RuleValue> {
+        let code = self.code(i)?;
+        if self.rule_codes { rule_value(code) } else { value(code).map(RuleValue::from) }
+    }
+
+    #[inline]
+    fn code(&self, i: usize) -> Option<u32> {
         let at = i.checked_mul(self.width)?;
         let bytes = self.codes.get(at..at + self.width)?;
         let mut word = [0u8; 4];
         word[..self.width].copy_from_slice(bytes);
-        value(u32::from_le_bytes(word))
+        Some(u32::from_le_bytes(word))
     }
 
     /// The number of positions in the block.
@@ -368,6 +455,7 @@ pub struct TableReader {
     file: fs::File,
     id: TableId,
     width: usize,
+    rule_codes: bool,
     /// Where each block starts in the file; one more entry for the end of the last.
     offsets: Vec<u64>,
     crcs: Vec<u32>,
@@ -399,7 +487,7 @@ impl TableReader {
             }
             other => other,
         };
-        let (width, lengths, crcs, data_start) =
+        let (width, rule_codes, lengths, crcs, data_start) =
             header.map_err(|e| e.into_table_error(path, head.len() as u64, id))?;
         let mut offsets = Vec::with_capacity(lengths.len() + 1);
         let mut at = data_start as u64;
@@ -418,7 +506,7 @@ impl TableReader {
                 },
             ));
         }
-        Ok(TableReader { path: path.to_path_buf(), file, id: id.clone(), width, offsets, crcs })
+        Ok(TableReader { path: path.to_path_buf(), file, id: id.clone(), width, rule_codes, offsets, crcs })
     }
 
     /// The file.
@@ -431,6 +519,12 @@ impl TableReader {
     #[must_use]
     pub const fn id(&self) -> &TableId {
         &self.id
+    }
+
+    /// Whether the file holds rule codes (a solution under the ban on perpetual check).
+    #[must_use]
+    pub const fn has_rule_codes(&self) -> bool {
+        self.rule_codes
     }
 
     /// The number of blocks.
@@ -467,7 +561,7 @@ impl TableReader {
                 format!("block {b}: {written} bytes, expected {expected}"),
             ));
         }
-        Ok(Block { width: self.width, codes })
+        Ok(Block { width: self.width, rule_codes: self.rule_codes, codes })
     }
 
     /// The block that holds position `pos` and the position's place in it.
@@ -500,6 +594,20 @@ impl TableReader {
             _ => Solution::from_values(values),
         };
         solution.map_err(|e: SolveError| TableError::damaged(&self.path, e.to_string()))
+    }
+
+    /// Reads the whole table into memory as a solution under the ban on perpetual check (a
+    /// plain table gives its values as they are). The solution has no rounds (see
+    /// [`RuleSolution::from_values`]).
+    ///
+    /// # Errors
+    /// When a block is damaged.
+    pub fn read_rule_solution(&self) -> Result<RuleSolution, TableError> {
+        let blocks: Vec<Block> =
+            (0..self.blocks()).into_par_iter().map(|b| self.read_block(b)).collect::<Result<_, _>>()?;
+        let n = self.id.positions as usize;
+        RuleSolution::from_values(n, |p| blocks[p / BLOCK_POSITIONS].rule_value(p % BLOCK_POSITIONS))
+            .map_err(|e: SolveError| TableError::damaged(&self.path, e.to_string()))
     }
 }
 
@@ -566,8 +674,8 @@ impl HeaderError {
     }
 }
 
-/// Width, compressed block lengths, block CRCs and where the data starts.
-type Header = (usize, Vec<u32>, Vec<u32>, usize);
+/// Width, rule codes, compressed block lengths, block CRCs and where the data starts.
+type Header = (usize, bool, Vec<u32>, Vec<u32>, usize);
 
 fn parse_header(bytes: &[u8], id: &TableId) -> Result<Header, HeaderError> {
     let mut r = Reader { bytes, at: 0 };
@@ -585,9 +693,11 @@ fn parse_header(bytes: &[u8], id: &TableId) -> Result<Header, HeaderError> {
         return Err(HeaderError::Bad("a name is not UTF-8".into()));
     };
     let found = TableId { game, variant, rules, positions };
-    let width = r.take(1)?[0] as usize;
+    let width_byte = r.take(1)?[0];
+    let rule_codes = width_byte & RULE_CODES != 0;
+    let width = (width_byte & !RULE_CODES) as usize;
     if ![1, 2, 4].contains(&width) {
-        return Err(HeaderError::Bad(format!("bad code width {width}")));
+        return Err(HeaderError::Bad(format!("bad code width {width_byte}")));
     }
     let block = r.u32()? as usize;
     let blocks = r.u32()? as usize;
@@ -622,7 +732,7 @@ fn parse_header(bytes: &[u8], id: &TableId) -> Result<Header, HeaderError> {
     if crc32fast::hash(&bytes[..header_end]) != header_crc {
         return Err(HeaderError::Bad("header checksum mismatch (damaged file)".into()));
     }
-    Ok((width, lengths, crcs, r.at))
+    Ok((width, rule_codes, lengths, crcs, r.at))
 }
 
 /// Reads the table at `path`, which must be the table `id`, whole into memory.
@@ -837,6 +947,76 @@ mod tests {
         header[8] = 1;
         let e = err(&header, &id(200_000));
         assert!(e.contains("format version 1, this program reads version 2"), "{e}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn rule_codes_round_trip() {
+        let values = [
+            None,
+            Some(RuleValue::Draw(None)),
+            Some(RuleValue::Win(Plies(0))),
+            Some(RuleValue::Loss(Plies(50))),
+            Some(RuleValue::Draw(Some(Plies(3)))),
+            Some(RuleValue::WinByRule(0)),
+            Some(RuleValue::LossByRule(12)),
+            Some(RuleValue::WinByRule(1 << 20)),
+        ];
+        for v in values {
+            assert_eq!(rule_value(rule_code(v)), v);
+        }
+        // A 1-byte rule table holds ranks and distances up to 49.
+        assert_eq!(rule_code(Some(RuleValue::LossByRule(49))), 0xFB);
+        assert_eq!(rule_code(Some(RuleValue::WinByRule(50))), 0xFF);
+    }
+
+    fn rule_sample(n: usize, far: u32) -> RuleSolution {
+        RuleSolution::from_values(n, |i| match i % 7 {
+            0 => None,
+            1 => Some(RuleValue::Draw(None)),
+            2 => Some(RuleValue::Win(Plies(i as u32 % far))),
+            3 => Some(RuleValue::Loss(Plies(i as u32 % far))),
+            4 => Some(RuleValue::WinByRule(i as u32 % far)),
+            5 => Some(RuleValue::LossByRule(i as u32 % far)),
+            _ => Some(RuleValue::Draw(Some(Plies(i as u32 % 7)))),
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn rule_tables_round_trip_and_plain_files_stay_the_same() {
+        let dir = std::env::temp_dir().join(format!("endgame-tb-rule-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let rule_id = |n: u64| TableId { rules: "perpetual-check".into(), ..id(n) };
+        for (n, far, width) in [(0, 1, 1), (10_000, 50, 1), (70_000, 300, 2), (30_000, 20_000, 4)] {
+            let path = dir.join(format!("r{n}.egtb"));
+            let solution = rule_sample(n, far);
+            write_rule_table(&path, &rule_id(n as u64), &solution).unwrap();
+            let reader = TableReader::open(&path, &rule_id(n as u64)).unwrap();
+            assert!(reader.has_rule_codes());
+            assert_eq!(fs::read(&path).unwrap()[8 + 4 + 6 + 5 + 17 + 8], RULE_CODES | width);
+            let back = reader.read_rule_solution().unwrap();
+            assert!(back.values().eq(solution.values()), "{n}");
+            // The plain view of a rule table: rule values are endless draws.
+            let plain = reader.read_solution().unwrap();
+            assert!(plain.values().eq(solution.values().map(|v| v.map(RuleValue::plain))));
+            for p in (0..n).step_by(97) {
+                let (b, i) = TableReader::locate(p);
+                assert_eq!(reader.read_block(b).unwrap().rule_value(i), solution.value(p));
+            }
+            // Under another rule set's name it is refused, naming what it holds.
+            let e = TableReader::open(&path, &id(n as u64)).unwrap_err().to_string();
+            assert!(e.contains("holds test KvK under rules perpetual-check"), "{e}");
+        }
+        // A plain solution written through the rule path's twin stays byte for byte what
+        // write_table writes, and reads back as rule values without rule results.
+        let plain = sample(5000, 40);
+        let path = dir.join("p.egtb");
+        write_table(&path, &id(5000), &plain).unwrap();
+        let reader = TableReader::open(&path, &id(5000)).unwrap();
+        assert!(!reader.has_rule_codes());
+        let rule = reader.read_rule_solution().unwrap();
+        assert!(rule.values().eq(plain.values().map(|v| v.map(RuleValue::from))));
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -407,11 +407,14 @@ proptest! {
         let expected = oracle(&game);
         let solution = PerpetualCheck::new().solve(&game).unwrap();
         let compact = PerpetualCheck::new().compact(true).solve(&game).unwrap();
+        // Without predecessor lists the passes generate un-moves: the same values and ranks.
+        let unmoves = PerpetualCheck::new().edge_budget(0).solve(&game).unwrap();
         let plain = Retrograde::new().solve(&game).unwrap();
         for p in 0..game.num_positions() {
             let got = solution.value(p).map(RuleValue::without_rank);
             prop_assert_eq!(got, expected[p], "position {}", p);
             prop_assert_eq!(compact.value(p), solution.value(p), "position {} (compact)", p);
+            prop_assert_eq!(unmoves.value(p), solution.value(p), "position {} (un-moves)", p);
             // The plain game's mates keep winner and distance.
             if let Some(v @ (Value::Win(_) | Value::Loss(_))) = plain.value(p) {
                 prop_assert_eq!(solution.value(p), Some(RuleValue::from(v)), "position {} changed its mate", p);

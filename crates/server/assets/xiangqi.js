@@ -69,6 +69,7 @@ function playUci(fen, uci) {
 /// The result of a move for the side that plays it, from the API's values after the move.
 function moverResult(m) {
   if (m.category === 'draw') return { cls: 'draw', text: 'Draw' };
+  if (m.rule) return m.category === 'loss' ? { cls: 'win', text: 'Win by rule' } : { cls: 'loss', text: 'Loss by rule' };
   const plies = Math.abs(m.dtm) + 1;
   return m.category === 'loss' ? { cls: 'win', text: `Win in ${plies}` } : { cls: 'loss', text: `Loss in ${plies}` };
 }
@@ -77,6 +78,7 @@ function positionResult(a) {
   const side = a.turn === 'red' ? 'Red' : 'Black';
   if (!a.moves.length) return { cls: a.category === 'draw' ? 'draw' : 'loss', text: `Game over: ${a.line_end_text}` };
   if (a.category === 'draw') return { cls: 'draw', text: `Draw (${side} to move)` };
+  if (a.rule) return a.category === 'win' ? { cls: 'win', text: `${side} to move wins by the perpetual-check rule` } : { cls: 'loss', text: `${side} to move loses by the perpetual-check rule` };
   const n = Math.abs(a.dtm);
   return a.category === 'win' ? { cls: 'win', text: `${side} to move wins in ${n} plies` } : { cls: 'loss', text: `${side} to move loses in ${n} plies` };
 }
@@ -93,7 +95,7 @@ export function start(section, params) {
           el('label', {}, el('input', { type: 'checkbox', id: 'xq-letters', onchange: draw }), ' letters'),
           el('label', {}, el('input', { type: 'checkbox', id: 'xq-flip', onchange: draw }), ' flip'),
           el('select', { id: 'xq-rules', onchange: () => load(history[at]) },
-            el('option', { value: 'standard' }, 'standard rules'), el('option', { value: 'hdu' }, 'hdu rules'))),
+            el('option', { value: 'standard' }, 'standard rules'), el('option', { value: 'hdu' }, 'hdu rules'), el('option', { value: 'perpetual-check' }, 'perpetual-check rules'))),
         el('div', { class: 'row' },
           el('input', { type: 'text', class: 'fen', id: 'xq-fen', spellcheck: 'false', onkeydown: (e) => { if (e.key === 'Enter') loadFenBox(); } }),
           el('button', { id: 'xq-load', onclick: loadFenBox }, 'Load')),
@@ -196,6 +198,8 @@ async function loadStats(material) {
       el('div', {}, el('b', {}, 'Wins'), el('span', { class: 'win' }, `${s.wins.toLocaleString()} (${pct(s.wins)})`), ' for the side to move'),
       el('div', {}, el('b', {}, 'Draws'), el('span', { class: 'draw' }, `${s.draws.toLocaleString()} (${pct(s.draws)})`)),
       el('div', {}, el('b', {}, 'Losses'), el('span', { class: 'loss' }, `${s.losses.toLocaleString()} (${pct(s.losses)})`)),
+      ...(s.wins_by_rule === undefined ? [] : [
+        el('div', {}, el('b', {}, 'Standard draws'), `${s.standard_draws.toLocaleString()}: ${s.wins_by_rule.toLocaleString()} won and ${s.losses_by_rule.toLocaleString()} lost by the rule (wins and losses above are by mate)`)]),
       el('div', {}, el('b', {}, 'Longest wins'), `Red to move ${s.longest_red_win_plies} plies, Black to move ${s.longest_black_win_plies} plies`));
   } catch (e) {
     if (statsFor === key) box.replaceChildren(el('span', { class: 'muted' }, e.message));

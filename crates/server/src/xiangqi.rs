@@ -24,7 +24,7 @@ use crate::{ApiError, AppState};
 pub struct Stores {
     dir: Option<PathBuf>,
     cache_bytes: usize,
-    stores: [OnceLock<Arc<Tablebases>>; 2],
+    stores: [OnceLock<Arc<Tablebases>>; 3],
 }
 
 impl Stores {
@@ -37,7 +37,7 @@ impl Stores {
 
     /// The store of `rules`.
     pub fn get(&self, rules: Rules) -> Arc<Tablebases> {
-        let slot = &self.stores[usize::from(rules == Rules::Hdu)];
+        let slot = &self.stores[Rules::ALL.iter().position(|&r| r == rules).expect("a rule set of ALL")];
         Arc::clone(slot.get_or_init(|| {
             // Without any directory, the in-memory materials still answer.
             let dir = self
@@ -45,7 +45,7 @@ impl Stores {
                 .clone()
                 .or_else(|| Tablebases::default_dir().ok())
                 .unwrap_or_else(std::env::temp_dir);
-            Arc::new(Tablebases::open(dir, rules).with_cache_bytes(self.cache_bytes / 2))
+            Arc::new(Tablebases::open(dir, rules).with_cache_bytes(self.cache_bytes / Rules::ALL.len()))
         }))
     }
 }
@@ -54,7 +54,9 @@ fn rules_of(map: &HashMap<String, String>) -> Result<Rules, ApiError> {
     match map.get("rules") {
         None => Ok(Rules::Standard),
         Some(r) => r.parse().map_err(|_| {
-            ApiError::bad_request(format!("query: invalid value '{r}' for rules: expected standard or hdu"))
+            ApiError::bad_request(format!(
+                "query: invalid value '{r}' for rules: expected standard, hdu or perpetual-check"
+            ))
         }),
     }
 }
@@ -70,7 +72,7 @@ fn probe_error(prefix: &str, e: &ProbeError) -> ApiError {
     }
 }
 
-/// `GET /api/xiangqi?fen=FEN&rules=standard|hdu`.
+/// `GET /api/xiangqi?fen=FEN&rules=standard|hdu|perpetual-check`.
 pub async fn position(State(state): State<Arc<AppState>>, query: Params) -> Result<Response, ApiError> {
     let map = params(query, &["fen", "rules"])?;
     let rules = rules_of(&map)?;

@@ -292,7 +292,7 @@ async fn xiangqi_bad_positions() {
     assert!(error(&json).contains("fen"));
     let (status, json) = get(&format!("/api/xiangqi?fen={fen}&rules=asian")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(error(&json).contains("expected standard or hdu"));
+    assert!(error(&json).contains("expected standard, hdu or perpetual-check"));
 }
 
 #[tokio::test]
@@ -314,6 +314,30 @@ async fn xiangqi_stats_are_the_libraries() {
     let (status, json) = get("/api/xiangqi/stats?material=KRRvKNN").await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{json}");
     assert!(error(&json).contains("endgame xiangqi generate"), "{json}");
+}
+
+#[tokio::test]
+async fn xiangqi_under_perpetual_check() {
+    // The defender's perpetual check no longer saves it (README, hand-checked).
+    let fen = query("9/9/4k4/9/9/9/n8/9/9/R2K5 b");
+    let (status, json) = get(&format!("/api/xiangqi?fen={fen}&rules=perpetual-check")).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!(
+        (&json["category"], &json["rule"], &json["dtm"]),
+        (&Value::from("loss"), &Value::from("perpetual-check"), &Value::Null)
+    );
+    assert_eq!(json["best_move"], "a3b1");
+    assert_eq!(json["line_end"], "perpetual_check");
+    assert!(json["line_end_text"].as_str().unwrap().contains("perpetual-check rule"), "{json}");
+    assert_eq!(json["moves"][0]["rule"], "perpetual-check");
+    // Under standard rules the same position is a draw.
+    let (_, json) = get(&format!("/api/xiangqi?fen={fen}")).await;
+    assert_eq!(json["category"], "draw");
+    assert!(json.get("rule").is_none());
+    let (status, json) = get("/api/xiangqi/stats?material=KRvKN&rules=perpetual-check").await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!((json["wins_by_rule"].as_u64(), json["losses_by_rule"].as_u64()), (Some(624), Some(2570)));
+    assert_eq!((json["draws"].as_u64(), json["standard_draws"].as_u64()), (Some(1218), Some(4412)));
 }
 
 #[tokio::test]

@@ -20,8 +20,7 @@ use mpi::traits::{Communicator, Destination, Source};
 
 use crate::material::Material;
 use crate::probe::Probe;
-use crate::store::{GenerateError, GenerateEvent, GenerateSummary, Tablebases};
-use crate::tablebase::Tablebase;
+use crate::store::{GenerateError, GenerateEvent, GenerateSummary, Loaded, Tablebases};
 
 const TASK: i32 = 1;
 const STOP: i32 = 2;
@@ -87,7 +86,7 @@ pub fn abort(world: &SimpleCommunicator) -> ! {
 /// A rank other than 0: solve what rank 0 hands out until it says stop.
 fn work(world: &SimpleCommunicator, tables: &Tablebases) -> Result<(), ClusterError> {
     let root = world.process_at_rank(0);
-    let mut loaded = Tablebase::new(tables.rules());
+    let mut loaded = Loaded::new(tables.rules());
     loop {
         let (bytes, status) = root.receive_vec::<u8>();
         if status.tag() == STOP {
@@ -106,8 +105,8 @@ fn work(world: &SimpleCommunicator, tables: &Tablebases) -> Result<(), ClusterEr
 }
 
 /// Keeps the small tables loaded (cheap to keep, read often), drops the others.
-fn trim(loaded: &mut Tablebase) {
-    let big: Vec<Material> = loaded.materials().filter(|m| m.men() > 4).collect();
+fn trim(loaded: &mut Loaded) {
+    let big: Vec<Material> = loaded.materials().into_iter().filter(|m| m.men() > 4).collect();
     for m in big {
         loaded.remove(m);
     }
@@ -147,7 +146,7 @@ fn keep_books(
     std::thread::scope(|scope| {
         if rank0_solves {
             scope.spawn(move || {
-                let mut loaded = Tablebase::new(tables.rules());
+                let mut loaded = Loaded::new(tables.rules());
                 while let Ok(Some(material)) = task_rx.recv() {
                     let message = match tables.generate_one(material, &mut loaded, &quiet) {
                         Ok(seconds) => Message::Done { rank: 0, material, seconds },

@@ -65,5 +65,5 @@ pub use position::{IllegalMove, Position, PositionError};
 pub use probe::{DRAW_LINE_PLIES, LineEnd, MainLine, MoveValue, Probe, ProbeError};
 pub use rules::Rules;
 pub use square::{File, Rank, Square};
-pub use store::{GenerateError, GenerateEvent, GenerateSummary, Tablebases};
+pub use store::{GenerateError, GenerateEvent, GenerateSummary, Loaded, Tablebases};
 pub use tablebase::{Stats, Table, Tablebase, hdu, kvkn};

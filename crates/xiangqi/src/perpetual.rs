@@ -7,13 +7,13 @@
 //! captures lead into ([`Checks::known_by_rule`]). Chasing rules are not modelled.
 //!
 //! [`PerpetualTablebase`] solves materials in memory, smaller materials first (a table under
-//! the rule needs the rule's values of the materials after a capture). Table files, `stats`,
-//! `solve` and `moves` on the command line do not take this rule set yet.
+//! the rule needs the rule's values of the materials after a capture); the store
+//! ([`crate::Tablebases`]) writes its solutions to table files with rule codes.
 
 use std::collections::BTreeMap;
 
 use endgame_core::perpetual::{Checks, PerpetualCheck, RuleSolution, RuleValue};
-use endgame_core::{Game, Solution, SolveError, Successor, Unmoves, Value};
+use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, Value};
 
 use crate::index::{MAX_MEN, MaterialIndex, without_slot};
 use crate::material::Material;
@@ -21,6 +21,7 @@ use crate::material_game::{MaterialGame, legal};
 use crate::moves::{Move, in_check_pieces};
 use crate::piece::{Color, Role};
 use crate::position::Position;
+use crate::probe::{Probe, ProbeError};
 use crate::rules::Rules;
 use crate::square::Square;
 use crate::tablebase::Tablebase;
@@ -139,6 +140,65 @@ impl PerpetualTablebase {
         Ok(())
     }
 
+    /// Solves `material` alone, whose smaller materials must all be in: from its `standard`
+    /// solution when one is given (read from a file), else solving that first with `solver`.
+    /// Returns the solution's figures.
+    ///
+    /// # Errors
+    /// When the solver's limits are exceeded, or `plain` has the wrong size.
+    ///
+    /// # Panics
+    /// When a material a capture leads to is missing.
+    pub fn solve_one(
+        &mut self,
+        material: Material,
+        plain: Option<Solution>,
+        solver: &Retrograde<'_>,
+    ) -> Result<endgame_core::perpetual::RuleStats, SolveError> {
+        for smaller in material.after_captures() {
+            assert!(self.rule.contains_key(&smaller), "{smaller} is solved before {material}");
+        }
+        let plain = match plain {
+            Some(plain) => {
+                let copy = Solution::from_values_bytes(plain.values())?;
+                self.plain.insert(material, copy)?;
+                plain
+            }
+            None => {
+                self.plain.solve_with(material, solver)?;
+                let table = self.plain.table(material).expect("just solved");
+                Solution::from_values_bytes(table.solution().values())?
+            }
+        };
+        let table = self.plain.table(material).expect("just inserted");
+        let solution = PerpetualCheck::solve_from_plain(&PerpetualGame::new(table.index(), self), plain)?;
+        let stats = solution.stats();
+        self.rule.insert(material, solution);
+        Ok(stats)
+    }
+
+    /// Adds the solution of `material` read from elsewhere (a table file), replacing any: its
+    /// rule values, and its `standard` values for the solves of larger materials.
+    ///
+    /// # Errors
+    /// When its size is not the size of the material's index.
+    pub fn insert(&mut self, material: Material, solution: RuleSolution) -> Result<(), SolveError> {
+        self.plain.insert(material, Solution::from_values_bytes(solution.plain().values())?)?;
+        self.rule.insert(material, solution);
+        Ok(())
+    }
+
+    /// Drops the tables of `material` (to free their memory), returning its solution.
+    pub fn remove(&mut self, material: Material) -> Option<RuleSolution> {
+        self.plain.remove(material);
+        self.rule.remove(&material)
+    }
+
+    /// Every solved material's solution, taking them out.
+    pub fn into_solutions(self) -> impl Iterator<Item = (Material, RuleSolution)> {
+        self.rule.into_iter()
+    }
+
     /// The solution of a solved material.
     #[must_use]
     pub fn solution(&self, material: Material) -> Option<&RuleSolution> {
@@ -244,6 +304,24 @@ impl PerpetualTablebase {
                 })
                 .reduce(PerpetualStats::default, PerpetualStats::merge),
         )
+    }
+}
+
+impl Probe for PerpetualTablebase {
+    fn rules(&self) -> Rules {
+        Rules::PerpetualCheck
+    }
+
+    fn lookup(&self, position: &Position) -> Result<RuleValue, ProbeError> {
+        let material = position.material();
+        let not_solved = || ProbeError::NotSolved {
+            material,
+            rules: Rules::PerpetualCheck,
+            solved: self.materials().map(|m| m.to_string()).collect::<Vec<_>>().join(", "),
+        };
+        let index = self.index(material).ok_or_else(not_solved)?;
+        let solution = self.rule.get(&material).ok_or_else(not_solved)?;
+        index.encode(position).and_then(|i| solution.value(i)).ok_or(ProbeError::NoValue { material })
     }
 }
 

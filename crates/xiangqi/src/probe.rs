@@ -7,12 +7,19 @@
 //! Units: distances are plies (half-moves). A main line of a win or a loss is complete: it
 //! follows the best moves (the shortest win, the longest loss) until the game ends, however
 //! long. A drawn line is bounded ([`DRAW_LINE_PLIES`]) and says why it stops.
+//!
+//! Values are [`RuleValue`]s: under `perpetual-check` a position may be won or lost by the
+//! rule (no mate distance); under the other rule sets every value is a mate, a loss or a draw.
+//! The winner of a rule win plays the move to the smallest rank (the first of
+//! [`Probe::moves`]): it keeps the win and, played every time, wins. Its main line ends when a
+//! position repeats ([`LineEnd::PerpetualCheck`]): from there on the loser checks forever.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use endgame_core::perpetual::RuleValue;
 use endgame_core::table_file::TableError;
-use endgame_core::{SolveError, Value};
+use endgame_core::{Plies, SolveError};
 
 use crate::material::Material;
 use crate::moves::Move;
@@ -131,10 +138,11 @@ pub struct MoveValue {
     /// The piece it captures.
     pub capture: Option<Piece>,
     /// Its value for the side that plays it.
-    pub value: Value,
+    pub value: RuleValue,
     /// The value of the position after it, for the side to move there (the lichess API's
-    /// convention for a move's `category` and `dtm`).
-    pub after: Value,
+    /// convention for a move's `category` and `dtm`). The rank of a rule value after a
+    /// capture (another material) is 0.
+    pub after: RuleValue,
 }
 
 /// How a main line ends.
@@ -151,6 +159,16 @@ pub enum LineEnd {
         loser: Color,
         /// Checkmated (in check) or stalemated.
         checkmated: bool,
+    },
+    /// The last position repeats the position after `ply` plies (0 = the start) in the line of
+    /// a win by the perpetual-check rule: `loser` checks forever and loses.
+    PerpetualCheck {
+        /// Where the repeated position first stood.
+        ply: usize,
+        /// The length of the line (where it stands again).
+        again: usize,
+        /// The side that checks forever.
+        loser: Color,
     },
     /// The last position repeats the position after `ply` plies (0 = the start): endless play.
     Repeats {
@@ -185,23 +203,24 @@ pub trait Probe {
     ///
     /// # Errors
     /// When its material has no table or the table cannot be read.
-    fn lookup(&self, position: &Position) -> Result<Value, ProbeError>;
+    fn lookup(&self, position: &Position) -> Result<RuleValue, ProbeError>;
 
     /// The value of a legal position for the side to move (`loss in 0` once its General has
     /// been captured).
     ///
     /// # Errors
     /// When the position is illegal under the rules or its material has no table.
-    fn probe(&self, position: &Position) -> Result<Value, ProbeError> {
+    fn probe(&self, position: &Position) -> Result<RuleValue, ProbeError> {
         if position.is_game_over() {
-            return Ok(Value::loss_in(0));
+            return Ok(RuleValue::Loss(Plies(0)));
         }
         position.check(self.rules())?;
         self.lookup(position)
     }
 
-    /// Every legal move with its value, best first (the shortest win, then draws, then the
-    /// longest loss; ties in move generation order).
+    /// Every legal move with its value, best first (the shortest win, then wins by the rule
+    /// to the smallest rank first, draws, losses by the rule, the longest loss; ties in move
+    /// generation order).
     ///
     /// # Errors
     /// As [`Probe::probe`], for the position or a position after a move.
@@ -211,7 +230,15 @@ pub trait Probe {
         for mv in position.legal_moves(self.rules()) {
             let next = position.play_unchecked(mv);
             // A legal move leads to a legal position: no need to check it again.
-            let after = if next.is_game_over() { Value::loss_in(0) } else { self.lookup(&next)? };
+            let after = if next.is_game_over() {
+                RuleValue::Loss(Plies(0))
+            } else if next.material() == position.material() {
+                self.lookup(&next)?
+            } else {
+                // A rank of another material means nothing here: a capture that wins by the
+                // rule wins as far as this material is concerned (rank 0).
+                self.lookup(&next)?.without_rank()
+            };
             moves.push(MoveValue { mv, capture: position.capture(mv), value: after.before_move(), after });
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.value));
@@ -219,7 +246,8 @@ pub trait Probe {
     }
 
     /// The main line: best moves until the game ends (a win or a loss: complete, however
-    /// long), or for a draw until a position repeats or [`DRAW_LINE_PLIES`] plies.
+    /// long), for a win or loss by the rule until a position repeats (the loser checks
+    /// forever), for a draw until a position repeats or [`DRAW_LINE_PLIES`] plies.
     ///
     /// # Errors
     /// As [`Probe::moves`].
@@ -235,13 +263,22 @@ pub trait Probe {
             let Some(&best) = self.moves(&at)?.first() else {
                 break LineEnd::NoLegalMove { loser: at.turn(), checkmated: at.in_check() };
             };
-            if start == Value::ENDLESS_DRAW && moves.len() == DRAW_LINE_PLIES {
+            if start == RuleValue::Draw(None) && moves.len() == DRAW_LINE_PLIES {
                 break LineEnd::Bounded;
             }
             moves.push(best);
             at = at.play_unchecked(best.mv);
             if let Some(&ply) = seen.get(&at) {
-                break LineEnd::Repeats { ply, again: moves.len() };
+                let again = moves.len();
+                break match start {
+                    RuleValue::WinByRule(_) => {
+                        LineEnd::PerpetualCheck { ply, again, loser: !position.turn() }
+                    }
+                    RuleValue::LossByRule(_) => {
+                        LineEnd::PerpetualCheck { ply, again, loser: position.turn() }
+                    }
+                    _ => LineEnd::Repeats { ply, again },
+                };
             }
             seen.insert(at, moves.len());
         };
@@ -259,6 +296,16 @@ impl LineEnd {
                 let how = if checkmated { "checkmated" } else { "stalemated" };
                 format!("{loser} has no legal move ({how}) and loses.")
             }
+            LineEnd::PerpetualCheck { ply, again, loser } => {
+                let back = if ply == 0 {
+                    "the start position".to_string()
+                } else {
+                    format!("the position after ply {ply}")
+                };
+                format!(
+                    "Ply {again} brings back {back}: {loser} can only check forever and loses by the perpetual-check rule."
+                )
+            }
             LineEnd::Repeats { ply: 0, again } => {
                 format!("Ply {again} brings back the start position: endless play, a draw.")
             }
@@ -271,14 +318,15 @@ impl LineEnd {
         }
     }
 
-    /// A short name for JSON: `general_captured`, `checkmate`, `stalemate`, `repetition`,
-    /// `bounded`.
+    /// A short name for JSON: `general_captured`, `checkmate`, `stalemate`, `perpetual_check`,
+    /// `repetition`, `bounded`.
     #[must_use]
     pub const fn name(&self) -> &'static str {
         match self {
             LineEnd::GeneralCaptured { .. } => "general_captured",
             LineEnd::NoLegalMove { checkmated: true, .. } => "checkmate",
             LineEnd::NoLegalMove { checkmated: false, .. } => "stalemate",
+            LineEnd::PerpetualCheck { .. } => "perpetual_check",
             LineEnd::Repeats { .. } => "repetition",
             LineEnd::Bounded => "bounded",
         }

@@ -4,9 +4,10 @@
 //! Fields follow the lichess tablebase API: `category` (`win`, `draw`, `loss`) and `dtm`
 //! (plies, positive when the side to move wins, negative when it loses, `null` for a draw) of
 //! the position; a move's `category` and `dtm` are those of the position after it, for the
-//! side to move there.
+//! side to move there. A win or loss by the perpetual-check rule is `category` `win` or `loss`
+//! with `"rule": "perpetual-check"` and `dtm` `null` (the field `rule` is there only then).
 
-use endgame_core::Value;
+use endgame_core::perpetual::RuleValue;
 use serde_json::{Value as Json, json};
 
 use crate::piece::Color;
@@ -15,22 +16,31 @@ use crate::probe::{MainLine, MoveValue, Probe, ProbeError};
 
 /// `win`, `draw` or `loss`.
 #[must_use]
-pub const fn category(value: Value) -> &'static str {
+pub const fn category(value: RuleValue) -> &'static str {
     match value {
-        Value::Win(_) => "win",
-        Value::Draw(_) => "draw",
-        Value::Loss(_) => "loss",
+        RuleValue::Win(_) | RuleValue::WinByRule(_) => "win",
+        RuleValue::Draw(_) => "draw",
+        RuleValue::Loss(_) | RuleValue::LossByRule(_) => "loss",
     }
 }
 
 /// Plies to the end, positive for a win of the side to move, negative for a loss, `None` for
-/// a draw (lichess's sign convention).
+/// a draw or a result by the rule (lichess's sign convention).
 #[must_use]
-pub fn dtm(value: Value) -> Option<i64> {
+pub fn dtm(value: RuleValue) -> Option<i64> {
     match value {
-        Value::Win(d) => Some(i64::from(d.0)),
-        Value::Loss(d) => Some(-i64::from(d.0)),
-        Value::Draw(_) => None,
+        RuleValue::Win(d) => Some(i64::from(d.0)),
+        RuleValue::Loss(d) => Some(-i64::from(d.0)),
+        _ => None,
+    }
+}
+
+/// `category`, `dtm` and, for a result by the rule, `rule` into `json`.
+fn put_value(json: &mut Json, value: RuleValue) {
+    json["category"] = json!(category(value));
+    json["dtm"] = json!(dtm(value));
+    if value.is_by_rule() {
+        json["rule"] = json!(crate::Rules::PerpetualCheck.name());
     }
 }
 
@@ -45,33 +55,34 @@ pub const fn turn_name(color: Color) -> &'static str {
 
 /// The fields every answer has: `fen`, `rules`, `material`, `turn`, `category`, `dtm`.
 #[must_use]
-pub fn position_json(position: &Position, rules: crate::Rules, value: Value) -> Json {
-    json!({
+pub fn position_json(position: &Position, rules: crate::Rules, value: RuleValue) -> Json {
+    let mut json = json!({
         "fen": position.setup().to_string(),
         "rules": rules.name(),
         "material": position.material().to_string(),
         "turn": turn_name(position.turn()),
-        "category": category(value),
-        "dtm": dtm(value),
-    })
+    });
+    put_value(&mut json, value);
+    json
 }
 
 /// One move: `uci`, `capture` (the role taken, or `null`), `category` and `dtm` after it.
 #[must_use]
 pub fn move_json(m: &MoveValue) -> Json {
-    json!({
+    let mut json = json!({
         "uci": m.mv.to_string(),
         "capture": m.capture.map(|p| p.role.name()),
-        "category": category(m.after),
-        "dtm": dtm(m.after),
-    })
+    });
+    put_value(&mut json, m.after);
+    json
 }
 
 /// `solve --json`: the position's fields, `best_move`, the whole `main_line` (UCI moves),
-/// `line_end` (`checkmate`, `stalemate`, `general_captured`, `repetition`, `bounded`) and
+/// `line_end` (`checkmate`, `stalemate`, `general_captured`, `perpetual_check`, `repetition`,
+/// `bounded`) and
 /// `final_fen`.
 #[must_use]
-pub fn solve_json(position: &Position, rules: crate::Rules, value: Value, line: &MainLine) -> Json {
+pub fn solve_json(position: &Position, rules: crate::Rules, value: RuleValue, line: &MainLine) -> Json {
     let mut report = position_json(position, rules, value);
     report["best_move"] = json!(line.moves.first().map(|m| m.mv.to_string()));
     report["main_line"] = json!(line.moves.iter().map(|m| m.mv.to_string()).collect::<Vec<_>>());
@@ -83,7 +94,7 @@ pub fn solve_json(position: &Position, rules: crate::Rules, value: Value, line: 
 /// `moves --json`: the position's fields and `moves[]`, best first, each also in WXF
 /// notation (`wxf`, see [`crate::wxf`]).
 #[must_use]
-pub fn moves_json(position: &Position, rules: crate::Rules, value: Value, moves: &[MoveValue]) -> Json {
+pub fn moves_json(position: &Position, rules: crate::Rules, value: RuleValue, moves: &[MoveValue]) -> Json {
     let mut report = position_json(position, rules, value);
     let moves: Vec<Json> = moves
         .iter()
@@ -97,10 +108,12 @@ pub fn moves_json(position: &Position, rules: crate::Rules, value: Value, moves:
     report
 }
 
-/// `stats --json`: the counts over the legal positions of `material`.
+/// `stats --json`: the counts over the legal positions of `material` (under `perpetual-check`
+/// `wins` and `losses` are by mate, and `wins_by_rule`, `losses_by_rule`, `standard_draws`
+/// are added: the `standard` draws are the rule's wins, losses and `draws`).
 #[must_use]
 pub fn stats_json(material: crate::Material, rules: crate::Rules, s: &crate::Stats) -> Json {
-    json!({
+    let mut json = json!({
         "material": material.to_string(),
         "rules": rules.name(),
         "positions": s.positions,
@@ -109,7 +122,14 @@ pub fn stats_json(material: crate::Material, rules: crate::Rules, s: &crate::Sta
         "draws": s.draws,
         "longest_red_win_plies": s.longest_red_win_plies,
         "longest_black_win_plies": s.longest_black_win_plies,
-    })
+    });
+    if rules == crate::Rules::PerpetualCheck {
+        // The `standard` draws split: wins and losses by the rule, and those still drawn.
+        json["wins_by_rule"] = json!(s.wins_by_rule);
+        json["losses_by_rule"] = json!(s.losses_by_rule);
+        json["standard_draws"] = json!(s.draws + s.wins_by_rule + s.losses_by_rule);
+    }
+    json
 }
 
 /// Probes and builds [`solve_json`].

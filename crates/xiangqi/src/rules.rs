@@ -13,8 +13,8 @@
 //! - `perpetual-check`: `standard`, except for endless play. Look at its tail: if from some
 //!   point on every move of one side gives check and not every move of the other side does,
 //!   the side that checks forever loses; otherwise (both check forever, or neither) it is a
-//!   draw. Chasing rules are not modelled. Solved by [`crate::perpetual`]; not yet a rule set
-//!   of the table files and the command line (so not in [`Rules::ALL`]).
+//!   draw. Chasing rules are not modelled. Solved by [`crate::perpetual`]; its table files
+//!   hold the wins and losses by the rule besides the mates.
 
 use std::fmt;
 use std::str::FromStr;
@@ -35,9 +35,8 @@ pub enum Rules {
 }
 
 impl Rules {
-    /// Every rule set of the table files and the command line (`perpetual-check` is solved in
-    /// memory by [`crate::perpetual`] only, so far).
-    pub const ALL: [Rules; 2] = [Rules::Hdu, Rules::Standard];
+    /// Every rule set of the table files and the command line.
+    pub const ALL: [Rules; 3] = [Rules::Hdu, Rules::Standard, Rules::PerpetualCheck];
 
     /// Whether a move may not leave one's own General in check (so a legal position never
     /// has the side not to move in check).
@@ -65,7 +64,7 @@ impl fmt::Display for Rules {
 
 /// A rule-set name that is not known.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("expected a rule set (standard, hdu), found {0:?}")]
+#[error("expected a rule set (standard, hdu, perpetual-check), found {0:?}")]
 pub struct ParseRulesError(pub String);
 
 impl FromStr for Rules {

@@ -14,6 +14,12 @@
 //!   material a capture leads to, fewer men first, skipping files that exist and pass a full
 //!   check (a damaged or outdated file is replaced), checking a memory estimate against the
 //!   memory available before each material, and writing each file atomically.
+//! - **Under `perpetual-check`** a file holds rule codes (wins and losses by the rule with the
+//!   winner's ranks, see [`endgame_core::table_file`]); a generation solves the `standard` game
+//!   of the material first (or reads it from the sibling `standard` directory when that file
+//!   exists), then the rule's passes over its draws with the rule's values of the smaller
+//!   materials, checks the result against the certificate
+//!   ([`endgame_core::perpetual::check_rule_solution`]) and writes it.
 //! - **Limits**: a material whose index does not fit in 64 bits, or whose generation needs
 //!   more memory than the machine has, is refused at once ([`ProbeError::BeyondTables`]).
 
@@ -23,15 +29,17 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Instant;
 
+use endgame_core::perpetual::{RuleSolution, RuleValue, check_rule_solution};
 use endgame_core::schedule::{Scheduler, Tier};
 use endgame_core::table_file::{
-    BlockCache, BlockKey, TableError, TableId, TableReader, read_table, write_table,
+    BlockCache, BlockKey, TableError, TableId, TableReader, read_table, write_rule_table, write_table,
 };
-use endgame_core::{Progress, Retrograde, SolveError, Value};
+use endgame_core::{Progress, Retrograde, Solution, SolveError};
 use rayon::prelude::*;
 
 use crate::index::MaterialIndex;
 use crate::material::Material;
+use crate::perpetual::{PerpetualGame, PerpetualTablebase};
 use crate::position::Position;
 use crate::probe::{Probe, ProbeError};
 use crate::rules::Rules;
@@ -53,19 +61,72 @@ fn solver_bytes(positions: u64) -> u64 {
     Retrograde::new().compact(true).memory_estimate(positions)
 }
 
+/// Bytes per index that a solve under `perpetual-check` needs besides the `standard` solve
+/// (an estimate: per drawn index 29 bytes of state and about 44 of predecessor lists while
+/// solving, taking a sixth of the indices to be drawn as in `KNRvKR`, measured at 1.18 GB peak
+/// for 78.7 million indices; and a copy of the `standard` values).
+const RULE_BYTES_PER_INDEX: u64 = 14;
+
 /// Where a material's values come from.
 enum Source {
     /// A table file, read block by block through the cache under `key`.
     File { key: u32, reader: TableReader, index: MaterialIndex },
     /// A table solved in memory.
     Memory(Table),
+    /// A table solved in memory under `perpetual-check`.
+    RuleMemory { index: MaterialIndex, solution: RuleSolution },
 }
 
 impl Source {
     fn index(&self) -> &MaterialIndex {
         match self {
-            Source::File { index, .. } => index,
+            Source::File { index, .. } | Source::RuleMemory { index, .. } => index,
             Source::Memory(table) => table.index(),
+        }
+    }
+}
+
+/// The tables a generation keeps in memory for the captures of the materials it solves.
+pub enum Loaded {
+    /// Under `standard` or `hdu`.
+    Plain(Tablebase),
+    /// Under `perpetual-check`: each material's rule values and `standard` values.
+    Rule(Box<PerpetualTablebase>),
+}
+
+impl Loaded {
+    /// None loaded yet, for tables of `rules`.
+    #[must_use]
+    pub fn new(rules: Rules) -> Loaded {
+        match rules {
+            Rules::PerpetualCheck => Loaded::Rule(Box::default()),
+            rules => Loaded::Plain(Tablebase::new(rules)),
+        }
+    }
+
+    /// Whether `material` is loaded.
+    #[must_use]
+    pub fn contains(&self, material: Material) -> bool {
+        match self {
+            Loaded::Plain(t) => t.table(material).is_some(),
+            Loaded::Rule(t) => t.solution(material).is_some(),
+        }
+    }
+
+    /// The loaded materials, smallest first.
+    #[must_use]
+    pub fn materials(&self) -> Vec<Material> {
+        match self {
+            Loaded::Plain(t) => t.materials().collect(),
+            Loaded::Rule(t) => t.materials().collect(),
+        }
+    }
+
+    /// Drops the tables of `material`.
+    pub fn remove(&mut self, material: Material) {
+        match self {
+            Loaded::Plain(t) => drop(t.remove(material)),
+            Loaded::Rule(t) => drop(t.remove(material)),
         }
     }
 }
@@ -126,6 +187,16 @@ pub enum GenerateEvent<'a> {
         /// Where the solver is.
         progress: Progress,
     },
+    /// A step of a solve under `perpetual-check` starts (these steps report no progress of
+    /// their own): `reading the standard table`, `solving under the rule` (the `standard` solve,
+    /// which reports [`GenerateEvent::Progress`], then the rule's passes), `checking the
+    /// certificate`, `writing`.
+    Step {
+        /// The material.
+        material: Material,
+        /// What starts.
+        step: &'static str,
+    },
     /// The table was solved and written.
     Written {
         /// The material.
@@ -178,6 +249,14 @@ pub enum GenerateError {
         path: PathBuf,
         /// What the system said.
         error: std::io::Error,
+    },
+    /// A solution under `perpetual-check` failed its certificate check (a bug).
+    #[error("{material}: the solution under perpetual-check failed its check: {why}")]
+    Certificate {
+        /// The material.
+        material: Material,
+        /// The first position that fails.
+        why: String,
     },
     /// The solver failed.
     #[error("{material}: {error}")]
@@ -341,6 +420,8 @@ impl Tablebases {
                 TableReader::open(&path, &id).map_err(|source| self.table_error(material, source))?;
             let key = self.next_key.fetch_add(1, Ordering::Relaxed);
             Source::File { key, reader, index: MaterialIndex::new(material) }
+        } else if material.men() <= SOLVE_ON_THE_FLY_MEN && self.rules == Rules::PerpetualCheck {
+            return self.solve_in_memory_by_rule(material);
         } else if material.men() <= SOLVE_ON_THE_FLY_MEN {
             return self.solve_in_memory(material);
         } else {
@@ -383,10 +464,46 @@ impl Tablebases {
         Ok(Arc::clone(&sources[&material]))
     }
 
+    /// [`Tablebases::solve_in_memory`] under `perpetual-check`.
+    fn solve_in_memory_by_rule(&self, material: Material) -> Result<Arc<Source>, ProbeError> {
+        let _one_at_a_time = self.solving.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(source) = self.sources.read().unwrap_or_else(PoisonError::into_inner).get(&material) {
+            return Ok(Arc::clone(source));
+        }
+        let mut tables = PerpetualTablebase::new();
+        let solver = Retrograde::new().compact(true);
+        for m in material.with_smaller() {
+            let path = self.path(m);
+            let failed = |source| ProbeError::Solve { material: m, error: source };
+            if path.exists() {
+                let id = table_id(m, self.rules, MaterialIndex::new(m).len());
+                let solution = TableReader::open(&path, &id)
+                    .and_then(|r| r.read_rule_solution())
+                    .map_err(|source| self.table_error(m, source))?;
+                tables.insert(m, solution).map_err(failed)?;
+            } else {
+                tables.solve_one(m, None, &solver).map_err(failed)?;
+            }
+        }
+        let mut sources = self.sources.write().unwrap_or_else(PoisonError::into_inner);
+        for (m, solution) in tables.into_solutions() {
+            sources
+                .entry(m)
+                .or_insert_with(|| Arc::new(Source::RuleMemory { index: MaterialIndex::new(m), solution }));
+        }
+        Ok(Arc::clone(&sources[&material]))
+    }
+
     /// The value of index `i` of `material`'s table.
-    fn value_at(&self, material: Material, source: &Source, i: usize) -> Result<Option<Value>, ProbeError> {
+    fn value_at(
+        &self,
+        material: Material,
+        source: &Source,
+        i: usize,
+    ) -> Result<Option<RuleValue>, ProbeError> {
         match source {
-            Source::Memory(table) => Ok(table.solution().value(i)),
+            Source::Memory(table) => Ok(table.solution().value(i).map(RuleValue::from)),
+            Source::RuleMemory { solution, .. } => Ok(solution.value(i)),
             Source::File { key, reader, .. } => {
                 let (b, at) = TableReader::locate(i);
                 let block = BlockKey { table: *key, block: b as u32 };
@@ -394,7 +511,7 @@ impl Tablebases {
                     .cache
                     .get_or_load(block, || reader.read_block(b))
                     .map_err(|source| self.table_error(material, source))?;
-                Ok(block.value(at))
+                Ok(block.rule_value(at))
             }
         }
     }
@@ -408,12 +525,19 @@ impl Tablebases {
         let source = self.source(material)?;
         match &*source {
             Source::Memory(table) => Ok(table.stats()),
+            Source::RuleMemory { index, solution } => Ok((0..index.len().div_ceil(1 << 14))
+                .into_par_iter()
+                .map(|c| {
+                    let range = c << 14..index.len().min((c + 1) << 14);
+                    Stats::count(index, range, |p| solution.value(p))
+                })
+                .reduce(Stats::default, Stats::merge)),
             Source::File { reader, index, .. } => (0..reader.blocks())
                 .into_par_iter()
                 .map(|b| {
                     let block = reader.read_block(b).map_err(|source| self.table_error(material, source))?;
                     let start = b * endgame_core::table_file::BLOCK_POSITIONS;
-                    Ok(Stats::count(index, start..start + block.len(), |p| block.value(p - start)))
+                    Ok(Stats::count(index, start..start + block.len(), |p| block.rule_value(p - start)))
                 })
                 .try_reduce(Stats::default, |a, b| Ok(a.merge(b))),
         }
@@ -450,6 +574,33 @@ impl Tablebases {
             .into_iter()
             .filter(|&m| !loaded(m))
             .fold(own, |sum, m| sum.saturating_add(size(m).saturating_mul(BYTES_PER_LOADED_INDEX)))
+    }
+
+    /// Bytes a solve of `material` under `perpetual-check` needs on top of
+    /// [`Tablebases::memory_estimate`] (an estimate: the rule's passes work on the draws, whose
+    /// number is known only after the `standard` solve).
+    #[must_use]
+    pub fn rule_memory_estimate(material: Material) -> u64 {
+        MaterialIndex::size(material).map_or(u64::MAX, |n| (n as u64).saturating_mul(RULE_BYTES_PER_INDEX))
+    }
+
+    /// The memory estimate of a solve of `material` under this store's rules, with the
+    /// materials `loaded` says are in memory already.
+    fn estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
+        let own = Tablebases::memory_estimate(material, loaded);
+        if self.rules == Rules::PerpetualCheck {
+            own.saturating_add(Tablebases::rule_memory_estimate(material))
+        } else {
+            own
+        }
+    }
+
+    /// The `standard` table of `material` from the sibling `standard` directory, when that
+    /// file exists and reads back whole (else `None`: it is solved).
+    fn standard_solution(&self, material: Material, positions: usize) -> Option<Solution> {
+        let path = self.dir.parent()?.join(Rules::Standard.name()).join(format!("{material}.egtb"));
+        let id = table_id(material, Rules::Standard, positions);
+        TableReader::open(&path, &id).and_then(|r| r.read_solution()).ok()
     }
 
     /// The books of a generation of `materials`: the plan ([`Tablebases::plan`]), its files
@@ -505,11 +656,11 @@ impl Tablebases {
     pub fn generate_one(
         &self,
         material: Material,
-        loaded: &mut Tablebase,
+        loaded: &mut Loaded,
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
     ) -> Result<f64, GenerateError> {
         let positions = check_size(material)?;
-        let needed = Tablebases::memory_estimate(material, |m| loaded.table(m).is_some());
+        let needed = self.estimate(material, |m| loaded.contains(m));
         report(GenerateEvent::Solving { material, positions, memory: needed });
         if let Some(available) = meminfo("MemAvailable:")
             && needed > available
@@ -517,23 +668,45 @@ impl Tablebases {
             return Err(GenerateError::Memory { material, needed, available });
         }
         let start = Instant::now();
+        let failed = |source| GenerateError::Solve { material, error: source };
         for smaller in material.after_captures() {
-            if loaded.table(smaller).is_none() {
+            if !loaded.contains(smaller) {
                 let n = MaterialIndex::new(smaller).len();
-                let solution = read_table(&self.path(smaller), &table_id(smaller, self.rules, n))?;
-                loaded
-                    .insert(smaller, solution)
-                    .map_err(|source| GenerateError::Solve { material, error: source })?;
+                let (path, id) = (self.path(smaller), table_id(smaller, self.rules, n));
+                match loaded {
+                    Loaded::Plain(t) => t.insert(smaller, read_table(&path, &id)?).map_err(failed)?,
+                    Loaded::Rule(t) => {
+                        let solution = TableReader::open(&path, &id)?.read_rule_solution()?;
+                        t.insert(smaller, solution).map_err(failed)?;
+                    }
+                }
             }
         }
         let progress = |progress: Progress| report(GenerateEvent::Progress { material, progress });
         let solver = Retrograde::new().compact(true).progress(&progress);
-        loaded
-            .solve_with(material, &solver)
-            .map_err(|source| GenerateError::Solve { material, error: source })?;
-        let table = loaded.table(material).expect("just solved");
         let path = self.path(material);
-        write_table(&path, &table_id(material, self.rules, positions), table.solution())?;
+        let id = table_id(material, self.rules, positions);
+        match loaded {
+            Loaded::Plain(t) => {
+                t.solve_with(material, &solver).map_err(failed)?;
+                write_table(&path, &id, t.table(material).expect("just solved").solution())?;
+            }
+            Loaded::Rule(t) => {
+                let step = |step| report(GenerateEvent::Step { material, step });
+                step("reading the standard table");
+                let standard = self.standard_solution(material, positions);
+                step("solving under the rule");
+                t.solve_one(material, standard, &solver).map_err(failed)?;
+                step("checking the certificate");
+                let t: &PerpetualTablebase = t;
+                let solution = t.solution(material).expect("just solved");
+                let game = PerpetualGame::new(t.index(material).expect("just solved"), t);
+                check_rule_solution(&game, solution)
+                    .map_err(|why| GenerateError::Certificate { material, why })?;
+                step("writing");
+                write_rule_table(&path, &id, solution)?;
+            }
+        }
         self.forget(material);
         let seconds = start.elapsed().as_secs_f64();
         report(GenerateEvent::Written { material, positions, seconds, path: &path });
@@ -554,13 +727,12 @@ impl Tablebases {
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
     ) -> Result<GenerateSummary, GenerateError> {
         let (mut scheduler, mut summary) = self.prepare(materials, report)?;
-        let mut loaded = Tablebase::new(self.rules);
+        let mut loaded = Loaded::new(self.rules);
         while let Some(material) = scheduler.hand_out() {
             self.generate_one(material, &mut loaded, report)?;
             scheduler.finish(&material);
             summary.generated += 1;
-            let kept: Vec<Material> = loaded.materials().collect();
-            for m in kept {
+            for m in loaded.materials() {
                 if !scheduler.still_needed(&m) {
                     loaded.remove(m);
                 }
@@ -586,7 +758,7 @@ impl Probe for Tablebases {
         self.rules
     }
 
-    fn lookup(&self, position: &Position) -> Result<Value, ProbeError> {
+    fn lookup(&self, position: &Position) -> Result<RuleValue, ProbeError> {
         let material = position.material();
         let source = self.source(material)?;
         let value = match source.index().encode(position) {

@@ -20,7 +20,8 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use endgame_core::{Retrograde, Solution, SolveError, Value};
+use endgame_core::perpetual::RuleValue;
+use endgame_core::{Retrograde, Solution, SolveError};
 
 use crate::index::{MAX_MEN, MaterialIndex};
 use crate::material::Material;
@@ -142,7 +143,7 @@ impl Probe for Tablebase {
         self.rules
     }
 
-    fn lookup(&self, position: &Position) -> Result<Value, ProbeError> {
+    fn lookup(&self, position: &Position) -> Result<RuleValue, ProbeError> {
         let material = position.material();
         let Some(table) = self.table(material) else {
             return Err(ProbeError::NotSolved {
@@ -155,6 +156,7 @@ impl Probe for Tablebase {
             .index
             .encode(position)
             .and_then(|i| table.solution.value(i))
+            .map(RuleValue::from)
             .ok_or(ProbeError::NoValue { material })
     }
 }
@@ -167,12 +169,17 @@ impl Probe for Tablebase {
 pub struct Stats {
     /// Legal positions.
     pub positions: u64,
-    /// Positions won by the side to move.
+    /// Positions won by the side to move (by mate, under `perpetual-check`).
     pub wins: u64,
-    /// Positions lost by the side to move.
+    /// Positions lost by the side to move (by mate, under `perpetual-check`).
     pub losses: u64,
     /// Drawn positions.
     pub draws: u64,
+    /// Positions won by the side to move by the perpetual-check rule (`standard` draws; 0
+    /// under the other rule sets).
+    pub wins_by_rule: u64,
+    /// Positions lost by the side to move by the perpetual-check rule (`standard` draws).
+    pub losses_by_rule: u64,
     /// The longest win of Red to move, in plies (0 when there is none); as GamesmanXiangqi
     /// counts it, a position with Black to move lost in more plies does not count.
     pub longest_red_win_plies: u32,
@@ -181,19 +188,27 @@ pub struct Stats {
 }
 
 impl Stats {
-    fn add(mut self, turn: Color, value: Value) -> Stats {
+    fn add(mut self, turn: Color, value: RuleValue) -> Stats {
         self.positions += 1;
         let d = match value {
-            Value::Win(d) => {
+            RuleValue::Win(d) => {
                 self.wins += 1;
                 d.0
             }
-            Value::Loss(_) => {
+            RuleValue::Loss(_) => {
                 self.losses += 1;
                 return self;
             }
-            Value::Draw(_) => {
+            RuleValue::Draw(_) => {
                 self.draws += 1;
+                return self;
+            }
+            RuleValue::WinByRule(_) => {
+                self.wins_by_rule += 1;
+                return self;
+            }
+            RuleValue::LossByRule(_) => {
+                self.losses_by_rule += 1;
                 return self;
             }
         };
@@ -211,6 +226,8 @@ impl Stats {
             wins: self.wins + o.wins,
             losses: self.losses + o.losses,
             draws: self.draws + o.draws,
+            wins_by_rule: self.wins_by_rule + o.wins_by_rule,
+            losses_by_rule: self.losses_by_rule + o.losses_by_rule,
             longest_red_win_plies: self.longest_red_win_plies.max(o.longest_red_win_plies),
             longest_black_win_plies: self.longest_black_win_plies.max(o.longest_black_win_plies),
         }
@@ -222,7 +239,7 @@ impl Stats {
     pub(crate) fn count(
         index: &MaterialIndex,
         range: std::ops::Range<usize>,
-        value: impl Fn(usize) -> Option<Value>,
+        value: impl Fn(usize) -> Option<RuleValue>,
     ) -> Stats {
         let n = index.pieces().len();
         range.fold(Stats::default(), |stats, pos| {
@@ -250,7 +267,7 @@ impl Table {
             .into_par_iter()
             .map(|c| {
                 let range = c * CHUNK..self.index.len().min((c + 1) * CHUNK);
-                Stats::count(&self.index, range, |p| self.solution.value(p))
+                Stats::count(&self.index, range, |p| self.solution.value(p).map(RuleValue::from))
             })
             .reduce(Stats::default, Stats::merge)
     }

@@ -52,7 +52,7 @@ pub const MAX_MISMATCHES: usize = 10;
 /// # Errors
 /// As [`Probe::moves`].
 pub fn value_from_moves(tables: &impl Probe, position: &Position) -> Result<Value, ProbeError> {
-    Ok(tables.moves(position)?.first().map_or(Value::loss_in(0), |m| m.value))
+    Ok(tables.moves(position)?.first().map_or(Value::loss_in(0), |m| m.value.plain()))
 }
 
 /// Checks `samples` random indices of `material` (every index when `samples` is at least the
@@ -86,7 +86,7 @@ pub fn verify(
             found.skipped += 1;
             continue;
         }
-        let table = tables.probe(&position)?;
+        let table = tables.probe(&position)?.plain();
         let from_moves = value_from_moves(tables, &position)?;
         found.checked += 1;
         if table != from_moves {

@@ -39,6 +39,7 @@ fn published() -> BTreeMap<Material, Stats> {
                 draws: n[3],
                 longest_red_win_plies: n[4] as u32,
                 longest_black_win_plies: n[5] as u32,
+                ..Stats::default()
             },
         );
     }

@@ -183,7 +183,7 @@ fn minimax_agrees_with_the_table_within_16_plies() {
     let (mut decided, mut longest) = (0, 0);
     for s in states {
         let position = Position::from_setup(fen(&s).parse::<Setup>().unwrap()).unwrap();
-        let table = hdu().probe(&position).unwrap();
+        let table = hdu().probe(&position).unwrap().plain();
         let shallow = oracle.value(s, 16);
         let deep = oracle.value(s, 20);
         assert_eq!(shallow, deep, "{s:?}: decided only after 16 plies");

@@ -73,7 +73,7 @@ fn the_defenders_perpetual_check_no_longer_saves_it() {
     // `standard` that draws, under `perpetual-check` Black loses: every other move is mated.
     let tables = krkn();
     let start = position("9/9/4k4/9/9/9/n8/9/9/R2K5 b");
-    assert_eq!(tables.standard().probe(&start).unwrap(), Value::Draw(None));
+    assert_eq!(tables.standard().probe(&start).unwrap(), RuleValue::Draw(None));
     assert!(matches!(tables.value(&start), Some(RuleValue::LossByRule(_))));
     let moves = tables.moves(&start).unwrap();
     let best = moves[0];
@@ -112,7 +112,7 @@ fn red_must_answer_and_wins_by_the_rule() {
     // under `perpetual-check` a win for Red (Black can only keep checking).
     let tables = krkn();
     let p = position("9/9/4k4/9/9/9/9/9/1n7/R2K5 w");
-    assert_eq!(tables.standard().probe(&p).unwrap(), Value::Draw(None));
+    assert_eq!(tables.standard().probe(&p).unwrap(), RuleValue::Draw(None));
     assert!(matches!(tables.value(&p), Some(RuleValue::WinByRule(_))));
     assert_eq!(p.legal_moves(Rules::PerpetualCheck).len(), 1);
 }
@@ -123,7 +123,7 @@ fn the_checking_side_must_choose_the_check_that_is_no_perpetual() {
     // Black alone) now loses; every other move is mated.
     let tables = krkn();
     let p = position("9/9/4k4/9/9/n8/9/9/3K5/3R5 b");
-    assert_eq!(tables.standard().probe(&p).unwrap(), Value::Draw(None));
+    assert_eq!(tables.standard().probe(&p).unwrap(), RuleValue::Draw(None));
     assert_eq!(tables.value(&p), Some(RuleValue::Draw(None)));
     let moves = tables.moves(&p).unwrap();
     let named: Vec<(String, RuleValue)> =
@@ -134,9 +134,69 @@ fn the_checking_side_must_choose_the_check_that_is_no_perpetual() {
     assert!(named[2..].iter().all(|(_, v)| matches!(v, RuleValue::Loss(_))));
     // Under `standard` both checks draw.
     for (mv, _) in &moves[..2] {
-        assert_eq!(tables.standard().probe(&p.play_unchecked(*mv)).unwrap(), Value::Draw(None));
+        assert_eq!(tables.standard().probe(&p.play_unchecked(*mv)).unwrap(), RuleValue::Draw(None));
     }
     let _ = Plies(0);
+}
+
+#[test]
+fn the_store_round_trips_rule_values_and_rule_lines_end_in_the_losers_perpetual_check() {
+    use endgame_core::table_file::TableReader;
+    use endgame_xiangqi::{LineEnd, Tablebases, store::table_id};
+    let dir = std::env::temp_dir().join(format!("endgame-perpetual-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let material: Material = "KRvKN".parse().unwrap();
+    let store = Tablebases::open(&dir, Rules::PerpetualCheck);
+    store.generate(&[material], &|_| {}).unwrap();
+    let memory = krkn();
+    let index = memory.index(material).unwrap();
+    let solution = memory.solution(material).unwrap();
+    // The file holds every value and rank of the solver's solution.
+    let reader =
+        TableReader::open(&store.path(material), &table_id(material, Rules::PerpetualCheck, index.len()))
+            .unwrap();
+    assert!(reader.has_rule_codes());
+    assert!(reader.read_rule_solution().unwrap().values().eq(solution.values()));
+    let mut lines = 0;
+    for i in 0..index.len() {
+        let Some(value) = solution.value(i) else { continue };
+        let Some(p) = index.decode(i) else { continue };
+        if p.check(Rules::PerpetualCheck).is_err() {
+            continue;
+        }
+        if i % 29 == 0 {
+            assert_eq!(store.probe(&p).unwrap(), memory.probe(&p).unwrap(), "{}", p.setup());
+        }
+        if !value.is_by_rule() {
+            continue;
+        }
+        // The line of a win by the rule: the winner plays the smallest rank, the loser the
+        // largest; it ends when a position repeats, and in the cycle every move of the loser
+        // checks and some move of the winner does not.
+        let line = store.main_line(&p).unwrap();
+        let LineEnd::PerpetualCheck { ply, again, loser } = line.end else {
+            panic!("{}: {:?}", p.setup(), line.end)
+        };
+        let expected_loser = if matches!(value, RuleValue::WinByRule(_)) { !p.turn() } else { p.turn() };
+        assert_eq!(loser, expected_loser, "{}", p.setup());
+        let mut at = p;
+        let mut winner_quiet = false;
+        for (k, m) in line.moves.iter().enumerate() {
+            let mover = at.turn();
+            at = at.play_unchecked(m.mv);
+            if k >= ply && k < again {
+                if mover == loser {
+                    assert!(at.in_check(), "{}: ply {k}", p.setup());
+                } else {
+                    winner_quiet |= !at.in_check();
+                }
+            }
+        }
+        assert!(winner_quiet, "{}", p.setup());
+        lines += 1;
+    }
+    assert!(lines > 1000, "{lines}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Solves the materials named in `$XIANGQI_PERPETUAL` (and all they rest on) under

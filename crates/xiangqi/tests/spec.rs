@@ -37,7 +37,7 @@ fn both_of_alices_moves_lose_at_once_in_the_two_ply_case() {
     let position = Position::from_setup(setup).unwrap();
     let moves = hdu().moves(&position).unwrap();
     assert_eq!(moves.len(), 2);
-    assert!(moves.iter().all(|m| m.value == Value::loss_in(2)), "{moves:?}");
+    assert!(moves.iter().all(|m| m.value == Value::loss_in(2).into()), "{moves:?}");
 }
 
 #[test]

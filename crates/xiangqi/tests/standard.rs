@@ -28,7 +28,7 @@ fn solved(rules: Rules) -> &'static Tablebase {
 
 #[test]
 fn conformance_of_every_material_under_both_rule_sets() {
-    for rules in Rules::ALL {
+    for rules in [Rules::Hdu, Rules::Standard] {
         let tables = solved(rules);
         for material in tables.materials() {
             let game = tables.game(material).unwrap();
@@ -44,7 +44,7 @@ fn conformance_of_every_material_under_both_rule_sets() {
 /// indices updated in O(1)) are exactly the moves of the plain generator on a board.
 #[test]
 fn table_moves_are_the_board_moves() {
-    for rules in Rules::ALL {
+    for rules in [Rules::Hdu, Rules::Standard] {
         let tables = solved(rules);
         for material in ["KRvKA", "KCvKB", "KPvKP", "KvKBB"].map(|m| m.parse::<Material>().unwrap()) {
             let game = tables.game(material).unwrap();
@@ -63,7 +63,7 @@ fn table_moves_are_the_board_moves() {
                     .map(|mv| {
                         let after = position.play_unchecked(mv);
                         let to = if position.capture(mv).is_some() {
-                            Successor::Known(tables.probe(&after).unwrap())
+                            Successor::Known(tables.probe(&after).unwrap().plain())
                         } else {
                             Successor::Position(index.encode(&after).unwrap())
                         };
@@ -112,7 +112,7 @@ fn mirrored_and_colour_swapped_positions_have_equal_values() {
             let (Some(value), Some(p)) = (table.solution().value(pos), index.decode(pos)) else { continue };
             let setup = Setup { board: mirror(p.board(), true), turn: !p.turn() };
             let swapped = Position::from_setup(setup).unwrap();
-            if let Ok(other) = tables.probe(&swapped) {
+            if let Ok(other) = tables.probe(&swapped).map(|v| v.plain()) {
                 assert_eq!(value, other, "{material}: {}", p.setup());
             }
         }
@@ -122,8 +122,9 @@ fn mirrored_and_colour_swapped_positions_have_equal_values() {
 #[test]
 fn standard_rules_facts() {
     let tables = solved(Rules::Standard);
-    let value =
-        |fen: &str| tables.probe(&Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap()).unwrap();
+    let value = |fen: &str| {
+        tables.probe(&Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap()).unwrap().plain()
+    };
     // A lone Chariot mates: the Black General on e9, the Chariot takes the ninth rank.
     assert_eq!(value("4k4/9/9/9/9/9/9/9/9/R2K5 w"), Value::win_in(3));
     // Stalemate loses: Black's General on d9 cannot move (d8 is covered, e9 faces the Red General), not in check.

@@ -56,7 +56,7 @@ fn check_every_position(
         }
         assert_eq!(
             store.probe(&position).unwrap(),
-            table.solution().value(i).unwrap(),
+            table.solution().value(i).unwrap().into(),
             "{}",
             position.setup()
         );
@@ -116,7 +116,7 @@ fn main_lines_are_complete_and_replay_to_the_end() {
         .find(|p| p.check(Rules::Standard).is_ok())
         .expect("a win in 37 plies");
     for start in [longest, position("4k4/9/9/9/9/9/9/9/4A4/3RK4 w")] {
-        let value = store.probe(&start).unwrap();
+        let value = store.probe(&start).unwrap().plain();
         let Value::Win(d) = value else { panic!("{value}") };
         let line = store.main_line(&start).unwrap();
         assert_eq!(line.moves.len(), d.0 as usize, "{}", start.setup());
@@ -137,11 +137,11 @@ fn drawn_lines_stop_at_a_real_repetition_or_the_bound() {
     let mut repeats = 0;
     for fen in ["4k4/9/9/9/9/9/9/9/9/3K5 w", "3k5/9/9/9/9/9/9/9/4A4/4K4 b", "4k4/4a4/9/9/9/9/9/9/9/3K5 w"] {
         let start = position(fen);
-        assert_eq!(store.probe(&start).unwrap(), Value::ENDLESS_DRAW, "{fen}");
+        assert_eq!(store.probe(&start).unwrap(), Value::ENDLESS_DRAW.into(), "{fen}");
         let line = store.main_line(&start).unwrap();
         let mut seen = vec![start];
         for m in &line.moves {
-            assert_eq!(m.value, Value::ENDLESS_DRAW);
+            assert_eq!(m.value, Value::ENDLESS_DRAW.into());
             seen.push(seen.last().unwrap().play_unchecked(m.mv));
         }
         assert_eq!(*seen.last().unwrap(), line.last);
@@ -226,7 +226,7 @@ fn lines_of_80_plies_and_more_are_complete_and_replay_to_the_end() {
     );
     for &i in long.iter().step_by(long.len().div_ceil(6)) {
         let start = index.decode(i).unwrap();
-        let value = store.probe(&start).unwrap();
+        let value = store.probe(&start).unwrap().plain();
         let line = store.main_line(&start).unwrap();
         assert_eq!(Some(line.moves.len() as u32), value.plies().map(|p| p.0), "{}", start.setup());
         let mut at = start;

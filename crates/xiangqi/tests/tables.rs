@@ -52,9 +52,9 @@ fn every_value_is_justified_by_its_moves() {
 fn kvk_is_won_only_by_the_side_to_move_facing_the_other_general() {
     let tables = hdu();
     let facing = Position::from_setup("4k4/9/9/9/9/9/9/9/9/4K4 b".parse::<Setup>().unwrap()).unwrap();
-    assert_eq!(tables.probe(&facing).unwrap(), Value::win_in(1));
+    assert_eq!(tables.probe(&facing).unwrap(), Value::win_in(1).into());
     let apart = Position::from_setup("3k5/9/9/9/9/9/9/9/9/4K4 b".parse::<Setup>().unwrap()).unwrap();
-    assert_eq!(tables.probe(&apart).unwrap(), Value::ENDLESS_DRAW);
+    assert_eq!(tables.probe(&apart).unwrap(), Value::ENDLESS_DRAW.into());
 }
 
 #[test]
@@ -70,7 +70,11 @@ fn every_draw_is_alice_capturing_the_horse_safely() {
         assert_eq!(position.turn(), endgame_xiangqi::Color::Red, "{:?}", position.setup().to_string());
         let best = tables.moves(&position).unwrap()[0];
         let (best, value) = (best.mv, best.value);
-        assert!(position.capture(best).is_some() && value == Value::ENDLESS_DRAW, "{}", position.setup());
+        assert!(
+            position.capture(best).is_some() && value == Value::ENDLESS_DRAW.into(),
+            "{}",
+            position.setup()
+        );
         draws += 1;
     }
     assert!(draws > 0);

@@ -1,6 +1,7 @@
 //! `verify`: a table checked against the rules position by position finds every wrong value.
 
 use endgame_core::Value;
+use endgame_core::perpetual::RuleValue;
 use endgame_xiangqi::verify::{VerifyError, value_from_moves, verify};
 use endgame_xiangqi::{Material, MaterialIndex, Position, Probe, ProbeError, Rules, Tablebase};
 
@@ -20,8 +21,8 @@ impl Probe for Tampered<'_> {
         self.tables.rules()
     }
 
-    fn lookup(&self, position: &Position) -> Result<Value, ProbeError> {
-        if *position == self.position { Ok(self.value) } else { self.tables.lookup(position) }
+    fn lookup(&self, position: &Position) -> Result<RuleValue, ProbeError> {
+        if *position == self.position { Ok(self.value.into()) } else { self.tables.lookup(position) }
     }
 }
 
@@ -54,7 +55,7 @@ fn one_wrong_value_is_found() {
         .filter(|p| p.check(Rules::Standard).is_ok() && !p.legal_moves(Rules::Standard).is_empty());
     let mut tried = 0;
     for position in legal.step_by(997).take(20) {
-        let right = tables.probe(&position).unwrap();
+        let right = tables.probe(&position).unwrap().plain();
         for wrong in [Value::Draw(None), Value::win_in(1), Value::loss_in(2), Value::win_in(41)] {
             if wrong == right {
                 continue;

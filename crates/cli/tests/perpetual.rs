@@ -1,0 +1,201 @@
+//! The `endgame xiangqi` subcommands under `--rules perpetual-check`: table files with rule
+//! values, `stats` counting the changed draws, `solve`/`moves` on the README's hand-checked
+//! positions, and the refusals.
+
+use assert_cmd::Command;
+use serde_json::Value as Json;
+
+/// The defender's perpetual check no longer saves it (Black to move loses by the rule).
+const DEFENDER: &str = "9/9/4k4/9/9/9/n8/9/9/R2K5 b";
+/// Red to move (in check) wins by the rule.
+const WINNER: &str = "9/9/4k4/9/9/9/9/9/1n7/R2K5 w";
+/// The checking side must avoid the perpetual check that only it keeps up.
+const AVOID: &str = "9/9/4k4/9/9/n8/9/9/3K5/3R5 b";
+
+fn endgame() -> Command {
+    let mut command = Command::cargo_bin("endgame").unwrap();
+    command.env("ENDGAME_TB_DIR", std::env::temp_dir().join("endgame-cli-tests-no-tables"));
+    command
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("endgame-perpetual-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stdout(command: &mut Command) -> String {
+    String::from_utf8(command.assert().success().get_output().stdout.clone()).unwrap()
+}
+
+fn json(command: &mut Command) -> Json {
+    serde_json::from_str(&stdout(command)).unwrap()
+}
+
+/// `xiangqi <sub> --rules perpetual-check --dir <dir> <args>`.
+fn rule(sub: &str, dir: &std::path::Path, args: &[&str]) -> Command {
+    let mut command = endgame();
+    command.args(["xiangqi", sub, "--rules", "perpetual-check", "--dir"]).arg(dir).args(args);
+    command
+}
+
+#[test]
+fn generate_stats_solve_and_moves_from_files() {
+    let dir = temp_dir("files");
+    let text =
+        String::from_utf8(rule("generate", &dir, &["KRvKN"]).assert().success().get_output().stdout.clone())
+            .unwrap();
+    assert!(text.contains("4 tables generated") && text.contains("rules perpetual-check"), "{text}");
+    let files = dir.join("xiangqi/perpetual-check");
+    for m in ["KvK", "KRvK", "KvKN", "KRvKN"] {
+        assert!(files.join(format!("{m}.egtb")).exists(), "{m}");
+    }
+    // The standard draws of KRvKN split as the in-memory solver counted them.
+    let v = json(&mut rule("stats", &dir, &["KRvKN", "--json"]));
+    assert_eq!(v["rules"], "perpetual-check");
+    assert_eq!((v["wins_by_rule"].as_u64(), v["losses_by_rule"].as_u64()), (Some(624), Some(2570)));
+    assert_eq!((v["draws"].as_u64(), v["standard_draws"].as_u64()), (Some(1218), Some(4412)));
+    let standard = json(endgame().args(["xiangqi", "stats", "KRvKN", "--json", "--dir"]).arg(&dir));
+    assert_eq!(standard["draws"], 4412);
+    assert!(standard.get("wins_by_rule").is_none());
+    for field in ["positions", "wins", "losses", "longest_red_win_plies", "longest_black_win_plies"] {
+        assert_eq!(v[field], standard[field], "{field}");
+    }
+    let text = stdout(&mut rule("stats", &dir, &["KRvKN"]));
+    assert!(
+        text.contains("standard draws: 4412: 624 became wins, 2570 losses by the rule, 1218 stayed drawn"),
+        "{text}"
+    );
+
+    // The defender's perpetual check no longer saves it: the one move not mated is a check,
+    // and the line ends when Black's checks bring a position back.
+    let text = stdout(&mut rule("solve", &dir, &[DEFENDER]));
+    assert!(text.contains("Result: Black to move: loss by the perpetual-check rule."), "{text}");
+    assert!(text.contains("Best move: a3b1: loss by the perpetual-check rule."), "{text}");
+    assert!(text.contains("Black can only check forever and loses by the perpetual-check rule."), "{text}");
+    let v = json(&mut rule("solve", &dir, &[DEFENDER, "--json"]));
+    assert_eq!(
+        (&v["category"], &v["rule"], &v["dtm"]),
+        (&Json::from("loss"), &Json::from("perpetual-check"), &Json::Null)
+    );
+    assert_eq!(v["line_end"], "perpetual_check");
+    let v = json(&mut rule("moves", &dir, &[DEFENDER, "--json"]));
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves[0]["uci"], "a3b1");
+    assert_eq!(
+        (&moves[0]["category"], &moves[0]["rule"]),
+        (&Json::from("win"), &Json::from("perpetual-check"))
+    );
+    assert!(
+        moves[1..].iter().all(|m| m["category"] == "win" && m["dtm"].is_i64() && m.get("rule").is_none())
+    );
+
+    // The winner: Red's forced answer keeps the win; Black can only check again.
+    let v = json(&mut rule("solve", &dir, &[WINNER, "--json"]));
+    assert_eq!(
+        (&v["category"], &v["rule"], &v["dtm"]),
+        (&Json::from("win"), &Json::from("perpetual-check"), &Json::Null)
+    );
+    assert_eq!(v["best_move"], "d0d1");
+    assert_eq!(v["line_end"], "perpetual_check");
+
+    // The checking side must avoid the perpetual check only it keeps up: a4c3 draws, the
+    // other check, a4b2, now loses (under standard rules both draw).
+    let text = stdout(&mut rule("moves", &dir, &[AVOID]));
+    assert!(text.contains("Result: Black to move: draw (endless play)."), "{text}");
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("  H")).collect();
+    assert!(lines[0].contains("a4c3") && lines[0].contains("draw (endless play)"), "{text}");
+    assert!(lines[1].contains("a4b2") && lines[1].contains("loss by the perpetual-check rule"), "{text}");
+    let standard = stdout(endgame().args(["xiangqi", "moves", AVOID, "--dir"]).arg(&dir));
+    let draws = standard.lines().filter(|l| l.contains("draw (endless play)")).count();
+    assert_eq!(draws, 3, "{standard}");
+
+    // Files kept on a second run.
+    let text = stdout(&mut rule("generate", &dir, &["KRvKN"]));
+    assert!(text.contains("0 tables generated, 4 already there"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_generation_from_the_standard_files_writes_the_same_bytes() {
+    let (with, without) = (temp_dir("with-standard"), temp_dir("without-standard"));
+    endgame().args(["xiangqi", "generate", "KNvKR", "--dir"]).arg(&with).assert().success();
+    rule("generate", &with, &["KNvKR"]).assert().success();
+    rule("generate", &without, &["KNvKR"]).assert().success();
+    for m in ["KvK", "KNvK", "KvKR", "KNvKR"] {
+        let name = format!("xiangqi/perpetual-check/{m}.egtb");
+        let a = std::fs::read(with.join(&name)).unwrap();
+        assert_eq!(a, std::fs::read(without.join(&name)).unwrap(), "{m}");
+        // Another rule set's file of the same material differs (its header names the rules).
+        assert_ne!(a, std::fs::read(with.join(format!("xiangqi/standard/{m}.egtb"))).unwrap(), "{m}");
+    }
+    let v = json(&mut rule("stats", &with, &["KNvKR", "--json"]));
+    assert_eq!((v["wins_by_rule"].as_u64(), v["losses_by_rule"].as_u64()), (Some(624), Some(2570)));
+    std::fs::remove_dir_all(&with).unwrap();
+    std::fs::remove_dir_all(&without).unwrap();
+}
+
+#[test]
+fn without_files_small_materials_are_solved_in_memory() {
+    let v = json(endgame().args(["xiangqi", "solve", "--rules", "perpetual-check", "--json", DEFENDER]));
+    assert_eq!((&v["category"], &v["rule"]), (&Json::from("loss"), &Json::from("perpetual-check")));
+    assert_eq!(v["best_move"], "a3b1");
+    // A decided position keeps its mate distance.
+    let v = json(endgame().args([
+        "xiangqi",
+        "solve",
+        "--rules",
+        "perpetual-check",
+        "--json",
+        "4k4/9/9/9/9/9/9/9/9/R2K5 w",
+    ]));
+    assert_eq!((&v["category"], &v["dtm"]), (&Json::from("win"), &Json::from(3)));
+    assert!(v.get("rule").is_none());
+}
+
+#[test]
+fn a_standard_file_is_not_read_as_a_perpetual_check_one() {
+    let dir = temp_dir("mismatch");
+    endgame().args(["xiangqi", "generate", "KRvK", "--dir"]).arg(&dir).assert().success();
+    let rules_dir = dir.join("xiangqi/perpetual-check");
+    std::fs::create_dir_all(&rules_dir).unwrap();
+    std::fs::copy(dir.join("xiangqi/standard/KRvK.egtb"), rules_dir.join("KRvK.egtb")).unwrap();
+    let out = rule("solve", &dir, &["4k4/9/9/9/9/9/9/9/9/R2K5 w"]).assert().code(1);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("holds xiangqi KRvK under rules standard"), "{err}");
+    assert!(err.contains("expected xiangqi KRvK under rules perpetual-check"), "{err}");
+    // A generation replaces it, and a perpetual-check file is not read as a standard one.
+    let out = rule("generate", &dir, &["KRvK"]).assert().success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("KRvK: ") && err.contains("under rules standard") && err.contains("generating it anew"),
+        "{err}"
+    );
+    std::fs::copy(rules_dir.join("KRvK.egtb"), dir.join("xiangqi/standard/KRvK.egtb")).unwrap();
+    let out = endgame().args(["xiangqi", "stats", "KRvK", "--dir"]).arg(&dir).assert().code(1);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("holds xiangqi KRvK under rules perpetual-check"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bad_rules_name_exits_2_listing_the_names_and_help_says_chasing_is_not_modelled() {
+    let out = endgame()
+        .args(["xiangqi", "solve", "--rules", "asian", "4k4/9/9/9/9/9/9/9/9/R2K5 w"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("expected a rule set (standard, hdu, perpetual-check), found \"asian\""), "{err}");
+    for sub in ["solve", "moves", "generate", "stats"] {
+        // Words only: clap wraps the help at the terminal's width.
+        let help = stdout(endgame().args(["xiangqi", sub, "--help"]))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            help.contains("perpetual-check") && help.contains("chasing rules are not modelled"),
+            "{sub}: {help}"
+        );
+    }
+}
