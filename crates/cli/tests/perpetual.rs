@@ -199,3 +199,14 @@ fn a_bad_rules_name_exits_2_listing_the_names_and_help_says_chasing_is_not_model
         );
     }
 }
+
+#[test]
+fn materials_beyond_the_rule_solvers_32_bit_numbers_are_refused_before_anything_starts() {
+    let dir = temp_dir("beyond");
+    // 7,085,880,000 indices: the `standard` solver takes it, the rule's solver does not.
+    let out = rule("generate", &dir, &["KNRvKNR"]).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("KNRvKNR has 6 men: its index has 7085880000 positions, more than the perpetual-check solver's limit"), "{err}");
+    assert!(std::fs::read_dir(dir.join("xiangqi/perpetual-check")).map_or(true, |mut d| d.next().is_none()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

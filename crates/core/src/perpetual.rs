@@ -246,6 +246,10 @@ struct DrawIndex {
 
 impl DrawIndex {
     fn new(n: usize, member: impl Fn(usize) -> bool + Sync) -> Result<(Self, Vec<u32>), SolveError> {
+        // Drawn positions are kept as 32-bit position numbers.
+        if n > u32::MAX as usize {
+            return Err(SolveError::TooManyPositions(n));
+        }
         let bits: Vec<u64> = (0..n.div_ceil(64))
             .into_par_iter()
             .map(|w| {
@@ -264,6 +268,10 @@ impl DrawIndex {
         for w in &bits {
             before.push(u32::try_from(total).map_err(|_| SolveError::TooManyPositions(n))?);
             total += u64::from(w.count_ones());
+        }
+        // The passes number two states per drawn position in 32 bits.
+        if total >= 1 << 31 {
+            return Err(SolveError::TooManyPositions(n));
         }
         let positions: Vec<u32> = bits
             .par_iter()

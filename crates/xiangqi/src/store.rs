@@ -616,6 +616,22 @@ impl Tablebases {
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
     ) -> Result<(Scheduler<Material>, GenerateSummary), GenerateError> {
         let plan = Tablebases::plan(materials)?;
+        if self.rules == Rules::PerpetualCheck {
+            // The rule's solver numbers positions in 32 bits (the `standard` solver does not).
+            for &material in plan.iter().rev() {
+                if let Some(n) = MaterialIndex::size(material).filter(|&n| n > u32::MAX as usize) {
+                    return Err(ProbeError::BeyondTables {
+                        material,
+                        men: material.men(),
+                        why: format!(
+                            "its index has {n} positions, more than the perpetual-check solver's limit of {} (32-bit position numbers)",
+                            u32::MAX
+                        ),
+                    }
+                    .into());
+                }
+            }
+        }
         let mut summary = GenerateSummary { materials: plan.len(), ..GenerateSummary::default() };
         std::fs::create_dir_all(&self.dir)
             .map_err(|source| GenerateError::Directory { path: self.dir.clone(), error: source })?;
