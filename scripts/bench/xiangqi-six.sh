@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 dir=${1:?usage: $0 DIR [MATERIAL...]}
 shift
 materials=("$@")
-[ ${#materials[@]} -gt 0 ] || materials=(KNvKAAB KRvKABB KCCvKAA KPPvKAB KNNvKBB KPPPvKA KRRvKAB KNRvKAB KRRvKRR KCPvKNC KNRvKNR)
+[ ${#materials[@]} -gt 0 ] || materials=(KNvKAAB KRvKABB KCCvKAA KPPvKAB KNNvKBB KPPPvKA KRRvKAB KNRvKAB KRRvKRR KNRvKNR)
 if [ -z "${ENDGAME:-}" ]; then
     cargo build --release -q -p endgame
     ENDGAME=target/release/endgame
