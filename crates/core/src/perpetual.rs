@@ -377,6 +377,16 @@ impl PerpetualCheck {
         self
     }
 
+    /// Bytes a solve under the rule needs besides the plain solution, for a game of
+    /// `positions` positions of which `drawn` are drawn under plain rules: the set of draws
+    /// (a bit per position, a 4-byte count per 64) and 29 bytes per draw. The predecessor
+    /// lists come on top, at most [`PerpetualCheck::edge_budget`] bytes.
+    #[must_use]
+    pub const fn memory_estimate(positions: u64, drawn: u64) -> u64 {
+        let words = positions.div_ceil(64);
+        words.saturating_mul(12).saturating_add(drawn.saturating_mul(29))
+    }
+
     /// Solves the plain game with 2-byte cells (see [`Retrograde::compact`]).
     #[must_use]
     pub fn compact(mut self, compact: bool) -> Self {
@@ -401,7 +411,7 @@ impl PerpetualCheck {
     pub fn solve_plain<G: Checks>(&self, game: &G, plain: Solution) -> Result<RuleSolution, SolveError> {
         let n = game.num_positions();
         if plain.len() != n {
-            return Err(SolveError::TooManyPositions(n));
+            return Err(SolveError::WrongSize { expected: n, found: plain.len() });
         }
         let (index, positions) = DrawIndex::new(n, |p| {
             game.is_position(p)

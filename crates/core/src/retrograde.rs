@@ -257,6 +257,13 @@ pub enum SolveError {
     TooManyMoves(usize),
     /// A distance exceeds [`MAX_PLIES`] (or [`MAX_COMPACT_PLIES`] with compact cells).
     DistanceTooLarge,
+    /// A solution given from elsewhere (a file) has another size than the game.
+    WrongSize {
+        /// The game's positions.
+        expected: usize,
+        /// The solution's positions.
+        found: usize,
+    },
 }
 
 impl std::fmt::Display for SolveError {
@@ -270,6 +277,9 @@ impl std::fmt::Display for SolveError {
             }
             SolveError::DistanceTooLarge => {
                 write!(f, "a distance exceeds the solver's limit")
+            }
+            SolveError::WrongSize { expected, found } => {
+                write!(f, "a solution of {found} positions was given for a game of {expected}")
             }
         }
     }

@@ -122,6 +122,14 @@ pub enum TableError {
         /// What is wrong.
         why: String,
     },
+    /// A value cannot be written in the format (nothing was written).
+    #[error("{}: cannot be written: {why}", path.display())]
+    Unwritable {
+        /// The file.
+        path: PathBuf,
+        /// Which value, and why.
+        why: String,
+    },
 }
 
 impl TableError {
@@ -132,7 +140,8 @@ impl TableError {
             TableError::Io { path, .. }
             | TableError::Version { path, .. }
             | TableError::Mismatch { path, .. }
-            | TableError::Damaged { path, .. } => path,
+            | TableError::Damaged { path, .. }
+            | TableError::Unwritable { path, .. } => path,
         }
     }
 
@@ -140,7 +149,7 @@ impl TableError {
     /// damaged): regenerating it is the cure.
     #[must_use]
     pub const fn needs_regeneration(&self) -> bool {
-        !matches!(self, TableError::Io { .. })
+        !matches!(self, TableError::Io { .. } | TableError::Unwritable { .. })
     }
 
     /// An I/O error about `path`.
@@ -180,20 +189,19 @@ fn value(code: u32) -> Option<Value> {
     }
 }
 
-/// The rule code of a value (see the module notes).
-fn rule_code(value: Option<RuleValue>) -> u32 {
+/// The rule code of a value (see the module notes), when it fits in 32 bits (distances and
+/// ranks below 858,993,459).
+fn rule_code(value: Option<RuleValue>) -> Option<u32> {
     let (x, k) = match value {
-        None => return 0,
-        Some(RuleValue::Draw(None)) => return 1,
+        None => return Some(0),
+        Some(RuleValue::Draw(None)) => return Some(1),
         Some(RuleValue::Win(d)) => (d.0, 0),
         Some(RuleValue::Loss(d)) => (d.0, 1),
         Some(RuleValue::Draw(Some(d))) => (d.0, 2),
         Some(RuleValue::WinByRule(r)) => (r, 3),
         Some(RuleValue::LossByRule(r)) => (r, 4),
     };
-    // Distances and ranks of a solution stay below 2^30: the code fits in 34 bits only
-    // beyond 858 million, which the solver refuses long before.
-    2u32.saturating_add(x.saturating_mul(5)).saturating_add(k)
+    x.checked_mul(5)?.checked_add(2 + k)
 }
 
 fn rule_value(code: u32) -> Option<RuleValue> {
@@ -272,7 +280,15 @@ pub fn write_rule_table(path: &Path, id: &TableId, solution: &RuleSolution) -> R
             format!("{} positions in the solution, {} in the table id", solution.len(), id.positions),
         ));
     }
-    let bytes = encode_table(path, id, solution.len(), true, |p| rule_code(solution.value(p)))?;
+    let too_far = (0..solution.len()).into_par_iter().find_first(|&p| rule_code(solution.value(p)).is_none());
+    if let Some(p) = too_far {
+        let why = format!(
+            "the value of position {p} has a distance or rank beyond the format's limit (about 858 million)"
+        );
+        return Err(TableError::Unwritable { path: path.to_path_buf(), why });
+    }
+    let bytes =
+        encode_table(path, id, solution.len(), true, |p| rule_code(solution.value(p)).unwrap_or(u32::MAX))?;
     write_bytes(path, &bytes)
 }
 
@@ -963,11 +979,16 @@ mod tests {
             Some(RuleValue::WinByRule(1 << 20)),
         ];
         for v in values {
-            assert_eq!(rule_value(rule_code(v)), v);
+            assert_eq!(rule_value(rule_code(v).unwrap()), v);
         }
         // A 1-byte rule table holds ranks and distances up to 49.
-        assert_eq!(rule_code(Some(RuleValue::LossByRule(49))), 0xFB);
-        assert_eq!(rule_code(Some(RuleValue::WinByRule(50))), 0xFF);
+        assert_eq!(rule_code(Some(RuleValue::LossByRule(49))), Some(0xFB));
+        assert_eq!(rule_code(Some(RuleValue::WinByRule(50))), Some(0xFF));
+        // The last that fit in 32 bits, and the first that do not.
+        assert_eq!(rule_code(Some(RuleValue::Win(Plies(858_993_458)))), Some(u32::MAX - 3));
+        assert_eq!(rule_code(Some(RuleValue::LossByRule(858_993_457))), Some(u32::MAX - 4));
+        assert_eq!(rule_code(Some(RuleValue::LossByRule(858_993_458))), None);
+        assert_eq!(rule_code(Some(RuleValue::Win(Plies(858_993_459)))), None);
     }
 
     fn rule_sample(n: usize, far: u32) -> RuleSolution {
@@ -1017,6 +1038,15 @@ mod tests {
         assert!(!reader.has_rule_codes());
         let rule = reader.read_rule_solution().unwrap();
         assert!(rule.values().eq(plain.values().map(|v| v.map(RuleValue::from))));
+        // A rank beyond the codes is refused, and nothing is written.
+        let far =
+            RuleSolution::from_values(3, |i| Some(RuleValue::LossByRule(858_993_457 + i as u32))).unwrap();
+        let path = dir.join("far.egtb");
+        let rule_id = TableId { rules: "perpetual-check".into(), ..id(3) };
+        let e = write_rule_table(&path, &rule_id, &far).unwrap_err();
+        assert!(matches!(e, TableError::Unwritable { .. }), "{e}");
+        assert!(e.to_string().contains("position 1"), "{e}");
+        assert!(!path.exists());
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -388,6 +388,21 @@ impl MaterialIndex {
         on_axis(squares[0]) && self.mirror(squares, &mut image) == squares
     }
 
+    /// Calls `f(pos, turn, times)` for every legal position `pos` of `range`, with its side to
+    /// move and how many positions it stands for: 1 when it is its own mirror image, else 2
+    /// (its image is a position of its own, as GamesmanXiangqi counts positions).
+    pub(crate) fn for_each_legal(&self, range: std::ops::Range<usize>, mut f: impl FnMut(usize, Color, u64)) {
+        let n = self.pieces().len();
+        for pos in range {
+            let mut all = [Square::A0; MAX_MEN];
+            let Some(turn) = self.squares(pos, &mut all) else { continue };
+            let squares = &all[..n];
+            if crate::material_game::legal(squares, self.pieces(), turn) {
+                f(pos, turn, if self.is_symmetric(squares) { 1 } else { 2 });
+            }
+        }
+    }
+
     /// The index of the position with these points (in slot order, in any order among
     /// identical pieces, Red's General on any file of its palace) or of its mirror image,
     /// whichever is indexed; `None` when a piece is not on a point it may stand on. The points

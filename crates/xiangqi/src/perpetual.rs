@@ -17,7 +17,7 @@ use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, V
 
 use crate::index::{MAX_MEN, MaterialIndex, without_slot};
 use crate::material::Material;
-use crate::material_game::{MaterialGame, legal};
+use crate::material_game::MaterialGame;
 use crate::moves::{Move, in_check_pieces};
 use crate::piece::{Color, Role};
 use crate::position::Position;
@@ -142,7 +142,8 @@ impl PerpetualTablebase {
 
     /// Solves `material` alone, whose smaller materials must all be in: from its `standard`
     /// solution when one is given (read from a file), else solving that first with `solver`.
-    /// Returns the solution's figures.
+    /// Returns the solution's figures. The two steps are [`PerpetualTablebase::plain_step`]
+    /// and [`PerpetualTablebase::rule_step`] (a caller may check memory between them).
     ///
     /// # Errors
     /// When the solver's limits are exceeded, or `plain` has the wrong size.
@@ -155,10 +156,29 @@ impl PerpetualTablebase {
         plain: Option<Solution>,
         solver: &Retrograde<'_>,
     ) -> Result<endgame_core::perpetual::RuleStats, SolveError> {
+        let plain = self.plain_step(material, plain, solver)?;
+        self.rule_step(material, plain, &PerpetualCheck::new())
+    }
+
+    /// The first step of [`PerpetualTablebase::solve_one`]: keeps the `standard` values of
+    /// `material` (given, or solved with `solver`) for the larger materials, and returns them
+    /// for [`PerpetualTablebase::rule_step`].
+    ///
+    /// # Errors
+    /// When the solver's limits are exceeded, or `plain` has the wrong size.
+    ///
+    /// # Panics
+    /// When a material a capture leads to is missing.
+    pub fn plain_step(
+        &mut self,
+        material: Material,
+        plain: Option<Solution>,
+        solver: &Retrograde<'_>,
+    ) -> Result<Solution, SolveError> {
         for smaller in material.after_captures() {
             assert!(self.rule.contains_key(&smaller), "{smaller} is solved before {material}");
         }
-        let plain = match plain {
+        Ok(match plain {
             Some(plain) => {
                 let copy = Solution::from_values_bytes(plain.values())?;
                 self.plain.insert(material, copy)?;
@@ -169,9 +189,26 @@ impl PerpetualTablebase {
                 let table = self.plain.table(material).expect("just solved");
                 Solution::from_values_bytes(table.solution().values())?
             }
-        };
-        let table = self.plain.table(material).expect("just inserted");
-        let solution = PerpetualCheck::solve_from_plain(&PerpetualGame::new(table.index(), self), plain)?;
+        })
+    }
+
+    /// The second step of [`PerpetualTablebase::solve_one`]: solves `material` under the rule
+    /// with `rule`'s settings, from the `standard` values that
+    /// [`PerpetualTablebase::plain_step`] returned.
+    ///
+    /// # Errors
+    /// When the solver's limits are exceeded.
+    ///
+    /// # Panics
+    /// When [`PerpetualTablebase::plain_step`] was not called for `material`.
+    pub fn rule_step(
+        &mut self,
+        material: Material,
+        plain: Solution,
+        rule: &PerpetualCheck,
+    ) -> Result<endgame_core::perpetual::RuleStats, SolveError> {
+        let table = self.plain.table(material).expect("the plain step comes first");
+        let solution = rule.solve_plain(&PerpetualGame::new(table.index(), self), plain)?;
         let stats = solution.stats();
         self.rule.insert(material, solution);
         Ok(stats)
@@ -278,28 +315,20 @@ impl PerpetualTablebase {
         const CHUNK: usize = 1 << 14;
         let index = self.index(material)?;
         let solution = self.rule.get(&material)?;
-        let n = index.pieces().len();
         Some(
             (0..index.len().div_ceil(CHUNK))
                 .into_par_iter()
                 .map(|c| {
                     let mut stats = PerpetualStats::default();
-                    for pos in c * CHUNK..index.len().min((c + 1) * CHUNK) {
-                        let mut all = [Square::A0; MAX_MEN];
-                        let Some(turn) = index.squares(pos, &mut all) else { continue };
-                        let squares = &all[..n];
-                        if !legal(squares, index.pieces(), turn) {
-                            continue;
+                    let range = c * CHUNK..index.len().min((c + 1) * CHUNK);
+                    index.for_each_legal(range, |pos, _, times| {
+                        if let (Some(value), Some(plain)) = (solution.value(pos), solution.plain().value(pos))
+                        {
+                            for _ in 0..times {
+                                stats.add(plain, value);
+                            }
                         }
-                        let (Some(value), Some(plain)) = (solution.value(pos), solution.plain().value(pos))
-                        else {
-                            continue;
-                        };
-                        let times = if index.is_symmetric(squares) { 1 } else { 2 };
-                        for _ in 0..times {
-                            stats.add(plain, value);
-                        }
-                    }
+                    });
                     stats
                 })
                 .reduce(PerpetualStats::default, PerpetualStats::merge),

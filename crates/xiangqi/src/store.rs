@@ -29,7 +29,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Instant;
 
-use endgame_core::perpetual::{RuleSolution, RuleValue, check_rule_solution};
+use endgame_core::perpetual::{
+    DEFAULT_EDGE_BUDGET, PerpetualCheck, RuleSolution, RuleValue, check_rule_solution,
+};
 use endgame_core::schedule::{Scheduler, Tier};
 use endgame_core::table_file::{
     BlockCache, BlockKey, TableError, TableId, TableReader, read_table, write_rule_table, write_table,
@@ -64,8 +66,25 @@ fn solver_bytes(positions: u64) -> u64 {
 /// Bytes per index that a solve under `perpetual-check` needs besides the `standard` solve
 /// (an estimate: per drawn index 29 bytes of state and about 44 of predecessor lists while
 /// solving, taking a sixth of the indices to be drawn as in `KNRvKR`, measured at 1.18 GB peak
-/// for 78.7 million indices; and a copy of the `standard` values).
+/// for 78.7 million indices; and a copy of the `standard` values). A first guess, for the
+/// check before anything starts: once the `standard` draws are counted, [`rule_solver`]
+/// checks again with their number.
 const RULE_BYTES_PER_INDEX: u64 = 14;
+
+/// The solver under `perpetual-check` for a material of `positions` indices with `drawn`
+/// `standard` draws, checked against the memory available now (the estimate before the
+/// `standard` solve could only guess the draws): its predecessor lists get at most half of
+/// what is left, so that they never take the last of the memory (without them the passes
+/// generate un-moves instead).
+fn rule_solver(material: Material, positions: u64, drawn: u64) -> Result<PerpetualCheck, GenerateError> {
+    let needed = PerpetualCheck::memory_estimate(positions, drawn);
+    let Some(available) = meminfo("MemAvailable:") else { return Ok(PerpetualCheck::new()) };
+    if needed > available {
+        return Err(GenerateError::Memory { material, needed, available });
+    }
+    let lists = usize::try_from((available - needed) / 2).unwrap_or(usize::MAX);
+    Ok(PerpetualCheck::new().edge_budget(lists.min(DEFAULT_EDGE_BUDGET)))
+}
 
 /// Where a material's values come from.
 enum Source {
@@ -711,8 +730,13 @@ impl Tablebases {
                 let step = |step| report(GenerateEvent::Step { material, step });
                 step("reading the standard table");
                 let standard = self.standard_solution(material, positions);
+                if standard.is_none() {
+                    step("solving under standard rules");
+                }
+                let plain = t.plain_step(material, standard, &solver).map_err(failed)?;
+                let rule = rule_solver(material, positions as u64, plain.summary().draws)?;
                 step("solving under the rule");
-                t.solve_one(material, standard, &solver).map_err(failed)?;
+                t.rule_step(material, plain, &rule).map_err(failed)?;
                 step("checking the certificate");
                 let t: &PerpetualTablebase = t;
                 let solution = t.solution(material).expect("just solved");

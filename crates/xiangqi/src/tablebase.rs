@@ -23,14 +23,13 @@ use std::sync::OnceLock;
 use endgame_core::perpetual::RuleValue;
 use endgame_core::{Retrograde, Solution, SolveError};
 
-use crate::index::{MAX_MEN, MaterialIndex};
+use crate::index::MaterialIndex;
 use crate::material::Material;
 pub use crate::material_game::{MaterialGame, legal};
 use crate::piece::Color;
 use crate::position::Position;
 use crate::probe::{Probe, ProbeError};
 use crate::rules::Rules;
-use crate::square::Square;
 
 /// One solved material.
 pub struct Table {
@@ -104,7 +103,7 @@ impl Tablebase {
     pub fn insert(&mut self, material: Material, solution: Solution) -> Result<(), SolveError> {
         let index = MaterialIndex::new(material);
         if solution.len() != index.len() {
-            return Err(SolveError::TooManyPositions(solution.len()));
+            return Err(SolveError::WrongSize { expected: index.len(), found: solution.len() });
         }
         self.tables.insert(material, Table { index, solution });
         Ok(())
@@ -241,19 +240,15 @@ impl Stats {
         range: std::ops::Range<usize>,
         value: impl Fn(usize) -> Option<RuleValue>,
     ) -> Stats {
-        let n = index.pieces().len();
-        range.fold(Stats::default(), |stats, pos| {
-            let mut all = [Square::A0; MAX_MEN];
-            let Some(turn) = index.squares(pos, &mut all) else { return stats };
-            let squares = &all[..n];
-            if !legal(squares, index.pieces(), turn) {
-                return stats;
+        let mut stats = Stats::default();
+        index.for_each_legal(range, |pos, turn, times| {
+            if let Some(value) = value(pos) {
+                for _ in 0..times {
+                    stats = stats.add(turn, value);
+                }
             }
-            let Some(value) = value(pos) else { return stats };
-            // The mirror image of an asymmetric position is a position of its own.
-            let stats = stats.add(turn, value);
-            if index.is_symmetric(squares) { stats } else { stats.add(turn, value) }
-        })
+        });
+        stats
     }
 }
 
