@@ -48,7 +48,7 @@
 use std::fmt;
 use std::fs;
 use std::hash::{Hash, Hasher};
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -264,8 +264,7 @@ pub fn write_table(path: &Path, id: &TableId, solution: &Solution) -> Result<(),
             format!("{} positions in the solution, {} in the table id", solution.len(), id.positions),
         ));
     }
-    let bytes = encode_table(path, id, solution.len(), false, |p| code(solution.value(p)))?;
-    write_bytes(path, &bytes)
+    write_table_file(path, id, solution.len(), false, |p| code(solution.value(p)))
 }
 
 /// Writes a solution under the ban on perpetual check as a table at `path` with rule codes
@@ -287,27 +286,7 @@ pub fn write_rule_table(path: &Path, id: &TableId, solution: &RuleSolution) -> R
         );
         return Err(TableError::Unwritable { path: path.to_path_buf(), why });
     }
-    let bytes =
-        encode_table(path, id, solution.len(), true, |p| rule_code(solution.value(p)).unwrap_or(u32::MAX))?;
-    write_bytes(path, &bytes)
-}
-
-/// Writes `bytes` to a temporary file, syncs it and renames it to `path`.
-fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
-    let tmp = temporary_name(path);
-    let written = (|| {
-        let mut file = fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&tmp, path)?;
-        sync_directory(path)
-    })();
-    written.map_err(|e| {
-        // Best effort: the rename may have happened, then there is nothing to remove.
-        let _ = fs::remove_file(&tmp);
-        TableError::io(path, e)
-    })
+    write_table_file(path, id, solution.len(), true, |p| rule_code(solution.value(p)).unwrap_or(u32::MAX))
 }
 
 /// Syncs the directory of `path` so that a rename into it survives a crash (where directories
@@ -323,14 +302,20 @@ fn sync_directory(path: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// The bytes of a table file.
-fn encode_table(
+/// Blocks compressed at once while a table is written: a write holds this many compressed
+/// blocks (and the block index, 8 bytes a block), whatever the size of the table.
+const WRITE_BATCH: usize = 1024;
+
+/// Writes the table of the `n` codes `code` at `path`: to a temporary file, synced, renamed
+/// into place, the directory synced; on an error the temporary file is removed. The header's
+/// block index is written as zeros first and filled in once the blocks are written.
+fn write_table_file(
     path: &Path,
     id: &TableId,
     n: usize,
     rule_codes: bool,
     code: impl Fn(usize) -> u32 + Sync,
-) -> Result<Vec<u8>, TableError> {
+) -> Result<(), TableError> {
     let max_code = (0..n).into_par_iter().map(&code).max().unwrap_or(0);
     let width: usize = if max_code <= 0xFF {
         1
@@ -339,39 +324,59 @@ fn encode_table(
     } else {
         4
     };
-    let blocks: Vec<Vec<u8>> = (0..n.div_ceil(BLOCK_POSITIONS))
-        .into_par_iter()
-        .map(|b| {
-            let mut raw = Vec::with_capacity(BLOCK_POSITIONS * width);
-            for p in b * BLOCK_POSITIONS..n.min((b + 1) * BLOCK_POSITIONS) {
-                raw.extend_from_slice(&code(p).to_le_bytes()[..width]);
-            }
-            lz4_flex::compress_prepend_size(&raw)
-        })
-        .collect();
-    let count = u32::try_from(blocks.len()).map_err(|_| TableError::damaged(path, "too many blocks"))?;
-    let mut bytes = Vec::new();
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    let blocks = n.div_ceil(BLOCK_POSITIONS);
+    let count = u32::try_from(blocks).map_err(|_| TableError::damaged(path, "too many blocks"))?;
+    let mut head = Vec::new();
+    head.extend_from_slice(MAGIC);
+    head.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     for s in [&id.game, &id.variant, &id.rules] {
         let len = u16::try_from(s.len()).map_err(|_| TableError::damaged(path, "name too long"))?;
-        bytes.extend_from_slice(&len.to_le_bytes());
-        bytes.extend_from_slice(s.as_bytes());
+        head.extend_from_slice(&len.to_le_bytes());
+        head.extend_from_slice(s.as_bytes());
     }
-    bytes.extend_from_slice(&id.positions.to_le_bytes());
-    bytes.push(width as u8 | if rule_codes { RULE_CODES } else { 0 });
-    bytes.extend_from_slice(&(BLOCK_POSITIONS as u32).to_le_bytes());
-    bytes.extend_from_slice(&count.to_le_bytes());
-    for block in &blocks {
-        bytes.extend_from_slice(&(block.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(&crc32fast::hash(block).to_le_bytes());
-    }
-    let header_crc = crc32fast::hash(&bytes);
-    bytes.extend_from_slice(&header_crc.to_le_bytes());
-    for block in &blocks {
-        bytes.extend_from_slice(block);
-    }
-    Ok(bytes)
+    head.extend_from_slice(&id.positions.to_le_bytes());
+    head.push(width as u8 | if rule_codes { RULE_CODES } else { 0 });
+    head.extend_from_slice(&(BLOCK_POSITIONS as u32).to_le_bytes());
+    head.extend_from_slice(&count.to_le_bytes());
+    let compress = |b: usize| {
+        let mut raw = Vec::with_capacity(BLOCK_POSITIONS * width);
+        for p in b * BLOCK_POSITIONS..n.min((b + 1) * BLOCK_POSITIONS) {
+            raw.extend_from_slice(&code(p).to_le_bytes()[..width]);
+        }
+        lz4_flex::compress_prepend_size(&raw)
+    };
+    let tmp = temporary_name(path);
+    let written = (|| {
+        let mut file = io::BufWriter::new(fs::File::create(&tmp)?);
+        file.write_all(&head)?;
+        file.write_all(&vec![0; blocks * 8 + 4])?;
+        let mut index = Vec::with_capacity(blocks * 8);
+        for batch in (0..blocks).step_by(WRITE_BATCH) {
+            let compressed: Vec<Vec<u8>> =
+                (batch..blocks.min(batch + WRITE_BATCH)).into_par_iter().map(compress).collect();
+            for block in &compressed {
+                index.extend_from_slice(&(block.len() as u32).to_le_bytes());
+                index.extend_from_slice(&crc32fast::hash(block).to_le_bytes());
+                file.write_all(block)?;
+            }
+        }
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&head);
+        crc.update(&index);
+        file.seek(io::SeekFrom::Start(head.len() as u64))?;
+        file.write_all(&index)?;
+        file.write_all(&crc.finalize().to_le_bytes())?;
+        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, path)?;
+        sync_directory(path)
+    })();
+    written.map_err(|e| {
+        // Best effort: the rename may have happened, then there is nothing to remove.
+        let _ = fs::remove_file(&tmp);
+        TableError::io(path, e)
+    })
 }
 
 /// A cursor over bytes that reports truncation.

@@ -148,6 +148,32 @@ impl Loaded {
             Loaded::Rule(t) => drop(t.remove(material)),
         }
     }
+
+    /// Bytes the loaded table of `material` takes (an estimate, as the memory estimates count
+    /// it: 2 bytes per index).
+    #[must_use]
+    pub fn bytes(material: Material) -> u64 {
+        MaterialIndex::size(material).map_or(u64::MAX, |n| n as u64 * BYTES_PER_LOADED_INDEX)
+    }
+
+    /// Drops loaded tables that a solve of `material` does not read, the largest first, until
+    /// the loaded tables and that solve's estimate `needed` (which counts the tables it reads
+    /// that are not loaded yet) fit in `budget` bytes, or none is left to drop. The others stay:
+    /// reading a table again costs time.
+    pub fn make_room(&mut self, material: Material, needed: u64, budget: u64) {
+        let reads = material.after_captures();
+        let mut droppable: Vec<Material> =
+            self.materials().into_iter().filter(|m| !reads.contains(m)).collect();
+        droppable.sort_by_key(|&m| std::cmp::Reverse(Loaded::bytes(m)));
+        let mut held: u64 = self.materials().into_iter().map(Loaded::bytes).sum();
+        for m in droppable {
+            if held.saturating_add(needed) <= budget {
+                break;
+            }
+            self.remove(m);
+            held -= Loaded::bytes(m);
+        }
+    }
 }
 
 /// The tables of one rule set in one directory (see the [module](self) docs).
@@ -767,8 +793,13 @@ impl Tablebases {
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
     ) -> Result<GenerateSummary, GenerateError> {
         let (mut scheduler, mut summary) = self.prepare(materials, report)?;
+        // The memory of the run stays within that of its largest solve: tables kept for later
+        // materials are dropped (and read again later) when they would take more.
+        let budget =
+            Tablebases::plan(materials)?.into_iter().map(|m| self.estimate(m, |_| false)).max().unwrap_or(0);
         let mut loaded = Loaded::new(self.rules);
         while let Some(material) = scheduler.hand_out() {
+            loaded.make_room(material, self.estimate(material, |m| loaded.contains(m)), budget);
             self.generate_one(material, &mut loaded, report)?;
             scheduler.finish(&material);
             summary.generated += 1;

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use endgame_core::Value;
-use endgame_xiangqi::store::check_size;
+use endgame_xiangqi::store::{Loaded, check_size};
 use endgame_xiangqi::{
     LineEnd, Material, MaterialIndex, Position, Probe, ProbeError, Rules, Setup, Tablebase, Tablebases,
 };
@@ -194,6 +194,32 @@ fn the_plan_lists_dependencies_first() {
             assert!(plan[..i].contains(&smaller), "{smaller} after {m}");
         }
     }
+}
+
+#[test]
+fn a_generation_drops_the_largest_tables_that_a_solve_does_not_read_first() {
+    let names = ["KvK", "KvKA", "KRvK", "KNvK", "KAvK", "KRvKR"];
+    let fresh = || {
+        let mut t = Tablebase::new(Rules::Standard);
+        for m in names {
+            t.solve(material(m)).unwrap();
+        }
+        Loaded::Plain(t)
+    };
+    let held: u64 = names.iter().map(|&m| Loaded::bytes(material(m))).sum();
+    let loaded_names = |l: &Loaded| l.materials().iter().map(ToString::to_string).collect::<Vec<_>>();
+    // KRvKA reads KvKA and KRvK (captures of the Advisor and of the Rook).
+    let solving = material("KRvKA");
+    let needed = 1000;
+    let mut loaded = fresh();
+    loaded.make_room(solving, needed, held + needed);
+    assert_eq!(loaded.materials().len(), names.len(), "room enough: nothing dropped");
+    loaded.make_room(solving, needed, held + needed - Loaded::bytes(material("KRvKR")));
+    assert!(!loaded.contains(material("KRvKR")), "the largest unread table goes first");
+    assert_eq!(loaded.materials().len(), names.len() - 1, "{:?}", loaded_names(&loaded));
+    let mut loaded = fresh();
+    loaded.make_room(solving, needed, 0);
+    assert_eq!(loaded_names(&loaded), ["KvKA", "KRvK"], "the tables read stay");
 }
 
 /// A 5-man material with wins of 87 plies (the published longest for KRvKNN): generated into
