@@ -87,15 +87,19 @@ trait Word: Sync + Send + Sized {
 
 impl Word for AtomicU32 {
     const LIMIT: u32 = PAYLOAD - 1;
+    #[inline(always)]
     fn new(logical: u32) -> Self {
         AtomicU32::new(logical)
     }
+    #[inline(always)]
     fn get(&self) -> u32 {
         self.load(Relaxed)
     }
+    #[inline(always)]
     fn set(&self, logical: u32) {
         self.store(logical, Relaxed);
     }
+    #[inline(always)]
     fn cas(&self, current: u32, new: u32) -> Result<(), u32> {
         self.compare_exchange_weak(current, new, Relaxed, Relaxed).map(|_| ())
     }
@@ -105,6 +109,7 @@ impl Word for AtomicU32 {
     }
 }
 
+#[inline(always)]
 fn to_compact(logical: u32) -> u16 {
     let payload = logical & PAYLOAD;
     let payload = if payload == HOLE { COMPACT_PAYLOAD } else { payload };
@@ -112,6 +117,7 @@ fn to_compact(logical: u32) -> u16 {
     (((logical >> TAG_SHIFT) << 14) | payload) as u16
 }
 
+#[inline(always)]
 fn from_compact(physical: u16) -> u32 {
     let payload = u32::from(physical) & COMPACT_PAYLOAD;
     let payload = if payload == COMPACT_PAYLOAD { HOLE } else { payload };
@@ -120,15 +126,19 @@ fn from_compact(physical: u16) -> u32 {
 
 impl Word for AtomicU16 {
     const LIMIT: u32 = COMPACT_PAYLOAD - 1;
+    #[inline(always)]
     fn new(logical: u32) -> Self {
         AtomicU16::new(to_compact(logical))
     }
+    #[inline(always)]
     fn get(&self) -> u32 {
         from_compact(self.load(Relaxed))
     }
+    #[inline(always)]
     fn set(&self, logical: u32) {
         self.store(to_compact(logical), Relaxed);
     }
+    #[inline(always)]
     fn cas(&self, current: u32, new: u32) -> Result<(), u32> {
         self.compare_exchange_weak(to_compact(current), to_compact(new), Relaxed, Relaxed)
             .map(|_| ())
@@ -140,11 +150,13 @@ impl Word for AtomicU16 {
     }
 }
 
+#[inline(always)]
 fn to_byte(logical: u32) -> u8 {
     let payload = (logical & PAYLOAD).min(MAX_BYTE_PAYLOAD);
     (((logical >> TAG_SHIFT) << 6) | payload) as u8
 }
 
+#[inline(always)]
 fn from_byte(physical: u8) -> u32 {
     let (tag, payload) = (u32::from(physical) >> 6, u32::from(physical) & MAX_BYTE_PAYLOAD);
     let payload = match (tag, payload) {
@@ -159,15 +171,19 @@ impl Word for AtomicU8 {
     /// Any distance: the long ones go to the side list.
     const LIMIT: u32 = PAYLOAD - 1;
     const COUNTER_LIMIT: u32 = MAX_BYTE_PAYLOAD - 1;
+    #[inline(always)]
     fn new(logical: u32) -> Self {
         AtomicU8::new(to_byte(logical))
     }
+    #[inline(always)]
     fn get(&self) -> u32 {
         from_byte(self.load(Relaxed))
     }
+    #[inline(always)]
     fn set(&self, logical: u32) {
         self.store(to_byte(logical), Relaxed);
     }
+    #[inline(always)]
     fn cas(&self, current: u32, new: u32) -> Result<(), u32> {
         // Only open cells are ever swapped, and they always fit.
         self.compare_exchange_weak(to_byte(current), to_byte(new), Relaxed, Relaxed)

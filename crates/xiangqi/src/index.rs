@@ -457,7 +457,7 @@ impl MaterialIndex {
     /// piece may not stand on `to` in the index (Red's General right of the axis). Only without
     /// identical pieces; the result may be a hole (the larger of a position on the axis and its
     /// image).
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn moved_to(&self, index: usize, slot: usize, from: Square, to: Square) -> Option<usize> {
         debug_assert!(!self.identical);
@@ -474,7 +474,7 @@ impl MaterialIndex {
     /// identical pieces in increasing order) of the position with index `index`, and
     /// `from == squares[slot]`. With identical pieces only the digit of the moved piece's group
     /// changes: the set of its points with `from` replaced by `to`.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn moved_among(
         &self,
@@ -484,9 +484,23 @@ impl MaterialIndex {
         from: Square,
         to: Square,
     ) -> Option<usize> {
-        if !self.identical {
-            return self.moved_to(index, slot, from, to);
+        if self.identical {
+            self.moved_in_group(index, squares, slot, from, to)
+        } else {
+            self.moved_to(index, slot, from, to)
         }
+    }
+
+    /// [`MaterialIndex::moved_among`] for a material with identical pieces.
+    #[inline(never)]
+    fn moved_in_group(
+        &self,
+        index: usize,
+        squares: &[Square],
+        slot: usize,
+        from: Square,
+        to: Square,
+    ) -> Option<usize> {
         let group = self.group_of[slot];
         let (g, stride) = (&self.groups[group], self.group_strides[group]);
         let number = &self.slots[slot].number;
