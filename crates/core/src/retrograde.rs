@@ -29,9 +29,11 @@
 //! falls back to 2-byte cells); plus, when the solver builds the reverse edges itself, 8 bytes
 //! per position and 4 bytes per move; plus two bitmaps of the positions decided at the current
 //! and the next level (a quarter byte per position), plus the lists of the moves with known
-//! values that the start pass found (at most three per position). Positions in these lists take
-//! 4 bytes while the index has fewer than `u32::MAX` positions, 8 bytes in larger indices
-//! (solved through un-moves only: the reverse edges hold 4-byte numbers).
+//! values that the start pass found (at most three per position), kept as the differences of
+//! increasing position numbers ([`Packed`]: about a byte each where they are dense, as they are
+//! in table bases). The start pass's terminal positions are kept as numbers: 4 bytes while the
+//! index has fewer than `u32::MAX` positions, 8 bytes in larger indices (solved through
+//! un-moves only: the reverse edges hold 4-byte numbers).
 //!
 //! The level passes walk the current level's bitmap in index order, so that the predecessors
 //! of consecutive positions lie close together in memory.
@@ -382,12 +384,12 @@ impl<'a> Retrograde<'a> {
 
     /// An estimate of the peak memory in bytes of a solve of `positions` positions through
     /// un-moves ([`Retrograde::solve_with_unmoves`]): the cells, the two level bitmaps (a
-    /// quarter byte per position) and half a byte per position for the lists of moves with
-    /// known values (measured: 0.13 bytes per index for the Xiangqi material `KNvKNC`; at most
-    /// 12 bytes per position in theory, when every position has three kinds of such moves);
-    /// twice that for the lists of an index of `u32::MAX` positions or more, whose position
-    /// numbers take 8 bytes. With [`CellSize::One`], the long distances' escapes are not
-    /// counted (16 bytes each, few).
+    /// quarter byte per position) and a quarter byte per position for the lists of the start
+    /// pass: the packed lists of moves with known values (about a byte per position in a list,
+    /// at most three lists per position) and the terminal positions (4 or 8 bytes each, few).
+    /// Measured with the Xiangqi materials of 78.7 million indices: at most 0.19 bytes per
+    /// index (`KRCvKR`). With [`CellSize::One`], the long distances' escapes are not counted
+    /// (16 bytes each, few).
     #[must_use]
     pub fn memory_estimate(&self, positions: u64) -> u64 {
         let cells = match self.cells {
@@ -395,9 +397,7 @@ impl<'a> Retrograde<'a> {
             CellSize::Two => 2,
             CellSize::One => 1,
         };
-        let lists =
-            if self.wide_positions || positions >= u64::from(u32::MAX) { positions } else { positions / 2 };
-        positions.saturating_mul(cells).saturating_add(positions / 4).saturating_add(lists)
+        positions.saturating_mul(cells).saturating_add(positions / 4).saturating_add(positions / 4)
     }
 
     /// Keeps 8-byte position numbers in the solver's lists (see the module's notes on memory)
@@ -681,19 +681,115 @@ impl Pos for u64 {
     }
 }
 
-/// What the start pass found, by distance: positions ([`Pos`], 4 or 8 bytes each), in lists
-/// that the level passes use as they are (no second copy).
+/// Increasing position numbers as the differences of each from the one before (LEB128: one
+/// byte below 128), in segments that the level passes walk in parallel. Lists of positions
+/// with a move of known value are dense in table bases, so about a byte a position, against
+/// 4 or 8 as numbers.
+#[derive(Default)]
+struct Packed {
+    segments: Vec<Segment>,
+}
+
+/// A run of [`Packed`]: `first`, then `len - 1` differences in `bytes`.
+#[derive(Default)]
+struct Segment {
+    first: u64,
+    last: u64,
+    len: u64,
+    bytes: Vec<u8>,
+}
+
+/// Positions after which joining two lists starts a new segment (the unit of the parallel walk).
+const SEGMENT: u64 = 1 << 16;
+
+impl Segment {
+    fn put(bytes: &mut Vec<u8>, mut delta: u64) {
+        while delta >= 0x80 {
+            bytes.push(delta as u8 | 0x80);
+            delta >>= 7;
+        }
+        bytes.push(delta as u8);
+    }
+
+    /// Adds `pos`, larger than the last one.
+    fn push(&mut self, pos: u64) {
+        if self.len == 0 {
+            self.first = pos;
+        } else {
+            debug_assert!(pos > self.last);
+            Segment::put(&mut self.bytes, pos - self.last);
+        }
+        self.last = pos;
+        self.len += 1;
+    }
+
+    fn for_each(&self, mut f: impl FnMut(usize)) {
+        if self.len == 0 {
+            return;
+        }
+        let mut pos = self.first;
+        f(pos as usize);
+        let (mut delta, mut shift) = (0u64, 0);
+        for &b in &self.bytes {
+            delta |= u64::from(b & 0x7F) << shift;
+            if b & 0x80 == 0 {
+                pos += delta;
+                f(pos as usize);
+                (delta, shift) = (0, 0);
+            } else {
+                shift += 7;
+            }
+        }
+    }
+}
+
+impl Packed {
+    /// Adds `pos`, larger than every position in the list.
+    fn push(&mut self, pos: u64) {
+        if self.segments.is_empty() {
+            self.segments.push(Segment::default());
+        }
+        self.segments.last_mut().expect("one segment at least").push(pos);
+    }
+
+    /// Adds the positions of `other`; its segments join the last one while that is short and
+    /// they follow it in order, else they stay segments of their own.
+    fn append(&mut self, other: Packed) {
+        for seg in other.segments.into_iter().filter(|s| s.len > 0) {
+            match self.segments.last_mut() {
+                Some(last) if last.len < SEGMENT && seg.first > last.last => {
+                    Segment::put(&mut last.bytes, seg.first - last.last);
+                    last.bytes.extend_from_slice(&seg.bytes);
+                    last.last = seg.last;
+                    last.len += seg.len;
+                }
+                _ => self.segments.push(seg),
+            }
+        }
+    }
+
+    /// Gives back the room the joins left over.
+    fn shrink(&mut self) {
+        for seg in &mut self.segments {
+            seg.bytes.shrink_to_fit();
+        }
+        self.segments.shrink_to_fit();
+    }
+}
+
+/// What the start pass found, by distance, in lists that the level passes use as they are (no
+/// second copy).
 struct Found<P> {
-    /// Decided wins and losses.
+    /// Decided wins and losses ([`Pos`], 4 or 8 bytes each).
     decided: Levels<P>,
     /// Terminal draws that end.
     drawn: Levels<P>,
     /// Positions with a move to a known loss, by the distance of that loss.
-    lost: Levels<P>,
+    lost: Vec<Packed>,
     /// Positions with a move to a known win, by the distance of that win.
-    won: Levels<P>,
+    won: Vec<Packed>,
     /// Positions with a move to a known draw that ends, by its distance.
-    drawn_moves: Levels<P>,
+    drawn_moves: Vec<Packed>,
     error: Option<SolveError>,
 }
 
@@ -722,13 +818,25 @@ fn append_levels<T>(into: &mut Levels<T>, mut from: Levels<T>) {
     }
 }
 
+/// Appends the packed lists of `from` (one per distance) to those of `into`, in this order.
+fn append_packed(into: &mut Vec<Packed>, from: Vec<Packed>) {
+    if into.len() < from.len() {
+        into.resize_with(from.len(), Packed::default);
+    }
+    for (a, b) in into.iter_mut().zip(from) {
+        a.append(b);
+    }
+}
+
 impl<P> Found<P> {
+    /// The lists of `self` and then `other` (the start pass merges its chunks in index order,
+    /// which keeps the packed lists' segments long).
     fn merge(mut self, other: Found<P>) -> Found<P> {
         append_levels(&mut self.decided, other.decided);
         append_levels(&mut self.drawn, other.drawn);
-        append_levels(&mut self.lost, other.lost);
-        append_levels(&mut self.won, other.won);
-        append_levels(&mut self.drawn_moves, other.drawn_moves);
+        append_packed(&mut self.lost, other.lost);
+        append_packed(&mut self.won, other.won);
+        append_packed(&mut self.drawn_moves, other.drawn_moves);
         self.error = self.error.or(other.error);
         self
     }
@@ -769,9 +877,9 @@ struct Run<'a, 'g, G, W, P> {
     wl_levels: Levels<P>,
     draw_levels: Levels<P>,
     /// Known-value moves (see [`Found`]); a level's lists are dropped once it is processed.
-    lost: Levels<P>,
-    won: Levels<P>,
-    drawn_moves: Levels<P>,
+    lost: Vec<Packed>,
+    won: Vec<Packed>,
+    drawn_moves: Vec<Packed>,
     /// Decided words that 1-byte cells do not hold (position, logical word).
     escapes: Mutex<Vec<(u64, u32)>>,
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
@@ -843,6 +951,10 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         if let Some(e) = found.error {
             return Err(e);
         }
+        let mut found = found;
+        for list in found.lost.iter_mut().chain(&mut found.won).chain(&mut found.drawn_moves) {
+            list.shrink();
+        }
         run.wl_levels = found.decided;
         run.draw_levels = found.drawn;
         run.lost = found.lost;
@@ -899,7 +1011,11 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                 if d + 2 >= W::LIMIT {
                     return Err(SolveError::DistanceTooLarge);
                 }
-                push_at(list, d as usize, p);
+                let level = d as usize;
+                if list.len() <= level {
+                    list.resize_with(level + 1, Packed::default);
+                }
+                list[level].push(pos as u64);
             }
         }
         let counter = moves - won.saturating_sub(1);
@@ -1016,7 +1132,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         preds: &impl Preds,
         current: &Bitmap,
         next: &Bitmap,
-        events: &[(&[P], Event)],
+        events: &[(&Packed, Event)],
         d: u32,
         draws: bool,
     ) -> (u64, u64) {
@@ -1063,14 +1179,16 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         });
         let from_events = events
             .par_iter()
-            .flat_map(|&(list, event)| list.par_iter().with_min_len(256).map(move |&p| (p.index(), event)))
-            .map(|(p, event)| {
-                if self.apply(p, event, d) {
-                    next.insert(p);
-                    (0, 1)
-                } else {
-                    (0, 0)
-                }
+            .flat_map(|&(list, event)| list.segments.par_iter().map(move |segment| (segment, event)))
+            .map(|(segment, event)| {
+                let mut decided = 0;
+                segment.for_each(|p| {
+                    if self.apply(p, event, d) {
+                        next.insert(p);
+                        decided += 1;
+                    }
+                });
+                (0, decided)
             });
         from_decided.chain(from_events).reduce(|| (0, 0), add)
     }
@@ -1102,11 +1220,11 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                     current.insert(p.index());
                 }
                 // This level's events, dropped after it.
-                let events: Vec<(Vec<P>, Event)> = event_lists
+                let events: Vec<(Packed, Event)> = event_lists
                     .iter_mut()
                     .map(|(lists, event)| (lists.get_mut(d).map(std::mem::take).unwrap_or_default(), *event))
                     .collect();
-                let slices: Vec<(&[P], Event)> = events.iter().map(|(l, e)| (l.as_slice(), *e)).collect();
+                let slices: Vec<(&Packed, Event)> = events.iter().map(|(l, e)| (l, *e)).collect();
                 let (processed, decided) = self.level(preds, &current, &next, &slices, d as u32, draws);
                 decided_count += processed;
                 self.report(phase, decided_count);
@@ -1132,6 +1250,39 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Lists of increasing positions (gaps from 1 to beyond 2^35, so differences of one to
+        /// six bytes), packed in chunks and joined in any order, give back every position in
+        /// the order pushed.
+        #[test]
+        fn packed_lists_give_back_what_was_pushed(
+            chunks in prop::collection::vec(
+                (any::<u32>(), prop::collection::vec((0u32..6, 1u64..300), 0..200)),
+                0..12,
+            ),
+        ) {
+            let mut all = Packed::default();
+            let mut expected = Vec::new();
+            for (start, gaps) in chunks {
+                let mut list = Packed::default();
+                let mut pos = u64::from(start);
+                for (bytes, gap) in gaps {
+                    list.push(pos);
+                    expected.push(pos as usize);
+                    pos += gap << (7 * bytes);
+                }
+                all.append(list);
+            }
+            all.shrink();
+            let mut seen = Vec::new();
+            for segment in &all.segments {
+                segment.for_each(|p| seen.push(p));
+            }
+            prop_assert_eq!(seen, expected);
+        }
+    }
 
     #[test]
     fn cells_round_trip_every_kind_of_value() {

@@ -24,6 +24,9 @@ fn main() {
         let mut seen = phases.lock().unwrap();
         if seen.last().is_none_or(|&(phase, _, _)| phase != p.phase) {
             seen.push((p.phase, start.elapsed().as_secs_f64(), cpu_seconds() - cpu0));
+            if std::env::var_os("SOLVE_TIME_MEMORY").is_some() {
+                eprintln!("{:?} starts: {}", p.phase, memory());
+            }
         }
     };
     tables.solve_with(material, &Retrograde::new().compact(true).progress(&report)).expect("the material");
@@ -35,8 +38,12 @@ fn main() {
         .iter()
         .map(|(phase, at, cpu_at)| format!("{phase:?} from {at:.2} s ({cpu_at:.2} s CPU)"))
         .collect();
-    eprintln!("{name}: {}, end {secs:.2} s ({cpu:.2} s CPU)", phases.join(", "));
     let table = tables.table(material).expect("solved");
+    eprintln!(
+        "{name}: {}, end {secs:.2} s ({cpu:.2} s CPU); {} escapes (distances beyond 1-byte cells)",
+        phases.join(", "),
+        table.solution().escapes()
+    );
     // FNV-1a over a code of every value: equal digests, equal tables.
     let mut digest: u64 = 0xcbf2_9ce4_8422_2325;
     for v in table.solution().values() {
@@ -48,6 +55,9 @@ fn main() {
             Some(Value::Draw(Some(d))) => (4 << 32) | u64::from(d.0),
         };
         digest = (digest ^ code).wrapping_mul(0x0100_0000_01b3);
+    }
+    if std::env::var_os("SOLVE_TIME_MEMORY").is_some() {
+        eprintln!("end: {}", memory());
     }
     println!("{name}\t{secs:.3}\t{}\t{digest:016x}", table.solution().len());
 }
@@ -63,4 +73,10 @@ fn cpu_seconds() -> f64 {
     // utime and stime are fields 14 and 15 of the line (11 and 12 counting from 0 after the
     // name); 100 ticks a second on Linux.
     (ticks(11) + ticks(12)) / 100.0
+}
+
+/// The resident memory now and at its peak so far (from `/proc/self/status`).
+fn memory() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status.lines().filter(|l| l.starts_with("VmRSS") || l.starts_with("VmHWM")).collect::<Vec<_>>().join(", ")
 }
