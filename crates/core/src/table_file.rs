@@ -190,7 +190,7 @@ fn value(code: u32) -> Option<Value> {
 }
 
 /// The rule code of a value (see the module notes), when it fits in 32 bits (distances and
-/// ranks below 858,993,459).
+/// ranks up to about 858 million).
 fn rule_code(value: Option<RuleValue>) -> Option<u32> {
     let (x, k) = match value {
         None => return Some(0),

@@ -171,7 +171,7 @@ impl Loaded {
                 break;
             }
             self.remove(m);
-            held -= Loaded::bytes(m);
+            held = held.saturating_sub(Loaded::bytes(m));
         }
     }
 }
