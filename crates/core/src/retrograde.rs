@@ -644,11 +644,13 @@ enum Event {
 /// Lists indexed by distance.
 type Levels<T> = Vec<Vec<T>>;
 
-fn push_at<T>(levels: &mut Levels<T>, level: usize, item: T) {
+/// The list of distance `level` in `levels` (one list per distance), made with those before
+/// it when missing.
+fn level_mut<L: Default>(levels: &mut Vec<L>, level: usize) -> &mut L {
     if levels.len() <= level {
-        levels.resize_with(level + 1, Vec::new);
+        levels.resize_with(level + 1, L::default);
     }
-    levels[level].push(item);
+    &mut levels[level]
 }
 
 /// A position number in the solver's lists: 4 bytes while the index has fewer than
@@ -933,7 +935,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             progress,
         };
         let done = AtomicU64::new(0);
-        let found = (0..n.div_ceil(CHUNK))
+        let mut found = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|chunk| {
                 let mut found = Found::default();
@@ -951,7 +953,6 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         if let Some(e) = found.error {
             return Err(e);
         }
-        let mut found = found;
         for list in found.lost.iter_mut().chain(&mut found.won).chain(&mut found.drawn_moves) {
             list.shrink();
         }
@@ -996,8 +997,8 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                 self.cells[pos].set(word);
                 self.escape(pos, word);
                 match value {
-                    Value::Win(d) | Value::Loss(d) => push_at(&mut found.decided, d.0 as usize, p),
-                    Value::Draw(Some(d)) => push_at(&mut found.drawn, d.0 as usize, p),
+                    Value::Win(d) | Value::Loss(d) => level_mut(&mut found.decided, d.0 as usize).push(p),
+                    Value::Draw(Some(d)) => level_mut(&mut found.drawn, d.0 as usize).push(p),
                     Value::Draw(None) => {}
                 }
                 return Ok(());
@@ -1011,17 +1012,13 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                 if d + 2 >= W::LIMIT {
                     return Err(SolveError::DistanceTooLarge);
                 }
-                let level = d as usize;
-                if list.len() <= level {
-                    list.resize_with(level + 1, Packed::default);
-                }
-                list[level].push(pos as u64);
+                level_mut(list, d as usize).push(pos as u64);
             }
         }
         let counter = moves - won.saturating_sub(1);
         if moves == 0 {
             self.cells[pos].set(cell(TAG_LOSS, 0));
-            push_at(&mut found.decided, 0, p);
+            level_mut(&mut found.decided, 0).push(p);
         } else if counter > W::COUNTER_LIMIT as usize {
             return Err(SolveError::TooManyMoves(pos));
         } else {

@@ -161,11 +161,10 @@ impl Loaded {
     /// that are not loaded yet) fit in `budget` bytes, or none is left to drop. The others stay:
     /// reading a table again costs time.
     pub fn make_room(&mut self, material: Material, needed: u64, budget: u64) {
-        let reads = material.after_captures();
-        let mut droppable: Vec<Material> =
-            self.materials().into_iter().filter(|m| !reads.contains(m)).collect();
+        let (reads, loaded) = (material.after_captures(), self.materials());
+        let mut held: u64 = loaded.iter().map(|&m| Loaded::bytes(m)).sum();
+        let mut droppable: Vec<Material> = loaded.into_iter().filter(|m| !reads.contains(m)).collect();
         droppable.sort_by_key(|&m| std::cmp::Reverse(Loaded::bytes(m)));
-        let mut held: u64 = self.materials().into_iter().map(Loaded::bytes).sum();
         for m in droppable {
             if held.saturating_add(needed) <= budget {
                 break;
