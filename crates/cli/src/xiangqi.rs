@@ -310,6 +310,17 @@ fn run_generation(tables: &Tablebases, materials: &[Material]) -> Result<Generat
             bar.set_length(positions as u64);
             bar.set_position(0);
         }
+        GenerateEvent::Deriving { material, from, positions, memory } => {
+            bar.suspend(|| {
+                eprintln!(
+                    "{material} ({rules} rules): {positions} positions, from {from} with the colours swapped, about {} MiB of memory",
+                    memory >> 20
+                );
+            });
+            bar.set_length(positions as u64);
+            bar.set_position(0);
+            bar.set_message(format!("{material} from {from}"));
+        }
         GenerateEvent::Progress { material, progress } => {
             let phase = match progress.phase {
                 Phase::Start => "counting moves",
@@ -327,10 +338,11 @@ fn run_generation(tables: &Tablebases, materials: &[Material]) -> Result<Generat
             }
             bar.set_message(format!("{material} {step}"));
         }
-        GenerateEvent::Written { material, positions, seconds, path } => {
+        GenerateEvent::Written { material, from, positions, seconds, path } => {
+            let how = from.map_or_else(|| "solved".to_string(), |twin| format!("derived from {twin}"));
             bar.suspend(|| {
                 eprintln!(
-                    "{material}: solved in {seconds:.2} s ({:.1} million positions/s), written to {}",
+                    "{material}: {how} in {seconds:.2} s ({:.1} million positions/s), written to {}",
                     positions as f64 / seconds.max(1e-9) / 1e6,
                     path.display()
                 );

@@ -527,6 +527,34 @@ impl Solution {
         Ok(Solution { cells: Cells::Byte(cells, escapes) })
     }
 
+    /// Like [`Solution::from_values_bytes`], with the value of position `p` from `value(p)` for
+    /// `p` in `0..n`, computed in parallel (each value is asked for once, and once more when
+    /// its distance goes to the side list).
+    ///
+    /// # Errors
+    /// When a distance exceeds [`MAX_PLIES`].
+    pub fn from_fn_bytes(
+        n: usize,
+        value: impl Fn(usize) -> Option<Value> + Sync,
+    ) -> Result<Self, SolveError> {
+        let word = |p| value(p).map_or(Ok(cell(TAG_OPEN, HOLE)), |v| encode(v, AtomicU8::LIMIT));
+        let cells: Vec<AtomicU8> = (0..n)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .map(|p| Ok(<AtomicU8 as Word>::new(word(p)?)))
+            .collect::<Result<_, SolveError>>()?;
+        let escapes: Vec<(u64, u32)> = (0..n)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .filter(|&p| {
+                let byte = cells[p].get();
+                byte >> TAG_SHIFT != TAG_OPEN && byte & PAYLOAD == ESCAPED
+            })
+            .map(|p| Ok((p as u64, word(p)?)))
+            .collect::<Result<_, SolveError>>()?;
+        Ok(Solution { cells: Cells::Byte(cells, escapes) })
+    }
+
     /// Bytes per position of the stored values: 1, 2 (compact cells) or 4 (1-byte cells keep
     /// their long distances in a side list besides, see [`Solution::escapes`]).
     #[must_use]

@@ -166,6 +166,17 @@ impl<T: Clone + Eq + Hash + fmt::Debug> Scheduler<T> {
         Some(self.ids[i].clone())
     }
 
+    /// Hands out `id` now, out of the largest-first order, if it is ready (the caller prefers it,
+    /// e.g. because it reads what is in memory now); `false` when it is not ready or not in the
+    /// plan.
+    pub fn take(&mut self, id: &T) -> bool {
+        let Some(i) = self.index(id).filter(|&i| self.state[i] == State::Ready) else { return false };
+        self.ready.retain(|&(_, std::cmp::Reverse(j))| j != i);
+        self.state[i] = State::Running;
+        self.running += 1;
+        true
+    }
+
     /// Records that a running tier is finished: the tiers waiting only for it become ready.
     ///
     /// # Panics
@@ -255,6 +266,29 @@ mod tests {
         s.finish(&3);
         assert!(!s.still_needed(&2) && s.still_needed(&1));
         s.finish(&4);
+        assert!(s.is_finished());
+    }
+
+    #[test]
+    fn a_ready_tier_can_be_taken_out_of_order() {
+        let mut s =
+            Scheduler::new(vec![tier(1, 5, &[]), tier(2, 9, &[]), tier(3, 1, &[1]), tier(4, 8, &[])], |_| {
+                false
+            })
+            .unwrap();
+        // Not ready (waits for 1), not in the plan: refused.
+        assert!(!s.take(&3) && !s.take(&9));
+        assert_eq!(s.hand_out(), Some(2));
+        assert!(s.take(&1));
+        // Running: not taken twice, and no longer handed out.
+        assert!(!s.take(&1));
+        s.finish(&1);
+        assert!(s.take(&3));
+        assert_eq!(s.hand_out(), Some(4));
+        assert_eq!(s.hand_out(), None);
+        for t in [2, 3, 4] {
+            s.finish(&t);
+        }
         assert!(s.is_finished());
     }
 

@@ -264,7 +264,33 @@ pub fn write_table(path: &Path, id: &TableId, solution: &Solution) -> Result<(),
             format!("{} positions in the solution, {} in the table id", solution.len(), id.positions),
         ));
     }
-    write_table_file(path, id, solution.len(), false, |p| code(solution.value(p)))
+    write_table_file(path, id, solution.len(), false, None, |range, out| {
+        out.extend(range.map(|p| code(solution.value(p))));
+    })
+}
+
+/// Writes the table whose values are those of `like` in another order (a permutation of its
+/// positions, holes aside: the codes take the width of `like`'s, so no second pass over the
+/// values is needed), computed block by block: `fill(range, out)` appends the values of the
+/// positions `range` to `out` (`None` for holes). Atomic as [`write_table`] is; no [`Solution`]
+/// of the new table is held in memory. For a table derived from another on the fly.
+///
+/// # Errors
+/// When the file cannot be written, `id.positions` does not fit in a `usize`, or a value is
+/// beyond the width of `like`'s codes (then the values were not a permutation of `like`'s).
+pub fn write_table_permuted(
+    path: &Path,
+    id: &TableId,
+    like: &Solution,
+    fill: impl Fn(std::ops::Range<usize>, &mut Vec<Option<Value>>) + Sync,
+) -> Result<(), TableError> {
+    let n = usize::try_from(id.positions).map_err(|_| TableError::damaged(path, "too many positions"))?;
+    let max_code = (0..like.len()).into_par_iter().with_min_len(1 << 14).map(|p| code(like.value(p))).max();
+    write_table_file(path, id, n, false, Some(max_code.unwrap_or(0)), |range, out| {
+        let mut values = Vec::with_capacity(range.len());
+        fill(range, &mut values);
+        out.extend(values.into_iter().map(code));
+    })
 }
 
 /// Writes a solution under the ban on perpetual check as a table at `path` with rule codes
@@ -286,7 +312,9 @@ pub fn write_rule_table(path: &Path, id: &TableId, solution: &RuleSolution) -> R
         );
         return Err(TableError::Unwritable { path: path.to_path_buf(), why });
     }
-    write_table_file(path, id, solution.len(), true, |p| rule_code(solution.value(p)).unwrap_or(u32::MAX))
+    write_table_file(path, id, solution.len(), true, None, |range, out| {
+        out.extend(range.map(|p| rule_code(solution.value(p)).unwrap_or(u32::MAX)));
+    })
 }
 
 /// Syncs the directory of `path` so that a rename into it survives a crash (where directories
@@ -306,17 +334,32 @@ fn sync_directory(path: &Path) -> io::Result<()> {
 /// blocks (and the block index, 8 bytes a block), whatever the size of the table.
 const WRITE_BATCH: usize = 1024;
 
-/// Writes the table of the `n` codes `code` at `path`: to a temporary file, synced, renamed
-/// into place, the directory synced; on an error the temporary file is removed. The header's
-/// block index is written as zeros first and filled in once the blocks are written.
+/// Writes the table of `n` codes at `path`, which `codes(range, out)` appends to `out` a block
+/// at a time: to a temporary file, synced, renamed into place, the directory synced; on an error
+/// the temporary file is removed. The header's block index is written as zeros first and filled
+/// in once the blocks are written. The codes' width comes from `max_code`, or from a first pass
+/// over the codes when it is `None`.
 fn write_table_file(
     path: &Path,
     id: &TableId,
     n: usize,
     rule_codes: bool,
-    code: impl Fn(usize) -> u32 + Sync,
+    max_code: Option<u32>,
+    codes: impl Fn(std::ops::Range<usize>, &mut Vec<u32>) + Sync,
 ) -> Result<(), TableError> {
-    let max_code = (0..n).into_par_iter().map(&code).max().unwrap_or(0);
+    let blocks = n.div_ceil(BLOCK_POSITIONS);
+    let block = |b: usize| b * BLOCK_POSITIONS..n.min((b + 1) * BLOCK_POSITIONS);
+    let max_code = max_code.unwrap_or_else(|| {
+        (0..blocks)
+            .into_par_iter()
+            .map(|b| {
+                let mut out = Vec::with_capacity(BLOCK_POSITIONS);
+                codes(block(b), &mut out);
+                out.into_iter().max().unwrap_or(0)
+            })
+            .max()
+            .unwrap_or(0)
+    });
     let width: usize = if max_code <= 0xFF {
         1
     } else if max_code <= 0xFFFF {
@@ -324,7 +367,6 @@ fn write_table_file(
     } else {
         4
     };
-    let blocks = n.div_ceil(BLOCK_POSITIONS);
     let count = u32::try_from(blocks).map_err(|_| TableError::damaged(path, "too many blocks"))?;
     let mut head = Vec::new();
     head.extend_from_slice(MAGIC);
@@ -339,11 +381,18 @@ fn write_table_file(
     head.extend_from_slice(&(BLOCK_POSITIONS as u32).to_le_bytes());
     head.extend_from_slice(&count.to_le_bytes());
     let compress = |b: usize| {
-        let mut raw = Vec::with_capacity(BLOCK_POSITIONS * width);
-        for p in b * BLOCK_POSITIONS..n.min((b + 1) * BLOCK_POSITIONS) {
-            raw.extend_from_slice(&code(p).to_le_bytes()[..width]);
+        let mut codes_of_block = Vec::with_capacity(BLOCK_POSITIONS);
+        codes(block(b), &mut codes_of_block);
+        if codes_of_block.iter().any(|&c| c > max_code) {
+            return Err(io::Error::other(format!(
+                "a code of block {b} is beyond the width of the table's codes"
+            )));
         }
-        lz4_flex::compress_prepend_size(&raw)
+        let mut raw = Vec::with_capacity(BLOCK_POSITIONS * width);
+        for c in codes_of_block {
+            raw.extend_from_slice(&c.to_le_bytes()[..width]);
+        }
+        Ok(lz4_flex::compress_prepend_size(&raw))
     };
     let tmp = temporary_name(path);
     let written = (|| {
@@ -352,8 +401,10 @@ fn write_table_file(
         file.write_all(&vec![0; blocks * 8 + 4])?;
         let mut index = Vec::with_capacity(blocks * 8);
         for batch in (0..blocks).step_by(WRITE_BATCH) {
-            let compressed: Vec<Vec<u8>> =
-                (batch..blocks.min(batch + WRITE_BATCH)).into_par_iter().map(compress).collect();
+            let compressed: Vec<Vec<u8>> = (batch..blocks.min(batch + WRITE_BATCH))
+                .into_par_iter()
+                .map(compress)
+                .collect::<io::Result<_>>()?;
             for block in &compressed {
                 index.extend_from_slice(&(block.len() as u32).to_le_bytes());
                 index.extend_from_slice(&crc32fast::hash(block).to_le_bytes());

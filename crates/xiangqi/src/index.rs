@@ -19,6 +19,7 @@ use crate::material::Material;
 use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::square::Square;
+use std::ops::Range;
 
 const NOWHERE: u8 = u8::MAX;
 
@@ -148,6 +149,8 @@ pub struct MaterialIndex {
     len: usize,
     /// Whether two slots hold identical pieces.
     identical: bool,
+    /// The number of Red's pieces (the first slots).
+    red_slots: usize,
     /// What one step of each slot's point number adds to the index (without identical pieces).
     strides: Vec<usize>,
     /// For each slot and point, what the piece of the slot on that point adds to the index
@@ -232,6 +235,7 @@ impl MaterialIndex {
             groups,
             len,
             identical,
+            red_slots: material.pieces().iter().filter(|p| p.color == Color::Red).count(),
             strides,
             weights,
             group_of,
@@ -585,6 +589,25 @@ impl MaterialIndex {
         board
     }
 
+    /// The index in `twin`, the index of this material's colour twin
+    /// ([`Material::colour_twin`]), of the position with this index seen from the other side
+    /// (colours swapped, every point flipped, the other side to move): a position of the same
+    /// value. `None` for holes of this index (the twin's index of an illegal position is a hole
+    /// there too). [`ColourFlip`] does the same for many indices, faster.
+    #[must_use]
+    pub fn twin_index(&self, twin: &MaterialIndex, index: usize) -> Option<usize> {
+        debug_assert_eq!(twin.material, self.material.colour_twin());
+        let mut squares = [Square::A0; MAX_MEN];
+        let turn = self.squares(index, &mut squares)?;
+        let (n, reds) = (self.slots.len(), self.red_slots);
+        // The twin's slots: Red's pieces first, which are this material's Black ones.
+        let mut flipped = [Square::A0; MAX_MEN];
+        for (image, sq) in flipped.iter_mut().zip(squares[reds..n].iter().chain(&squares[..reds])) {
+            *image = sq.flip();
+        }
+        twin.canonical_index(&mut flipped[..n], !turn)
+    }
+
     /// The position with this index; `None` for holes and numbers past the end.
     #[must_use]
     pub fn decode(&self, index: usize) -> Option<Position> {
@@ -608,6 +631,142 @@ impl MaterialIndex {
             squares.extend(position.board().pieces().filter(|&(_, p)| p == piece).map(|(sq, _)| sq));
         }
         self.canonical_index(&mut squares, position.turn())
+    }
+}
+
+/// [`MaterialIndex::twin_index`] for many indices: from each index of a material to the index
+/// of the same position seen from the other side in its colour twin's index. Without identical
+/// pieces the twin's index is one sum of a term per piece, from tables of the flipped points'
+/// terms (and of their mirror images, for a position whose Black General stands right of the
+/// axis or on it).
+#[derive(Clone, Debug)]
+pub struct ColourFlip<'a> {
+    from: &'a MaterialIndex,
+    twin: &'a MaterialIndex,
+    /// For each slot of `from` and each point, the twin's term of the flipped piece there, and
+    /// of the mirror image of that (empty with identical pieces: the general path).
+    terms: Vec<[[usize; Square::COUNT]; 2]>,
+}
+
+impl<'a> ColourFlip<'a> {
+    /// The map from the indices of `from` to those of `twin`, the index of its colour twin.
+    ///
+    /// # Panics
+    /// When `twin` is not the index of `from`'s colour twin.
+    #[must_use]
+    pub fn new(from: &'a MaterialIndex, twin: &'a MaterialIndex) -> ColourFlip<'a> {
+        assert_eq!(twin.material, from.material.colour_twin(), "not the colour twin");
+        let mut terms = Vec::new();
+        if !from.identical {
+            let (n, reds) = (from.slots.len(), from.red_slots);
+            terms = vec![[[0; Square::COUNT]; 2]; n];
+            for (s, t) in terms.iter_mut().enumerate() {
+                // The twin's slot of this piece: Black's pieces become its first ones.
+                let twin_slot = if s < reds { n - reds + s } else { s - reds };
+                for sq in Square::all() {
+                    let flipped = sq.flip();
+                    t[0][sq.index()] = twin.weights[twin_slot][flipped.index()];
+                    t[1][sq.index()] = twin.weights[twin_slot][flipped.mirror().index()];
+                }
+            }
+        }
+        ColourFlip { from, twin, terms }
+    }
+
+    /// The index the map goes into.
+    #[must_use]
+    pub const fn twin(&self) -> &'a MaterialIndex {
+        self.twin
+    }
+
+    /// [`ColourFlip::index`] of every index of `range`, appended to `out` in order. Without
+    /// identical pieces the placements are decoded once per run of the last piece's points,
+    /// and each index takes one term of each sum.
+    pub fn indices(&self, range: Range<usize>, out: &mut Vec<Option<usize>>) {
+        if self.terms.is_empty() {
+            out.extend(range.map(|i| self.index(i)));
+            return;
+        }
+        let from = self.from;
+        let last = self.terms.len() - 1;
+        let points = &from.slots[last].points;
+        let m = points.len();
+        let black_general = from.red_slots;
+        let mut i = range.start;
+        let end = range.end.min(from.len);
+        while i < end {
+            // The other pieces' points, fixed while the last piece runs through its points.
+            let run = i / 2 / m;
+            let mut squares = [Square::A0; MAX_MEN];
+            let mut rest = run;
+            for s in (0..last).rev() {
+                let slot = &from.slots[s];
+                squares[s] = slot.points[rest % slot.points.len()];
+                rest /= slot.points.len();
+            }
+            let mut occupied = 0u128;
+            let mut clash = false;
+            for sq in &squares[..last] {
+                let bit = 1u128 << sq.index();
+                clash |= occupied & bit != 0;
+                occupied |= bit;
+            }
+            let sum = |k: usize| {
+                (0..last).fold(0usize, |acc, s| acc.wrapping_add(self.terms[s][k][squares[s].index()]))
+            };
+            let (plain, mirrored) = (sum(0), sum(1));
+            // This index's own mirror test (see `mirror_hole_check`): with Red's General on the
+            // axis, the larger of a placement's index and its image's is a hole.
+            let axis = on_axis(squares[0]);
+            let image: usize =
+                if axis { (0..last).map(|s| from.weights[s][squares[s].mirror().index()]).sum() } else { 0 };
+            let run_end = ((run + 1) * m * 2).min(end);
+            while i < run_end {
+                let sq = points[i / 2 % m];
+                squares[last] = sq;
+                let hole = clash
+                    || occupied & (1u128 << sq.index()) != 0
+                    || (axis && image + from.weights[last][sq.mirror().index()] < i & !1);
+                out.push((!hole).then(|| {
+                    let k = sq.index();
+                    let (plain, mirrored) = (
+                        plain.wrapping_add(self.terms[last][0][k]),
+                        mirrored.wrapping_add(self.terms[last][1][k]),
+                    );
+                    let twin = match squares[black_general].file().index() {
+                        0..4 => plain,
+                        4 => plain.min(mirrored),
+                        _ => mirrored,
+                    };
+                    twin + (!MaterialIndex::turn(i)).index()
+                }));
+                i += 1;
+            }
+        }
+    }
+
+    /// The twin's index of the position with index `i` seen from the other side; `None` for
+    /// holes of `from`.
+    #[inline]
+    #[must_use]
+    pub fn index(&self, i: usize) -> Option<usize> {
+        if self.terms.is_empty() {
+            return self.from.twin_index(self.twin, i);
+        }
+        let mut squares = [Square::A0; MAX_MEN];
+        let turn = self.from.squares(i, &mut squares)?;
+        let squares = &squares[..self.terms.len()];
+        // The twin's Red General is this Black General flipped (same file): left of the axis
+        // the position is indexed as it is, right of it by its mirror image, on it by the
+        // smaller of the two.
+        let sum = |m: usize| self.terms.iter().zip(squares).map(|(t, sq)| t[m][sq.index()]).sum::<usize>();
+        let file = squares[self.from.red_slots].file().index();
+        let base = match file {
+            0..4 => sum(0),
+            4 => sum(0).min(sum(1)),
+            _ => sum(1),
+        };
+        Some(base + (!turn).index())
     }
 }
 
@@ -650,6 +809,31 @@ mod tests {
                     let expected = ix.index_of(&moved, !turn);
                     proptest::prop_assert_eq!(ix.moved_among(pos, squares, slot, from, to), expected);
                 }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// `ColourFlip::indices` (a run of indices at once) against `twin_index` (one position
+        /// decoded, flipped and encoded) on random ranges of materials with and without
+        /// identical pieces, with the Black General as the last piece, Soldiers, Generals on
+        /// the axis.
+        #[test]
+        fn colour_flip_runs_agree_with_single_indices(which in 0usize..9, start in 0.0f64..1.0, len in 1usize..3000) {
+            let names = ["KvK", "KNvK", "KvKN", "KRvKC", "KNCvKR", "KPvKAB", "KRRvKN", "KCvKPP", "KABvKR"];
+            let from = MaterialIndex::new(names[which].parse().unwrap());
+            let twin = MaterialIndex::new(from.material().colour_twin());
+            let flip = ColourFlip::new(&from, &twin);
+            let a = (start * from.len() as f64) as usize;
+            let range = a..(a + len).min(from.len());
+            let mut got = Vec::new();
+            flip.indices(range.clone(), &mut got);
+            let want: Vec<Option<usize>> = range.clone().map(|i| from.twin_index(&twin, i)).collect();
+            proptest::prop_assert_eq!(got, want);
+            for i in range {
+                proptest::prop_assert_eq!(flip.index(i), from.twin_index(&twin, i));
             }
         }
     }

@@ -56,7 +56,7 @@ pub mod wxf;
 
 pub use board::{Board, Setup};
 pub use fen::FenError;
-pub use index::MaterialIndex;
+pub use index::{ColourFlip, MaterialIndex};
 pub use material::{Material, MaterialError};
 pub use moves::{Move, ParseMoveError};
 pub use perpetual::{PerpetualStats, PerpetualTablebase};

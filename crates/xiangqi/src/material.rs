@@ -67,6 +67,14 @@ impl Material {
         self.counts.iter().flatten().map(|&c| usize::from(c)).sum()
     }
 
+    /// The material with the colours swapped (`KNvKR` for `KRvKN`): its positions are those
+    /// of `self` seen from the other side ([`Square::flip`](crate::square::Square::flip)), with
+    /// the same values.
+    #[must_use]
+    pub const fn colour_twin(&self) -> Material {
+        Material { counts: [self.counts[1], self.counts[0]] }
+    }
+
     /// Takes one `piece` away (nothing when there is none).
     pub fn remove(&mut self, piece: Piece) {
         let n = &mut self.counts[piece.color.index()][piece.role.index()];

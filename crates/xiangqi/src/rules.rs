@@ -45,6 +45,17 @@ impl Rules {
         !matches!(self, Rules::Hdu)
     }
 
+    /// Whether a position and its flip with the colours swapped ([`Material::colour_twin`])
+    /// have the same value under these rules, so that a table can be derived from its colour
+    /// twin's instead of solved: `standard` and `hdu` (whose rules treat both sides alike).
+    /// `perpetual-check` tables are solved (their ranks are not checked to be symmetric).
+    ///
+    /// [`Material::colour_twin`]: crate::material::Material::colour_twin
+    #[must_use]
+    pub const fn colour_symmetric(self) -> bool {
+        matches!(self, Rules::Hdu | Rules::Standard)
+    }
+
     /// The name on the command line.
     #[must_use]
     pub const fn name(self) -> &'static str {

@@ -128,6 +128,15 @@ impl Square {
         Square(self.0 - f + (File::COUNT as u8 - 1 - f))
     }
 
+    /// The point as the other side sees it: the same file, rank `r` becomes `9 - r`. With the
+    /// colours of the pieces swapped, a position and its flip are the same game.
+    #[must_use]
+    pub const fn flip(self) -> Square {
+        let f = self.0 % File::COUNT as u8;
+        let r = self.0 / File::COUNT as u8;
+        Square((Rank::COUNT as u8 - 1 - r) * File::COUNT as u8 + f)
+    }
+
     /// Whether the point lies in the palace of `color` (files `d`..`f`, ranks 0-2 for Red and
     /// 7-9 for Black).
     #[must_use]

@@ -18,12 +18,13 @@
 //! (measured: about 1.5 bytes per index at the peak for a 5-man material, all included).
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use endgame_core::perpetual::RuleValue;
-use endgame_core::{Retrograde, Solution, SolveError};
+use endgame_core::{Retrograde, Solution, SolveError, Value};
 
-use crate::index::MaterialIndex;
+use crate::index::{ColourFlip, MaterialIndex};
 use crate::material::Material;
 pub use crate::material_game::{MaterialGame, legal};
 use crate::piece::Color;
@@ -49,19 +50,58 @@ impl Table {
     pub const fn solution(&self) -> &Solution {
         &self.solution
     }
+
+    /// The values of the indices `range` of `flip`'s material, the colour twin of this one
+    /// ([`Material::colour_twin`]), appended to `out`, under rules that treat both sides alike
+    /// ([`Rules::colour_symmetric`]): each the value here of the same position seen from the
+    /// other side (`None` for holes). The twin's indices are computed first, then their values
+    /// read, so that the reads of scattered cells overlap.
+    ///
+    /// # Panics
+    /// When `flip` does not map into this table's index.
+    pub fn twin_values(&self, flip: &ColourFlip<'_>, range: Range<usize>, out: &mut Vec<Option<Value>>) {
+        assert_eq!(flip.twin().material(), self.index.material(), "a map into this table");
+        let mut here = Vec::with_capacity(range.len());
+        flip.indices(range, &mut here);
+        out.extend(here.into_iter().map(|j| j.and_then(|j| self.solution.value(j))));
+    }
+
+    /// The table of this material's colour twin, derived position by position (in parallel,
+    /// 1-byte cells) instead of solved: valid under rules that treat both sides alike
+    /// ([`Rules::colour_symmetric`]), where it gives the twin's solution value for value.
+    ///
+    /// # Errors
+    /// When a distance exceeds the solver's limit (as it would have in the solve).
+    pub fn colour_twin(&self) -> Result<Table, SolveError> {
+        let index = MaterialIndex::new(self.index.material().colour_twin());
+        let flip = ColourFlip::new(&index, &self.index);
+        let solution =
+            Solution::from_fn_bytes(index.len(), |i| flip.index(i).and_then(|j| self.solution.value(j)))?;
+        Ok(Table { index, solution })
+    }
 }
 
 /// Solved materials under one rule set.
 pub struct Tablebase {
     rules: Rules,
     tables: BTreeMap<Material, Table>,
+    colour_twins: bool,
 }
 
 impl Tablebase {
     /// No material solved yet.
     #[must_use]
     pub const fn new(rules: Rules) -> Tablebase {
-        Tablebase { rules, tables: BTreeMap::new() }
+        Tablebase { rules, tables: BTreeMap::new(), colour_twins: true }
+    }
+
+    /// Whether a solve derives a material from its colour twin when the twin is solved already
+    /// and the rules treat both sides alike ([`Table::colour_twin`]; the default), or solves
+    /// every material (to compare the two).
+    #[must_use]
+    pub const fn colour_twins(mut self, derive: bool) -> Tablebase {
+        self.colour_twins = derive;
+        self
     }
 
     /// The rule set.
@@ -79,13 +119,22 @@ impl Tablebase {
     }
 
     /// Solves `material` and, first, every material a capture leads to, with `solver` (which
-    /// may report progress); the generation uses 1-byte cells when `solver` is compact.
+    /// may report progress); the generation uses 1-byte cells when `solver` is compact. A
+    /// material whose colour twin is solved already is derived from it (see
+    /// [`Tablebase::colour_twins`]).
     ///
     /// # Errors
     /// When the solver's limits are exceeded.
     pub fn solve_with(&mut self, material: Material, solver: &Retrograde<'_>) -> Result<(), SolveError> {
         if self.tables.contains_key(&material) {
             return Ok(());
+        }
+        if self.colour_twins && self.rules.colour_symmetric() {
+            if let Some(twin) = self.tables.get(&material.colour_twin()) {
+                let table = twin.colour_twin()?;
+                self.tables.insert(material, table);
+                return Ok(());
+            }
         }
         for smaller in material.after_captures() {
             self.solve_with(smaller, solver)?;

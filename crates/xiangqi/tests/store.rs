@@ -212,14 +212,18 @@ fn a_generation_drops_the_largest_tables_that_a_solve_does_not_read_first() {
     let solving = material("KRvKA");
     let needed = 1000;
     let mut loaded = fresh();
-    loaded.make_room(solving, needed, held + needed);
+    loaded.make_room(solving, None, needed, held + needed);
     assert_eq!(loaded.materials().len(), names.len(), "room enough: nothing dropped");
-    loaded.make_room(solving, needed, held + needed - Loaded::bytes(material("KRvKR")));
+    loaded.make_room(solving, None, needed, held + needed - Loaded::bytes(material("KRvKR")));
     assert!(!loaded.contains(material("KRvKR")), "the largest unread table goes first");
     assert_eq!(loaded.materials().len(), names.len() - 1, "{:?}", loaded_names(&loaded));
     let mut loaded = fresh();
-    loaded.make_room(solving, needed, 0);
+    loaded.make_room(solving, None, needed, 0);
     assert_eq!(loaded_names(&loaded), ["KvKA", "KRvK"], "the tables read stay");
+    // A table derived from its colour twin's reads that one only.
+    let mut loaded = fresh();
+    loaded.make_room(material("KvKN"), Some(material("KNvK")), needed, 0);
+    assert_eq!(loaded_names(&loaded), ["KNvK"], "the twin stays");
 }
 
 /// A 5-man material with wins of 87 plies (the published longest for KRvKNN): generated into
