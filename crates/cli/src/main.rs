@@ -86,7 +86,7 @@ fn return_freed_memory() {
     // SAFETY: `mallopt` only sets a parameter of the allocator; it is called before any thread
     // is started, and a failure (return value 0) leaves the default, which is harmless.
     unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 16);
     }
 }
 

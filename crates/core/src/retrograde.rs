@@ -25,7 +25,7 @@
 //! 4 bytes per position for the values (the counters of undecided positions share the word),
 //! 2 bytes with [`CellSize::Two`] (distances up to [`MAX_COMPACT_PLIES`]), or 1 byte with
 //! [`CellSize::One`] (distances up to [`MAX_BYTE_PAYLOAD`]` - 1` in the byte, longer ones in a
-//! side list of escapes, 16 bytes each; at most that many moves per position, else the solver
+//! side list of escapes, 8 bytes each (16 in indices of `u32::MAX` positions or more); at most that many moves per position, else the solver
 //! falls back to 2-byte cells); plus, when the solver builds the reverse edges itself, 8 bytes
 //! per position and 4 bytes per move; plus two bitmaps of the positions decided at the current
 //! and the next level (a quarter byte per position), plus the lists of the moves with known
@@ -84,7 +84,7 @@ trait Word: Sync + Send + Sized {
     fn fits(_logical: u32) -> bool {
         true
     }
-    fn into_cells(cells: Vec<Self>, escapes: Vec<(u64, u32)>) -> Cells;
+    fn into_cells(cells: Vec<Self>, escapes: Escapes) -> Cells;
 }
 
 impl Word for AtomicU32 {
@@ -105,8 +105,8 @@ impl Word for AtomicU32 {
     fn cas(&self, current: u32, new: u32) -> Result<(), u32> {
         self.compare_exchange_weak(current, new, Relaxed, Relaxed).map(|_| ())
     }
-    fn into_cells(cells: Vec<Self>, escapes: Vec<(u64, u32)>) -> Cells {
-        debug_assert!(escapes.is_empty());
+    fn into_cells(cells: Vec<Self>, escapes: Escapes) -> Cells {
+        debug_assert!(escapes.len() == 0);
         Cells::Wide(cells)
     }
 }
@@ -146,8 +146,8 @@ impl Word for AtomicU16 {
             .map(|_| ())
             .map_err(from_compact)
     }
-    fn into_cells(cells: Vec<Self>, escapes: Vec<(u64, u32)>) -> Cells {
-        debug_assert!(escapes.is_empty());
+    fn into_cells(cells: Vec<Self>, escapes: Escapes) -> Cells {
+        debug_assert!(escapes.len() == 0);
         Cells::Compact(cells)
     }
 }
@@ -195,8 +195,7 @@ impl Word for AtomicU8 {
     fn fits(logical: u32) -> bool {
         logical >> TAG_SHIFT == TAG_OPEN || logical & PAYLOAD < MAX_BYTE_PAYLOAD
     }
-    fn into_cells(cells: Vec<Self>, mut escapes: Vec<(u64, u32)>) -> Cells {
-        escapes.sort_unstable();
+    fn into_cells(cells: Vec<Self>, escapes: Escapes) -> Cells {
         Cells::Byte(cells, escapes)
     }
 }
@@ -207,7 +206,47 @@ impl Word for AtomicU8 {
 enum Cells {
     Wide(Vec<AtomicU32>),
     Compact(Vec<AtomicU16>),
-    Byte(Vec<AtomicU8>, Vec<(u64, u32)>),
+    Byte(Vec<AtomicU8>, Escapes),
+}
+
+/// The decided words that 1-byte cells do not hold, sorted by position: 8 bytes each while the
+/// positions fit in 32 bits, 16 beyond.
+#[derive(Debug)]
+enum Escapes {
+    Narrow(Vec<(u32, u32)>),
+    Wide(Vec<(u64, u32)>),
+}
+
+impl Escapes {
+    /// The escapes of `list` (in any order), narrow when every position fits in 32 bits.
+    fn new(mut list: Vec<(u64, u32)>) -> Escapes {
+        list.sort_unstable();
+        if list.last().is_none_or(|e| u32::try_from(e.0).is_ok()) {
+            Escapes::Narrow(list.into_iter().map(|(p, w)| (p as u32, w)).collect())
+        } else {
+            Escapes::Wide(list)
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Escapes::Narrow(list) => list.len(),
+            Escapes::Wide(list) => list.len(),
+        }
+    }
+
+    /// The word of `pos`, which is escaped.
+    fn get(&self, pos: usize) -> u32 {
+        let found = match self {
+            Escapes::Narrow(list) => u32::try_from(pos)
+                .ok()
+                .and_then(|p| list.binary_search_by_key(&p, |e| e.0).ok().map(|at| list[at].1)),
+            Escapes::Wide(list) => {
+                list.binary_search_by_key(&(pos as u64), |e| e.0).ok().map(|at| list[at].1)
+            }
+        };
+        found.expect("an escaped cell is listed")
+    }
 }
 
 impl Cells {
@@ -225,10 +264,7 @@ impl Cells {
             Cells::Compact(c) => c.get(pos).map(Word::get),
             Cells::Byte(c, escapes) => c.get(pos).map(Word::get).map(|word| {
                 if word >> TAG_SHIFT != TAG_OPEN && word & PAYLOAD == ESCAPED {
-                    let at = escapes
-                        .binary_search_by_key(&(pos as u64), |e| e.0)
-                        .expect("an escaped cell is listed");
-                    escapes[at].1
+                    escapes.get(pos)
                 } else {
                     word
                 }
@@ -357,7 +393,7 @@ pub enum CellSize {
     /// 2 bytes: distances and move counts up to [`MAX_COMPACT_PLIES`].
     Two,
     /// 1 byte: distances below [`MAX_BYTE_PAYLOAD`] in the byte, longer ones (up to
-    /// [`MAX_PLIES`]) in a side list, 16 bytes each. When a position has more moves than a byte
+    /// [`MAX_PLIES`]) in a side list, 8 bytes each (16 where positions pass 32 bits). When a position has more moves than a byte
     /// counts (`MAX_BYTE_PAYLOAD - 1`), the solve starts again with 2-byte cells.
     One,
 }
@@ -389,7 +425,7 @@ impl<'a> Retrograde<'a> {
     /// at most three lists per position) and the terminal positions (4 or 8 bytes each, few).
     /// Measured with the Xiangqi materials of 78.7 million indices: at most 0.19 bytes per
     /// index (`KRCvKR`). With [`CellSize::One`], the long distances' escapes are not counted
-    /// (16 bytes each, few).
+    /// (8 bytes each; few, but 607,499 in `KRvKNC`, 4.9 MB).
     #[must_use]
     pub fn memory_estimate(&self, positions: u64) -> u64 {
         let cells = match self.cells {
@@ -507,7 +543,7 @@ impl Solution {
     }
 
     /// Like [`Solution::from_values`], with 1-byte cells (distances that do not fit in a side
-    /// list of escapes, 16 bytes each).
+    /// list of escapes, 8 bytes each, 16 where positions pass 32 bits).
     ///
     /// # Errors
     /// When a distance exceeds [`MAX_PLIES`].
@@ -524,7 +560,7 @@ impl Solution {
                 Ok(<AtomicU8 as Word>::new(word))
             })
             .collect::<Result<_, SolveError>>()?;
-        Ok(Solution { cells: Cells::Byte(cells, escapes) })
+        Ok(Solution { cells: Cells::Byte(cells, Escapes::new(escapes)) })
     }
 
     /// Like [`Solution::from_values_bytes`], with the value of position `p` from `value(p)` for
@@ -552,7 +588,7 @@ impl Solution {
             })
             .map(|p| Ok((p as u64, word(p)?)))
             .collect::<Result<_, SolveError>>()?;
-        Ok(Solution { cells: Cells::Byte(cells, escapes) })
+        Ok(Solution { cells: Cells::Byte(cells, Escapes::new(escapes)) })
     }
 
     /// Bytes per position of the stored values: 1, 2 (compact cells) or 4 (1-byte cells keep
@@ -566,8 +602,8 @@ impl Solution {
         }
     }
 
-    /// The number of values kept in the side list of a solution with 1-byte cells (16 bytes
-    /// each), 0 for other cells.
+    /// The number of values kept in the side list of a solution with 1-byte cells (8 bytes
+    /// each, 16 where positions pass 32 bits), 0 for other cells.
     #[must_use]
     pub fn escapes(&self) -> usize {
         match &self.cells {
@@ -669,9 +705,6 @@ enum Event {
     Drawn,
 }
 
-/// Lists indexed by distance.
-type Levels<T> = Vec<Vec<T>>;
-
 /// The list of distance `level` in `levels` (one list per distance), made with those before
 /// it when missing.
 fn level_mut<L: Default>(levels: &mut Vec<L>, level: usize) -> &mut L {
@@ -686,6 +719,8 @@ fn level_mut<L: Default>(levels: &mut Vec<L>, level: usize) -> &mut L {
 trait Pos: Copy + Send + Sync + 'static {
     fn from_index(pos: usize) -> Self;
     fn index(self) -> usize;
+    /// The escapes of a solve, from its list in any order.
+    fn escapes(list: Vec<(Self, u32)>) -> Escapes;
 }
 
 impl Pos for u32 {
@@ -698,6 +733,10 @@ impl Pos for u32 {
     fn index(self) -> usize {
         self as usize
     }
+    fn escapes(mut list: Vec<(u32, u32)>) -> Escapes {
+        list.sort_unstable();
+        Escapes::Narrow(list)
+    }
 }
 
 impl Pos for u64 {
@@ -708,6 +747,9 @@ impl Pos for u64 {
     #[inline]
     fn index(self) -> usize {
         self as usize
+    }
+    fn escapes(list: Vec<(u64, u32)>) -> Escapes {
+        Escapes::new(list)
     }
 }
 
@@ -809,11 +851,11 @@ impl Packed {
 
 /// What the start pass found, by distance, in lists that the level passes use as they are (no
 /// second copy).
-struct Found<P> {
-    /// Decided wins and losses ([`Pos`], 4 or 8 bytes each).
-    decided: Levels<P>,
+struct Found {
+    /// Decided wins and losses (terminal positions, packed as the lists of events are).
+    decided: Vec<Packed>,
     /// Terminal draws that end.
-    drawn: Levels<P>,
+    drawn: Vec<Packed>,
     /// Positions with a move to a known loss, by the distance of that loss.
     lost: Vec<Packed>,
     /// Positions with a move to a known win, by the distance of that win.
@@ -823,7 +865,7 @@ struct Found<P> {
     error: Option<SolveError>,
 }
 
-impl<P> Default for Found<P> {
+impl Default for Found {
     fn default() -> Self {
         Found {
             decided: Vec::new(),
@@ -833,18 +875,6 @@ impl<P> Default for Found<P> {
             drawn_moves: Vec::new(),
             error: None,
         }
-    }
-}
-
-fn append_levels<T>(into: &mut Levels<T>, mut from: Levels<T>) {
-    if into.len() < from.len() {
-        std::mem::swap(into, &mut from);
-    }
-    for (a, mut b) in into.iter_mut().zip(from) {
-        if a.len() < b.len() {
-            std::mem::swap(a, &mut b);
-        }
-        a.append(&mut b);
     }
 }
 
@@ -858,12 +888,12 @@ fn append_packed(into: &mut Vec<Packed>, from: Vec<Packed>) {
     }
 }
 
-impl<P> Found<P> {
+impl Found {
     /// The lists of `self` and then `other` (the start pass merges its chunks in index order,
     /// which keeps the packed lists' segments long).
-    fn merge(mut self, other: Found<P>) -> Found<P> {
-        append_levels(&mut self.decided, other.decided);
-        append_levels(&mut self.drawn, other.drawn);
+    fn merge(mut self, other: Found) -> Found {
+        append_packed(&mut self.decided, other.decided);
+        append_packed(&mut self.drawn, other.drawn);
         append_packed(&mut self.lost, other.lost);
         append_packed(&mut self.won, other.won);
         append_packed(&mut self.drawn_moves, other.drawn_moves);
@@ -904,19 +934,29 @@ impl Preds for ReverseEdges {
 struct Run<'a, 'g, G, W, P> {
     game: &'g G,
     cells: Vec<W>,
-    wl_levels: Levels<P>,
-    draw_levels: Levels<P>,
+    wl_levels: Vec<Packed>,
+    draw_levels: Vec<Packed>,
     /// Known-value moves (see [`Found`]); a level's lists are dropped once it is processed.
     lost: Vec<Packed>,
     won: Vec<Packed>,
     drawn_moves: Vec<Packed>,
     /// Decided words that 1-byte cells do not hold (position, logical word).
-    escapes: Mutex<Vec<(u64, u32)>>,
+    escapes: Mutex<Vec<(P, u32)>>,
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
 }
 
-/// A set of positions, one bit each.
+/// A set of positions as one bit for each pair of positions `2k`, `2k + 1` (a sixteenth of a
+/// byte per position; a level pass reads both cells to see which of the two are in its level).
 struct Bitmap(Vec<AtomicU64>);
+
+/// The positions of one level, as its pass walks them.
+enum Frontier {
+    /// Levels whose distances the cells hold: a bitmap of pairs, walked in index order.
+    Pairs(Bitmap),
+    /// Levels whose distances are escaped (1-byte cells, 63 plies and more; few positions):
+    /// the positions, sorted.
+    List(Vec<usize>),
+}
 
 /// Predecessors whose cells a level pass reads at once.
 const BATCH: usize = 64;
@@ -925,16 +965,37 @@ const BATCH: usize = 64;
 const WORDS: usize = CHUNK / 64;
 
 impl Bitmap {
+    /// An empty set of `0..n`.
     fn new(n: usize) -> Bitmap {
-        Bitmap((0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+        Bitmap((0..n.div_ceil(2).div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
     }
 
     fn insert(&self, pos: usize) {
-        self.0[pos / 64].fetch_or(1 << (pos % 64), Relaxed);
+        let pair = pos / 2;
+        self.0[pair / 64].fetch_or(1 << (pair % 64), Relaxed);
     }
 
     fn clear(&mut self) {
         self.0.par_iter_mut().with_min_len(WORDS).for_each(|w| *w.get_mut() = 0);
+    }
+}
+
+/// Whether the positions of level `d` (of the draws when `draws`) go in a bitmap of pairs: the
+/// cells of that level hold their distance themselves (not escaped), so that a cell tells
+/// whether its position is of the level ([`at_level`]). The positions of the other levels are
+/// the escapes of the pass before.
+fn pairs<W: Word>(d: u32, draws: bool) -> bool {
+    W::fits(if draws { cell(TAG_DRAW, d + 1) } else { cell(TAG_WIN, d) })
+}
+
+/// Whether a cell holding `word` (not escaped) is decided at level `d` (of the draws when
+/// `draws`).
+fn at_level(word: u32, d: u32, draws: bool) -> bool {
+    let (tag, payload) = (word >> TAG_SHIFT, word & PAYLOAD);
+    if draws {
+        tag == TAG_DRAW && payload == d + 1
+    } else {
+        (tag == TAG_WIN || tag == TAG_LOSS) && payload == d
     }
 }
 
@@ -981,7 +1042,14 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         if let Some(e) = found.error {
             return Err(e);
         }
-        for list in found.lost.iter_mut().chain(&mut found.won).chain(&mut found.drawn_moves) {
+        for list in found
+            .lost
+            .iter_mut()
+            .chain(&mut found.won)
+            .chain(&mut found.drawn_moves)
+            .chain(&mut found.decided)
+            .chain(&mut found.drawn)
+        {
             list.shrink();
         }
         run.wl_levels = found.decided;
@@ -993,9 +1061,8 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     }
 
     /// The start pass for one position.
-    fn classify(&self, pos: usize, found: &mut Found<P>) -> Result<(), SolveError> {
+    fn classify(&self, pos: usize, found: &mut Found) -> Result<(), SolveError> {
         let game = self.game;
-        let p = P::from_index(pos);
         // Of the moves with known values only the best of each kind matters: the shortest
         // way to a lost child (a win), the shortest drawn line, and the longest won child (the
         // last one that a loss has to wait for). The other won children are counted off now,
@@ -1025,8 +1092,10 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                 self.cells[pos].set(word);
                 self.escape(pos, word);
                 match value {
-                    Value::Win(d) | Value::Loss(d) => level_mut(&mut found.decided, d.0 as usize).push(p),
-                    Value::Draw(Some(d)) => level_mut(&mut found.drawn, d.0 as usize).push(p),
+                    Value::Win(d) | Value::Loss(d) => {
+                        level_mut(&mut found.decided, d.0 as usize).push(pos as u64)
+                    }
+                    Value::Draw(Some(d)) => level_mut(&mut found.drawn, d.0 as usize).push(pos as u64),
                     Value::Draw(None) => {}
                 }
                 return Ok(());
@@ -1046,7 +1115,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         let counter = moves - won.saturating_sub(1);
         if moves == 0 {
             self.cells[pos].set(cell(TAG_LOSS, 0));
-            level_mut(&mut found.decided, 0).push(p);
+            level_mut(&mut found.decided, 0).push(pos as u64);
         } else if counter > W::COUNTER_LIMIT as usize {
             return Err(SolveError::TooManyMoves(pos));
         } else {
@@ -1145,7 +1214,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     #[inline]
     fn escape(&self, p: usize, word: u32) {
         if !W::fits(word) {
-            self.escapes.lock().expect("no panic while holding the lock").push((p as u64, word));
+            self.escapes.lock().expect("no panic while holding the lock").push((P::from_index(p), word));
         }
     }
 
@@ -1155,15 +1224,19 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     fn level(
         &self,
         preds: &impl Preds,
-        current: &Bitmap,
-        next: &Bitmap,
+        current: &Frontier,
+        next: Option<&Bitmap>,
         events: &[(&Packed, Event)],
         d: u32,
         draws: bool,
     ) -> (u64, u64) {
         let add = |a: (u64, u64), b: (u64, u64)| (a.0 + b.0, a.1 + b.1);
-        let words = &current.0;
-        let from_decided = (0..words.len().div_ceil(WORDS)).into_par_iter().map(|task| {
+        let n = self.cells.len();
+        let tasks = match current {
+            Frontier::Pairs(bits) => bits.0.len().div_ceil(WORDS),
+            Frontier::List(list) => list.len().div_ceil(CHUNK),
+        };
+        let from_decided = (0..tasks).into_par_iter().map(|task| {
             let (mut processed, mut decided) = (0, 0);
             // Predecessors are gathered in batches and their cells read all at once before any
             // is changed: the reads are independent, so their cache misses overlap.
@@ -1174,28 +1247,49 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                 words_read.extend(batch.iter().map(|&(p, _)| self.cells[p].get()));
                 for (&(p, event), &word) in batch.iter().zip(&words_read) {
                     if self.apply_to(p, word, event, d) {
-                        next.insert(p);
+                        if let Some(next) = next {
+                            next.insert(p);
+                        }
                         *decided += 1;
                     }
                 }
                 batch.clear();
             };
-            for w in task * WORDS..words.len().min((task + 1) * WORDS) {
-                let mut bits = words[w].load(Relaxed);
-                while bits != 0 {
-                    let q = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    processed += 1;
-                    let event = if draws {
-                        Event::Drawn
-                    } else if self.cells[q].get() >> TAG_SHIFT == TAG_LOSS {
-                        Event::Lost
-                    } else {
-                        Event::Won
-                    };
-                    preds.for_each(q, |p| batch.push((p, event)));
-                    if batch.len() >= BATCH {
-                        flush(&mut batch, &mut decided);
+            // A position that may be of this level (`check`: the other of a pair may not).
+            let mut visit = |q: usize, check: bool| {
+                let word = self.cells[q].get();
+                if check && !at_level(word, d, draws) {
+                    return;
+                }
+                processed += 1;
+                let event = if draws {
+                    Event::Drawn
+                } else if word >> TAG_SHIFT == TAG_LOSS {
+                    Event::Lost
+                } else {
+                    Event::Won
+                };
+                preds.for_each(q, |p| batch.push((p, event)));
+                if batch.len() >= BATCH {
+                    flush(&mut batch, &mut decided);
+                }
+            };
+            match current {
+                Frontier::Pairs(bits) => {
+                    for w in task * WORDS..bits.0.len().min((task + 1) * WORDS) {
+                        let mut word = bits.0[w].load(Relaxed);
+                        while word != 0 {
+                            let pair = w * 64 + word.trailing_zeros() as usize;
+                            word &= word - 1;
+                            for q in 2 * pair..(2 * pair + 2).min(n) {
+                                visit(q, true);
+                            }
+                        }
+                    }
+                }
+                Frontier::List(list) => {
+                    for &q in &list[task * CHUNK..list.len().min((task + 1) * CHUNK)] {
+                        visit(q, false);
                     }
                 }
             }
@@ -1209,7 +1303,9 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                 let mut decided = 0;
                 segment.for_each(|p| {
                     if self.apply(p, event, d) {
-                        next.insert(p);
+                        if let Some(next) = next {
+                            next.insert(p);
+                        }
                         decided += 1;
                     }
                 });
@@ -1221,8 +1317,20 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     fn propagate(mut self, preds: &impl Preds) -> Result<Solution, SolveError> {
         let n = self.cells.len();
         let mut decided_count: u64 = 0;
-        let (mut current, mut next) = (Bitmap::new(n), Bitmap::new(n));
+        // A bitmap of pairs while the level's distances fit in the cells; once they are escaped
+        // (1-byte cells, 63 plies and more), the list of the escapes of the pass before.
+        let mut current = Frontier::Pairs(Bitmap::new(n));
+        // The bitmap of the next level, or one to reuse.
+        let mut spare = Some(Bitmap::new(n));
         for draws in [false, true] {
+            // Empty: the phase before ended with an empty level.
+            match (&current, pairs::<W>(0, draws)) {
+                (Frontier::List(_), true) => {
+                    current = Frontier::Pairs(spare.take().unwrap_or_else(|| Bitmap::new(n)))
+                }
+                (Frontier::Pairs(_), false) => current = Frontier::List(Vec::new()),
+                _ => {}
+            }
             let phase = if draws { Phase::Draws } else { Phase::WinsAndLosses };
             let mut levels = std::mem::take(if draws { &mut self.draw_levels } else { &mut self.wl_levels });
             let mut event_lists = if draws {
@@ -1241,25 +1349,61 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                     return Err(SolveError::DistanceTooLarge);
                 }
                 // Positions decided by the start pass at this distance (terminal ones).
-                for p in levels.get_mut(d).map(std::mem::take).unwrap_or_default() {
-                    current.insert(p.index());
+                let terminal = levels.get_mut(d).map(std::mem::take).unwrap_or_default();
+                match &mut current {
+                    Frontier::Pairs(bits) => {
+                        terminal.segments.iter().for_each(|seg| seg.for_each(|p| bits.insert(p)))
+                    }
+                    Frontier::List(list) => {
+                        terminal.segments.iter().for_each(|seg| seg.for_each(|p| list.push(p)));
+                        list.sort_unstable();
+                    }
                 }
+                drop(terminal);
                 // This level's events, dropped after it.
                 let events: Vec<(Packed, Event)> = event_lists
                     .iter_mut()
                     .map(|(lists, event)| (lists.get_mut(d).map(std::mem::take).unwrap_or_default(), *event))
                     .collect();
                 let slices: Vec<(&Packed, Event)> = events.iter().map(|(l, e)| (l, *e)).collect();
-                let (processed, decided) = self.level(preds, &current, &next, &slices, d as u32, draws);
+                let next_pairs = pairs::<W>(d as u32 + 1, draws);
+                let next = if next_pairs {
+                    spare.take().or_else(|| Some(Bitmap::new(n)))
+                } else {
+                    // Lists from now on in this phase: no bitmap kept.
+                    spare = None;
+                    None
+                };
+                let escaped_before = self.escapes.lock().expect("no panic while holding the lock").len();
+                let (processed, decided) =
+                    self.level(preds, &current, next.as_ref(), &slices, d as u32, draws);
                 decided_count += processed;
                 self.report(phase, decided_count);
-                current.clear();
-                std::mem::swap(&mut current, &mut next);
+                let done = std::mem::replace(
+                    &mut current,
+                    match next {
+                        Some(bits) => Frontier::Pairs(bits),
+                        None => {
+                            // Every position this pass decided had its word escaped.
+                            let escapes = self.escapes.lock().expect("no panic while holding the lock");
+                            let mut list: Vec<usize> =
+                                escapes[escaped_before..].iter().map(|e| e.0.index()).collect();
+                            list.sort_unstable();
+                            Frontier::List(list)
+                        }
+                    },
+                );
+                if let Frontier::Pairs(mut bits) = done
+                    && next_pairs
+                {
+                    bits.clear();
+                    spare = Some(bits);
+                }
                 pending = decided;
                 d += 1;
             }
         }
-        drop((current, next));
+        drop((current, spare));
         // Whatever is still open can neither be won nor lost, nor reach a drawn end.
         self.cells.par_iter().with_min_len(CHUNK).for_each(|c| {
             let word = c.get();
@@ -1268,7 +1412,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             }
         });
         let escapes = self.escapes.into_inner().expect("no panic while holding the lock");
-        Ok(Solution { cells: W::into_cells(self.cells, escapes) })
+        Ok(Solution { cells: W::into_cells(self.cells, P::escapes(escapes)) })
     }
 }
 
