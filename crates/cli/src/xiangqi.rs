@@ -208,15 +208,29 @@ fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), Failure> {
     } else {
         String::new()
     };
+    let derived = if summary.derived > 0 {
+        format!(" ({} derived from their colour twins)", summary.derived)
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "{} generated{replaced}, {} already there, {} in all, rules {}, in {}",
+        "{} generated{replaced}{derived}, {} already there, {} in all, rules {}, in {}",
         tables_count(summary.generated),
         summary.kept,
         summary.materials,
         tables.rules(),
         tables.dir().display()
     )?;
+    if let Some(peak) = summary.peak_memory.filter(|_| summary.largest > 0) {
+        writeln!(
+            out,
+            "peak memory {} MiB, {:.2} bytes per index of the largest material generated ({} indices)",
+            peak >> 20,
+            peak as f64 / summary.largest as f64,
+            summary.largest
+        )?;
+    }
     Ok(())
 }
 

@@ -198,6 +198,32 @@ fn verify_checks_generated_files_against_the_rules() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A table derived from its colour twin's is said to be, and is the same file as the table
+/// solved (in a run without its twin); the summary gives the peak memory.
+#[test]
+fn generate_derives_colour_twins_as_the_same_files() {
+    let (both, alone) = (temp_dir("twins"), temp_dir("twin-alone"));
+    let out =
+        endgame().args(["xiangqi", "generate", "KRvKN", "KNvKR", "--dir"]).arg(&both).assert().success();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.get_output().stdout),
+        String::from_utf8_lossy(&out.get_output().stderr),
+    );
+    // KvK, KRvK and KvKR, KNvK and KvKN, KRvKN and KNvKR: one of each pair derived.
+    assert!(
+        stdout.starts_with("7 tables generated (3 derived from their colour twins), 0 already there"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("peak memory"), "{stdout}");
+    assert!(stderr.contains("KRvKN: derived from KNvKR"), "{stderr}");
+    endgame().args(["xiangqi", "generate", "KRvKN", "--dir"]).arg(&alone).assert().success();
+    let file = |dir: &std::path::Path| std::fs::read(dir.join("xiangqi/standard/KRvKN.egtb")).unwrap();
+    assert_eq!(file(&both), file(&alone), "the derived KRvKN against the solved one");
+    for dir in [both, alone] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
 #[test]
 fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
     let dir = temp_dir("generate");

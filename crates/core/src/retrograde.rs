@@ -851,6 +851,7 @@ impl Packed {
 
 /// What the start pass found, by distance, in lists that the level passes use as they are (no
 /// second copy).
+#[derive(Default)]
 struct Found {
     /// Decided wins and losses (terminal positions, packed as the lists of events are).
     decided: Vec<Packed>,
@@ -863,19 +864,6 @@ struct Found {
     /// Positions with a move to a known draw that ends, by its distance.
     drawn_moves: Vec<Packed>,
     error: Option<SolveError>,
-}
-
-impl Default for Found {
-    fn default() -> Self {
-        Found {
-            decided: Vec::new(),
-            drawn: Vec::new(),
-            lost: Vec::new(),
-            won: Vec::new(),
-            drawn_moves: Vec::new(),
-            error: None,
-        }
-    }
 }
 
 /// Appends the packed lists of `from` (one per distance) to those of `into`, in this order.

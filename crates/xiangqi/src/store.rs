@@ -276,12 +276,19 @@ pub enum GenerateEvent<'a> {
 pub struct GenerateSummary {
     /// Materials in the plan.
     pub materials: usize,
-    /// Tables solved and written (replaced ones included).
+    /// Tables solved (or derived) and written (replaced ones included).
     pub generated: usize,
+    /// Of those, tables derived from their colour twin's ([`Tablebases::derived_from`]).
+    pub derived: usize,
     /// Files that existed and were kept.
     pub kept: usize,
     /// Damaged or outdated files that were generated anew.
     pub replaced: usize,
+    /// Indices of the largest material generated (0 when none was).
+    pub largest: usize,
+    /// The peak memory (resident set) of the process so far, in bytes, read after the run
+    /// where the system tells it (Linux: `VmHWM`).
+    pub peak_memory: Option<u64>,
 }
 
 /// Why a generation stopped.
@@ -408,7 +415,12 @@ fn remove_stale_temporaries(dir: &Path) {
 
 /// A field of /proc/meminfo, in bytes (`None` where there is no such file).
 fn meminfo(field: &str) -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    proc_kib("/proc/meminfo", field)
+}
+
+/// A field in KiB of a file of /proc, in bytes.
+fn proc_kib(path: &str, field: &str) -> Option<u64> {
+    let info = std::fs::read_to_string(path).ok()?;
     let line = info.lines().find(|l| l.starts_with(field))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
@@ -882,6 +894,8 @@ impl Tablebases {
             loaded.make_room(material, source, needed, budget);
             self.generate_one(material, &mut loaded, report)?;
             scheduler.finish(&material);
+            summary.derived += usize::from(source.is_some());
+            summary.largest = summary.largest.max(MaterialIndex::new(material).len());
             // The colour twin derived from this table next, while the table is in memory.
             let twin = material.colour_twin();
             next = if Tablebases::derived_from(twin, self.rules) == Some(material) && scheduler.take(&twin) {
@@ -897,6 +911,7 @@ impl Tablebases {
             }
         }
         debug_assert!(scheduler.is_finished());
+        summary.peak_memory = proc_kib("/proc/self/status", "VmHWM:");
         Ok(summary)
     }
 

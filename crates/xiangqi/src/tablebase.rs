@@ -129,12 +129,13 @@ impl Tablebase {
         if self.tables.contains_key(&material) {
             return Ok(());
         }
-        if self.colour_twins && self.rules.colour_symmetric() {
-            if let Some(twin) = self.tables.get(&material.colour_twin()) {
-                let table = twin.colour_twin()?;
-                self.tables.insert(material, table);
-                return Ok(());
-            }
+        if self.colour_twins
+            && self.rules.colour_symmetric()
+            && let Some(twin) = self.tables.get(&material.colour_twin())
+        {
+            let table = twin.colour_twin()?;
+            self.tables.insert(material, table);
+            return Ok(());
         }
         for smaller in material.after_captures() {
             self.solve_with(smaller, solver)?;
