@@ -25,15 +25,16 @@
 //! 4 bytes per position for the values (the counters of undecided positions share the word),
 //! 2 bytes with [`CellSize::Two`] (distances up to [`MAX_COMPACT_PLIES`]), or 1 byte with
 //! [`CellSize::One`] (distances up to [`MAX_BYTE_PAYLOAD`]` - 1` in the byte, longer ones in a
-//! side list of escapes, 8 bytes each (16 in indices of `u32::MAX` positions or more); at most that many moves per position, else the solver
-//! falls back to 2-byte cells); plus, when the solver builds the reverse edges itself, 8 bytes
-//! per position and 4 bytes per move; plus two bitmaps of the positions decided at the current
-//! and the next level (a quarter byte per position), plus the lists of the moves with known
-//! values that the start pass found (at most three per position), kept as the differences of
-//! increasing position numbers ([`Packed`]: about a byte each where they are dense, as they are
-//! in table bases). The start pass's terminal positions are kept as numbers: 4 bytes while the
-//! index has fewer than `u32::MAX` positions, 8 bytes in larger indices (solved through
-//! un-moves only: the reverse edges hold 4-byte numbers).
+//! side list of escapes, 8 bytes each, 16 in indices of `u32::MAX` positions or more; at most
+//! that many moves per position, else the solver falls back to 2-byte cells); plus, when the
+//! solver builds the reverse edges itself, 8 bytes per position and 4 bytes per move; plus two
+//! bitmaps of the positions decided at the current and the next level, with a bit for each pair
+//! of positions `2k`, `2k + 1` (an eighth of a byte per position for the two; the cells tell
+//! which of a pair is in the level; levels whose distances the cells escape are lists instead:
+//! the escapes of the pass before), plus the lists of the terminal positions and of the moves
+//! with known values that the start pass found (at most three per position), kept as the
+//! differences of increasing position numbers ([`Packed`]: about a byte each where they are
+//! dense, as they are in table bases).
 //!
 //! The level passes walk the current level's bitmap in index order, so that the predecessors
 //! of consecutive positions lie close together in memory.
@@ -106,7 +107,7 @@ impl Word for AtomicU32 {
         self.compare_exchange_weak(current, new, Relaxed, Relaxed).map(|_| ())
     }
     fn into_cells(cells: Vec<Self>, escapes: Escapes) -> Cells {
-        debug_assert!(escapes.len() == 0);
+        debug_assert_eq!(escapes.len(), 0);
         Cells::Wide(cells)
     }
 }
@@ -147,7 +148,7 @@ impl Word for AtomicU16 {
             .map_err(from_compact)
     }
     fn into_cells(cells: Vec<Self>, escapes: Escapes) -> Cells {
-        debug_assert!(escapes.len() == 0);
+        debug_assert_eq!(escapes.len(), 0);
         Cells::Compact(cells)
     }
 }
@@ -393,8 +394,9 @@ pub enum CellSize {
     /// 2 bytes: distances and move counts up to [`MAX_COMPACT_PLIES`].
     Two,
     /// 1 byte: distances below [`MAX_BYTE_PAYLOAD`] in the byte, longer ones (up to
-    /// [`MAX_PLIES`]) in a side list, 8 bytes each (16 where positions pass 32 bits). When a position has more moves than a byte
-    /// counts (`MAX_BYTE_PAYLOAD - 1`), the solve starts again with 2-byte cells.
+    /// [`MAX_PLIES`]) in a side list, 8 bytes each (16 where positions pass 32 bits). When a
+    /// position has more moves than a byte counts (`MAX_BYTE_PAYLOAD - 1`), the solve starts
+    /// again with 2-byte cells.
     One,
 }
 
@@ -419,13 +421,15 @@ impl<'a> Retrograde<'a> {
     }
 
     /// An estimate of the peak memory in bytes of a solve of `positions` positions through
-    /// un-moves ([`Retrograde::solve_with_unmoves`]): the cells, the two level bitmaps (a
-    /// quarter byte per position) and a quarter byte per position for the lists of the start
-    /// pass: the packed lists of moves with known values (about a byte per position in a list,
-    /// at most three lists per position) and the terminal positions (4 or 8 bytes each, few).
-    /// Measured with the Xiangqi materials of 78.7 million indices: at most 0.19 bytes per
-    /// index (`KRCvKR`). With [`CellSize::One`], the long distances' escapes are not counted
-    /// (8 bytes each; few, but 607,499 in `KRvKNC`, 4.9 MB).
+    /// un-moves ([`Retrograde::solve_with_unmoves`]): the cells, a quarter byte per position for
+    /// the two level bitmaps (an eighth since they have a bit per pair of positions: the rest is
+    /// a margin) and a quarter byte per position for the packed lists of the start pass (moves
+    /// with known values, about a byte per position in a list, at most three lists per
+    /// position, and the terminal positions). Measured with the Xiangqi materials of 78.7
+    /// million indices: lists of at most 0.19 bytes per index (`KRCvKR`), and 1.37 bytes per
+    /// index at the peak of `KRvKNC` with everything of the process. With [`CellSize::One`],
+    /// the long distances' escapes are not counted (8 bytes each; few, but 607,499 in
+    /// `KRvKNC`, 4.9 MB, held once the lists are gone).
     #[must_use]
     pub fn memory_estimate(&self, positions: u64) -> u64 {
         let cells = match self.cells {
