@@ -958,6 +958,38 @@ mod tests {
         assert_eq!(code(Some(Value::Draw(Some(Plies(84))))), 0x100);
     }
 
+    /// A table written from another's values in reverse order reads back reversed, is the file
+    /// `write_table` writes of the reversed solution, and values beyond `like`'s width are
+    /// refused with nothing left behind.
+    #[test]
+    fn permuted_tables_are_written_block_by_block() {
+        let dir = std::env::temp_dir().join(format!("endgame-tb-permuted-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        for (n, far) in [(1000, 50), (200_000, 300)] {
+            let like = sample(n, far);
+            let reversed = Solution::from_values((0..n).rev().map(|p| like.value(p))).unwrap();
+            let (a, b) = (dir.join(format!("p{n}.egtb")), dir.join(format!("r{n}.egtb")));
+            write_table_permuted(&a, &id(n as u64), &like, |range, out| {
+                out.extend(range.map(|p| like.value(n - 1 - p)));
+            })
+            .unwrap();
+            write_table(&b, &id(n as u64), &reversed).unwrap();
+            assert!(read_table(&a, &id(n as u64)).unwrap().values().eq(reversed.values()));
+            assert_eq!(fs::read(&a).unwrap(), fs::read(&b).unwrap());
+        }
+        let like = sample(1000, 50);
+        let wider = dir.join("wider.egtb");
+        let error = write_table_permuted(&wider, &id(1000), &like, |range, out| {
+            out.extend(range.map(|_| Some(Value::loss_in(5000))));
+        })
+        .unwrap_err();
+        assert!(error.to_string().contains("beyond the width"), "{error}");
+        assert!(!wider.exists());
+        let left: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(left.iter().all(|name| !name.to_string_lossy().ends_with(".tmp")), "{left:?}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn tables_round_trip_and_refuse_damage() {
         let dir = std::env::temp_dir().join(format!("endgame-tb-test-{}", std::process::id()));
