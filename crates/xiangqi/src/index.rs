@@ -594,9 +594,12 @@ impl MaterialIndex {
     /// (colours swapped, every point flipped, the other side to move): a position of the same
     /// value. `None` for holes of this index (the twin's index of an illegal position is a hole
     /// there too). [`ColourFlip`] does the same for many indices, faster.
+    ///
+    /// # Panics
+    /// When `twin` is not the index of this material's colour twin.
     #[must_use]
     pub fn twin_index(&self, twin: &MaterialIndex, index: usize) -> Option<usize> {
-        debug_assert_eq!(twin.material, self.material.colour_twin());
+        assert_eq!(twin.material, self.material.colour_twin(), "not the colour twin");
         let mut squares = [Square::A0; MAX_MEN];
         let turn = self.squares(index, &mut squares)?;
         let (n, reds) = (self.slots.len(), self.red_slots);
