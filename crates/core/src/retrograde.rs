@@ -263,15 +263,16 @@ impl Cells {
         match self {
             Cells::Wide(c) => c.get(pos).map(Word::get),
             Cells::Compact(c) => c.get(pos).map(Word::get),
-            Cells::Byte(c, escapes) => c.get(pos).map(Word::get).map(|word| {
-                if word >> TAG_SHIFT != TAG_OPEN && word & PAYLOAD == ESCAPED {
-                    escapes.get(pos)
-                } else {
-                    word
-                }
-            }),
+            Cells::Byte(c, escapes) => {
+                c.get(pos).map(Word::get).map(|word| if escaped(word) { escapes.get(pos) } else { word })
+            }
         }
     }
+}
+
+/// Whether a 1-byte cell's logical word stands for a decided value kept in the side list.
+const fn escaped(word: u32) -> bool {
+    word >> TAG_SHIFT != TAG_OPEN && word & PAYLOAD == ESCAPED
 }
 
 const fn cell(tag: u32, payload: u32) -> u32 {
@@ -440,8 +441,8 @@ impl<'a> Retrograde<'a> {
         positions.saturating_mul(cells).saturating_add(positions / 4).saturating_add(positions / 4)
     }
 
-    /// Keeps 8-byte position numbers in the solver's lists (see the module's notes on memory)
-    /// even when 4 bytes would do. [`Retrograde::solve_with_unmoves`] uses them anyway for an
+    /// Keeps 8-byte position numbers in the solver's list of escapes (see the module's notes on
+    /// memory) even when 4 bytes would do. [`Retrograde::solve_with_unmoves`] uses them anyway for an
     /// index of `u32::MAX` positions or more; this option exists so that the tests can check
     /// that path on small games. [`Retrograde::solve`] always uses 4-byte numbers (its reverse
     /// edges limit it to fewer than `u32::MAX` positions).
@@ -586,10 +587,7 @@ impl Solution {
         let escapes: Vec<(u64, u32)> = (0..n)
             .into_par_iter()
             .with_min_len(CHUNK)
-            .filter(|&p| {
-                let byte = cells[p].get();
-                byte >> TAG_SHIFT != TAG_OPEN && byte & PAYLOAD == ESCAPED
-            })
+            .filter(|&p| escaped(cells[p].get()))
             .map(|p| Ok((p as u64, word(p)?)))
             .collect::<Result<_, SolveError>>()?;
         Ok(Solution { cells: Cells::Byte(cells, Escapes::new(escapes)) })
@@ -718,7 +716,7 @@ fn level_mut<L: Default>(levels: &mut Vec<L>, level: usize) -> &mut L {
     &mut levels[level]
 }
 
-/// A position number in the solver's lists: 4 bytes while the index has fewer than
+/// A position number in the solver's list of escapes: 4 bytes while the index has fewer than
 /// `u32::MAX` positions, else 8.
 trait Pos: Copy + Send + Sync + 'static {
     fn from_index(pos: usize) -> Self;

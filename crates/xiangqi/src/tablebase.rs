@@ -56,16 +56,13 @@ impl Table {
     /// The values of the indices `range` of `flip`'s material, the colour twin of this one
     /// ([`Material::colour_twin`]), appended to `out`, under rules that treat both sides alike
     /// ([`Rules::colour_symmetric`]): each the value here of the same position seen from the
-    /// other side (`None` for holes). The twin's indices are computed first, then their values
-    /// read, so that the reads of scattered cells overlap.
+    /// other side (`None` for holes).
     ///
     /// # Panics
     /// When `flip` does not map into this table's index.
     pub fn twin_values(&self, flip: &ColourFlip<'_>, range: Range<usize>, out: &mut Vec<Option<Value>>) {
         assert_eq!(flip.twin().material(), self.index.material(), "a map into this table");
-        let mut here = Vec::with_capacity(range.len());
-        flip.indices(range, &mut here);
-        out.extend(here.into_iter().map(|j| j.and_then(|j| self.solution.value(j))));
+        flip.for_each_index(range, |j| out.push(j.and_then(|j| self.solution.value(j))));
     }
 
     /// The table of this material's colour twin, derived position by position (in parallel,
