@@ -444,8 +444,7 @@ fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), Failure> {
 fn describe(value: RuleValue) -> String {
     match value {
         RuleValue::Draw(None) => "draw (endless play)".to_string(),
-        RuleValue::WinByRule(_) => "win by the perpetual-check rule".to_string(),
-        RuleValue::LossByRule(_) => "loss by the perpetual-check rule".to_string(),
+        // `win by the perpetual-check rule`, `loss by the perpetual-chase rule`, mates.
         other => other.to_string(),
     }
 }

@@ -379,9 +379,9 @@ impl PerpetualStats {
         self.positions += 1;
         match value {
             RuleValue::Win(_) => self.wins += 1,
-            RuleValue::WinByRule(_) => self.wins_by_rule += 1,
+            RuleValue::WinByRule(..) => self.wins_by_rule += 1,
             RuleValue::Draw(_) => self.draws += 1,
-            RuleValue::LossByRule(_) => self.losses_by_rule += 1,
+            RuleValue::LossByRule(..) => self.losses_by_rule += 1,
             RuleValue::Loss(_) => self.losses += 1,
         }
         if !matches!(plain, Value::Draw(_)) && RuleValue::from(plain) != value {

@@ -271,10 +271,10 @@ pub trait Probe {
             if let Some(&ply) = seen.get(&at) {
                 let again = moves.len();
                 break match start {
-                    RuleValue::WinByRule(_) => {
+                    RuleValue::WinByRule(..) => {
                         LineEnd::PerpetualCheck { ply, again, loser: !position.turn() }
                     }
-                    RuleValue::LossByRule(_) => {
+                    RuleValue::LossByRule(..) => {
                         LineEnd::PerpetualCheck { ply, again, loser: position.turn() }
                     }
                     _ => LineEnd::Repeats { ply, again },

@@ -18,9 +18,9 @@ use crate::probe::{MainLine, MoveValue, Probe, ProbeError};
 #[must_use]
 pub const fn category(value: RuleValue) -> &'static str {
     match value {
-        RuleValue::Win(_) | RuleValue::WinByRule(_) => "win",
+        RuleValue::Win(_) | RuleValue::WinByRule(..) => "win",
         RuleValue::Draw(_) => "draw",
-        RuleValue::Loss(_) | RuleValue::LossByRule(_) => "loss",
+        RuleValue::Loss(_) | RuleValue::LossByRule(..) => "loss",
     }
 }
 
@@ -39,8 +39,8 @@ pub fn dtm(value: RuleValue) -> Option<i64> {
 fn put_value(json: &mut Json, value: RuleValue) {
     json["category"] = json!(category(value));
     json["dtm"] = json!(dtm(value));
-    if value.is_by_rule() {
-        json["rule"] = json!(crate::Rules::PerpetualCheck.name());
+    if let Some(ban) = value.ban() {
+        json["rule"] = json!(ban.name());
     }
 }
 
