@@ -186,7 +186,7 @@ fn a_bad_rules_name_exits_2_listing_the_names_and_help_says_chasing_is_not_model
         .assert()
         .code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(err.contains("expected a rule set (standard, hdu, perpetual-check), found \"asian\""), "{err}");
+    assert!(err.contains("expected a rule set (standard, hdu, perpetual-check, check-and-chase), found \"asian\""), "{err}");
     for sub in ["solve", "moves", "generate", "stats"] {
         // Words only: clap wraps the help at the terminal's width.
         let help = stdout(endgame().args(["xiangqi", sub, "--help"]))
