@@ -191,6 +191,7 @@ export function currentUrl() {
 /// of this game goes there, any other starts a game.
 export function onUrl(params, state) {
   const wanted = params.get('rules') ?? 'standard';
+  const before = $('#xq-rules').value;
   if (RULES.some((r) => r.value === wanted)) {
     $('#xq-rules').value = wanted;
     notice = null;
@@ -199,6 +200,8 @@ export function onUrl(params, state) {
     notice = { key: 'xq.badRules', args: [wanted, RULES.map((r) => r.value).join(', ')] };
   }
   const fen = params.get('fen') ?? game[at]?.fen ?? START_FEN;
+  // The results after the moves played were those of the other rules.
+  if ($('#xq-rules').value !== before) for (const e of game) delete e.after;
   replyDue = false;
   if (editing) closeEditor();
   let i = -1;
@@ -338,6 +341,7 @@ async function load() {
   game[at].after = { category: a.category, dtm: a.dtm, rule: a.rule };
   render();
   loadStats(a.material);
+  if (game.some((e, i) => i > 0 && !e.after)) fillResults();
   if (playing && replyDue && a.moves.length && !humanToMove()) {
     setTimeout(() => {
       if (playing && replyDue && answer === a && !humanToMove()) {
@@ -537,6 +541,31 @@ function renderGame() {
     if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - current.offsetHeight) box.scrollTop = Math.max(0, top - box.clientHeight / 2);
   }
   if (!$('#xq-export-box').hidden) fillExport();
+}
+
+/// Asks for the results of the game's positions not seen under these rules (after a change
+/// of rules), one at a time, then shows them.
+let filling = false;
+async function fillResults() {
+  if (filling) return;
+  filling = true;
+  const r = rules();
+  try {
+    for (const e of game.slice(1)) {
+      if (e.after) continue;
+      const key = `${r} ${e.fen}`;
+      let a = cache.get(key);
+      if (!a) {
+        try { a = await api(`/api/xiangqi?fen=${encodeURIComponent(e.fen)}&rules=${encodeURIComponent(r)}`); } catch { continue; }
+        cache.set(key, a);
+      }
+      if (rules() !== r) return;
+      e.after = { category: a.category, dtm: a.dtm, rule: a.rule };
+    }
+  } finally {
+    filling = false;
+  }
+  renderGame();
 }
 
 async function copy(button, text) {

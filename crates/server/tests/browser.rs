@@ -438,7 +438,7 @@ fn errors_clear_the_analysis(page: &Page) {
     load_fen_box(page, &"x".repeat(200_000));
     page.wait(
         "the new error",
-        "return document.querySelector('#xq-error-text').textContent.startsWith('FEN too');",
+        "return !!document.querySelector('#xq-error-text')?.textContent.startsWith('FEN too');",
     );
     let message = page.text("#xq-error-text");
     assert!(message.starts_with("FEN too long: 200000 characters"), "{message}");
@@ -633,6 +633,25 @@ fn game_record_copy_and_export(page: &Page) {
     let link = page.js("const a = document.querySelector('#xq-download'); return [a.getAttribute('download'), a.href.startsWith('blob:')];");
     assert_eq!(link, json!(["endgame.wxf", true]));
     page.click("#xq-export");
+    // Other rules: the game stays, with each move's result under them.
+    page.js("const s = document.querySelector('#xq-rules'); s.value = 'hdu'; s.dispatchEvent(new Event('change'));");
+    let hdu = |fen: &str| {
+        let (status, json) = page.get(&format!("/api/xiangqi?fen={}&rules=hdu", fen.replace(' ', "%20")));
+        assert_eq!(status, 200, "{json}");
+        json
+    };
+    let (red_hdu, black_hdu) = (hdu(&first), hdu(&second));
+    let expected = json!([
+        [0, "Start", false],
+        [1, format!("{}{}", red["wxf"].as_str().unwrap(), mover_result(&red_hdu)), false],
+        [2, format!("{}{}", black["wxf"].as_str().unwrap(), mover_result(&black_hdu)), true],
+    ]);
+    page.wait_for(
+        "the game's results under hdu rules",
+        "return JSON.stringify([...document.querySelectorAll('#xq-game .ply[data-ply]')].map(p => [Number(p.dataset.ply), p.textContent, p.classList.contains('current')])) === arguments[0];",
+        json!([expected.to_string()]),
+    );
+    assert_eq!(page.js("return location.search.endsWith('&rules=hdu');"), json!(true));
 }
 
 fn back_while_playing_takes_back_the_pair(page: &Page) {
@@ -814,7 +833,7 @@ fn twixt_shows_the_apis_pegs_and_moves(page: &Page) {
     page.click("#twixt-replay");
     page.wait(
         "the format error",
-        "return document.querySelector('#twixt-error-text').textContent.includes('format');",
+        "return !!document.querySelector('#twixt-error-text')?.textContent.includes('format');",
     );
     let message = page.text("#twixt-error-text");
     assert!(
