@@ -5,7 +5,8 @@
 // - RULES: the rules menu (a value of the API's `rules` and a key of the string table);
 // - hooks.noTable: called when a material has no table (the analysis panel's `#xq-no-table`
 //   box is theirs to fill; `reload()` asks the server again);
-// - the examples menu is built from `/api/examples` (`xiangqi`: [{ fen, en, zh }]).
+// - the examples menu is built from `/api/examples` (`xiangqi`: [{ english, chinese, material,
+//   fen }], the catalogue's fields).
 import { el, option, api, examples, copyText, flash } from './ui.js';
 import { t, getLang, onLang } from './i18n.js';
 import { drawBoard, pieceIcon } from './xiangqi-board.js';
@@ -168,10 +169,11 @@ export function start(section, params) {
       el('div', { class: 'panel' }, el('h2', { i18n: 'xq.stats' }), el('div', { id: 'xq-stats', class: 'kv' })))));
   examples().then((ex) => {
     const list = Array.isArray(ex.xiangqi) ? ex.xiangqi : [];
-    $('#xq-examples').append(...list.map((x) => el('option', { value: x.fen, 'data-en': x.en, 'data-zh': x.zh ?? x.en }, getLang() === 'zh' ? x.zh ?? x.en : x.en)));
+    $('#xq-examples').append(...list.map((x) => el('option', { value: x.fen, 'data-en': `${x.material}: ${x.english}`, 'data-zh': `${x.material}：${x.chinese ?? x.english}` })));
+    showExampleNames();
   }).catch(() => {});
   onLang(() => {
-    root.querySelectorAll('#xq-examples option[data-en]').forEach((o) => { o.textContent = getLang() === 'zh' ? o.dataset.zh : o.dataset.en; });
+    showExampleNames();
     if (editing) buildEditor();
     render();
     if (!$('#xq-export-box').hidden) fillExport();
@@ -179,6 +181,11 @@ export function start(section, params) {
     if (answer) loadStats(answer.material);
   });
   onUrl(params, history.state);
+}
+
+/// The examples menu's names in the interface's language.
+function showExampleNames() {
+  root.querySelectorAll('#xq-examples option[data-en]').forEach((o) => { o.textContent = getLang() === 'zh' ? o.dataset.zh : o.dataset.en; });
 }
 
 /// The address of the position shown.

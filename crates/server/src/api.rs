@@ -86,16 +86,21 @@ async fn examples() -> Response {
     .into_response()
 }
 
-/// The Xiangqi examples menu: `{ fen, en, zh }`, small materials solved in memory.
+/// The Xiangqi examples menu: `{ english, chinese, material, fen }` (the fields of the
+/// catalogue of classic endgames), small materials solved in memory.
 fn xiangqi_examples() -> serde_json::Value {
     let list = [
-        ("3k5/9/9/9/9/9/9/9/4R4/5K3 w", "KRvK: Chariot against a lone General", "KRvK：单车对单将"),
-        ("3k5/9/9/9/9/3n5/9/9/9/3K5 w", "KvKN: a lone General against a Horse", "KvKN：单帅对马"),
-        ("3ak4/9/9/9/9/9/9/4C4/9/3K5 w", "KCvKA: Cannon against an Advisor", "KCvKA：炮对单士"),
-        ("4ka3/9/4P4/9/9/9/9/9/9/3K5 w", "KPvKA: Soldier against an Advisor", "KPvKA：兵对单士"),
-        ("4k4/9/4n4/9/9/9/9/9/4R4/3K5 w", "KRvKN: Chariot against a Horse", "KRvKN：车对马"),
+        ("KRvK", "3k5/9/9/9/9/9/9/9/4R4/5K3 w", "Chariot against a lone General", "单车对单将"),
+        ("KvKN", "3k5/9/9/9/9/3n5/9/9/9/3K5 w", "A lone General against a Horse", "单帅对马"),
+        ("KCvKA", "3ak4/9/9/9/9/9/9/4C4/9/3K5 w", "Cannon against an Advisor", "炮对单士"),
+        ("KPvKA", "4ka3/9/4P4/9/9/9/9/9/9/3K5 w", "Soldier against an Advisor", "兵对单士"),
+        ("KRvKN", "4k4/9/4n4/9/9/9/9/9/4R4/3K5 w", "Chariot against a Horse", "车对马"),
     ];
-    list.iter().map(|(fen, en, zh)| serde_json::json!({ "fen": fen, "en": en, "zh": zh })).collect()
+    list.iter()
+        .map(|(material, fen, english, chinese)| {
+            serde_json::json!({ "english": english, "chinese": chinese, "material": material, "fen": fen })
+        })
+        .collect()
 }
 
 /// `twixt replay --json` and the threats after the last move.

@@ -156,11 +156,12 @@ fn the_explorer_as_a_player_sees_it() {
     let started = Instant::now();
     let server = start_server();
     let page = Page { browser: Browser::start(), server, base: format!("http://{server}") };
-    let checks: [Check; 17] = [
+    let checks: [Check; 18] = [
         ("xiangqi_moves_are_the_apis", xiangqi_moves_are_the_apis),
         ("pieces_and_river_are_drawn_by_the_page", pieces_and_river_are_drawn_by_the_page),
         ("best_move_arrow_and_distance_colours", best_move_arrow_and_distance_colours),
         ("editor_shows_the_servers_messages", editor_shows_the_servers_messages),
+        ("examples_menu_is_the_apis", examples_menu_is_the_apis),
         ("errors_clear_the_analysis", errors_clear_the_analysis),
         ("small_fixes", small_fixes),
         ("side_to_move_and_swapped_colours", side_to_move_and_swapped_colours),
@@ -392,6 +393,36 @@ fn editor_shows_the_servers_messages(page: &Page) {
     assert!(page.text("#xq-edit-ok").starts_with("Legal: "));
     page.click("#xq-edit");
     page.wait("the edited position", "return document.querySelector('#xq-fen').value.startsWith('4k4/');");
+}
+
+fn examples_menu_is_the_apis(page: &Page) {
+    let (status, examples) = page.get("/api/examples");
+    assert_eq!(status, 200);
+    let list = examples["xiangqi"].as_array().unwrap();
+    page.open_xiangqi(HORSE);
+    page.wait("the examples", "return document.querySelectorAll('#xq-examples option').length > 1;");
+    let options = page.js(
+        "return [...document.querySelectorAll('#xq-examples option')].map(o => [o.value, o.textContent]);",
+    );
+    let mut expected = vec![json!(["", "Examples…"])];
+    expected.extend(list.iter().map(|x| {
+        json!([x["fen"], format!("{}: {}", x["material"].as_str().unwrap(), x["english"].as_str().unwrap())])
+    }));
+    assert_eq!(options, json!(expected));
+    // Choosing one opens its position (a new game), and the menu reads "Examples…" again.
+    let fen = list[0]["fen"].as_str().unwrap();
+    page.script(
+        "const s = document.querySelector('#xq-examples'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));",
+        json!([fen]),
+    );
+    // (Its material may need tables this server lacks: only the position is checked.)
+    page.wait_for(
+        "the example",
+        "return document.querySelector('#xq-fen').value === arguments[0];",
+        json!([fen]),
+    );
+    assert_eq!(page.js("return document.querySelector('#xq-examples').value;"), json!(""));
+    assert_eq!(game_record(page).as_array().unwrap().len(), 1);
 }
 
 /// The analysis panel's state: verdict, error, moves, main line, statistics, pieces drawn.
@@ -1008,6 +1039,12 @@ fn chinese_interface(page: &Page) {
         .js("return [...document.querySelector('#xq-moves tr[data-uci]').children].map(c => c.textContent);");
     assert_eq!(first, json!(["车五进六", "e1e7 ×马", "3 步胜"]));
     page.assert_clean("the Chinese Xiangqi page");
+    let example = page.js("return document.querySelectorAll('#xq-examples option')[1].textContent;");
+    let first = &page.get("/api/examples").1["xiangqi"][0];
+    assert_eq!(
+        example,
+        json!(format!("{}：{}", first["material"].as_str().unwrap(), first["chinese"].as_str().unwrap()))
+    );
     page.shot("xiangqi-zh.png");
     // Remembered: a new visit opens in Chinese.
     page.open_xiangqi(SOLDIER);
