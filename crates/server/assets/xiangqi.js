@@ -127,7 +127,7 @@ export function start(section, params) {
           el('button', { id: 'xq-best', onclick: playBest, i18nTitle: 'key.best', i18n: 'xq.best' })),
         el('div', { class: 'row' },
           check('xq-flip', 'xq.flip', draw, false, 'key.flip'),
-          check('xq-letters', 'xq.letters', draw),
+          check('xq-letters', 'xq.letters', () => { if (editing) { buildEditor(); syncEditorState(); } draw(); }),
           check('xq-arrow', 'xq.arrow', draw, true),
           el('select', { id: 'xq-rules', 'aria-label': 'rules', onchange: () => { notice = null; changePosition(game[at].fen, true); } }, ...RULES.map((r) => option(r.value, r.key)))),
         el('div', { class: 'row' },
@@ -174,7 +174,7 @@ export function start(section, params) {
   }).catch(() => {});
   onLang(() => {
     showExampleNames();
-    if (editing) buildEditor();
+    if (editing) { buildEditor(); syncEditorState(); }
     render();
     if (!$('#xq-export-box').hidden) fillExport();
     statsFor = '';
@@ -714,6 +714,12 @@ function buildEditor() {
     el('div', { class: 'muted small', i18n: 'editor.help' }),
     el('div', { id: 'xq-edit-error' }));
   $('#xq-edit-turn').value = editTurn;
+}
+
+/// The editor's side-to-move menu after a rebuild.
+function syncEditorState() {
+  $('#xq-edit-turn').value = editTurn;
+  checkEdit();
 }
 
 function syncEditor() {
