@@ -165,7 +165,13 @@ pub fn chase_attacks(squares: &[Square], pieces: &[Piece], side: Color) -> Attac
 /// chase-attack (the check test aside: see [`is_chase`]); `after` are the chase-attacks of
 /// the mover after the move when known (they are the same for every move into one position).
 #[must_use]
-pub fn creates_chase_attack(squares: &[Square], pieces: &[Piece], slot: usize, to: Square, after: Option<&Attacks>) -> bool {
+pub fn creates_chase_attack(
+    squares: &[Square],
+    pieces: &[Piece],
+    slot: usize,
+    to: Square,
+    after: Option<&Attacks>,
+) -> bool {
     let side = pieces[slot].color;
     let computed;
     let after = if let Some(after) = after {

@@ -438,7 +438,11 @@ impl MaterialGame<'_> {
     /// one the parent moves into) and the piece of `slot` came from `from` (the parent's
     /// points are `squares` with `from` in that slot; slots as the index numbers pieces).
     #[inline]
-    pub(crate) fn for_each_unmove_from(&self, pos: usize, mut f: impl FnMut(usize, &[Square], usize, Square)) {
+    pub(crate) fn for_each_unmove_from(
+        &self,
+        pos: usize,
+        mut f: impl FnMut(usize, &[Square], usize, Square),
+    ) {
         let mut all = [Square::A0; MAX_MEN];
         let Some(turn) = self.index.squares(pos, &mut all) else { return };
         let n = self.index.pieces().len();

@@ -358,8 +358,9 @@ impl PerpetualTablebase {
 
     /// Every legal move of a position with the value it gives the side to move, best first:
     /// the shortest mate, then wins by the rule (the first of them keeps the win and leads to
-    /// it: the smallest rank; a capture into a smaller material that wins by the rule counts
-    /// as rank 0), draws, losses by the rule, the longest loss. `None` as for [`Self::value`].
+    /// it: the smallest rank, or under `check-and-chase` for a win by the ban on perpetual
+    /// chase the certificate's move, see [`endgame_core::perpetual::winning_move`]; a capture
+    /// into a smaller material that wins by the rule counts as rank 0), draws, losses by the rule, the longest loss. `None` as for [`Self::value`].
     #[must_use]
     pub fn moves(&self, position: &Position) -> Option<Vec<(Move, RuleValue)>> {
         self.value(position)?;
@@ -377,6 +378,15 @@ impl PerpetualTablebase {
             out.push((mv, value.before_move()));
         }
         out.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        if self.rules.bans_chases() {
+            let value = self.value(position)?;
+            let inside = |mv| position.capture(mv).is_none();
+            let after = out.iter().map(|&(mv, v)| (mv, -v, inside(mv)));
+            if let Some(k) = crate::probe::certified_move(position, value, after) {
+                let first = out.remove(k);
+                out.insert(0, first);
+            }
+        }
         Some(out)
     }
 

@@ -27,9 +27,9 @@ use endgame_core::{Plies, SolveError};
 use crate::material::Material;
 use crate::moves::Move;
 use crate::piece::{Color, Piece};
-use crate::square::Square;
 use crate::position::{Position, PositionError};
 use crate::rules::Rules;
+use crate::square::Square;
 
 /// The most plies a drawn main line shows (a draw is endless: the line must stop somewhere).
 pub const DRAW_LINE_PLIES: usize = 20;
@@ -261,22 +261,12 @@ pub trait Probe {
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.value));
         if self.rules().bans_chases() {
-            // The winner of a win by the ban on perpetual chase plays the certificate's move
-            // (an exit, a check to a smaller measure, an idle move or a chase by the rank).
             let value = self.lookup(position)?;
-            if matches!(value, RuleValue::WinByRule(Ban::Chase, _)) {
-                let choices: Vec<Choice> = moves
-                    .iter()
-                    .map(|m| Choice {
-                        label: move_label(position, m.mv),
-                        after: m.after,
-                        inside: m.capture.is_none(),
-                    })
-                    .collect();
-                if let Some(k) = winning_move(value, &choices) {
-                    let first = moves.remove(k);
-                    moves.insert(0, first);
-                }
+            let first =
+                certified_move(position, value, moves.iter().map(|m| (m.mv, m.after, m.capture.is_none())));
+            if let Some(k) = first {
+                let first = moves.remove(k);
+                moves.insert(0, first);
             }
         }
         Ok(moves)
@@ -322,6 +312,24 @@ pub trait Probe {
         };
         Ok(MainLine { moves, end, last: at })
     }
+}
+
+/// The move the winner of `value`, the value of `position` under `check-and-chase`, plays
+/// when it is a win by the ban on perpetual chase: [`winning_move`] among `moves` (each with
+/// the value after it for the side to move there, and whether it stays in the material), the
+/// move the certificate proves (a win out of the draws, a check to a smaller measure, an idle
+/// move or a chase by the rank). `None` for another value.
+pub(crate) fn certified_move(
+    position: &Position,
+    value: RuleValue,
+    moves: impl Iterator<Item = (Move, RuleValue, bool)>,
+) -> Option<usize> {
+    if !matches!(value, RuleValue::WinByRule(Ban::Chase, _)) {
+        return None;
+    }
+    let choices: Vec<Choice> =
+        moves.map(|(mv, after, inside)| Choice { label: move_label(position, mv), after, inside }).collect();
+    winning_move(value, &choices)
 }
 
 /// The label of a legal move under `check-and-chase`: a check, a chase

@@ -1,6 +1,6 @@
 //! `perpetual-check` tables against `standard` ones, and positions checked by hand.
 
-use endgame_core::perpetual::{Ban, Checks, RuleValue, check_rule_solution};
+use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleValue, check_rule_solution};
 use endgame_core::{Game, Plies, Value};
 use endgame_xiangqi::perpetual::PerpetualGame;
 use endgame_xiangqi::{Material, PerpetualTablebase, Position, Probe, Rules, Setup};
@@ -63,9 +63,43 @@ fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
             .collect();
     assert_eq!(digests.len(), Material::all_up_to(4).len());
     let mut tables = PerpetualTablebase::new();
+    // The same materials under `check-and-chase`, from the same `standard` solutions: with
+    // chases switched off, and on.
+    let mut off = PerpetualTablebase::with_rules(Rules::CheckAndChase);
+    let mut on = PerpetualTablebase::with_rules(Rules::CheckAndChase);
     let mut changed = Vec::new();
+    let mut by_chase = Vec::new();
     for material in Material::all_up_to(4) {
         tables.solve(material).unwrap();
+        let standard = || {
+            let plain = tables.standard().table(material).unwrap().solution().values();
+            Some(endgame_core::Solution::from_values_bytes(plain).unwrap())
+        };
+        let solver = endgame_core::Retrograde::new();
+        let plain = off.plain_step(material, standard(), &solver).unwrap();
+        off.rule_step(material, plain, &PerpetualCheck::new().chases(false)).unwrap();
+        let plain = on.plain_step(material, standard(), &solver).unwrap();
+        on.rule_step(material, plain, &PerpetualCheck::new()).unwrap();
+        let solution = off.solution(material).unwrap();
+        let (without, with) = digest(solution.values());
+        assert_eq!((solution.len(), without, with), digests[&material.to_string()], "{material}: chases off");
+        let solution = on.solution(material).unwrap();
+        let game = PerpetualGame::new(on.index(material).unwrap(), &on);
+        assert_eq!(check_rule_solution(&game, solution), Ok(()), "{material}: check-and-chase");
+        let check = tables.solution(material).unwrap();
+        for i in 0..solution.len() {
+            let (a, b) = (solution.value(i), check.value(i));
+            if !matches!(a, Some(RuleValue::WinByRule(Ban::Chase, _) | RuleValue::LossByRule(Ban::Chase, _)))
+            {
+                assert_eq!(a.map(|v| v.without_rank()), b.map(|v| v.without_rank()), "{material} index {i}");
+            } else {
+                assert!(matches!(b, Some(RuleValue::Draw(_))), "{material} index {i}");
+            }
+        }
+        let stats = on.stats(material).unwrap();
+        if stats.wins_by_chase + stats.losses_by_chase > 0 {
+            by_chase.push((material.to_string(), stats.wins_by_chase, stats.losses_by_chase));
+        }
         // The values and ranks of the solver before the ban on perpetual chase existed.
         let solution = tables.solution(material).unwrap();
         let (without, with) = digest(solution.values());
@@ -93,6 +127,8 @@ fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
     }
     let expected: Vec<(String, u64, u64)> = CHANGED.iter().map(|&(m, w, l)| (m.to_string(), w, l)).collect();
     assert_eq!(changed, expected);
+    // No material up to 4 men has a result of the ban on perpetual chase.
+    assert_eq!(by_chase, Vec::new());
 }
 
 #[test]
