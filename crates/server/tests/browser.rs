@@ -1101,6 +1101,17 @@ fn generate_on_demand(page: &Page) {
     page.emulate(Some((390, 844)));
     assert_fits(page, 390, "a generation beyond the budget");
     page.emulate(None);
+    // In Chinese, every line of it.
+    page.click("#lang");
+    page.wait("Chinese", "return document.documentElement.lang === 'zh-CN';");
+    let zh = generation_box(page);
+    assert_eq!(zh["title"], json!("KRPvKAABB 在标准规则下还没有残局库。"));
+    assert!(zh["text"].as_str().unwrap().starts_with(&format!("KRPvKAABB：{} 张表，", big["tables"])), "{zh}");
+    assert!(zh["refused"].as_str().unwrap().starts_with("KRPvKAABB 约需 "), "{zh}");
+    assert_eq!(zh["commands"], json!([big["command"], big["cluster_command"]]));
+    page.assert_clean("a generation beyond the budget, in Chinese");
+    page.click("#lang");
+    page.wait("English", "return document.documentElement.lang === 'en';");
 
     // Generate, the progress, then the analysis in the same page (no reload).
     let small = estimate(page, GEN_SMALL);
