@@ -1106,7 +1106,10 @@ fn generate_on_demand(page: &Page) {
     page.wait("Chinese", "return document.documentElement.lang === 'zh-CN';");
     let zh = generation_box(page);
     assert_eq!(zh["title"], json!("KRPvKAABB 在标准规则下还没有残局库。"));
-    assert!(zh["text"].as_str().unwrap().starts_with(&format!("KRPvKAABB：{} 张表，", big["tables"])), "{zh}");
+    assert!(
+        zh["text"].as_str().unwrap().starts_with(&format!("KRPvKAABB：{} 张表，", big["tables"])),
+        "{zh}"
+    );
     assert!(zh["refused"].as_str().unwrap().starts_with("KRPvKAABB 约需 "), "{zh}");
     assert_eq!(zh["commands"], json!([big["command"], big["cluster_command"]]));
     page.assert_clean("a generation beyond the budget, in Chinese");

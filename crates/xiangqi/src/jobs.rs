@@ -141,7 +141,9 @@ fn duration(seconds: f64) -> String {
 fn cost(tables: &Tablebases, derived: bool) -> f64 {
     if derived {
         DERIVED_COST
-    } else if tables.rules() == Rules::PerpetualCheck {
+    } else if tables.rules().has_bans() {
+        // `check-and-chase`: the same passes and the chase stage on the draws left; not
+        // measured apart yet.
         PERPETUAL_CHECK_COST
     } else {
         1.0
