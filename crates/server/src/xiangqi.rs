@@ -24,7 +24,7 @@ use crate::{ApiError, AppState};
 pub struct Stores {
     dir: Option<PathBuf>,
     cache_bytes: usize,
-    stores: [OnceLock<Arc<Tablebases>>; 3],
+    stores: [OnceLock<Arc<Tablebases>>; Rules::ALL.len()],
 }
 
 impl Stores {
