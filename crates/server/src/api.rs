@@ -73,9 +73,12 @@ fn body_text(body: Result<Bytes, BytesRejection>) -> Result<String, ApiError> {
     })
 }
 
-/// Example inputs for the page: a Twixt record, a Cheesy board, a Marine battle.
+/// Example inputs for the page: a Twixt record, a Cheesy board, a Marine battle, and the
+/// classic Xiangqi endgames (`xiangqi`: `english`, `chinese`, `material`, `fen` each; see
+/// `endgame_xiangqi::catalogue`).
 async fn examples() -> Response {
     Json(serde_json::json!({
+        "xiangqi": endgame_xiangqi::catalogue::catalogue_json(),
         "twixt": include_str!("../../twixt/tests/data/sample.T1"),
         "twixt_judge": "7 11\n0 3 6 5 3 2 5 7 7 2 4 4\n5 3 5 2 4 5 4 0 2 4\n",
         "cheesy": include_str!("../../cheesy/examples/sample1.txt"),

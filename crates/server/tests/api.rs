@@ -202,6 +202,31 @@ async fn the_page_and_its_assets_are_served() {
     assert!(json["cheesy"].as_str().unwrap().contains('K'));
 }
 
+/// `/api/examples` lists the classic Xiangqi endgames (names in English and Chinese, material,
+/// a typical position); those of up to 4 men answer at once (solved in memory), the others
+/// are a material to generate (404 with the command).
+#[tokio::test]
+async fn examples_list_the_classic_xiangqi_endgames() {
+    let (status, json) = get("/api/examples").await;
+    assert_eq!(status, StatusCode::OK);
+    let list = json["xiangqi"].as_array().unwrap();
+    assert!(list.len() >= 20, "{json}");
+    let krkaabb = list.iter().find(|e| e["material"] == "KRvKAABB").unwrap();
+    assert_eq!(krkaabb["chinese"], "单车对士象全");
+    assert_eq!(krkaabb["english"], "Chariot against a full defence");
+    for e in list {
+        let fen = e["fen"].as_str().unwrap();
+        let (status, answer) = get(&format!("/api/xiangqi?fen={}", query(fen))).await;
+        if e["material"].as_str().unwrap().len() <= 5 {
+            assert_eq!(status, StatusCode::OK, "{e}: {answer}");
+            assert_eq!(answer["material"], e["material"]);
+        } else {
+            assert_eq!(status, StatusCode::NOT_FOUND, "{e}: {answer}");
+            assert!(error(&answer).contains("endgame xiangqi generate"), "{answer}");
+        }
+    }
+}
+
 /// A server whose Xiangqi directory is empty: materials of up to 4 men are solved in memory.
 fn xiangqi_limits() -> Limits {
     let dir = std::env::temp_dir().join(format!("endgame-server-api-no-tables-{}", std::process::id()));

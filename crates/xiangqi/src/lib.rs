@@ -34,6 +34,7 @@
 //! ```
 
 pub mod board;
+pub mod catalogue;
 #[cfg(feature = "mpi")]
 pub mod cluster;
 pub mod fen;
