@@ -73,9 +73,9 @@ fn body_text(body: Result<Bytes, BytesRejection>) -> Result<String, ApiError> {
     })
 }
 
-/// Example inputs for the page: a Twixt record, a Cheesy board, a Marine battle, and the
-/// classic Xiangqi endgames (`xiangqi`: `english`, `chinese`, `material`, `fen` each; see
-/// `endgame_xiangqi::catalogue`).
+/// Example inputs for the page: the classic Xiangqi endgames (the page's examples menu:
+/// `english`, `chinese`, `material`, `fen` each, from `endgame_xiangqi::catalogue`), a Twixt
+/// record, a Cheesy board, a Marine battle.
 async fn examples() -> Response {
     Json(serde_json::json!({
         "xiangqi": endgame_xiangqi::catalogue::catalogue_json(),
@@ -118,7 +118,12 @@ async fn twixt_replay(
     let text = body_text(body)?;
     let answer = state
         .search(move || -> Result<TwixtAnswer, ApiError> {
-            let mut record = Record::parse(&text, format).map_err(ApiError::bad_request)?;
+            let mut record = Record::parse(&text, format).map_err(|mut e| {
+                if e.message == endgame_twixt::record::UNKNOWN_FORMAT {
+                    e.message.push_str("; choose the format (format=judge, sgf or t1)");
+                }
+                ApiError::bad_request(e)
+            })?;
             let mut config: Config = record.default_config();
             if let Some(rules) = rules {
                 config.rules = rules;
