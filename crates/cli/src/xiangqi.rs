@@ -277,12 +277,11 @@ fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Res
             memory.div_ceil(1 << 20)
         )?;
     }
-    let wanted_files: std::collections::BTreeSet<Material> =
-        wanted.iter().map(|&m| tables.file_material(m)).collect();
+    let asked: std::collections::BTreeSet<Material> = wanted.iter().copied().collect();
     writeln!(
         out,
         "{} materials asked for, {} with what they need ({} answered from their colour twins' files): {} files, {} positions",
-        wanted_files.len(),
+        asked.len(),
         needed.len(),
         needed.len() - files.len(),
         files.len(),
@@ -304,7 +303,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
