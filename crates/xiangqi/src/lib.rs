@@ -16,6 +16,8 @@
 //!   published them. [`hdu()`] holds `KvKN` under `hdu` rules.
 //! - Probing: [`Tablebases`] (the tables of one rule set in one directory, read block by
 //!   block through a byte-bounded cache) and the [`Probe`] trait (value, moves, main line).
+//! - [`jobs`]: generation on demand: the estimate of what a material still needs, `ensure`
+//!   with progress and a memory budget, and a queue of cancellable jobs for a server.
 //! - [`perpetual`]: tables under `perpetual-check` (a side that checks forever loses), solved
 //!   in memory by the core's [`endgame_core::perpetual`] solver.
 //! - [`judge`]: the HDU 5897 contest format.
@@ -39,6 +41,7 @@ pub mod catalogue;
 pub mod cluster;
 pub mod fen;
 pub mod index;
+pub mod jobs;
 pub mod judge;
 pub mod material;
 pub mod material_game;
