@@ -35,9 +35,10 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        let plies = |n: u32| if n == 1 { "1 ply".to_string() } else { format!("{n} plies") };
         let result = match value {
-            RuleValue::Win(n) => format!("Red wins in {} plies", n.0),
-            RuleValue::Loss(n) => format!("Black wins in {} plies", n.0),
+            RuleValue::Win(n) => format!("Red wins in {}", plies(n.0)),
+            RuleValue::Loss(n) => format!("Black wins in {}", plies(n.0)),
             _ => "draw".to_string(),
         };
         let share = |n: u64| format!("{:.1} %", 100.0 * n as f64 / stats.positions.max(1) as f64);
