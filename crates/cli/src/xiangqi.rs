@@ -71,7 +71,10 @@ pub struct TableArgs {
     /// The rule set: standard (no move into check, no legal move loses, endless play draws;
     /// no perpetual-check or chasing rules), perpetual-check (standard, but a side that checks
     /// forever while the other does not loses; chasing rules are not modelled: a perpetual
-    /// chase stays a draw) or hdu (HDU 5897: capture the General to win). Any case.
+    /// chase stays a draw), check-and-chase (standard with the bans on perpetual check and
+    /// perpetual chase: of two sides playing forever the one that checks forever loses, else
+    /// the one that checks or chases forever) or hdu (HDU 5897: capture the General to win).
+    /// Any case.
     #[arg(long, default_value_t = Rules::Standard, value_parser = parse_rules)]
     rules: Rules,
     /// The directory of the table files (default: $ENDGAME_TB_DIR, else the data directory).
@@ -312,7 +315,7 @@ fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Res
         total = total.saturating_add(n);
         // The memory a solve of it needs with none of its smaller tables loaded yet.
         let mut memory = Tablebases::memory_estimate(m, |_| false);
-        if rules == Rules::PerpetualCheck {
+        if rules.has_bans() {
             memory = memory.saturating_add(Tablebases::rule_memory_estimate(m));
         }
         let twin = m.colour_twin();
@@ -570,11 +573,12 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
     writeln!(out, "  wins       {} (for the side to move)", s.wins)?;
     writeln!(out, "  losses     {}", s.losses)?;
     writeln!(out, "  draws      {}", s.draws)?;
-    if rules == Rules::PerpetualCheck {
+    if rules.has_bans() {
         let standard = s.draws + s.wins_by_rule + s.losses_by_rule;
+        let rule = if rules == Rules::PerpetualCheck { "the perpetual-check rule" } else { "the two bans" };
         writeln!(out, "  (wins and losses above are by mate, as under standard rules)")?;
-        writeln!(out, "  wins by the perpetual-check rule    {} (standard draws)", s.wins_by_rule)?;
-        writeln!(out, "  losses by the perpetual-check rule  {} (standard draws)", s.losses_by_rule)?;
+        writeln!(out, "  wins by {rule}    {} (standard draws)", s.wins_by_rule)?;
+        writeln!(out, "  losses by {rule}  {} (standard draws)", s.losses_by_rule)?;
         writeln!(
             out,
             "  standard draws: {standard}: {} became wins, {} losses by the rule, {} stayed drawn",
@@ -619,8 +623,7 @@ fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), Failure> {
 fn describe(value: RuleValue) -> String {
     match value {
         RuleValue::Draw(None) => "draw (endless play)".to_string(),
-        RuleValue::WinByRule(_) => "win by the perpetual-check rule".to_string(),
-        RuleValue::LossByRule(_) => "loss by the perpetual-check rule".to_string(),
+        // `win by the perpetual-check rule`, `loss by the perpetual-chase rule`, mates.
         other => other.to_string(),
     }
 }

@@ -355,7 +355,7 @@ async fn xiangqi_bad_positions() {
     assert!(error(&json).contains("fen"));
     let (status, json) = get(&format!("/api/xiangqi?fen={fen}&rules=asian")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(error(&json).contains("expected standard, hdu or perpetual-check"));
+    assert!(error(&json).contains("expected standard, hdu, perpetual-check or check-and-chase"));
 }
 
 #[tokio::test]
@@ -401,6 +401,24 @@ async fn xiangqi_under_perpetual_check() {
     assert_eq!(status, StatusCode::OK, "{json}");
     assert_eq!((json["wins_by_rule"].as_u64(), json["losses_by_rule"].as_u64()), (Some(624), Some(2570)));
     assert_eq!((json["draws"].as_u64(), json["standard_draws"].as_u64()), (Some(1218), Some(4412)));
+}
+
+#[tokio::test]
+async fn xiangqi_under_check_and_chase() {
+    // Up to 4 men the bans on perpetual check and chase decide what the first decides alone;
+    // each result names the ban.
+    let fen = query("9/9/4k4/9/9/9/n8/9/9/R2K5 b");
+    let (status, json) = get(&format!("/api/xiangqi?fen={fen}&rules=check-and-chase")).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!(
+        (&json["rules"], &json["rule"]),
+        (&Value::from("check-and-chase"), &Value::from("perpetual-check"))
+    );
+    assert_eq!(json["line_end"], "perpetual_check");
+    let (status, json) = get("/api/xiangqi/stats?material=KRvKN&rules=check-and-chase").await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!((json["wins_by_rule"].as_u64(), json["losses_by_rule"].as_u64()), (Some(624), Some(2570)));
+    assert_eq!(json["standard_draws"].as_u64(), Some(4412));
 }
 
 #[tokio::test]

@@ -136,7 +136,7 @@ fn duration(seconds: f64) -> String {
 
 /// The time one table takes relative to solving its positions under `standard` rules.
 fn cost(tables: &Tablebases) -> f64 {
-    if tables.rules() == Rules::PerpetualCheck { PERPETUAL_CHECK_COST } else { 1.0 }
+    if tables.rules().has_bans() { PERPETUAL_CHECK_COST } else { 1.0 }
 }
 
 /// A table to generate: the material, its positions and the work it takes (positions times

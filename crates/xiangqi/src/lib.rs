@@ -37,6 +37,7 @@
 
 pub mod board;
 pub mod catalogue;
+pub mod chase;
 #[cfg(feature = "mpi")]
 pub mod cluster;
 pub mod fen;

@@ -142,7 +142,7 @@ impl Game for MaterialGame<'_> {
         let Some(turn) = self.index.squares(pos, &mut all) else { return false };
         match self.rules {
             Rules::Hdu => true,
-            Rules::Standard | Rules::PerpetualCheck => {
+            Rules::Standard | Rules::PerpetualCheck | Rules::CheckAndChase => {
                 legal(&all[..self.index.pieces().len()], self.index.pieces(), turn)
             }
         }
@@ -426,6 +426,21 @@ impl Unmoves for MaterialGame<'_> {
     /// of the positions reached that way are illegal (the side to move there would be giving
     /// check): holes of the index, which the solver ignores.
     fn for_each_unmove(&self, pos: usize, mut f: impl FnMut(usize)) {
+        self.for_each_unmove_from(pos, |p, _, _, _| f(p));
+    }
+}
+
+impl MaterialGame<'_> {
+    /// [`Unmoves::for_each_unmove`] with the move taken back: `f(parent, squares, slot,
+    /// from)`, where `squares` are the points of the position (or of its mirror image, the
+    /// one the parent moves into) and the piece of `slot` came from `from` (the parent's
+    /// points are `squares` with `from` in that slot; slots as the index numbers pieces).
+    #[inline]
+    pub(crate) fn for_each_unmove_from(
+        &self,
+        pos: usize,
+        mut f: impl FnMut(usize, &[Square], usize, Square),
+    ) {
         let mut all = [Square::A0; MAX_MEN];
         let Some(turn) = self.index.squares(pos, &mut all) else { return };
         let n = self.index.pieces().len();
@@ -466,7 +481,7 @@ impl Unmoves for MaterialGame<'_> {
                     if let Some(base) = base {
                         // Parents whose Red General stands right of the axis are not indexed.
                         if let Some(p) = self.index.moved_among(base, squares, slot, to, from) {
-                            f(p);
+                            f(p, squares, slot, from);
                         }
                         return;
                     }
@@ -478,7 +493,7 @@ impl Unmoves for MaterialGame<'_> {
                     parent[slot] = from;
                     self.index.canonicalize(parent);
                     if let Some(p) = self.index.index_of(parent, !turn) {
-                        f(p);
+                        f(p, squares, slot, from);
                     }
                 });
             }

@@ -199,7 +199,7 @@ const fn forward(color: Color) -> i8 {
 }
 
 /// Whether `sq` lies across the river for `color` (in the other side's half).
-const fn across_river(sq: Square, color: Color) -> bool {
+pub(crate) const fn across_river(sq: Square, color: Color) -> bool {
     match color {
         Color::Red => sq.rank().index() >= 5,
         Color::Black => sq.rank().index() <= 4,
@@ -451,7 +451,7 @@ pub fn generate_for(
                     out.push(Move { from, to });
                 }
             }
-            Rules::Standard | Rules::PerpetualCheck => {
+            Rules::Standard | Rules::PerpetualCheck | Rules::CheckAndChase => {
                 let Some(general) = general else { return };
                 let checked = in_check(board, general, color);
                 for_each_target(board, from, piece, |to| {

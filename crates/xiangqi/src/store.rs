@@ -14,7 +14,7 @@
 //!   material a capture leads to, fewer men first, skipping files that exist and pass a full
 //!   check (a damaged or outdated file is replaced), checking a memory estimate against the
 //!   memory available before each material, and writing each file atomically.
-//! - **Under `perpetual-check`** a file holds rule codes (wins and losses by the rule with the
+//! - **Under `perpetual-check` and `check-and-chase`** a file holds rule codes (wins and losses by the rule with the
 //!   winner's ranks, see [`endgame_core::table_file`]); a generation solves the `standard` game
 //!   of the material first (or reads it from the sibling `standard` directory when that file
 //!   exists), then the rule's passes over its draws with the rule's values of the smaller
@@ -76,13 +76,22 @@ fn solver_bytes(positions: u64) -> u64 {
 /// checks again with their number.
 const RULE_BYTES_PER_INDEX: u64 = 14;
 
-/// The solver under `perpetual-check` for a material of `positions` indices with `drawn`
+/// The solver under `rules` (`perpetual-check` or `check-and-chase`) for a material of `positions` indices with `drawn`
 /// `standard` draws, checked against the memory available now (the estimate before the
 /// `standard` solve could only guess the draws): its predecessor lists get at most half of
 /// what is left, so that they never take the last of the memory (without them the passes
 /// generate un-moves instead).
-fn rule_solver(material: Material, positions: u64, drawn: u64) -> Result<PerpetualCheck, GenerateError> {
-    let needed = PerpetualCheck::memory_estimate(positions, drawn);
+fn rule_solver(
+    material: Material,
+    rules: Rules,
+    positions: u64,
+    drawn: u64,
+) -> Result<PerpetualCheck, GenerateError> {
+    let needed = if rules.bans_chases() {
+        PerpetualCheck::chase_memory_estimate(positions, drawn)
+    } else {
+        PerpetualCheck::memory_estimate(positions, drawn)
+    };
     let Some(available) = meminfo("MemAvailable:") else { return Ok(PerpetualCheck::new()) };
     if needed > available {
         return Err(GenerateError::Memory { material, needed, available });
@@ -97,7 +106,7 @@ enum Source {
     File { key: u32, reader: TableReader, index: MaterialIndex },
     /// A table solved in memory.
     Memory(Table),
-    /// A table solved in memory under `perpetual-check`.
+    /// A table solved in memory under `perpetual-check` or `check-and-chase`.
     RuleMemory { index: MaterialIndex, solution: RuleSolution },
 }
 
@@ -114,7 +123,7 @@ impl Source {
 pub enum Loaded {
     /// Under `standard` or `hdu`.
     Plain(Tablebase),
-    /// Under `perpetual-check`: each material's rule values and `standard` values.
+    /// Under `perpetual-check` or `check-and-chase`: each material's rule values and `standard` values.
     Rule(Box<PerpetualTablebase>),
 }
 
@@ -123,7 +132,7 @@ impl Loaded {
     #[must_use]
     pub fn new(rules: Rules) -> Loaded {
         match rules {
-            Rules::PerpetualCheck => Loaded::Rule(Box::default()),
+            rules if rules.has_bans() => Loaded::Rule(Box::new(PerpetualTablebase::with_rules(rules))),
             rules => Loaded::Plain(Tablebase::new(rules)),
         }
     }
@@ -313,8 +322,9 @@ pub enum GenerateError {
         /// What the system said.
         error: std::io::Error,
     },
-    /// A solution under `perpetual-check` failed its certificate check (a bug).
-    #[error("{material}: the solution under perpetual-check failed its check: {why}")]
+    /// A solution under `perpetual-check` or `check-and-chase` failed its certificate check
+    /// (a bug).
+    #[error("{material}: the solution under the rule failed its check: {why}")]
     Certificate {
         /// The material.
         material: Material,
@@ -493,7 +503,7 @@ impl Tablebases {
                 TableReader::open(&path, &id).map_err(|source| self.table_error(material, source))?;
             let key = self.next_key.fetch_add(1, Ordering::Relaxed);
             Source::File { key, reader, index: MaterialIndex::new(material) }
-        } else if material.men() <= SOLVE_ON_THE_FLY_MEN && self.rules == Rules::PerpetualCheck {
+        } else if material.men() <= SOLVE_ON_THE_FLY_MEN && self.rules.has_bans() {
             return self.solve_in_memory_by_rule(material);
         } else if material.men() <= SOLVE_ON_THE_FLY_MEN {
             return self.solve_in_memory(material);
@@ -602,13 +612,13 @@ impl Tablebases {
         Ok(Arc::clone(&sources[&material]))
     }
 
-    /// [`Tablebases::solve_in_memory`] under `perpetual-check`.
+    /// [`Tablebases::solve_in_memory`] under `perpetual-check` or `check-and-chase`.
     fn solve_in_memory_by_rule(&self, material: Material) -> Result<Arc<Source>, ProbeError> {
         let _one_at_a_time = self.solving.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(source) = self.sources.read().unwrap_or_else(PoisonError::into_inner).get(&material) {
             return Ok(Arc::clone(source));
         }
-        let mut tables = PerpetualTablebase::new();
+        let mut tables = PerpetualTablebase::with_rules(self.rules);
         let solver = Retrograde::new().compact(true);
         for m in material.with_smaller() {
             // Its file, or its colour twin's (which answers for it), else solved.
@@ -763,7 +773,7 @@ impl Tablebases {
     /// materials `loaded` says are in memory already.
     pub(crate) fn estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
         let own = Tablebases::memory_estimate(material, loaded);
-        if self.rules == Rules::PerpetualCheck {
+        if self.rules.has_bans() {
             own.saturating_add(Tablebases::rule_memory_estimate(material))
         } else {
             own
@@ -804,7 +814,7 @@ impl Tablebases {
         let files: BTreeSet<Material> = needed.iter().map(|&m| self.file_material(m)).collect();
         let mut plan: Vec<Material> = files.into_iter().collect();
         plan.sort_by_key(|m| (m.men(), m.to_string()));
-        if self.rules == Rules::PerpetualCheck {
+        if self.rules.has_bans() {
             // The rule's solver numbers positions in 32 bits (the `standard` solver does not).
             for &material in plan.iter().rev() {
                 if let Some(n) = MaterialIndex::size(material).filter(|&n| n > u32::MAX as usize) {
@@ -812,7 +822,8 @@ impl Tablebases {
                         material,
                         men: material.men(),
                         why: format!(
-                            "its index has {n} positions, more than the perpetual-check solver's limit of {} (32-bit position numbers)",
+                            "its index has {n} positions, more than the {} solver's limit of {} (32-bit position numbers)",
+                            self.rules,
                             u32::MAX
                         ),
                     }
@@ -930,7 +941,7 @@ impl Tablebases {
                     step("solving under standard rules");
                 }
                 let plain = t.plain_step(material, standard, &solver).map_err(failed)?;
-                let rule = rule_solver(material, positions as u64, plain.summary().draws)?;
+                let rule = rule_solver(material, self.rules, positions as u64, plain.summary().draws)?;
                 step("solving under the rule");
                 t.rule_step(material, plain, &rule).map_err(failed)?;
                 step("checking the certificate");

@@ -256,11 +256,11 @@ impl Stats {
                 self.draws += 1;
                 return self;
             }
-            RuleValue::WinByRule(_) => {
+            RuleValue::WinByRule(..) => {
                 self.wins_by_rule += 1;
                 return self;
             }
-            RuleValue::LossByRule(_) => {
+            RuleValue::LossByRule(..) => {
                 self.losses_by_rule += 1;
                 return self;
             }
