@@ -351,7 +351,8 @@ fn twins_agree(tables: &PerpetualTablebase, materials: &[Material]) -> usize {
             let want = ours.value(i);
             let got = flip.index(i).and_then(|j| theirs.value(j));
             assert_eq!(got, want, "{material} index {i} against {twin}");
-            by_rule += usize::from(matches!(want, Some(RuleValue::WinByRule(_) | RuleValue::LossByRule(_))));
+            by_rule +=
+                usize::from(matches!(want, Some(RuleValue::WinByRule(..) | RuleValue::LossByRule(..))));
         }
         compared += 1;
     }
