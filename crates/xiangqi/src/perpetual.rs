@@ -203,7 +203,10 @@ impl PerpetualTablebase {
             return Ok(());
         }
         for smaller in material.after_captures() {
-            self.solve(smaller)?;
+            // A material whose colour twin is solved is answered from the twin's table.
+            if self.answering(smaller).is_none() {
+                self.solve(smaller)?;
+            }
         }
         self.plain.solve(material)?;
         let table = self.plain.table(material).expect("just solved");
@@ -249,7 +252,7 @@ impl PerpetualTablebase {
         solver: &Retrograde<'_>,
     ) -> Result<Solution, SolveError> {
         for smaller in material.after_captures() {
-            assert!(self.rule.contains_key(&smaller), "{smaller} is solved before {material}");
+            assert!(self.answering(smaller).is_some(), "{smaller} is solved before {material}");
         }
         Ok(match plain {
             Some(plain) => {
@@ -337,10 +340,30 @@ impl PerpetualTablebase {
     ) -> Option<RuleValue> {
         let mut material = index.material();
         material.remove(index.piece(taken));
-        let smaller = self.index(material)?;
+        let (smaller, solution, flipped) = self.answering(material)?;
         let (mut rest, n) = without_slot(squares, taken);
-        let i = smaller.canonical_index(&mut rest[..n], turn)?;
-        self.rule.get(&material)?.value(i)
+        let i = if flipped {
+            smaller.index_of_twin_position(&rest[..n], turn)?
+        } else {
+            smaller.canonical_index(&mut rest[..n], turn)?
+        };
+        solution.value(i)
+    }
+
+    /// The index and solution that answer for `material`: its own, or its colour twin's (then
+    /// `true`: a position is looked up there seen from the other side; the rule treats both
+    /// sides alike, ranks included).
+    #[must_use]
+    pub fn answering(&self, material: Material) -> Option<(&MaterialIndex, &RuleSolution, bool)> {
+        for (m, flipped) in [(material, false), (material.colour_twin(), true)] {
+            if flipped && !self.rules.colour_symmetric() {
+                break;
+            }
+            if let (Some(index), Some(solution)) = (self.index(m), self.rule.get(&m)) {
+                return Some((index, solution, flipped));
+            }
+        }
+        None
     }
 
     /// The value of a position for the side to move; `None` when its material is not solved or
@@ -351,9 +374,9 @@ impl PerpetualTablebase {
             return Some(RuleValue::Loss(endgame_core::Plies(0)));
         }
         position.check(self.rules).ok()?;
-        let material = position.material();
-        let i = self.index(material)?.encode(position)?;
-        self.rule.get(&material)?.value(i)
+        let (index, solution, flipped) = self.answering(position.material())?;
+        let position = if flipped { position.colour_twin() } else { *position };
+        solution.value(index.encode(&position)?)
     }
 
     /// Every legal move of a position with the value it gives the side to move, best first:
@@ -431,9 +454,9 @@ impl Probe for PerpetualTablebase {
             rules: self.rules,
             solved: self.materials().map(|m| m.to_string()).collect::<Vec<_>>().join(", "),
         };
-        let index = self.index(material).ok_or_else(not_solved)?;
-        let solution = self.rule.get(&material).ok_or_else(not_solved)?;
-        index.encode(position).and_then(|i| solution.value(i)).ok_or(ProbeError::NoValue { material })
+        let (index, solution, flipped) = self.answering(material).ok_or_else(not_solved)?;
+        let position = if flipped { position.colour_twin() } else { *position };
+        index.encode(&position).and_then(|i| solution.value(i)).ok_or(ProbeError::NoValue { material })
     }
 }
 

@@ -70,15 +70,18 @@ impl Rules {
     }
 
     /// Whether a position and its flip with the colours swapped ([`Material::colour_twin`])
-    /// have the same value under these rules, so that a table can be derived from its colour
-    /// twin's instead of solved: `standard` and `hdu` (whose rules treat both sides alike).
-    /// `perpetual-check` and `check-and-chase` tables are solved (their ranks are not checked
-    /// to be symmetric, nor, for chases, their values).
+    /// have the same value under these rules, so that one table answers for both: `standard`, `hdu`
+    /// and `perpetual-check` treat both sides alike (tested value for value, and under `perpetual-check`
+    /// rank for rank: `tests/tables.rs`, `tests/perpetual.rs`). `check-and-chase`
+    /// answers `false` until that is shown (its tables are solved, never read from a twin's).
     ///
     /// [`Material::colour_twin`]: crate::material::Material::colour_twin
     #[must_use]
     pub const fn colour_symmetric(self) -> bool {
-        matches!(self, Rules::Hdu | Rules::Standard)
+        match self {
+            Rules::Hdu | Rules::Standard | Rules::PerpetualCheck => true,
+            Rules::CheckAndChase => false,
+        }
     }
 
     /// The name on the command line.

@@ -133,6 +133,8 @@ fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
     }
     let expected: Vec<(String, u64, u64)> = CHANGED.iter().map(|&(m, w, l)| (m.to_string(), w, l)).collect();
     assert_eq!(changed, expected);
+    // A position and its colour twin have the same value, ranks included.
+    assert!(twins_agree(&tables, &Material::all_up_to(4)) > 1000);
     // No material up to 4 men has a result of the ban on perpetual chase.
     assert_eq!(by_chase, Vec::new());
 }
@@ -318,4 +320,48 @@ fn some_materials_under_perpetual_check() {
             }
         }
     }
+}
+
+/// The same for some 5-man materials (two minutes on 2 cores):
+/// `cargo test --release -p endgame-xiangqi --test perpetual -- --ignored five_man_colour_twins`
+#[test]
+#[ignore = "5-man materials under perpetual-check: two minutes"]
+fn five_man_colour_twins_have_the_same_rule_values_and_ranks() {
+    let five: Vec<Material> = ["KRvKNA", "KNvKAB", "KCvKAA"].iter().map(|m| m.parse().unwrap()).collect();
+    let mut tables = PerpetualTablebase::new();
+    for &m in &five {
+        tables.solve(m).unwrap();
+        tables.solve(m.colour_twin()).unwrap();
+    }
+    assert!(twins_agree(&tables, &five) > 1000);
+}
+
+/// Under `perpetual-check` a position and its colour twin (colours swapped, ranks flipped, the
+/// other side to move) have the same value, ranks of the rule included: each of `materials`
+/// and its twin, solved on their own in `tables`, compared index by index through
+/// [`ColourFlip`](endgame_xiangqi::ColourFlip) (so one table answers for both). Returns how
+/// many values by the rule were compared.
+fn twins_agree(tables: &PerpetualTablebase, materials: &[Material]) -> usize {
+    use endgame_xiangqi::{ColourFlip, MaterialIndex};
+    let (mut compared, mut by_rule) = (0, 0);
+    for &material in materials {
+        let twin = material.colour_twin();
+        if twin == material {
+            continue;
+        }
+        let index = MaterialIndex::new(material);
+        let twin_index = MaterialIndex::new(twin);
+        let flip = ColourFlip::new(&index, &twin_index);
+        let (ours, theirs) = (tables.solution(material).unwrap(), tables.solution(twin).unwrap());
+        for i in 0..index.len() {
+            let want = ours.value(i);
+            let got = flip.index(i).and_then(|j| theirs.value(j));
+            assert_eq!(got, want, "{material} index {i} against {twin}");
+            by_rule +=
+                usize::from(matches!(want, Some(RuleValue::WinByRule(..) | RuleValue::LossByRule(..))));
+        }
+        compared += 1;
+    }
+    assert!(compared > 0, "no material with a twin");
+    by_rule
 }
