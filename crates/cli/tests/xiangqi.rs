@@ -148,8 +148,11 @@ fn stats_json_matches_the_published_figures() {
     assert_eq!(v["draws"], 732);
     assert_eq!(v["longest_red_win_plies"], 9);
     assert_eq!(v["longest_black_win_plies"], 0);
-    assert!(dir.join("xiangqi/standard/KRvKA.egtb").exists());
-    assert!(dir.join("xiangqi/standard/KvKA.egtb").exists());
+    for m in ["KRvKA", "KvKA"] {
+        for extension in ["wdl", "dtm"] {
+            assert!(dir.join(format!("xiangqi/standard/{m}.{extension}")).exists(), "{m}.{extension}");
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -217,8 +220,12 @@ fn generate_derives_colour_twins_as_the_same_files() {
     assert!(stdout.contains("peak memory"), "{stdout}");
     assert!(stderr.contains("KRvKN: derived from KNvKR"), "{stderr}");
     endgame().args(["xiangqi", "generate", "KRvKN", "--dir"]).arg(&alone).assert().success();
-    let file = |dir: &std::path::Path| std::fs::read(dir.join("xiangqi/standard/KRvKN.egtb")).unwrap();
-    assert_eq!(file(&both), file(&alone), "the derived KRvKN against the solved one");
+    for extension in ["wdl", "dtm"] {
+        let file = |dir: &std::path::Path| {
+            std::fs::read(dir.join(format!("xiangqi/standard/KRvKN.{extension}"))).unwrap()
+        };
+        assert_eq!(file(&both), file(&alone), "the derived KRvKN.{extension} against the solved one");
+    }
     for dir in [both, alone] {
         let _ = std::fs::remove_dir_all(dir);
     }
@@ -258,7 +265,7 @@ fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
     assert_eq!(v["material"], "KCvKA");
     assert!(v["moves"].as_array().unwrap().len() > 10);
     // Damage the header (a block's checksum): the file is refused on opening.
-    let file = dir.join("xiangqi/hdu/KCvKA.egtb");
+    let file = dir.join("xiangqi/hdu/KCvKA.wdl");
     let mut bytes = std::fs::read(&file).unwrap();
     bytes[60] ^= 0x55;
     std::fs::write(&file, &bytes).unwrap();
@@ -272,7 +279,7 @@ fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
         .stderr
         .clone();
     let err = String::from_utf8(err).unwrap();
-    assert!(err.contains("KCvKA.egtb") && err.contains("checksum mismatch"), "{err}");
+    assert!(err.contains("KCvKA.wdl") && err.contains("checksum mismatch"), "{err}");
     assert!(err.contains("regenerate it with `endgame xiangqi generate KCvKA --rules hdu`"), "{err}");
     // A damaged block further in is found by generate's check, which replaces the file.
     bytes[60] ^= 0x55;
@@ -296,7 +303,10 @@ fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
     endgame().args(["xiangqi", "moves", fen, "--rules", "hdu", "--dir"]).arg(&dir).assert().success();
     let left: Vec<_> =
         std::fs::read_dir(dir.join("xiangqi/hdu")).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert!(left.iter().all(|n| n.to_string_lossy().ends_with(".egtb")), "{left:?}");
+    assert!(
+        left.iter().all(|n| [".wdl", ".dtm"].iter().any(|e| n.to_string_lossy().ends_with(e))),
+        "{left:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -321,8 +331,8 @@ fn two_generators_into_one_directory_both_succeed() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert!(names.iter().all(|n| n.ends_with(".egtb")), "{names:?}");
-    assert_eq!(names.len(), 7, "{names:?}");
+    assert!(names.iter().all(|n| n.ends_with(".wdl") || n.ends_with(".dtm")), "{names:?}");
+    assert_eq!(names.len(), 14, "{names:?}");
     // Every file is whole: a third run checks and keeps them all.
     let out = endgame()
         .args(["xiangqi", "generate", "KRvKA", "KCvKN", "--dir"])

@@ -2,14 +2,20 @@
 //! generated in dependency order.
 //!
 //! [`Tablebases`] is the library's door to the tables, shared by the command line and the web
-//! server, and safe to probe from many threads at once. Files live in
-//! `<dir>/xiangqi/<rules>/<material>.egtb` (see [`endgame_core::table_file`]).
+//! server, and safe to probe from many threads at once. A material's table is two files,
+//! `<dir>/xiangqi/<rules>/<material>.wdl` and `<material>.dtm` (see
+//! [`endgame_core::table_file`]).
 //!
-//! - **Probing** reads only the block that holds the position: a file is opened on its first
+//! - **Probing** reads only the blocks that hold the position: a file is opened on its first
 //!   probe (its header is read and checked, not its data), a block is read with one positioned
 //!   read, checked and decompressed, and kept in a [`BlockCache`] bounded in bytes (least
-//!   recently used blocks go first). A material of at most [`SOLVE_ON_THE_FLY_MEN`] men without
-//!   a file is solved in memory on first use (a fraction of a second) and kept.
+//!   recently used blocks go first). A value's category ([`Probe::probe_wdl`]) reads the WDL
+//!   file only; its distance a block of the DTM file besides (opened on the first such
+//!   probe). [`Tablebases::stats`] of a material with files reads the WDL file's header only.
+//!   A material of at most [`SOLVE_ON_THE_FLY_MEN`] men without
+//!   a file is solved in memory on first use (a fraction of a second) and kept. Files of the
+//!   previous format (`<material>.egtb`, version 2) are refused with a message that names
+//!   `endgame xiangqi convert`; [`convert`] rewrites them.
 //! - **Generation** ([`Tablebases::generate`]) solves the materials asked for and every
 //!   material a capture leads to, fewer men first, skipping files that exist and pass a full
 //!   check (a damaged or outdated file is replaced), checking a memory estimate against the
@@ -34,8 +40,8 @@ use endgame_core::perpetual::{
 };
 use endgame_core::schedule::{Scheduler, Tier};
 use endgame_core::table_file::{
-    BlockCache, BlockKey, TableError, TableId, TableReader, read_table, write_rule_table, write_table,
-    write_table_permuted,
+    BlockCache, BlockKey, Category, TableError, TableFile, TableFiles, TableId, TablePaths,
+    write_rule_solution, write_solution, write_tables,
 };
 use endgame_core::{Progress, Retrograde, Solution, SolveError};
 use rayon::prelude::*;
@@ -89,8 +95,9 @@ fn rule_solver(material: Material, positions: u64, drawn: u64) -> Result<Perpetu
 
 /// Where a material's values come from.
 enum Source {
-    /// A table file, read block by block through the cache under `key`.
-    File { key: u32, reader: TableReader, index: MaterialIndex },
+    /// Table files, read block by block through the cache under `2 key` (the WDL file) and
+    /// `2 key + 1` (the DTM file, opened on first use).
+    File { key: u32, wdl: TableFile, dtm: std::sync::OnceLock<TableFile>, index: MaterialIndex },
     /// A table solved in memory.
     Memory(Table),
     /// A table solved in memory under `perpetual-check`.
@@ -386,7 +393,20 @@ pub fn index_size(material: Material) -> Result<usize, ProbeError> {
     })
 }
 
-/// Removes the temporary files (`<material>.egtb.<host>.<pid>.<time>.<n>.tmp`) that processes
+/// The extension of a material's WDL file.
+pub const WDL_EXTENSION: &str = "wdl";
+/// The extension of a material's DTM file.
+pub const DTM_EXTENSION: &str = "dtm";
+
+/// The statistics in a WDL file's header.
+fn stats_of_file(wdl: &TableFile) -> Result<Stats, TableError> {
+    Stats::from_counters(|name| wdl.counter(name)).ok_or_else(|| TableError::Damaged {
+        path: wdl.path().to_path_buf(),
+        why: "the header has no statistics".into(),
+    })
+}
+
+/// Removes the temporary files (`<material>.<wdl|dtm|egtb>.<host>.<pid>.<time>.<n>.tmp`) that processes
 /// of this machine which no longer run left behind (a killed generation). Files of other
 /// machines (a directory shared by a cluster) are left alone, and so is anything of another
 /// shape. Where processes cannot be looked up (not Linux), nothing is removed.
@@ -400,7 +420,10 @@ fn remove_stale_temporaries(dir: &Path) {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
         let Some(rest) = name.strip_suffix(".tmp") else { continue };
-        let Some((material, after)) = rest.split_once(".egtb.") else { continue };
+        let Some((material, after)) = [".wdl.", ".dtm.", ".egtb."].iter().find_map(|e| rest.split_once(e))
+        else {
+            continue;
+        };
         let parts: Vec<&str> = after.split('.').collect();
         let [tag, pid, nanos, n] = parts[..] else { continue };
         let numbers = [pid, nanos, n].iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
@@ -467,10 +490,68 @@ impl Tablebases {
         &self.dir
     }
 
-    /// The file of `material`.
+    /// The WDL file of `material` (see the [module](self) docs): the file whose presence says
+    /// that the material is generated (it is written last, after its DTM file).
     #[must_use]
     pub fn path(&self, material: Material) -> PathBuf {
+        self.dir.join(format!("{material}.{WDL_EXTENSION}"))
+    }
+
+    /// The DTM file of `material`.
+    #[must_use]
+    pub fn dtm_path(&self, material: Material) -> PathBuf {
+        self.dir.join(format!("{material}.{DTM_EXTENSION}"))
+    }
+
+    /// The file of `material` in the previous format (version 2), which [`convert`] rewrites.
+    #[must_use]
+    pub fn v2_path(&self, material: Material) -> PathBuf {
         self.dir.join(format!("{material}.egtb"))
+    }
+
+    /// Opens both files of `material`'s table (the headers only).
+    fn open_files(&self, material: Material, rules: Rules, dir: &Path) -> Result<TableFiles, TableError> {
+        let id = table_id(material, rules, MaterialIndex::new(material).len());
+        let (wdl, dtm) = (
+            dir.join(format!("{material}.{WDL_EXTENSION}")),
+            dir.join(format!("{material}.{DTM_EXTENSION}")),
+        );
+        TableFiles::open(TablePaths { wdl: &wdl, dtm: &dtm }, &id)
+    }
+
+    /// `material`'s table read whole from its files, holes as `None` (restored from the index:
+    /// the files' holes hold values chosen for compression), as a solve leaves them.
+    ///
+    /// # Errors
+    /// When a file is missing, damaged, or another table.
+    pub fn read_solution(&self, material: Material) -> Result<Solution, TableError> {
+        let index = MaterialIndex::new(material);
+        self.open_files(material, self.rules, &self.dir)?.read_solution_with(|p| !index.is_legal(p))
+    }
+
+    /// [`Tablebases::read_solution`] under `perpetual-check` (rule values and ranks).
+    ///
+    /// # Errors
+    /// When a file is missing, damaged, or another table.
+    pub fn read_rule_solution(&self, material: Material) -> Result<RuleSolution, TableError> {
+        let index = MaterialIndex::new(material);
+        self.open_files(material, self.rules, &self.dir)?.read_rule_solution_with(|p| !index.is_legal(p))
+    }
+
+    /// The statistics of `material` from its WDL file's header, when it has a file (none of
+    /// its blocks is read).
+    ///
+    /// # Errors
+    /// When the file cannot be opened, or its header has no statistics.
+    pub fn file_stats(&self, material: Material) -> Result<Option<Stats>, ProbeError> {
+        let path = self.path(material);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let id = table_id(material, self.rules, index_size(material)?);
+        let wdl = TableFile::open(&path, &id, endgame_core::table_file::FileKind::Wdl)
+            .map_err(|e| self.table_error(material, e))?;
+        Ok(Some(stats_of_file(&wdl).map_err(|e| self.table_error(material, e))?))
     }
 
     /// The block cache (its budget and what it holds now).
@@ -489,10 +570,14 @@ impl Tablebases {
         let exists = path.try_exists().map_err(|e| self.table_error(material, TableError::io(&path, e)))?;
         let source = if exists {
             let id = table_id(material, self.rules, positions);
-            let reader =
-                TableReader::open(&path, &id).map_err(|source| self.table_error(material, source))?;
+            let wdl = TableFile::open(&path, &id, endgame_core::table_file::FileKind::Wdl)
+                .map_err(|source| self.table_error(material, source))?;
             let key = self.next_key.fetch_add(1, Ordering::Relaxed);
-            Source::File { key, reader, index: MaterialIndex::new(material) }
+            Source::File { key, wdl, dtm: std::sync::OnceLock::new(), index: MaterialIndex::new(material) }
+        } else if self.v2_path(material).exists() {
+            // A file of the previous format: refused with the command that converts it.
+            let v2 = self.v2_path(material);
+            return Err(self.table_error(material, TableError::Version { path: v2, found: 2 }));
         } else if material.men() <= SOLVE_ON_THE_FLY_MEN && self.rules == Rules::PerpetualCheck {
             return self.solve_in_memory_by_rule(material);
         } else if material.men() <= SOLVE_ON_THE_FLY_MEN {
@@ -521,8 +606,7 @@ impl Tablebases {
         for m in material.with_smaller() {
             let path = self.path(m);
             if path.exists() {
-                let id = table_id(m, self.rules, MaterialIndex::new(m).len());
-                let solution = read_table(&path, &id).map_err(|source| self.table_error(m, source))?;
+                let solution = self.read_solution(m).map_err(|source| self.table_error(m, source))?;
                 tables
                     .insert(m, solution)
                     .map_err(|source| ProbeError::Solve { material: m, error: source })?;
@@ -549,10 +633,7 @@ impl Tablebases {
             let path = self.path(m);
             let failed = |source| ProbeError::Solve { material: m, error: source };
             if path.exists() {
-                let id = table_id(m, self.rules, MaterialIndex::new(m).len());
-                let solution = TableReader::open(&path, &id)
-                    .and_then(|r| r.read_rule_solution())
-                    .map_err(|source| self.table_error(m, source))?;
+                let solution = self.read_rule_solution(m).map_err(|source| self.table_error(m, source))?;
                 tables.insert(m, solution).map_err(failed)?;
             } else {
                 tables.solve_one(m, None, &solver).map_err(failed)?;
@@ -577,20 +658,59 @@ impl Tablebases {
         match source {
             Source::Memory(table) => Ok(table.solution().value(i).map(RuleValue::from)),
             Source::RuleMemory { solution, .. } => Ok(solution.value(i)),
-            Source::File { key, reader, .. } => {
-                let (b, at) = TableReader::locate(i);
-                let block = BlockKey { table: *key, block: b as u32 };
-                let block = self
-                    .cache
-                    .get_or_load(block, || reader.read_block(b))
-                    .map_err(|source| self.table_error(material, source))?;
-                Ok(block.rule_value(at))
+            Source::File { key, wdl, dtm, .. } => {
+                let category = self.category_at(material, *key, wdl, i)?;
+                let dtm = match dtm.get() {
+                    Some(dtm) => dtm,
+                    None => {
+                        let opened = TableFile::open_dtm(&self.dtm_path(material), wdl)
+                            .map_err(|source| self.table_error(material, source))?;
+                        dtm.get_or_init(|| opened)
+                    }
+                };
+                let symbol = if dtm.needs_symbol(category) {
+                    let (b, at) = dtm.locate(i);
+                    let block = BlockKey { table: 2 * key + 1, block: b as u32 };
+                    let block = self
+                        .cache
+                        .get_or_load(block, || dtm.read_block(b))
+                        .map_err(|source| self.table_error(material, source))?;
+                    block.symbol(at).unwrap_or(u32::MAX)
+                } else {
+                    0
+                };
+                dtm.value(category, symbol).map(Some).map_err(|source| self.table_error(material, source))
             }
         }
     }
 
-    /// Counts over the legal positions of `material` (see [`Stats`]), from its file (read
-    /// block by block, not kept) or solved in memory when it is small and has none.
+    /// The category of index `i` from `material`'s WDL file `wdl`, through the cache.
+    fn category_at(
+        &self,
+        material: Material,
+        key: u32,
+        wdl: &TableFile,
+        i: usize,
+    ) -> Result<Category, ProbeError> {
+        let (b, at) = wdl.locate(i);
+        let block = BlockKey { table: 2 * key, block: b as u32 };
+        let block = self
+            .cache
+            .get_or_load(block, || wdl.read_block(b))
+            .map_err(|source| self.table_error(material, source))?;
+        block.category(at).ok_or_else(|| {
+            self.table_error(
+                material,
+                TableError::Damaged {
+                    path: wdl.path().to_path_buf(),
+                    why: format!("block {b}: a symbol that is no category"),
+                },
+            )
+        })
+    }
+
+    /// Counts over the legal positions of `material` (see [`Stats`]), from its WDL file's
+    /// header (no block is read) or solved in memory when it is small and has no file.
     ///
     /// # Errors
     /// When the material has no table or its file is damaged.
@@ -605,14 +725,9 @@ impl Tablebases {
                     Stats::count(index, range, |p| solution.value(p))
                 })
                 .reduce(Stats::default, Stats::merge)),
-            Source::File { reader, index, .. } => (0..reader.blocks())
-                .into_par_iter()
-                .map(|b| {
-                    let block = reader.read_block(b).map_err(|source| self.table_error(material, source))?;
-                    let start = b * endgame_core::table_file::BLOCK_POSITIONS;
-                    Ok(Stats::count(index, start..start + block.len(), |p| block.rule_value(p - start)))
-                })
-                .try_reduce(Stats::default, |a, b| Ok(a.merge(b))),
+            Source::File { wdl, .. } => {
+                stats_of_file(wdl).map_err(|source| self.table_error(material, source))
+            }
         }
     }
 
@@ -700,10 +815,11 @@ impl Tablebases {
 
     /// The `standard` table of `material` from the sibling `standard` directory, when that
     /// file exists and reads back whole (else `None`: it is solved).
-    fn standard_solution(&self, material: Material, positions: usize) -> Option<Solution> {
-        let path = self.dir.parent()?.join(Rules::Standard.name()).join(format!("{material}.egtb"));
-        let id = table_id(material, Rules::Standard, positions);
-        TableReader::open(&path, &id).and_then(|r| r.read_solution()).ok()
+    fn standard_solution(&self, material: Material) -> Option<Solution> {
+        let dir = self.dir.parent()?.join(Rules::Standard.name());
+        let index = MaterialIndex::new(material);
+        let files = self.open_files(material, Rules::Standard, &dir).ok()?;
+        files.read_solution_with(|p| !index.is_legal(p)).ok()
     }
 
     /// The books of a generation of `materials`: the plan ([`Tablebases::plan`]), its files
@@ -746,8 +862,7 @@ impl Tablebases {
             let positions = MaterialIndex::new(material).len();
             let path = self.path(material);
             if path.exists() {
-                let id = table_id(material, self.rules, positions);
-                match TableReader::open(&path, &id).and_then(|r| r.verify()) {
+                match self.open_files(material, self.rules, &self.dir).and_then(|f| f.verify()) {
                     Ok(()) => {
                         summary.kept += 1;
                         finished.insert(material);
@@ -800,18 +915,22 @@ impl Tablebases {
         let start = Instant::now();
         let failed = |source| GenerateError::Solve { material, error: source };
         let path = self.path(material);
+        let dtm_path = self.dtm_path(material);
+        let paths = TablePaths { wdl: &path, dtm: &dtm_path };
         let id = table_id(material, self.rules, positions);
         if let (Some(from), Loaded::Plain(t)) = (source, &mut *loaded) {
             if t.table(from).is_none() {
-                let n = MaterialIndex::new(from).len();
-                t.insert(from, read_table(&self.path(from), &table_id(from, self.rules, n))?)
-                    .map_err(failed)?;
+                t.insert(from, self.read_solution(from)?).map_err(failed)?;
             }
             let twin = t.table(from).expect("just loaded");
             let index = MaterialIndex::new(material);
             let flip = ColourFlip::new(&index, twin.index());
-            write_table_permuted(&path, &id, twin.solution(), |range, out| {
-                twin.twin_values(&flip, range, out)
+            // The twin's statistics are the table's, the sides swapped.
+            let stats = Stats::of_values(twin.index(), |p| twin.solution().value(p).map(RuleValue::from));
+            write_tables(paths, &id, &stats.colour_twin().counters(), |range, out| {
+                let mut values = Vec::with_capacity(range.len());
+                twin.twin_values(&flip, range, &mut values);
+                out.extend(values.into_iter().map(|v| v.map(RuleValue::from)));
             })?;
             self.forget(material);
             let seconds = start.elapsed().as_secs_f64();
@@ -820,12 +939,10 @@ impl Tablebases {
         }
         for smaller in material.after_captures() {
             if !loaded.contains(smaller) {
-                let n = MaterialIndex::new(smaller).len();
-                let (path, id) = (self.path(smaller), table_id(smaller, self.rules, n));
                 match loaded {
-                    Loaded::Plain(t) => t.insert(smaller, read_table(&path, &id)?).map_err(failed)?,
+                    Loaded::Plain(t) => t.insert(smaller, self.read_solution(smaller)?).map_err(failed)?,
                     Loaded::Rule(t) => {
-                        let solution = TableReader::open(&path, &id)?.read_rule_solution()?;
+                        let solution = self.read_rule_solution(smaller)?;
                         t.insert(smaller, solution).map_err(failed)?;
                     }
                 }
@@ -836,12 +953,15 @@ impl Tablebases {
         match loaded {
             Loaded::Plain(t) => {
                 t.solve_with(material, &solver).map_err(failed)?;
-                write_table(&path, &id, t.table(material).expect("just solved").solution())?;
+                let table = t.table(material).expect("just solved");
+                let stats =
+                    Stats::of_values(table.index(), |p| table.solution().value(p).map(RuleValue::from));
+                write_solution(paths, &id, &stats.counters(), table.solution())?;
             }
             Loaded::Rule(t) => {
                 let step = |step| report(GenerateEvent::Step { material, step });
                 step("reading the standard table");
-                let standard = self.standard_solution(material, positions);
+                let standard = self.standard_solution(material);
                 if standard.is_none() {
                     step("solving under standard rules");
                 }
@@ -856,7 +976,8 @@ impl Tablebases {
                 check_rule_solution(&game, solution)
                     .map_err(|why| GenerateError::Certificate { material, why })?;
                 step("writing");
-                write_rule_table(&path, &id, solution)?;
+                let stats = Stats::of_values(t.index(material).expect("just solved"), |p| solution.value(p));
+                write_rule_solution(paths, &id, &stats.counters(), solution)?;
             }
         }
         self.forget(material);
@@ -921,7 +1042,8 @@ impl Tablebases {
         if let Some(old) = old
             && let Source::File { key, .. } = &*old
         {
-            self.cache.forget_table(*key);
+            self.cache.forget_table(2 * key);
+            self.cache.forget_table(2 * key + 1);
         }
     }
 }
@@ -939,5 +1061,17 @@ impl Probe for Tablebases {
             None => None,
         };
         value.ok_or(ProbeError::NoValue { material })
+    }
+
+    fn lookup_wdl(&self, position: &Position) -> Result<Category, ProbeError> {
+        let material = position.material();
+        let source = self.source(material)?;
+        let Some(i) = source.index().encode(position) else { return Err(ProbeError::NoValue { material }) };
+        match &*source {
+            Source::File { key, wdl, .. } => self.category_at(material, *key, wdl, i),
+            _ => {
+                self.value_at(material, &source, i)?.map(Category::of).ok_or(ProbeError::NoValue { material })
+            }
+        }
     }
 }
