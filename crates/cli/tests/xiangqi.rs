@@ -368,3 +368,28 @@ fn positions_beyond_the_tables_get_an_error_at_once() {
     let e = err(&["xiangqi", "stats", "KAABBPPPPPvKAABB"]);
     assert!(e.contains("has 15 men"), "{e}");
 }
+
+#[test]
+fn manifest_and_verify_files_exit_0_then_1_naming_the_file() {
+    let dir = temp_dir("manifest");
+    endgame().args(["xiangqi", "generate", "KRvK", "--dir"]).arg(&dir).assert().success();
+    let out =
+        endgame().args(["xiangqi", "manifest"]).arg(&dir).assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("KRvK  standard  xiangqi/standard/KRvK.wdl  "), "{text}");
+    assert!(dir.join("manifest.txt").exists());
+    endgame().args(["xiangqi", "verify-files"]).arg(&dir).assert().success();
+    let file = dir.join("xiangqi/standard/KRvK.wdl");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[40] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+    let out = endgame().args(["xiangqi", "verify-files"]).arg(&dir).assert().code(1).get_output().clone();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("differs: xiangqi/standard/KRvK.wdl (SHA-256 "), "{stdout}");
+    std::fs::remove_file(dir.join("xiangqi/standard/KvK.dtm")).unwrap();
+    let out = endgame().args(["xiangqi", "verify-files"]).arg(&dir).assert().code(1).get_output().clone();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("missing: xiangqi/standard/KvK.dtm"));
+    // Not a directory: the user's input.
+    endgame().args(["xiangqi", "manifest"]).arg(dir.join("nowhere")).assert().code(2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
