@@ -1545,18 +1545,21 @@ mod tests {
         }
     }
 
+    /// Positions, their values, the DTM file's width.
+    type Case = (usize, fn(usize) -> Option<RuleValue>, u8);
+
     #[test]
     fn every_symbol_width_round_trips_across_blocks() {
         let dir = scratch("widths");
         // DTM symbols of 0 (one value per category), 8, 16 and 32 bits; several blocks.
-        let cases: [(usize, fn(usize) -> Option<RuleValue>, u8); 5] = [
+        let cases: [Case; 5] = [
             (200_000, |p| if p % 3 == 0 { None } else { Some(RuleValue::Draw(None)) }, 0),
             (
                 200_000,
                 |p| Some(if p % 2 == 0 { RuleValue::Win(Plies(1)) } else { RuleValue::Loss(Plies(0)) }),
                 0,
             ),
-            (200_000, |p| (p % 7 != 0).then(|| RuleValue::Win(Plies((p % 255) as u32))), 8),
+            (200_000, |p| (p % 7 != 0).then_some(RuleValue::Win(Plies((p % 255) as u32))), 8),
             (150_000, |p| Some(RuleValue::Loss(Plies((p % 20_000) as u32))), 16),
             (140_000, |p| Some(RuleValue::WinByRule(p as u32 / 2)), 32),
         ];
@@ -1581,7 +1584,7 @@ mod tests {
         // Distances 100-199, mostly 150: one byte per symbol, 150 the first of the list.
         let values: Vec<_> = (0..n)
             .map(|p: usize| {
-                let d = if p % 5 == 0 { 100 + (p * 7919 % 100) } else { 150 };
+                let d = if p.is_multiple_of(5) { 100 + (p * 7919 % 100) } else { 150 };
                 Some(RuleValue::Win(Plies(d as u32)))
             })
             .collect();
@@ -1615,7 +1618,7 @@ mod tests {
         let dir = scratch("damage");
         let n = 200_000;
         let values: Vec<_> =
-            (0..n).map(|p| (p % 3 != 0).then(|| RuleValue::Win(Plies((p % 90) as u32)))).collect();
+            (0..n).map(|p| (p % 3 != 0).then_some(RuleValue::Win(Plies((p % 90) as u32)))).collect();
         let pair = Pair::new(&dir, "t");
         round_trip(&dir, &values);
         let good = (fs::read(&pair.wdl).unwrap(), fs::read(&pair.dtm).unwrap());

@@ -297,13 +297,16 @@ impl FilesCheck {
     }
 }
 
+/// A file's size and SHA-256, or why it could not be read.
+type Hashed = Result<(u64, String), FilesError>;
+
 /// Checks every file the manifest of `base` lists against its size and SHA-256 (in parallel).
 ///
 /// # Errors
 /// When the manifest is missing or bad, or a directory cannot be read.
 pub fn verify_files(base: &Path) -> Result<FilesCheck, FilesError> {
     let entries = read_manifest(&base.join(MANIFEST))?;
-    let results: Vec<(Entry, Option<Result<(u64, String), FilesError>>)> = entries
+    let results: Vec<(Entry, Option<Hashed>)> = entries
         .into_par_iter()
         .map(|e| {
             let path = base.join(&e.file);
