@@ -13,8 +13,9 @@ use crate::failure::Failure;
 /// Arguments of `endgame serve`.
 #[derive(Args)]
 pub struct ServeArgs {
-    /// The address to listen on: loopback unless another address is given explicitly.
-    #[arg(long, default_value = "127.0.0.1:8000")]
+    /// The address to listen on, IP:PORT: loopback unless another address is given explicitly
+    /// (0.0.0.0:8000 listens on every interface).
+    #[arg(long, default_value = "127.0.0.1:8000", value_parser = parse_addr)]
     addr: SocketAddr,
     /// The Xiangqi tablebase directory (default: as for `endgame xiangqi`).
     #[arg(long)]
@@ -22,6 +23,17 @@ pub struct ServeArgs {
     /// The Xiangqi tablebase block cache, in MiB.
     #[arg(long, default_value_t = 256)]
     cache: usize,
+}
+
+/// `--addr`: an IP address and a port, with examples when it is not one (a port alone, a
+/// host name).
+fn parse_addr(text: &str) -> Result<SocketAddr, String> {
+    text.parse().map_err(|_| {
+        let port = text.rsplit(':').next().filter(|p| p.parse::<u16>().is_ok()).unwrap_or("8000");
+        format!(
+            "expected an IP address and a port, such as 127.0.0.1:{port} (this machine only) or 0.0.0.0:{port} (every interface)"
+        )
+    })
 }
 
 /// Runs the server until the process is stopped or Ctrl-C.

@@ -91,8 +91,8 @@ pub struct TableArgs {
     /// The rule set: standard (no move into check, no legal move loses, endless play draws;
     /// no perpetual-check or chasing rules), perpetual-check (standard, but a side that checks
     /// forever while the other does not loses; chasing rules are not modelled: a perpetual
-    /// chase stays a draw) or hdu (HDU 5897: capture the General to win).
-    #[arg(long, default_value_t = Rules::Standard)]
+    /// chase stays a draw) or hdu (HDU 5897: capture the General to win). Any case.
+    #[arg(long, default_value_t = Rules::Standard, value_parser = parse_rules)]
     rules: Rules,
     /// The directory of the table files (default: $ENDGAME_TB_DIR, else the data directory).
     #[arg(long)]
@@ -192,8 +192,18 @@ fn load(args: &PositionArgs) -> Result<(Position, Tablebases), Failure> {
     Ok((position, tables))
 }
 
+/// `--rules` in any case (`HDU`, `Standard`).
+fn parse_rules(text: &str) -> Result<Rules, String> {
+    text.to_ascii_lowercase().parse().map_err(|e: endgame_xiangqi::rules::ParseRulesError| e.to_string())
+}
+
+/// A material in any case: `krvknn` is `KRvKNN` (no piece letter is a `v`).
 fn parse_material(text: &str) -> Result<Material, Failure> {
-    text.parse().map_err(|e| Failure::input(format!("material {text:?}: {e}")))
+    let normal: String = text
+        .chars()
+        .map(|c| if c.eq_ignore_ascii_case(&'v') { 'v' } else { c.to_ascii_uppercase() })
+        .collect();
+    normal.parse().map_err(|e| Failure::input(format!("material {text:?}: {e}")))
 }
 
 fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), Failure> {
