@@ -345,6 +345,17 @@ pub enum GenerateError {
     },
 }
 
+/// Whether index `p` of `index` is a hole of a table under `rules` (no value: the files hold
+/// one chosen for compression there): under `hdu` every index that decodes has a value (a
+/// position with the side not to move in check is one, see [`Rules::Hdu`]), under the other
+/// rule sets only the legal ones.
+fn is_hole(index: &MaterialIndex, rules: Rules, p: usize) -> bool {
+    match rules {
+        Rules::Hdu => index.squares(p, &mut [crate::Square::A0; crate::index::MAX_MEN]).is_none(),
+        Rules::Standard | Rules::PerpetualCheck => !index.is_legal(p),
+    }
+}
+
 /// What a table file of `material` under `rules` holds (checked when reading it).
 #[must_use]
 pub fn table_id(material: Material, rules: Rules, positions: usize) -> TableId {
@@ -528,7 +539,8 @@ impl Tablebases {
     /// When a file is missing, damaged, or another table.
     pub fn read_solution(&self, material: Material) -> Result<Solution, TableError> {
         let index = MaterialIndex::new(material);
-        self.open_files(material, self.rules, &self.dir)?.read_solution_with(|p| !index.is_legal(p))
+        let rules = self.rules;
+        self.open_files(material, rules, &self.dir)?.read_solution_with(|p| is_hole(&index, rules, p))
     }
 
     /// [`Tablebases::read_solution`] under `perpetual-check` (rule values and ranks).
@@ -537,7 +549,8 @@ impl Tablebases {
     /// When a file is missing, damaged, or another table.
     pub fn read_rule_solution(&self, material: Material) -> Result<RuleSolution, TableError> {
         let index = MaterialIndex::new(material);
-        self.open_files(material, self.rules, &self.dir)?.read_rule_solution_with(|p| !index.is_legal(p))
+        let rules = self.rules;
+        self.open_files(material, rules, &self.dir)?.read_rule_solution_with(|p| is_hole(&index, rules, p))
     }
 
     /// The statistics of `material` from its WDL file's header, when it has a file (none of
@@ -821,7 +834,7 @@ impl Tablebases {
         let dir = self.dir.parent()?.join(Rules::Standard.name());
         let index = MaterialIndex::new(material);
         let files = self.open_files(material, Rules::Standard, &dir).ok()?;
-        files.read_solution_with(|p| !index.is_legal(p)).ok()
+        files.read_solution_with(|p| is_hole(&index, Rules::Standard, p)).ok()
     }
 
     /// The books of a generation of `materials`: the plan ([`Tablebases::plan`]), its files

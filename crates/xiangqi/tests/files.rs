@@ -20,22 +20,23 @@ fn material(name: &str) -> Material {
     name.parse().unwrap()
 }
 
-/// Version-2 files of `KRvKN` and its smaller materials (written from tables solved in memory,
-/// as the previous version wrote them) are refused with the command that converts them;
-/// converted, every index of every material holds its value, the files are byte for byte
+/// Version-2 files of `KRvKN` and its smaller materials (`KCvKA` under `hdu`, whose holes are
+/// other indices than the other rule sets'; written from tables solved in memory, as the
+/// previous version wrote them) are refused with the command that converts them; converted,
+/// every index of every material holds its value (holes `None`), the files are byte for byte
 /// those a generation writes, and the old files are gone.
 #[test]
 fn convert_keeps_every_index_and_writes_what_a_generation_writes() {
-    for rules in [Rules::Standard, Rules::PerpetualCheck] {
+    for rules in [Rules::Standard, Rules::PerpetualCheck, Rules::Hdu] {
         let dir = temp_dir(&format!("convert-{rules}"));
         let reference = temp_dir(&format!("reference-{rules}"));
-        let top = material("KRvKN");
+        let top = material(if rules == Rules::Hdu { "KCvKA" } else { "KRvKN" });
         Tablebases::open(&reference, rules).generate(&[top], &|_| {}).unwrap();
         let store = Tablebases::open(&dir, rules);
         std::fs::create_dir_all(store.dir()).unwrap();
         // The values, solved in memory.
         let mut values: Vec<(Material, Vec<Option<RuleValue>>)> = Vec::new();
-        if rules == Rules::Standard {
+        if rules != Rules::PerpetualCheck {
             let mut tables = Tablebase::new(rules);
             for m in top.with_smaller() {
                 tables.solve(m).unwrap();
