@@ -209,8 +209,10 @@ pub fn table_file(data: &[u8]) {
             }
         }
         if let Ok(dtm) = TableFile::open_dtm(dtm, &file) {
+            let _ = dtm.verify();
             for b in 0..dtm.blocks() {
-                if let Ok(block) = dtm.read_block(b) {
+                let Ok(wdl) = file.read_block(dtm.wdl_block_of(b, &file)) else { continue };
+                if let Ok(block) = dtm.read_dtm_block(b, &wdl) {
                     for i in 0..block.len() {
                         for c in Category::ALL {
                             let _ = dtm.value(c, block.symbol(i).unwrap_or(0));

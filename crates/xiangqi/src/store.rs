@@ -40,7 +40,7 @@ use endgame_core::perpetual::{
 };
 use endgame_core::schedule::{Scheduler, Tier};
 use endgame_core::table_file::{
-    BlockCache, BlockKey, Category, TableError, TableFile, TableFiles, TableId, TablePaths,
+    Block, BlockCache, BlockKey, Category, TableError, TableFile, TableFiles, TableId, TablePaths,
     write_rule_solution, write_solution, write_tables,
 };
 use endgame_core::{Progress, Retrograde, Solution, SolveError};
@@ -688,7 +688,10 @@ impl Tablebases {
                     let block = BlockKey { table: 2 * key + 1, block: b as u32 };
                     let block = self
                         .cache
-                        .get_or_load(block, || dtm.read_block(b))
+                        .get_or_load(block, || {
+                            let wdl_block = self.wdl_block(*key, wdl, dtm.wdl_block_of(b, wdl))?;
+                            dtm.read_dtm_block(b, &wdl_block)
+                        })
                         .map_err(|source| self.table_error(material, source))?;
                     block.symbol(at).unwrap_or(u32::MAX)
                 } else {
@@ -697,6 +700,11 @@ impl Tablebases {
                 dtm.value(category, symbol).map(Some).map_err(|source| self.table_error(material, source))
             }
         }
+    }
+
+    /// Block `b` of the WDL file `wdl` (of the table numbered `key`), through the cache.
+    fn wdl_block(&self, key: u32, wdl: &TableFile, b: usize) -> Result<Arc<Block>, TableError> {
+        self.cache.get_or_load(BlockKey { table: 2 * key, block: b as u32 }, || wdl.read_block(b))
     }
 
     /// The category of index `i` from `material`'s WDL file `wdl`, through the cache.
@@ -708,11 +716,7 @@ impl Tablebases {
         i: usize,
     ) -> Result<Category, ProbeError> {
         let (b, at) = wdl.locate(i);
-        let block = BlockKey { table: 2 * key, block: b as u32 };
-        let block = self
-            .cache
-            .get_or_load(block, || wdl.read_block(b))
-            .map_err(|source| self.table_error(material, source))?;
+        let block = self.wdl_block(key, wdl, b).map_err(|source| self.table_error(material, source))?;
         block.category(at).ok_or_else(|| {
             self.table_error(
                 material,
