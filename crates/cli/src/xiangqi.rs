@@ -4,11 +4,10 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use endgame_core::Phase;
 use endgame_core::perpetual::RuleValue;
 use endgame_xiangqi::{
     GenerateError, GenerateEvent, GenerateSummary, Material, MaterialIndex, Move, Position, Probe,
-    ProbeError, Rules, Setup, Tablebases, kvkn, report,
+    ProbeError, Rules, Tablebases, input, kvkn, report,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -158,18 +157,13 @@ fn probe_failure(e: ProbeError) -> Failure {
 }
 
 fn load(args: &PositionArgs) -> Result<(Position, Tablebases), Failure> {
-    let setup: Setup = args
-        .fen
-        .parse()
-        .map_err(|e| Failure::input(format!("FEN {}: {e}", endgame_core::input::quote(&args.fen))))?;
-    let position = Position::from_setup(setup).map_err(|e| Failure::input(format!("position: {e}")))?;
-    position.check(args.tables.rules).map_err(|e| Failure::input(format!("position: {e}")))?;
+    let position = input::position(&args.fen, args.tables.rules)?;
     let tables = tables(&args.tables)?.with_cache_bytes(args.cache.saturating_mul(1 << 20));
     Ok((position, tables))
 }
 
 fn parse_material(text: &str) -> Result<Material, Failure> {
-    text.parse().map_err(|e| Failure::input(format!("material {text:?}: {e}")))
+    Ok(input::material(text)?)
 }
 
 fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), Failure> {
@@ -336,13 +330,7 @@ fn run_generation(tables: &Tablebases, materials: &[Material]) -> Result<Generat
             bar.set_message(format!("{material} from {from}"));
         }
         GenerateEvent::Progress { material, progress } => {
-            let phase = match progress.phase {
-                Phase::Start => "counting moves",
-                Phase::ReverseEdges => "reverse edges",
-                Phase::WinsAndLosses => "wins and losses",
-                Phase::Draws => "draws",
-            };
-            bar.set_message(format!("{material} {phase}"));
+            bar.set_message(format!("{material} {}", progress.phase.name()));
             bar.set_position(progress.done);
         }
         GenerateEvent::Step { material, step } => {

@@ -18,6 +18,8 @@
 //!   block through a byte-bounded cache) and the [`Probe`] trait (value, moves, main line).
 //! - [`perpetual`]: tables under `perpetual-check` (a side that checks forever loses), solved
 //!   in memory by the core's [`endgame_core::perpetual`] solver.
+//! - [`input`]: positions, materials and rule sets as users type them, with the command line's
+//!   messages (shared by the command line and the bindings).
 //! - [`judge`]: the HDU 5897 contest format.
 //! - [`wxf`]: moves in WXF notation (`C2.5`, `H8+7`), as players write them.
 //!
@@ -38,6 +40,7 @@ pub mod board;
 pub mod cluster;
 pub mod fen;
 pub mod index;
+pub mod input;
 pub mod judge;
 pub mod material;
 pub mod material_game;

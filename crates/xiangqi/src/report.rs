@@ -35,12 +35,19 @@ pub fn dtm(value: RuleValue) -> Option<i64> {
     }
 }
 
+/// The rule a result is won or lost by (`perpetual-check`), `None` for a mate, a loss or a
+/// draw: the `rule` field of the JSON answers and of the bindings.
+#[must_use]
+pub fn rule(value: RuleValue) -> Option<&'static str> {
+    value.is_by_rule().then_some(crate::Rules::PerpetualCheck.name())
+}
+
 /// `category`, `dtm` and, for a result by the rule, `rule` into `json`.
 fn put_value(json: &mut Json, value: RuleValue) {
     json["category"] = json!(category(value));
     json["dtm"] = json!(dtm(value));
-    if value.is_by_rule() {
-        json["rule"] = json!(crate::Rules::PerpetualCheck.name());
+    if let Some(rule) = rule(value) {
+        json["rule"] = json!(rule);
     }
 }
 
