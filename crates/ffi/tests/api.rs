@@ -51,7 +51,7 @@ impl Drop for Open {
     }
 }
 
-// SAFETY (for the tests' threads): an eg_tablebases may be probed from many threads at once.
+// SAFETY: an eg_tablebases may be probed from many threads at once (the tests' threads share one).
 unsafe impl Sync for Open {}
 
 const KRAVK: &str = "4k4/9/9/9/9/9/9/9/4A4/3RK4 w";
@@ -73,7 +73,7 @@ fn null_pointers_are_bad_input() {
     let standard = c("standard");
     // SAFETY: each call passes one null pointer, the others valid.
     unsafe {
-        let mut opened = 1usize as *mut eg_tablebases;
+        let mut opened = std::ptr::dangling_mut::<eg_tablebases>();
         check(eg_open(null(), null(), &mut opened), "rules: a null pointer, expected a string");
         assert!(opened.is_null(), "*out is NULL after a failure");
         check(eg_open(null(), standard.as_ptr(), null_mut()), "out: a null pointer");
@@ -102,7 +102,7 @@ fn null_pointers_are_bad_input() {
 fn bad_rules_fens_and_buffers() {
     let dir = scratch("bad");
     let dir_c = c(dir.to_str().unwrap());
-    let mut tb = 1usize as *mut eg_tablebases;
+    let mut tb = std::ptr::dangling_mut::<eg_tablebases>();
     // SAFETY: valid strings and out pointer.
     let status = unsafe { eg_open(dir_c.as_ptr(), c("fide").as_ptr(), &mut tb) };
     assert_eq!(status, EG_BAD_INPUT);
