@@ -8,7 +8,8 @@
 # the Python module is installed into target/python-venv (release build).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cargo build --release -q -p endgame -p endgame-ffi --example probe_rate
+cargo build --release -q -p endgame -p endgame-ffi
+cargo build --release -q -p endgame-ffi --example probe_rate
 tb=target/release/endgame
 dir=target/bench-tables
 [ -f "$dir/xiangqi/standard/KRvKNN.egtb" ] || $tb xiangqi generate KRvKNN --dir "$dir"

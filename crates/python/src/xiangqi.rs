@@ -102,7 +102,7 @@ impl ProbeResult {
 /// A legal move and the value of the position after it, for the side to move there (the
 /// lichess API's convention, as `endgame xiangqi moves --json`): `uci` (`"h2e2"`), `wxf`
 /// (`"C2.5"`), `capture` (the role taken, such as `"Horse"`, or `None`), `category`, `dtm`,
-/// `rule` as in [`ProbeResult`].
+/// `rule` as in `ProbeResult`.
 #[pyclass(frozen, eq, get_all, module = "endgame")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Move {
