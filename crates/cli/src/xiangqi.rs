@@ -69,8 +69,8 @@ pub struct TableArgs {
     /// The rule set: standard (no move into check, no legal move loses, endless play draws;
     /// no perpetual-check or chasing rules), perpetual-check (standard, but a side that checks
     /// forever while the other does not loses; chasing rules are not modelled: a perpetual
-    /// chase stays a draw) or hdu (HDU 5897: capture the General to win).
-    #[arg(long, default_value_t = Rules::Standard)]
+    /// chase stays a draw) or hdu (HDU 5897: capture the General to win). Any case.
+    #[arg(long, default_value_t = Rules::Standard, value_parser = parse_rules)]
     rules: Rules,
     /// The directory of the table files (default: $ENDGAME_TB_DIR, else the data directory).
     #[arg(long)]
@@ -122,6 +122,11 @@ pub struct PositionArgs {
     /// Print JSON (fields like the lichess tablebase API: category, dtm, moves[].uci).
     #[arg(long)]
     json: bool,
+    /// Generate the tables the position needs when they are missing (with a progress bar on
+    /// standard error; refused up front, with the estimate, when it needs more memory than is
+    /// available), then answer.
+    #[arg(long)]
+    generate: bool,
 }
 
 /// Runs a subcommand.
@@ -151,8 +156,62 @@ fn probe_failure(e: ProbeError) -> Failure {
     if e.is_table_failure() {
         // A file that cannot be read, a damaged table: not the user's input (exit 1).
         Failure::Other(anyhow::Error::new(e).context("position"))
+    } else if e.is_not_generated() {
+        Failure::input(format!("position: {e} (or add --generate to this command)"))
     } else {
         Failure::input(format!("position: {e}"))
+    }
+}
+
+/// `--generate`: makes sure the tables of `material` (and of every material its captures lead
+/// to) are there, generating what is missing with a progress bar; refused up front when the
+/// estimate exceeds the memory available.
+fn ensure_tables(tables: &Tablebases, material: Material) -> Result<(), Failure> {
+    use endgame_xiangqi::jobs::{self, EnsureError, EnsureOptions, Ensured, JobProgress};
+    let speed = jobs::default_speed();
+    let estimate =
+        jobs::estimate(tables, material, speed).map_err(|e| Failure::input(format!("position: {e}")))?;
+    if estimate.is_done() {
+        return Ok(());
+    }
+    eprintln!("{} ({} rules) to generate", estimate.describe(), tables.rules());
+    let bar = ProgressBar::new(estimate.positions);
+    bar.set_style(
+        ProgressStyle::with_template("[{bar:30}] {percent:>3}% {msg}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    let report = |p: &JobProgress| {
+        bar.set_length(p.positions_total.max(1));
+        bar.set_position(p.positions_done);
+        let current = p.current.map_or_else(String::new, |m| format!(", {m}"));
+        bar.set_message(format!(
+            "{}/{} tables{current}, {:.1} M positions/s, {:.0} s left",
+            p.materials_done,
+            p.materials_total,
+            p.positions_per_second / 1e6,
+            p.seconds_left.ceil()
+        ));
+    };
+    let budget = jobs::memory_available().unwrap_or(u64::MAX);
+    let done = jobs::ensure(tables, material, EnsureOptions { budget, cancel: None, speed }, &report);
+    bar.finish_and_clear();
+    match done {
+        Ok(Ensured::Generated { summary, seconds, .. }) => {
+            eprintln!(
+                "{}: {} generated in {seconds:.1} s ({:.1} million positions/s), in {}",
+                material,
+                tables_count(summary.generated),
+                estimate.positions as f64 / seconds.max(1e-9) / 1e6,
+                tables.dir().display()
+            );
+            Ok(())
+        }
+        Ok(Ensured::Already(_)) => Ok(()),
+        Err(e @ (EnsureError::OverBudget { .. } | EnsureError::Probe(_))) => {
+            Err(Failure::input(format!("position: {e}")))
+        }
+        Err(e) => Err(Failure::Other(anyhow::Error::new(e).context("generating"))),
     }
 }
 
@@ -162,6 +221,13 @@ fn load(args: &PositionArgs) -> Result<(Position, Tablebases), Failure> {
     Ok((position, tables))
 }
 
+/// `--rules` in any case (`HDU`, `Standard`), as [`input::rules`] reads it (clap names the
+/// option, so the message is the library's without its `rules: ` prefix).
+fn parse_rules(text: &str) -> Result<Rules, String> {
+    input::rules(text).map_err(|e| e.message)
+}
+
+/// A material in any case: `krvknn` is `KRvKNN` (no piece letter is a `v`).
 fn parse_material(text: &str) -> Result<Material, Failure> {
     Ok(input::material(text)?)
 }
@@ -461,6 +527,9 @@ fn result(out: &mut dyn Write, position: &Position, value: RuleValue, rules: Rul
 
 fn solve(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let (position, tables) = load(args)?;
+    if args.generate {
+        ensure_tables(&tables, position.material())?;
+    }
     let rules = tables.rules();
     let value = tables.probe(&position).map_err(probe_failure)?;
     let line = tables.main_line(&position).map_err(probe_failure)?;
@@ -488,6 +557,9 @@ fn solve(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
 
 fn moves(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let (position, tables) = load(args)?;
+    if args.generate {
+        ensure_tables(&tables, position.material())?;
+    }
     let rules = tables.rules();
     let value = tables.probe(&position).map_err(probe_failure)?;
     let scored = tables.moves(&position).map_err(probe_failure)?;
@@ -539,5 +611,6 @@ fn demo_args(fen: &str, rules: Rules) -> PositionArgs {
         tables: TableArgs { rules, dir: Some(nowhere) },
         cache: 8,
         json: false,
+        generate: false,
     }
 }

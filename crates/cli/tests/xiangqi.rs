@@ -358,3 +358,47 @@ fn positions_beyond_the_tables_get_an_error_at_once() {
     let e = err(&["xiangqi", "stats", "KAABBPPPPPvKAABB"]);
     assert!(e.contains("has 15 men"), "{e}");
 }
+
+/// `solve --generate` and `moves --generate`: the tables the position needs are generated
+/// (the estimate and a summary on standard error), then the answer is the one from the files;
+/// a second run generates nothing. Without the flag the error says it exists.
+#[test]
+fn solve_and_moves_generate_what_they_need() {
+    let dir = temp_dir("generate-on-demand");
+    let fen = "3ak4/4a4/4b4/9/9/9/9/4N4/9/4K4 w";
+    let out = endgame().args(["xiangqi", "moves", fen]).env("ENDGAME_TB_DIR", &dir).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("is not generated") && err.ends_with("(or add --generate to this command)\n"),
+        "{err}"
+    );
+    let out = endgame()
+        .args(["xiangqi", "solve", "--generate", "--json", fen])
+        .env("ENDGAME_TB_DIR", &dir)
+        .assert()
+        .success();
+    let out = out.get_output();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("KNvKAAB: 12 tables, 1.3 M positions, about "), "{err}");
+    assert!(err.contains("(standard rules) to generate\n"), "{err}");
+    assert!(err.contains("KNvKAAB: 12 tables generated in "), "{err}");
+    let solved: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(solved["material"], "KNvKAAB");
+    assert_eq!(std::fs::read_dir(dir.join("xiangqi/standard")).unwrap().count(), 12);
+    // Answered from the files now: the same answer without the flag, nothing generated.
+    let again =
+        endgame().args(["xiangqi", "solve", "--json", fen]).env("ENDGAME_TB_DIR", &dir).assert().success();
+    assert_eq!(again.get_output().stdout, out.stdout);
+    let moves = endgame()
+        .args(["xiangqi", "moves", "--generate", fen])
+        .env("ENDGAME_TB_DIR", &dir)
+        .assert()
+        .success();
+    assert!(
+        moves.get_output().stderr.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&moves.get_output().stderr)
+    );
+    assert!(String::from_utf8_lossy(&moves.get_output().stdout).contains("legal moves, best first"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -40,7 +40,7 @@
 //! of consecutive positions lie close together in memory.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -320,6 +320,8 @@ pub enum SolveError {
         /// The solution's positions.
         found: usize,
     },
+    /// The solve was cancelled ([`Retrograde::cancel`]).
+    Cancelled,
 }
 
 impl std::fmt::Display for SolveError {
@@ -337,6 +339,7 @@ impl std::fmt::Display for SolveError {
             SolveError::WrongSize { expected, found } => {
                 write!(f, "a solution of {found} positions was given for a game of {expected}")
             }
+            SolveError::Cancelled => write!(f, "cancelled"),
         }
     }
 }
@@ -395,9 +398,22 @@ pub struct Progress {
 /// ```
 #[derive(Default)]
 pub struct Retrograde<'a> {
-    progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    hooks: Hooks<'a>,
     cells: CellSize,
     wide_positions: bool,
+}
+
+/// What a solve reports to and listens to: the progress callback and the cancel flag.
+#[derive(Clone, Copy, Default)]
+struct Hooks<'a> {
+    progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    cancel: Option<&'a AtomicBool>,
+}
+
+impl Hooks<'_> {
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Relaxed))
+    }
 }
 
 /// The size of the solver's cells (see the module's notes on memory).
@@ -419,7 +435,7 @@ impl<'a> Retrograde<'a> {
     /// A solver with no progress reports.
     #[must_use]
     pub fn new() -> Self {
-        Retrograde { progress: None, cells: CellSize::Four, wide_positions: false }
+        Retrograde { hooks: Hooks::default(), cells: CellSize::Four, wide_positions: false }
     }
 
     /// Uses the smallest cells ([`CellSize::One`]) instead of 4-byte ones when `compact`.
@@ -469,7 +485,15 @@ impl<'a> Retrograde<'a> {
     /// Calls `report` from time to time with the progress of the solve (from any thread).
     #[must_use]
     pub fn progress(mut self, report: &'a (dyn Fn(Progress) + Sync)) -> Self {
-        self.progress = Some(report);
+        self.hooks.progress = Some(report);
+        self
+    }
+
+    /// Stops the solve with [`SolveError::Cancelled`] soon after `flag` is set: the solver
+    /// looks at it once per chunk of 16,384 positions of the start pass and once per level.
+    #[must_use]
+    pub fn cancel(mut self, flag: &'a AtomicBool) -> Self {
+        self.hooks.cancel = Some(flag);
         self
     }
 
@@ -478,20 +502,17 @@ impl<'a> Retrograde<'a> {
     /// # Errors
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve<G: Game>(&self, game: &G) -> Result<Solution, SolveError> {
-        fn go<G: Game, W: Word>(
-            game: &G,
-            progress: Option<&(dyn Fn(Progress) + Sync)>,
-        ) -> Result<Solution, SolveError> {
+        fn go<G: Game, W: Word>(game: &G, hooks: Hooks<'_>) -> Result<Solution, SolveError> {
             // The reverse edges hold 4-byte position numbers: 4-byte lists suffice.
-            let mut run = Run::<G, W, u32>::start(game, progress)?;
+            let mut run = Run::<G, W, u32>::start(game, hooks)?;
             let preds = run.reverse_edges(game);
             run.propagate(&preds)
         }
         match self.cells {
-            CellSize::Four => go::<G, AtomicU32>(game, self.progress),
-            CellSize::Two => go::<G, AtomicU16>(game, self.progress),
-            CellSize::One => match go::<G, AtomicU8>(game, self.progress) {
-                Err(SolveError::TooManyMoves(_)) => go::<G, AtomicU16>(game, self.progress),
+            CellSize::Four => go::<G, AtomicU32>(game, self.hooks),
+            CellSize::Two => go::<G, AtomicU16>(game, self.hooks),
+            CellSize::One => match go::<G, AtomicU8>(game, self.hooks) {
+                Err(SolveError::TooManyMoves(_)) => go::<G, AtomicU16>(game, self.hooks),
                 other => other,
             },
         }
@@ -505,24 +526,24 @@ impl<'a> Retrograde<'a> {
         fn go<G: Unmoves, P: Pos>(
             game: &G,
             cells: CellSize,
-            progress: Option<&(dyn Fn(Progress) + Sync)>,
+            hooks: Hooks<'_>,
         ) -> Result<Solution, SolveError> {
             let preds = UnmovePreds(game);
             match cells {
-                CellSize::Four => Run::<G, AtomicU32, P>::start(game, progress)?.propagate(&preds),
-                CellSize::Two => Run::<G, AtomicU16, P>::start(game, progress)?.propagate(&preds),
-                CellSize::One => match Run::<G, AtomicU8, P>::start(game, progress) {
+                CellSize::Four => Run::<G, AtomicU32, P>::start(game, hooks)?.propagate(&preds),
+                CellSize::Two => Run::<G, AtomicU16, P>::start(game, hooks)?.propagate(&preds),
+                CellSize::One => match Run::<G, AtomicU8, P>::start(game, hooks) {
                     Err(SolveError::TooManyMoves(_)) => {
-                        Run::<G, AtomicU16, P>::start(game, progress)?.propagate(&preds)
+                        Run::<G, AtomicU16, P>::start(game, hooks)?.propagate(&preds)
                     }
                     run => run?.propagate(&preds),
                 },
             }
         }
         if self.wide_positions || game.num_positions() >= u32::MAX as usize {
-            go::<G, u64>(game, self.cells, self.progress)
+            go::<G, u64>(game, self.cells, self.hooks)
         } else {
-            go::<G, u32>(game, self.cells, self.progress)
+            go::<G, u32>(game, self.cells, self.hooks)
         }
     }
 }
@@ -946,7 +967,7 @@ struct Run<'a, 'g, G, W, P> {
     drawn_moves: Vec<Packed>,
     /// Decided words that 1-byte cells do not hold (position, logical word).
     escapes: Mutex<Vec<(P, u32)>>,
-    progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    hooks: Hooks<'a>,
 }
 
 /// A set of positions as one bit for each pair of positions `2k`, `2k + 1` (a sixteenth of a
@@ -1005,12 +1026,12 @@ fn at_level(word: u32, d: u32, draws: bool) -> bool {
 
 impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     fn report(&self, phase: Phase, done: u64) {
-        if let Some(report) = self.progress {
+        if let Some(report) = self.hooks.progress {
             report(Progress { phase, done, total: self.cells.len() as u64 });
         }
     }
 
-    fn start(game: &'g G, progress: Option<&'a (dyn Fn(Progress) + Sync)>) -> Result<Self, SolveError> {
+    fn start(game: &'g G, hooks: Hooks<'a>) -> Result<Self, SolveError> {
         let n = game.num_positions();
         if size_of::<P>() < size_of::<usize>() && n >= u32::MAX as usize {
             return Err(SolveError::TooManyPositions(n));
@@ -1025,13 +1046,17 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             won: Vec::new(),
             drawn_moves: Vec::new(),
             escapes: Mutex::new(Vec::new()),
-            progress,
+            hooks,
         };
         let done = AtomicU64::new(0);
         let mut found = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|chunk| {
                 let mut found = Found::default();
+                if run.hooks.cancelled() {
+                    found.error = Some(SolveError::Cancelled);
+                    return found;
+                }
                 let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
                 let len = range.len() as u64;
                 for pos in range {
@@ -1351,6 +1376,9 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             while pending > 0 || d < levels.len() || event_lists.iter().any(|(lists, _)| d < lists.len()) {
                 if d as u32 + 2 >= W::LIMIT {
                     return Err(SolveError::DistanceTooLarge);
+                }
+                if self.hooks.cancelled() {
+                    return Err(SolveError::Cancelled);
                 }
                 // Positions decided by the start pass at this distance (terminal ones).
                 let terminal = levels.get_mut(d).map(std::mem::take).unwrap_or_default();

@@ -24,10 +24,18 @@ fn replayed(
     use endgame_twixt::{Format, Record, Rules};
     let format =
         format.map(|f| f.parse::<Format>().map_err(|e| value_error(format!("format: {e}")))).transpose()?;
-    let record = Record::parse(text, format).map_err(value_error)?;
+    let record = Record::parse(text, format).map_err(|mut e| {
+        if e.message == endgame_twixt::record::UNKNOWN_FORMAT {
+            e.message.push_str("; name it with format=\"judge\", \"sgf\" or \"t1\"");
+        }
+        value_error(e)
+    })?;
     let mut config = record.default_config();
     if let Some(rules) = rules {
-        config.rules = rules.parse::<Rules>().map_err(|e| value_error(format!("rules: {e}")))?;
+        // In any case, as the command line's --rules.
+        config.rules = rules.to_ascii_lowercase().parse::<Rules>().map_err(|_| {
+            value_error(format!("rules: {}", endgame_twixt::rules::ParseRulesError(rules.to_string())))
+        })?;
     }
     if let Some(swap) = swap {
         config.swap = swap;
@@ -40,7 +48,7 @@ fn replayed(
 /// format, size, rules, every move with its peg and links, and the outcome.
 ///
 /// `text`: the record (POJ 2706 judge tokens, Little Golem SGF or T1j `.T1`; detected unless
-/// `format` is `"judge"`, `"sgf"` or `"t1"`); `rules`: `"poj"` or `"pp"` (default: the
+/// `format` is `"judge"`, `"sgf"` or `"t1"`); `rules`: `"poj"` or `"pp"` (any case; default: the
 /// format's); `swap`: allow the pie rule (default: the format's). Raises `ValueError` with the
 /// place of the first error in the record.
 #[pyfunction]

@@ -35,7 +35,11 @@ impl From<Failure> for PyErr {
             Failure::Input(e) => value_error(e),
             Failure::Probe(e, what) if e.is_illegal() => value_error(format!("{what}: {e}")),
             Failure::Probe(e, what) if e.is_table_failure() => TableError::new_err(format!("{what}: {e}")),
-            // Not generated, beyond the tables, not solved: no table for this material.
+            // The command line adds "(or add --generate to this command)"; here, the method.
+            Failure::Probe(ref e @ ProbeError::NotGenerated { material, .. }, what) => MissingTable::new_err(
+                format!("{what}: {e} (or call generate(\"{material}\") on these Tablebases)"),
+            ),
+            // Beyond the tables, not solved: no table for this material.
             Failure::Probe(e, what) => MissingTable::new_err(format!("{what}: {e}")),
         }
     }
@@ -149,7 +153,7 @@ impl Move {
 }
 
 /// The Xiangqi tables of one rule set in one directory, as `endgame xiangqi` reads and writes
-/// them (`dir/xiangqi/<rules>/<material>.egtb`).
+/// them (in `dir/xiangqi/<rules>/`).
 ///
 /// `dir`: the directory (`None`: the command line's default: `$ENDGAME_TB_DIR`, else
 /// `$XDG_DATA_HOME/endgame`, else `~/.local/share/endgame`); `rules`: `"standard"`, `"hdu"` or

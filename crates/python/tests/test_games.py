@@ -39,10 +39,13 @@ def test_twixt_options_are_the_command_lines(cli):
     status, out, err = cli("twixt", "replay", "--json", "--rules", "pp", "--swap", "on", "--format", "T1", str(path))
     assert status == 0, err
     assert twixt.replay(path.read_text(), format="T1", rules="pp", swap=True) == out
+    assert twixt.replay(path.read_text(), format="t1", rules="PP", swap=True) == out
     with pytest.raises(ValueError, match="^format: expected `judge`, `sgf` or `t1`"):
         twixt.replay("", format="png")
     with pytest.raises(ValueError, match="^rules: expected `poj` or `pp`"):
         twixt.replay(path.read_text(), rules="go")
+    with pytest.raises(ValueError, match='^line 1: cannot tell the record format: .*; name it with format="judge", "sgf" or "t1"$'):
+        twixt.replay("hello")
 
 
 def test_twixt_bad_records(cli, tmp_path):

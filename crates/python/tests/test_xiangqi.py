@@ -64,6 +64,9 @@ def test_stats_are_the_command_lines(tables, cli, tmp_path):
         status, stats, err = cli("xiangqi", "stats", "--json", "--rules", rules, "--dir", str(tmp_path / "cli"), material)
         assert status == 0, err
         assert tables[rules].stats(material) == stats
+    # Materials and rules in any case, as the command line reads them.
+    assert tables["standard"].stats("krvka") == tables["standard"].stats("KRvKA")
+    assert endgame.Tablebases(tmp_path, rules="Perpetual-Check").rules == "perpetual-check"
 
 
 def message(cli_stderr: str) -> str:
@@ -117,7 +120,9 @@ def test_a_missing_table_names_the_generate_command(tables, cli, tmp_path):
         with pytest.raises(endgame.MissingTable) as raised:
             call(fen)
         assert isinstance(raised.value, LookupError)
-        assert str(raised.value) == message(err)
+        cli_hint = " (or add --generate to this command)"
+        assert message(err).endswith(cli_hint), err
+        assert str(raised.value) == message(err).removesuffix(cli_hint) + ' (or call generate("KRvKNN") on these Tablebases)'
         assert "run `endgame xiangqi generate KRvKNN --rules standard`" in str(raised.value)
     with pytest.raises(endgame.MissingTable, match="endgame xiangqi generate KRvKNN"):
         tables["standard"].stats("KRvKNN")
@@ -125,10 +130,13 @@ def test_a_missing_table_names_the_generate_command(tables, cli, tmp_path):
 
 def test_a_damaged_table_raises_table_error(tmp_path):
     endgame.Tablebases(tmp_path).generate("KRvK")
-    path = tmp_path / "xiangqi" / "standard" / "KRvK.egtb"
-    data = bytearray(path.read_bytes())
-    data[len(data) // 2] ^= 0xFF
-    path.write_bytes(bytes(data))
+    # Every file of KRvK (whatever the table format names them), damaged in the middle.
+    paths = sorted((tmp_path / "xiangqi" / "standard").glob("KRvK.*"))
+    assert paths
+    for path in paths:
+        data = bytearray(path.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        path.write_bytes(bytes(data))
     with pytest.raises(endgame.TableError) as raised:
         endgame.Tablebases(tmp_path).stats("KRvK")
     assert isinstance(raised.value, OSError)

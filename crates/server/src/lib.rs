@@ -7,10 +7,12 @@
 //! message the command-line tool prints (without the file name).
 //!
 //! - [`api`]: the JSON endpoints;
+//! - [`generate`]: Xiangqi tables generated on demand (estimate, jobs, progress, cancel);
 //! - [`page`]: the embedded page and its assets;
 //! - [`xiangqi`]: the Xiangqi endpoints over the tablebases.
 
 pub mod api;
+pub mod generate;
 pub mod page;
 pub mod xiangqi;
 
@@ -44,6 +46,9 @@ pub struct Limits {
     pub tb_dir: Option<std::path::PathBuf>,
     /// The Xiangqi tablebase block cache, in bytes.
     pub cache_bytes: usize,
+    /// The memory one generation on demand may take, in bytes; `None`: the server generates
+    /// no tables ([`generate`]).
+    pub generate_memory: Option<u64>,
 }
 
 impl Default for Limits {
@@ -55,6 +60,7 @@ impl Default for Limits {
             marine_rounds: 200,
             tb_dir: None,
             cache_bytes: 256 << 20,
+            generate_memory: None,
         }
     }
 }
@@ -68,6 +74,8 @@ pub struct AppState {
     slots: Arc<Semaphore>,
     /// The Xiangqi tablebases.
     pub xiangqi: xiangqi::Stores,
+    /// Generation on demand.
+    pub generation: generate::Generation,
 }
 
 impl AppState {
@@ -76,7 +84,8 @@ impl AppState {
     pub fn new(limits: Limits) -> Self {
         let slots = Arc::new(Semaphore::new(limits.workers.max(1)));
         let xiangqi = xiangqi::Stores::new(limits.tb_dir.clone(), limits.cache_bytes);
-        AppState { limits, slots, xiangqi }
+        let generation = generate::Generation::new(limits.generate_memory);
+        AppState { limits, slots, xiangqi, generation }
     }
 
     /// Runs `work` on the blocking pool once a search slot is free, within the time limit.
@@ -148,6 +157,7 @@ impl IntoResponse for ApiError {
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .merge(api::routes())
+        .merge(generate::routes())
         .merge(page::routes())
         .fallback(fallback)
         .method_not_allowed_fallback(wrong_method)

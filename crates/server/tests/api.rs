@@ -86,6 +86,14 @@ async fn twixt_bad_input_names_the_place() {
     assert!(error(&json).contains("unknown parameter 'colour'"));
     let (status, _) = call("POST", "/api/twixt/replay", "").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+    // No format detected: the API's parameter is named, not the command line's option.
+    let (status, json) = call("POST", "/api/twixt/replay", "hello\n").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        error(&json),
+        "line 1: cannot tell the record format: expected `N M` (judge), `(;` (SGF) or a `#` header line (T1); \
+         choose the format (format=judge, sgf or t1)"
+    );
 }
 
 #[tokio::test]
@@ -192,14 +200,44 @@ async fn the_page_and_its_assets_are_served() {
         let body = response.into_body().collect().await.unwrap().to_bytes();
         assert!(String::from_utf8_lossy(&body).contains("/assets/app.js"));
     }
-    for asset in ["app.js", "style.css", "xiangqi.js", "twixt.js", "cheesy.js", "marine.js"] {
+    // Every file of assets/ is served (a module missing from page.rs would break the page),
+    // with its own bytes.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let mut served = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name == "index.html" {
+            continue;
+        }
         let app = router(Arc::new(AppState::new(Limits::default())));
         let response =
-            app.oneshot(Request::get(format!("/assets/{asset}")).body(Body::empty()).unwrap()).await.unwrap();
-        assert_eq!(response.status(), StatusCode::OK, "{asset}");
+            app.oneshot(Request::get(format!("/assets/{name}")).body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{name}");
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        assert_eq!(body, std::fs::read(dir.join(&name)).unwrap(), "{name}");
+        served += 1;
     }
+    assert!(served >= 13, "{served} assets");
+    let app = router(Arc::new(AppState::new(Limits::default())));
+    let response = app.oneshot(Request::get("/favicon.ico").body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "image/svg+xml");
     let (_, json) = call("GET", "/api/examples", Body::empty()).await;
     assert!(json["cheesy"].as_str().unwrap().contains('K'));
+    // The Xiangqi examples menu: named in both languages, each a legal position of its
+    // material (answered, or 404 when its tables are not generated).
+    let list = json["xiangqi"].as_array().unwrap();
+    assert!(list.len() >= 5);
+    for example in list {
+        assert!(!example["english"].as_str().unwrap().is_empty(), "{example}");
+        assert!(!example["chinese"].as_str().unwrap().is_empty(), "{example}");
+        let (status, answer) =
+            get(&format!("/api/xiangqi?fen={}", query(example["fen"].as_str().unwrap()))).await;
+        assert!(status == StatusCode::OK || status == StatusCode::NOT_FOUND, "{example}: {answer}");
+        if status == StatusCode::OK {
+            assert_eq!(answer["material"], example["material"], "{example}");
+        }
+    }
 }
 
 /// A server whose Xiangqi directory is empty: materials of up to 4 men are solved in memory.

@@ -36,22 +36,28 @@ pub fn position(text: &str, rules: Rules) -> Result<Position, InputError> {
     Ok(position)
 }
 
-/// A material such as `KRvKA`.
+/// A material such as `KRvKA`, in any case (`krvka` is `KRvKA`: no piece letter is a `v`).
 ///
 /// # Errors
 /// `material "<text>": <what is wrong>`.
 pub fn material(text: &str) -> Result<Material, InputError> {
-    text.parse().map_err(|e: crate::material::MaterialError| {
+    let normal: String = text
+        .chars()
+        .map(|c| if c.eq_ignore_ascii_case(&'v') { 'v' } else { c.to_ascii_uppercase() })
+        .collect();
+    normal.parse().map_err(|e: crate::material::MaterialError| {
         InputError::new(format!("material {}", quote(text)), e.to_string())
     })
 }
 
-/// A rule set by its name: `standard`, `hdu`, `perpetual-check`.
+/// A rule set by its name, in any case: `standard`, `hdu` (`HDU`), `perpetual-check`.
 ///
 /// # Errors
 /// `rules: expected a rule set (...), found "<text>"`.
 pub fn rules(text: &str) -> Result<Rules, InputError> {
-    text.parse().map_err(|e: crate::rules::ParseRulesError| InputError::new("rules", e.to_string()))
+    text.to_ascii_lowercase()
+        .parse()
+        .map_err(|_| InputError::new("rules", crate::rules::ParseRulesError(text.to_string()).to_string()))
 }
 
 #[cfg(test)]
@@ -71,11 +77,17 @@ mod tests {
         assert!(e.starts_with("position: Black is in check"), "{e}");
         assert!(fen(checked).is_ok());
         assert_eq!(material("KRvKA").unwrap().to_string(), "KRvKA");
+        assert_eq!(material("krVka").unwrap().to_string(), "KRvKA");
+        assert_eq!(rules("HDU").unwrap(), Rules::Hdu);
         assert!(material("KQvK").unwrap_err().to_string().starts_with("material \"KQvK\": "));
         assert_eq!(rules("perpetual-check").unwrap(), Rules::PerpetualCheck);
         assert_eq!(
             rules("fide").unwrap_err().to_string(),
             "rules: expected a rule set (standard, hdu, perpetual-check), found \"fide\""
+        );
+        assert_eq!(
+            rules("FIDE").unwrap_err().to_string(),
+            "rules: expected a rule set (standard, hdu, perpetual-check), found \"FIDE\""
         );
     }
 }

@@ -16,6 +16,8 @@
 //!   published them. [`hdu()`] holds `KvKN` under `hdu` rules.
 //! - Probing: [`Tablebases`] (the tables of one rule set in one directory, read block by
 //!   block through a byte-bounded cache) and the [`Probe`] trait (value, moves, main line).
+//! - [`jobs`]: generation on demand: the estimate of what a material still needs, `ensure`
+//!   with progress and a memory budget, and a queue of cancellable jobs for a server.
 //! - [`perpetual`]: tables under `perpetual-check` (a side that checks forever loses), solved
 //!   in memory by the core's [`endgame_core::perpetual`] solver.
 //! - [`input`]: positions, materials and rule sets as users type them, with the command line's
@@ -41,6 +43,7 @@ pub mod cluster;
 pub mod fen;
 pub mod index;
 pub mod input;
+pub mod jobs;
 pub mod judge;
 pub mod material;
 pub mod material_game;

@@ -25,7 +25,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Instant;
 
@@ -326,6 +326,10 @@ pub enum GenerateError {
         /// The first position that fails.
         why: String,
     },
+    /// The generation was cancelled ([`Tablebases::generate_cancellable`]); the tables
+    /// finished before stay.
+    #[error("cancelled")]
+    Cancelled,
     /// The solver failed.
     #[error("{material}: {error}")]
     Solve {
@@ -414,7 +418,7 @@ fn remove_stale_temporaries(dir: &Path) {
 }
 
 /// A field of /proc/meminfo, in bytes (`None` where there is no such file).
-fn meminfo(field: &str) -> Option<u64> {
+pub(crate) fn meminfo(field: &str) -> Option<u64> {
     proc_kib("/proc/meminfo", field)
 }
 
@@ -680,7 +684,7 @@ impl Tablebases {
     /// The memory estimate of a solve of `material` under this store's rules, with the
     /// materials `loaded` says are in memory already; of its derivation from the colour twin
     /// `source` when there is one (the twin's table, unless loaded, and the writer's batch).
-    fn estimate(
+    pub(crate) fn estimate(
         &self,
         material: Material,
         loaded: impl Fn(Material) -> bool,
@@ -785,6 +789,18 @@ impl Tablebases {
         loaded: &mut Loaded,
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
     ) -> Result<f64, GenerateError> {
+        self.generate_one_until(material, loaded, report, None)
+    }
+
+    /// [`Tablebases::generate_one`], stopped by `cancel` within the solve (see
+    /// [`Tablebases::generate_cancellable`]).
+    fn generate_one_until(
+        &self,
+        material: Material,
+        loaded: &mut Loaded,
+        report: &(dyn Fn(GenerateEvent<'_>) + Sync),
+        cancel: Option<&AtomicBool>,
+    ) -> Result<f64, GenerateError> {
         let positions = check_size(material)?;
         let source = self.colour_source(material, loaded);
         let needed = self.estimate(material, |m| loaded.contains(m), source);
@@ -798,7 +814,10 @@ impl Tablebases {
             return Err(GenerateError::Memory { material, needed, available });
         }
         let start = Instant::now();
-        let failed = |source| GenerateError::Solve { material, error: source };
+        let failed = |source| match source {
+            SolveError::Cancelled => GenerateError::Cancelled,
+            error => GenerateError::Solve { material, error },
+        };
         let path = self.path(material);
         let id = table_id(material, self.rules, positions);
         if let (Some(from), Loaded::Plain(t)) = (source, &mut *loaded) {
@@ -833,6 +852,10 @@ impl Tablebases {
         }
         let progress = |progress: Progress| report(GenerateEvent::Progress { material, progress });
         let solver = Retrograde::new().compact(true).progress(&progress);
+        let solver = match cancel {
+            Some(flag) => solver.cancel(flag),
+            None => solver,
+        };
         match loaded {
             Loaded::Plain(t) => {
                 t.solve_with(material, &solver).map_err(failed)?;
@@ -878,6 +901,23 @@ impl Tablebases {
         materials: &[Material],
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
     ) -> Result<GenerateSummary, GenerateError> {
+        self.generate_cancellable(materials, report, &AtomicBool::new(false))
+    }
+
+    /// [`Tablebases::generate`] that stops with [`GenerateError::Cancelled`] soon after `cancel`
+    /// is set: before the next material, or within the solve of the current one (the solver
+    /// looks at the flag per chunk and per level, [`Retrograde::cancel`]; the passes of the
+    /// perpetual-check rule and the writing of a file run to their end). The tables finished
+    /// before stay: a later generation resumes from them.
+    ///
+    /// # Errors
+    /// As [`Tablebases::generate`], and [`GenerateError::Cancelled`].
+    pub fn generate_cancellable(
+        &self,
+        materials: &[Material],
+        report: &(dyn Fn(GenerateEvent<'_>) + Sync),
+        cancel: &AtomicBool,
+    ) -> Result<GenerateSummary, GenerateError> {
         let (mut scheduler, mut summary) = self.prepare(materials, report)?;
         // The memory of the run stays within that of its largest solve: tables kept for later
         // materials are dropped (and read again later) when they would take more.
@@ -889,10 +929,13 @@ impl Tablebases {
         let mut loaded = Loaded::new(self.rules);
         let mut next = scheduler.hand_out();
         while let Some(material) = next {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(GenerateError::Cancelled);
+            }
             let source = self.colour_source(material, &loaded);
             let needed = self.estimate(material, |m| loaded.contains(m), source);
             loaded.make_room(material, source, needed, budget);
-            self.generate_one(material, &mut loaded, report)?;
+            self.generate_one_until(material, &mut loaded, report, Some(cancel))?;
             scheduler.finish(&material);
             summary.derived += usize::from(source.is_some());
             summary.largest = summary.largest.max(MaterialIndex::new(material).len());

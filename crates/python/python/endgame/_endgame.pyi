@@ -59,7 +59,7 @@ class Move:
 
 class Tablebases:
     """The Xiangqi tables of one rule set in one directory, as ``endgame xiangqi`` reads and
-    writes them (``dir/xiangqi/<rules>/<material>.egtb``).
+    writes them (in ``dir/xiangqi/<rules>/``).
 
     ``dir``: the directory (``None``: the command line's default: ``$ENDGAME_TB_DIR``, else
     ``$XDG_DATA_HOME/endgame``, else ``~/.local/share/endgame``); ``rules``: one of
