@@ -5,7 +5,8 @@ the Rust API and the C library on the same positions in the same run).
 
 Probes every FEN of FILE (standard rules, tables in DIR) once to warm the cache, then 5
 passes with THREADS threads each probing every position, and prints the best pass's probes
-per second: `python THREADS RATE`.
+per second and the process's CPU nanoseconds per probe over the 5 passes:
+`python THREADS RATE CPU_NS`.
 """
 
 import sys
@@ -30,6 +31,7 @@ def main() -> None:
             probe(fen)
 
     best = float("inf")
+    cpu = time.process_time()
     for _ in range(5):
         barrier = threading.Barrier(threads + 1)
         workers = [threading.Thread(target=work, args=(barrier,)) for _ in range(threads)]
@@ -40,7 +42,8 @@ def main() -> None:
         for w in workers:
             w.join()
         best = min(best, time.perf_counter() - start)
-    print(f"python {threads} {threads * len(fens) / best:.0f}")
+    cpu_ns = (time.process_time() - cpu) * 1e9 / (5 * threads * len(fens))
+    print(f"python {threads} {threads * len(fens) / best:.0f} {cpu_ns:.0f}")
 
 
 if __name__ == "__main__":

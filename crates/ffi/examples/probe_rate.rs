@@ -5,9 +5,10 @@
 //!   FEN, one a line (a fixed seed: the same positions every time).
 //! - `probe_rate rate DIR FILE [THREADS]` probes every FEN of `FILE` (standard rules, tables
 //!   in `DIR`) once to warm the cache, then 5 passes, and prints the best pass's probes per
-//!   second from FEN text (`input::fen` + `probe`: the work of `eg_probe` and `tb.probe`) and
-//!   from parsed positions (`probe` alone), with THREADS threads (default 1) each probing
-//!   every position.
+//!   second and the process's CPU time per probe over the 5 passes (the figure a loaded
+//!   machine disturbs least), from FEN text (`input::fen` + `probe`: the work of `eg_probe`
+//!   and `tb.probe`) and from parsed positions (`probe` alone), with THREADS threads (default
+//!   1) each probing every position: `NAME THREADS PROBES_PER_SECOND CPU_NS_PER_PROBE`.
 
 use std::time::Instant;
 
@@ -42,10 +43,20 @@ fn fens(material: Material, count: usize) -> Result<(), Box<dyn std::error::Erro
     Ok(())
 }
 
-/// The best of 5 passes of `pass` over `n` positions on `threads` threads, in probes per
-/// second (every thread probes all `n`).
-fn best_rate(threads: usize, n: usize, pass: &(dyn Fn() + Sync)) -> f64 {
+/// The CPU time of the whole process (every thread), in seconds.
+fn cpu_seconds() -> f64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid, writable timespec; CLOCK_PROCESS_CPUTIME_ID exists on Linux.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &raw mut t) };
+    assert_eq!(status, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)");
+    t.tv_sec as f64 + t.tv_nsec as f64 / 1e9
+}
+
+/// 5 passes of `pass` over `n` positions on `threads` threads (every thread probes all `n`):
+/// the best pass's probes per second, and the CPU nanoseconds per probe over the 5 passes.
+fn best_rate(threads: usize, n: usize, pass: &(dyn Fn() + Sync)) -> (f64, f64) {
     let mut best = f64::MAX;
+    let cpu = cpu_seconds();
     for _ in 0..5 {
         let start = Instant::now();
         std::thread::scope(|s| {
@@ -55,7 +66,8 @@ fn best_rate(threads: usize, n: usize, pass: &(dyn Fn() + Sync)) -> f64 {
         });
         best = best.min(start.elapsed().as_secs_f64());
     }
-    (threads * n) as f64 / best
+    let probes = (5 * threads * n) as f64;
+    ((threads * n) as f64 / best, (cpu_seconds() - cpu) * 1e9 / probes)
 }
 
 fn rate(dir: &str, file: &str, threads: usize) -> Result<(), Box<dyn std::error::Error>> {
@@ -77,7 +89,7 @@ fn rate(dir: &str, file: &str, threads: usize) -> Result<(), Box<dyn std::error:
             std::hint::black_box(tables.probe(p).expect("a value"));
         }
     });
-    println!("rust_fen {threads} {from_fen:.0}");
-    println!("rust_position {threads} {parsed:.0}");
+    println!("rust_fen {threads} {:.0} {:.0}", from_fen.0, from_fen.1);
+    println!("rust_position {threads} {:.0} {:.0}", parsed.0, parsed.1);
     Ok(())
 }
