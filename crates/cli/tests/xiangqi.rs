@@ -384,7 +384,12 @@ fn solve_and_moves_generate_what_they_need() {
     assert!(err.contains("KNvKAAB: 12 tables generated in "), "{err}");
     let solved: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(solved["material"], "KNvKAAB");
-    assert_eq!(std::fs::read_dir(dir.join("xiangqi/standard")).unwrap().count(), 12);
+    // 12 tables: the files named as `Tablebases::path` names them (their presence means a table).
+    let path = endgame_xiangqi::Tablebases::open(&dir, endgame_xiangqi::Rules::Standard)
+        .path("KvK".parse().unwrap());
+    let suffix = format!(".{}", path.extension().unwrap().to_string_lossy());
+    let names = std::fs::read_dir(path.parent().unwrap()).unwrap().flatten();
+    assert_eq!(names.filter(|e| e.file_name().to_string_lossy().ends_with(&suffix)).count(), 12);
     // Answered from the files now: the same answer without the flag, nothing generated.
     let again =
         endgame().args(["xiangqi", "solve", "--json", fen]).env("ENDGAME_TB_DIR", &dir).assert().success();

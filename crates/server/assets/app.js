@@ -8,6 +8,8 @@ import * as xiangqi from './xiangqi.js';
 import * as twixt from './twixt.js';
 import * as cheesy from './cheesy.js';
 import * as marine from './marine.js';
+// Generation on demand: fills the Xiangqi analysis when a material has no tables.
+import './generate.js';
 
 const modules = { xiangqi, twixt, cheesy, marine };
 const started = {};

@@ -5,7 +5,7 @@
 //! The modules: `app.js` (tabs, browser history, keyboard, language switch), `ui.js` (shared
 //! helpers), `i18n.js` (every string in English and Chinese), one module per game, and for
 //! Xiangqi `xiangqi-board.js` (the SVG board), `xiangqi-notation.js` (FEN, Chinese notation,
-//! WXF export) and `glyphs.js` (the piece characters as SVG paths, under the SIL Open Font
+//! WXF export), `generate.js` (generation on demand, when a material has no tables) and `glyphs.js` (the piece characters as SVG paths, under the SIL Open Font
 //! License in `OFL.txt`, so that they show on machines without Chinese fonts).
 
 use std::sync::Arc;
@@ -30,6 +30,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("xiangqi-board.js", JS, include_str!("../assets/xiangqi-board.js")),
     ("xiangqi-notation.js", JS, include_str!("../assets/xiangqi-notation.js")),
     ("glyphs.js", JS, include_str!("../assets/glyphs.js")),
+    ("generate.js", JS, include_str!("../assets/generate.js")),
     ("twixt.js", JS, include_str!("../assets/twixt.js")),
     ("cheesy.js", JS, include_str!("../assets/cheesy.js")),
     ("marine.js", JS, include_str!("../assets/marine.js")),

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use endgame_server::{AppState, Limits, router};
+use endgame_xiangqi::{Material, Rules, Tablebases};
 use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
@@ -44,8 +45,17 @@ async fn call(state: &Arc<AppState>, method: &str, uri: &str) -> (StatusCode, Va
     (status, json)
 }
 
+/// The tables of `dir` under standard rules: its files named as `Tablebases::path` names them
+/// (the file whose presence means the table is there).
 fn tables(dir: &Path) -> usize {
-    std::fs::read_dir(dir.join("xiangqi/standard")).map_or(0, |d| d.flatten().count())
+    let path = Tablebases::open(dir, Rules::Standard).path(material("KvK"));
+    let suffix = format!(".{}", path.extension().unwrap().to_string_lossy());
+    std::fs::read_dir(path.parent().unwrap())
+        .map_or(0, |d| d.flatten().filter(|e| e.file_name().to_string_lossy().ends_with(&suffix)).count())
+}
+
+fn material(text: &str) -> Material {
+    text.parse().unwrap()
 }
 
 /// Polls job `id` until `until` holds or it is finished (at most a minute); every answer seen.
@@ -197,7 +207,7 @@ async fn jobs_are_shared_cancelled_and_resumed_after_a_restart() {
     let kept = tables(&dir);
     assert!((1..18).contains(&kept), "{kept} tables");
     // The cancelled small job never ran.
-    assert!(!dir.join(format!("xiangqi/standard/{SMALL}.egtb")).exists());
+    assert!(!Tablebases::open(&dir, Rules::Standard).path(material(SMALL)).exists());
 
     // A restart: the job is unknown, and a new request generates only what is missing.
     let second = state(&dir, Some(1 << 30));
