@@ -22,7 +22,7 @@ static void describe(eg_result r, char *text, size_t len) {
     if (r.category == 0) {
         snprintf(text, len, "draw");
     } else if (r.by_rule) {
-        snprintf(text, len, "%s by the perpetual-check rule", what);
+        snprintf(text, len, "%s by the %s rule", what, r.by_rule == 2 ? "perpetual-chase" : "perpetual-check");
     } else {
         snprintf(text, len, "%s in %d plies", what, r.dtm);
     }

@@ -44,7 +44,8 @@ typedef struct {
   // Plies to the end of the game under best play (mate, or the General captured under
   // `hdu` rules), -1 when there is none (a draw, or a result by the rule).
   int dtm;
-  // 1 when won or lost by the perpetual-check rule (`dtm` is then -1), else 0.
+  // 1 when won or lost by the ban on perpetual check, 2 by the ban on perpetual chase
+  // (`check-and-chase` rules only); `dtm` is then -1. 0 otherwise.
   int by_rule;
 } eg_result;
 
@@ -61,7 +62,8 @@ typedef struct {
 extern "C" {
 #endif // __cplusplus
 
-// Opens the tables of the rule set `rules` (`"standard"`, `"hdu"`, `"perpetual-check"`) in
+// Opens the tables of the rule set `rules` (`"standard"`, `"hdu"`, `"perpetual-check"`,
+// `"check-and-chase"`) in
 // the directory `dir` (its files in `dir/xiangqi/<rules>/`, as `endgame xiangqi generate
 // --dir` writes them; `NULL`: the command line's default, `$ENDGAME_TB_DIR`, else
 // `$XDG_DATA_HOME/endgame`, else `~/.local/share/endgame`), with a block cache of

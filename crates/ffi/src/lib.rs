@@ -59,7 +59,8 @@ pub struct eg_result {
     /// Plies to the end of the game under best play (mate, or the General captured under
     /// `hdu` rules), -1 when there is none (a draw, or a result by the rule).
     pub dtm: c_int,
-    /// 1 when won or lost by the perpetual-check rule (`dtm` is then -1), else 0.
+    /// 1 when won or lost by the ban on perpetual check, 2 by the ban on perpetual chase
+    /// (`check-and-chase` rules only); `dtm` is then -1. 0 otherwise.
     pub by_rule: c_int,
 }
 
@@ -183,7 +184,12 @@ fn result(value: RuleValue) -> eg_result {
         RuleValue::Win(d) | RuleValue::Loss(d) => c_int::try_from(d.0).unwrap_or(c_int::MAX),
         _ => -1,
     };
-    eg_result { category, dtm, by_rule: c_int::from(value.is_by_rule()) }
+    let by_rule = match value.ban() {
+        None => 0,
+        Some(endgame_core::perpetual::Ban::Check) => 1,
+        Some(endgame_core::perpetual::Ban::Chase) => 2,
+    };
+    eg_result { category, dtm, by_rule }
 }
 
 /// Opens the tables of `rules` under `dir` as `eg_open` does, with a block cache of
@@ -197,7 +203,8 @@ fn open(dir: Option<&str>, rules: &str, cache_bytes: usize) -> Result<Tablebases
     Ok(Tablebases::open(dir, rules).with_cache_bytes(cache_bytes))
 }
 
-/// Opens the tables of the rule set `rules` (`"standard"`, `"hdu"`, `"perpetual-check"`) in
+/// Opens the tables of the rule set `rules` (`"standard"`, `"hdu"`, `"perpetual-check"`,
+/// `"check-and-chase"`) in
 /// the directory `dir` (its files in `dir/xiangqi/<rules>/`, as `endgame xiangqi generate
 /// --dir` writes them; `NULL`: the command line's default, `$ENDGAME_TB_DIR`, else
 /// `$XDG_DATA_HOME/endgame`, else `~/.local/share/endgame`), with a block cache of
@@ -455,8 +462,18 @@ mod tests {
         assert_eq!(result(RuleValue::Loss(Plies(0))), eg_result { category: -1, dtm: 0, by_rule: 0 });
         assert_eq!(result(RuleValue::Draw(None)), eg_result { category: 0, dtm: -1, by_rule: 0 });
         assert_eq!(result(RuleValue::Draw(Some(Plies(4)))), eg_result { category: 0, dtm: -1, by_rule: 0 });
-        assert_eq!(result(RuleValue::WinByRule(3)), eg_result { category: 1, dtm: -1, by_rule: 1 });
-        assert_eq!(result(RuleValue::LossByRule(0)), eg_result { category: -1, dtm: -1, by_rule: 1 });
+        assert_eq!(
+            result(RuleValue::WinByRule(endgame_core::perpetual::Ban::Check, 3)),
+            eg_result { category: 1, dtm: -1, by_rule: 1 }
+        );
+        assert_eq!(
+            result(RuleValue::LossByRule(endgame_core::perpetual::Ban::Check, 0)),
+            eg_result { category: -1, dtm: -1, by_rule: 1 }
+        );
+        assert_eq!(
+            result(RuleValue::WinByRule(endgame_core::perpetual::Ban::Chase, 2)),
+            eg_result { category: 1, dtm: -1, by_rule: 2 }
+        );
     }
 
     #[test]

@@ -107,7 +107,10 @@ fn bad_rules_fens_and_buffers() {
     let status = unsafe { eg_open(dir_c.as_ptr(), c("fide").as_ptr(), &mut tb) };
     assert_eq!(status, EG_BAD_INPUT);
     assert!(tb.is_null(), "*out is NULL after a failure");
-    assert_eq!(last_error(), "rules: expected a rule set (standard, hdu, perpetual-check), found \"fide\"");
+    assert_eq!(
+        last_error(),
+        "rules: expected a rule set (standard, hdu, perpetual-check, check-and-chase), found \"fide\""
+    );
     // Invalid UTF-8.
     let bad = [0xffu8 as c_char, 0];
     // SAFETY: a NUL-terminated byte string.

@@ -51,11 +51,11 @@ fn compile(out: &Path, link_static: bool) {
 
 fn describe(value: RuleValue) -> String {
     let category = report::category(value);
-    match (value.wdl(), value.is_by_rule(), report::dtm(value)) {
+    match (value.wdl(), value.ban(), report::dtm(value)) {
         (endgame_core::Wdl::Draw, ..) => "draw".to_string(),
-        (_, true, _) => format!("{category} by the perpetual-check rule"),
-        (_, false, Some(dtm)) => format!("{category} in {} plies", dtm.abs()),
-        (_, false, None) => unreachable!("a mate has a distance"),
+        (_, Some(ban), _) => format!("{category} by the {ban} rule"),
+        (_, None, Some(dtm)) => format!("{category} in {} plies", dtm.abs()),
+        (_, None, None) => unreachable!("a mate has a distance"),
     }
 }
 

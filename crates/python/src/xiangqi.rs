@@ -53,7 +53,7 @@ fn probe(what: &'static str) -> impl Fn(ProbeError) -> Failure {
 /// A position's value for the side to move: `category` (`"win"`, `"draw"`, `"loss"`), `dtm`
 /// (plies to the end under best play, positive when the side to move wins, negative when it
 /// loses, `None` for a draw or a result by the rule: the sign convention of the lichess API
-/// and of `endgame xiangqi solve --json`), `rule` (`None`, or `"perpetual-check"` for a win
+/// and of `endgame xiangqi solve --json`), `rule` (`None`, or `"perpetual-check"` / `"perpetual-chase"` for a win
 /// or loss by that rule).
 #[pyclass(frozen, eq, get_all, module = "endgame")]
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,7 +62,7 @@ pub struct ProbeResult {
     pub category: &'static str,
     /// Plies to the end, signed (positive: the side to move wins), `None` when there is none.
     pub dtm: Option<i64>,
-    /// `"perpetual-check"` when won or lost by that rule, else `None`.
+    /// `"perpetual-check"` or `"perpetual-chase"` when won or lost by that ban, else `None`.
     pub rule: Option<&'static str>,
 }
 
@@ -120,7 +120,7 @@ pub struct Move {
     pub category: &'static str,
     /// Its distance in plies, signed for the side to move there.
     pub dtm: Option<i64>,
-    /// `"perpetual-check"` when that position is won or lost by the rule.
+    /// `"perpetual-check"` or `"perpetual-chase"` when that position is won or lost by that ban.
     pub rule: Option<&'static str>,
 }
 
@@ -157,7 +157,7 @@ impl Move {
 ///
 /// `dir`: the directory (`None`: the command line's default: `$ENDGAME_TB_DIR`, else
 /// `$XDG_DATA_HOME/endgame`, else `~/.local/share/endgame`); `rules`: `"standard"`, `"hdu"` or
-/// `"perpetual-check"`; `cache_mib`: the block cache in MiB. Materials of up to 4 men are
+/// `"perpetual-check"` or `"check-and-chase"`; `cache_mib`: the block cache in MiB. Materials of up to 4 men are
 /// solved in memory on first use when they have no file. Safe to share between threads:
 /// probes release the GIL and run in parallel.
 #[pyclass(frozen, module = "endgame")]
@@ -180,12 +180,6 @@ fn event_dict<'py>(py: Python<'py>, event: &GenerateEvent<'_>) -> PyResult<Bound
             dict.set_item("memory", memory)?;
             ("solving", material)
         }
-        GenerateEvent::Deriving { material, from, positions, memory } => {
-            dict.set_item("from", from.to_string())?;
-            dict.set_item("positions", positions)?;
-            dict.set_item("memory", memory)?;
-            ("deriving", material)
-        }
         GenerateEvent::Progress { material, progress } => {
             dict.set_item("phase", progress.phase.name())?;
             dict.set_item("done", progress.done)?;
@@ -196,8 +190,7 @@ fn event_dict<'py>(py: Python<'py>, event: &GenerateEvent<'_>) -> PyResult<Bound
             dict.set_item("step", step)?;
             ("step", material)
         }
-        GenerateEvent::Written { material, from, positions, seconds, path } => {
-            dict.set_item("from", from.map(|m| m.to_string()))?;
+        GenerateEvent::Written { material, positions, seconds, path } => {
             dict.set_item("positions", positions)?;
             dict.set_item("seconds", seconds)?;
             dict.set_item("path", path.to_path_buf())?;
@@ -233,7 +226,7 @@ impl Tablebases {
         Ok(Tablebases { tables, base })
     }
 
-    /// The rule set: `"standard"`, `"hdu"` or `"perpetual-check"`.
+    /// The rule set: `"standard"`, `"hdu"`, `"perpetual-check"` or `"check-and-chase"`.
     #[getter]
     fn rules(&self) -> &'static str {
         self.tables.rules().name()
@@ -313,12 +306,13 @@ impl Tablebases {
 
     /// Generates the tables of `material` and of every material a capture leads to (skipping
     /// files that exist and pass their check), as `endgame xiangqi generate MATERIAL` does,
-    /// and returns a summary: `materials`, `generated`, `derived`, `kept`, `replaced`.
+    /// and returns a summary: `materials` (files in the plan), `generated`, `twins` (materials
+    /// answered from their colour twin's file), `kept`, `replaced`.
     ///
     /// `progress`, when given, is called with a dict per event: `event` (`"solving"`,
-    /// `"deriving"`, `"progress"`, `"step"`, `"written"`, `"kept"`, `"replacing"`),
+    /// `"progress"`, `"step"`, `"written"`, `"kept"`, `"replacing"`),
     /// `material`, and the event's fields (`positions`, `memory`, `phase`, `done`, `total`,
-    /// `step`, `seconds`, `path`, `from`, `error`); progress events at most 5 times a second.
+    /// `step`, `seconds`, `path`, `error`); progress events at most 5 times a second.
     /// An exception raised by the callback is raised by `generate` once the generation
     /// ends (it cannot stop it).
     ///
@@ -371,7 +365,7 @@ impl Tablebases {
         let dict = PyDict::new(py);
         dict.set_item("materials", summary.materials)?;
         dict.set_item("generated", summary.generated)?;
-        dict.set_item("derived", summary.derived)?;
+        dict.set_item("twins", summary.twins)?;
         dict.set_item("kept", summary.kept)?;
         dict.set_item("replaced", summary.replaced)?;
         Ok(dict)

@@ -105,7 +105,7 @@ def test_bad_materials_rules_and_cache(tables, cli, tmp_path):
     assert str(raised.value).startswith('material "KvK5": ')
     with pytest.raises(ValueError) as raised:
         endgame.Tablebases(tmp_path, rules="fide")
-    assert str(raised.value) == 'rules: expected a rule set (standard, hdu, perpetual-check), found "fide"'
+    assert str(raised.value) == 'rules: expected a rule set (standard, hdu, perpetual-check, check-and-chase), found "fide"'
     with pytest.raises(ValueError, match="cache_mib"):
         endgame.Tablebases(tmp_path, cache_mib=-1)
     with pytest.raises(TypeError):
@@ -149,8 +149,9 @@ def test_generate_reports_progress_and_writes_the_files(tmp_path, cli):
     summary = tb.generate("KRvKA", progress=events.append)
     status, out, err = cli("xiangqi", "generate", "--dry-run", "--dir", str(tmp_path / "cli"), "KRvKA")
     assert status == 0, err
-    planned = len(out.strip().splitlines()) - 1
-    assert summary == {"materials": planned, "generated": planned, "derived": summary["derived"], "kept": 0, "replaced": 0}
+    # One line per file to write, then two summary lines.
+    planned = len(out.strip().splitlines()) - 2
+    assert summary == {"materials": planned, "generated": planned, "twins": summary["twins"], "kept": 0, "replaced": 0}
     written = [e for e in events if e["event"] == "written"]
     assert len(written) == planned
     for e in written:

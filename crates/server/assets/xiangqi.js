@@ -17,6 +17,7 @@ export const RULES = [
   { value: 'standard', key: 'rules.standard' },
   { value: 'hdu', key: 'rules.hdu' },
   { value: 'perpetual-check', key: 'rules.perpetual-check' },
+  { value: 'check-and-chase', key: 'rules.check-and-chase' },
 ];
 
 /// Functions other modules add: `noTable(box, { material, rules, fen, error, reload })`.
@@ -85,6 +86,11 @@ function lineEndText(a, fen) {
     case 'stalemate': return t('end.stalemate', sideName(last));
     case 'general_captured': return t('end.captured', sideName(other), sideName(last));
     case 'perpetual_check': return t('end.perpetual', sideName(/Red can only/.test(a.line_end_text) ? 'w' : 'b'), plies?.[1], plies?.[2] ?? 0);
+    case 'perpetual_chase': {
+      // The chased piece (`chased`: color, role, square; null when the loser only checks).
+      const chased = a.chased ? t('end.chased', sideName(a.chased.color === 'red' ? 'w' : 'b'), t(`piece.${a.chased.role}`), a.chased.square) : null;
+      return t('end.perpetualChase', sideName(/Red can only/.test(a.line_end_text) ? 'w' : 'b'), plies?.[1], plies?.[2] ?? 0, chased);
+    }
     case 'repetition': return t('end.repetition', plies?.[1], plies?.[2] ?? 0);
     case 'bounded': return t('end.bounded', n);
     default: return a.line_end_text;

@@ -73,34 +73,18 @@ fn body_text(body: Result<Bytes, BytesRejection>) -> Result<String, ApiError> {
     })
 }
 
-/// Example inputs for the page: Xiangqi positions (the page's examples menu, named in English
-/// and Chinese), a Twixt record, a Cheesy board, a Marine battle.
+/// Example inputs for the page: the classic Xiangqi endgames (the page's examples menu:
+/// `english`, `chinese`, `material`, `fen` each, from `endgame_xiangqi::catalogue`), a Twixt
+/// record, a Cheesy board, a Marine battle.
 async fn examples() -> Response {
     Json(serde_json::json!({
-        "xiangqi": xiangqi_examples(),
+        "xiangqi": endgame_xiangqi::catalogue::catalogue_json(),
         "twixt": include_str!("../../twixt/tests/data/sample.T1"),
         "twixt_judge": "7 11\n0 3 6 5 3 2 5 7 7 2 4 4\n5 3 5 2 4 5 4 0 2 4\n",
         "cheesy": include_str!("../../cheesy/examples/sample1.txt"),
         "marine": include_str!("../../marine/examples/corner.txt"),
     }))
     .into_response()
-}
-
-/// The Xiangqi examples menu: `{ english, chinese, material, fen }` (the fields of the
-/// catalogue of classic endgames), small materials solved in memory.
-fn xiangqi_examples() -> serde_json::Value {
-    let list = [
-        ("KRvK", "3k5/9/9/9/9/9/9/9/4R4/5K3 w", "Chariot against a lone General", "单车对单将"),
-        ("KvKN", "3k5/9/9/9/9/3n5/9/9/9/3K5 w", "A lone General against a Horse", "单帅对马"),
-        ("KCvKA", "3ak4/9/9/9/9/9/9/4C4/9/3K5 w", "Cannon against an Advisor", "炮对单士"),
-        ("KPvKA", "4ka3/9/4P4/9/9/9/9/9/9/3K5 w", "Soldier against an Advisor", "兵对单士"),
-        ("KRvKN", "4k4/9/4n4/9/9/9/9/9/4R4/3K5 w", "Chariot against a Horse", "车对马"),
-    ];
-    list.iter()
-        .map(|(material, fen, english, chinese)| {
-            serde_json::json!({ "english": english, "chinese": chinese, "material": material, "fen": fen })
-        })
-        .collect()
 }
 
 /// `twixt replay --json` and the threats after the last move.

@@ -78,7 +78,7 @@ fn target(map: &HashMap<String, String>) -> Result<(Rules, Material), ApiError> 
         None => Rules::Standard,
         Some(r) => r.parse().map_err(|_| {
             ApiError::bad_request(format!(
-                "query: invalid value '{r}' for rules: expected standard, hdu or perpetual-check"
+                "query: invalid value '{r}' for rules: expected standard, hdu, perpetual-check or check-and-chase"
             ))
         })?,
     };

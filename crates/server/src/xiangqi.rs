@@ -24,7 +24,7 @@ use crate::{ApiError, AppState};
 pub struct Stores {
     dir: Option<PathBuf>,
     cache_bytes: usize,
-    stores: [OnceLock<Arc<Tablebases>>; 3],
+    stores: [OnceLock<Arc<Tablebases>>; Rules::ALL.len()],
 }
 
 impl Stores {
@@ -55,7 +55,7 @@ fn rules_of(map: &HashMap<String, String>) -> Result<Rules, ApiError> {
         None => Ok(Rules::Standard),
         Some(r) => r.parse().map_err(|_| {
             ApiError::bad_request(format!(
-                "query: invalid value '{r}' for rules: expected standard, hdu or perpetual-check"
+                "query: invalid value '{r}' for rules: expected standard, hdu, perpetual-check or check-and-chase"
             ))
         }),
     }
@@ -72,7 +72,7 @@ fn probe_error(prefix: &str, e: &ProbeError) -> ApiError {
     }
 }
 
-/// `GET /api/xiangqi?fen=FEN&rules=standard|hdu|perpetual-check`.
+/// `GET /api/xiangqi?fen=FEN&rules=standard|hdu|perpetual-check|check-and-chase`.
 pub async fn position(State(state): State<Arc<AppState>>, query: Params) -> Result<Response, ApiError> {
     let map = params(query, &["fen", "rules"])?;
     let rules = rules_of(&map)?;

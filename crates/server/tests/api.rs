@@ -240,6 +240,31 @@ async fn the_page_and_its_assets_are_served() {
     }
 }
 
+/// `/api/examples` lists the classic Xiangqi endgames (names in English and Chinese, material,
+/// a typical position); those of up to 4 men answer at once (solved in memory), the others
+/// are a material to generate (404 with the command).
+#[tokio::test]
+async fn examples_list_the_classic_xiangqi_endgames() {
+    let (status, json) = get("/api/examples").await;
+    assert_eq!(status, StatusCode::OK);
+    let list = json["xiangqi"].as_array().unwrap();
+    assert!(list.len() >= 20, "{json}");
+    let krkaabb = list.iter().find(|e| e["material"] == "KRvKAABB").unwrap();
+    assert_eq!(krkaabb["chinese"], "单车对士象全");
+    assert_eq!(krkaabb["english"], "Chariot against a full defence");
+    for e in list {
+        let fen = e["fen"].as_str().unwrap();
+        let (status, answer) = get(&format!("/api/xiangqi?fen={}", query(fen))).await;
+        if e["material"].as_str().unwrap().len() <= 5 {
+            assert_eq!(status, StatusCode::OK, "{e}: {answer}");
+            assert_eq!(answer["material"], e["material"]);
+        } else {
+            assert_eq!(status, StatusCode::NOT_FOUND, "{e}: {answer}");
+            assert!(error(&answer).contains("endgame xiangqi generate"), "{answer}");
+        }
+    }
+}
+
 /// A server whose Xiangqi directory is empty: materials of up to 4 men are solved in memory.
 fn xiangqi_limits() -> Limits {
     let dir = std::env::temp_dir().join(format!("endgame-server-api-no-tables-{}", std::process::id()));
@@ -330,7 +355,7 @@ async fn xiangqi_bad_positions() {
     assert!(error(&json).contains("fen"));
     let (status, json) = get(&format!("/api/xiangqi?fen={fen}&rules=asian")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(error(&json).contains("expected standard, hdu or perpetual-check"));
+    assert!(error(&json).contains("expected standard, hdu, perpetual-check or check-and-chase"));
 }
 
 #[tokio::test]
@@ -379,6 +404,24 @@ async fn xiangqi_under_perpetual_check() {
 }
 
 #[tokio::test]
+async fn xiangqi_under_check_and_chase() {
+    // Up to 4 men the bans on perpetual check and chase decide what the first decides alone;
+    // each result names the ban.
+    let fen = query("9/9/4k4/9/9/9/n8/9/9/R2K5 b");
+    let (status, json) = get(&format!("/api/xiangqi?fen={fen}&rules=check-and-chase")).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!(
+        (&json["rules"], &json["rule"]),
+        (&Value::from("check-and-chase"), &Value::from("perpetual-check"))
+    );
+    assert_eq!(json["line_end"], "perpetual_check");
+    let (status, json) = get("/api/xiangqi/stats?material=KRvKN&rules=check-and-chase").await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!((json["wins_by_rule"].as_u64(), json["losses_by_rule"].as_u64()), (Some(624), Some(2570)));
+    assert_eq!(json["standard_draws"].as_u64(), Some(4412));
+}
+
+#[tokio::test]
 async fn xiangqi_reads_the_table_directory_it_was_given() {
     // A damaged KRvK file in the directory: the server reads it (rather than solving KRvK in
     // memory) and says what is wrong and how to regenerate it.
@@ -398,5 +441,41 @@ async fn xiangqi_reads_the_table_directory_it_was_given() {
     // Other materials still answer.
     let (status, _) = call_with(limits, "GET", "/api/xiangqi/stats?material=KNvK", Body::empty()).await;
     assert_eq!(status, StatusCode::OK);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A material is answered from its colour twin's file: with only `KRvKAB` generated, a
+/// position of `KABvKR` (the same seen from the other side) and its statistics answer, and no
+/// file of its own is written.
+#[tokio::test]
+async fn xiangqi_answers_a_material_from_its_colour_twins_file() {
+    use endgame_xiangqi::{Rules, Tablebases};
+    let dir = std::env::temp_dir().join(format!("endgame-server-api-twins-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let tables = Tablebases::open(&dir, Rules::Standard);
+    tables.generate(&["KABvKR".parse().unwrap()], &|_| {}).unwrap();
+    assert!(tables.path("KRvKAB".parse().unwrap()).exists());
+    assert!(!tables.path("KABvKR".parse().unwrap()).exists());
+    let limits = Limits { tb_dir: Some(dir.clone()), ..Limits::default() };
+    let ask = |uri: String| {
+        let limits = limits.clone();
+        async move { call_with(limits, "GET", &uri, Body::empty()).await }
+    };
+    let (status, red) = ask(format!("/api/xiangqi?fen={}", query("2bak4/9/9/9/9/9/9/9/1R7/5K3 w"))).await;
+    assert_eq!(status, StatusCode::OK, "{red}");
+    let (status, black) = ask(format!("/api/xiangqi?fen={}", query("5k3/1r7/9/9/9/9/9/9/9/2BAK4 b"))).await;
+    assert_eq!(status, StatusCode::OK, "{black}");
+    assert_eq!((&red["material"], &black["material"]), (&Value::from("KRvKAB"), &Value::from("KABvKR")));
+    assert_eq!(red["category"], "win");
+    assert_eq!((&red["category"], &red["dtm"]), (&black["category"], &black["dtm"]));
+    assert_eq!(red["moves"].as_array().unwrap().len(), black["moves"].as_array().unwrap().len());
+    let (status, a) = ask("/api/xiangqi/stats?material=KRvKAB".to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    let (status, b) = ask("/api/xiangqi/stats?material=KABvKR".to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{b}");
+    assert_eq!((&a["positions"], &a["wins"], &a["draws"]), (&b["positions"], &b["wins"], &b["draws"]));
+    assert_eq!(a["longest_red_win_plies"], b["longest_black_win_plies"]);
+    assert!(a["longest_red_win_plies"].as_u64().unwrap() > 0);
+    assert!(!tables.path("KABvKR".parse().unwrap()).exists(), "nothing written by the server");
     std::fs::remove_dir_all(&dir).unwrap();
 }

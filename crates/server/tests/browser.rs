@@ -20,15 +20,16 @@ use serde_json::{Value, json};
 use webdriver::{Browser, available, http_raw};
 
 /// Starts the server on a free loopback port in a thread of its own, with its tables in `dir`
-/// and generation on demand within `budget` bytes; gives its address.
-fn start_server(dir: PathBuf, budget: u64) -> SocketAddr {
+/// and generation on demand within `budget` bytes (`None`: off, as `serve --no-generate`);
+/// gives its address.
+fn start_server(dir: PathBuf, budget: Option<u64>) -> SocketAddr {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         runtime.block_on(async move {
             let listener = endgame_server::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
             tx.send(listener.local_addr().unwrap()).unwrap();
-            let limits = Limits { tb_dir: Some(dir), generate_memory: Some(budget), ..Limits::default() };
+            let limits = Limits { tb_dir: Some(dir), generate_memory: budget, ..Limits::default() };
             endgame_server::serve(listener, Arc::new(AppState::new(limits))).await.unwrap();
         });
     });
@@ -167,7 +168,7 @@ fn the_explorer_as_a_player_sees_it() {
     let started = Instant::now();
     // No tables at the start: the positions of 5 men or more are generated on demand.
     let dir = fresh_dir("no-tables");
-    let server = start_server(dir.clone(), BUDGET);
+    let server = start_server(dir.clone(), Some(BUDGET));
     let page = Page { browser: Browser::start(), server, base: format!("http://{server}") };
     let checks: [Check; 19] = [
         ("xiangqi_moves_are_the_apis", xiangqi_moves_are_the_apis),
@@ -1106,7 +1107,10 @@ fn generate_on_demand(page: &Page) {
     page.wait("Chinese", "return document.documentElement.lang === 'zh-CN';");
     let zh = generation_box(page);
     assert_eq!(zh["title"], json!("KRPvKAABB 在标准规则下还没有残局库。"));
-    assert!(zh["text"].as_str().unwrap().starts_with(&format!("KRPvKAABB：{} 张表，", big["tables"])), "{zh}");
+    assert!(
+        zh["text"].as_str().unwrap().starts_with(&format!("KRPvKAABB：{} 张表，", big["tables"])),
+        "{zh}"
+    );
     assert!(zh["refused"].as_str().unwrap().starts_with("KRPvKAABB 约需 "), "{zh}");
     assert_eq!(zh["commands"], json!([big["command"], big["cluster_command"]]));
     page.assert_clean("a generation beyond the budget, in Chinese");
@@ -1191,6 +1195,22 @@ fn generate_on_demand(page: &Page) {
     );
     assert_eq!(analysis(page)["verdict"], json!("No answer"));
     page.assert_clean("a cancelled generation");
+
+    // A server that does not generate: the estimate and the command for a terminal.
+    let off = start_server(fresh_dir("no-generate"), None);
+    page.goto(&format!("http://{off}/xiangqi?fen={}", GEN_SMALL.replace(' ', "%20")));
+    page.wait("the refusal", "return !!document.querySelector('#xq-gen-refused');");
+    let shown = generation_box(page);
+    assert!(shown["text"].as_str().unwrap().starts_with("KRvKAB: "), "{shown}");
+    assert_eq!(
+        (shown["refused"].as_str().unwrap(), &shown["commands"], &shown["generate"]),
+        (
+            "This server does not generate tables (it was started with --no-generate, or listens beyond this machine). In a terminal:",
+            &json!(["endgame xiangqi generate KRvKAB --rules standard"]),
+            &json!(null)
+        )
+    );
+    page.assert_clean("a server that does not generate");
 }
 
 fn chinese_interface(page: &Page) {
@@ -1353,7 +1373,7 @@ fn generate_from_the_page_timing() {
     for (material, fen) in [("KRvKAABB", GEN_MEDIUM), ("KRPvKAABB", GEN_BIG)] {
         let shots = material == "KRPvKAABB";
         let dir = fresh_dir(&format!("timing-{material}"));
-        let server = start_server(dir.clone(), 4 << 30);
+        let server = start_server(dir.clone(), Some(4 << 30));
         let page = Page { browser: browser.take().unwrap(), server, base: format!("http://{server}") };
         let e = estimate(&page, fen);
         page.open(&format!("/xiangqi?fen={}", fen.replace(' ', "%20")));

@@ -83,11 +83,11 @@ mod tests {
         assert_eq!(rules("perpetual-check").unwrap(), Rules::PerpetualCheck);
         assert_eq!(
             rules("fide").unwrap_err().to_string(),
-            "rules: expected a rule set (standard, hdu, perpetual-check), found \"fide\""
+            "rules: expected a rule set (standard, hdu, perpetual-check, check-and-chase), found \"fide\""
         );
         assert_eq!(
             rules("FIDE").unwrap_err().to_string(),
-            "rules: expected a rule set (standard, hdu, perpetual-check), found \"FIDE\""
+            "rules: expected a rule set (standard, hdu, perpetual-check, check-and-chase), found \"FIDE\""
         );
     }
 }

@@ -32,15 +32,11 @@ use crate::store::{
 /// Positions a generation solves per second of CPU time (per core), measured on this
 /// project's 2-core machine: `endgame xiangqi generate KRPvKAABB` from nothing, 255 M
 /// positions (36 tables) in 101.6 s of CPU time (user and system), 2.5 M positions per
-/// second and core (BENCHMARKS.md). The speed of one material varies with its pieces and with
-/// how much of it is derived from colour twins (the whole run of every material of up to 5
-/// men reaches 11 M/s on two cores); a queue measures its own generations and uses their
+/// second and core (BENCHMARKS.md; measured when both colour twins were written, 36 tables
+/// then). The speed of one material varies with its pieces (the whole run of every material
+/// of up to 5 men reaches 11 M/s on two cores); a queue measures its own generations and uses their
 /// speed instead ([`Jobs::speed`]).
 pub const MEASURED_POSITIONS_PER_SECOND_PER_CORE: f64 = 2.5e6;
-
-/// The time a table derived from its colour twin's takes, as a part of the time its solve
-/// would take (measured: about a tenth).
-pub const DERIVED_COST: f64 = 0.1;
 
 /// The time a solve under `perpetual-check` takes, as a multiple of one under `standard` rules
 /// (measured: every material of up to 5 men in about 30 minutes against 8.5).
@@ -69,11 +65,12 @@ pub struct Estimate {
     /// The rule set.
     pub rules: Rules,
     /// Tables to generate: those of the material and of every material its captures lead to
-    /// that have no file (0 when the material is answered already; materials of up to
+    /// that have no file (one file for a material and its colour twin) (0 when the material is answered already; materials of up to
     /// [`SOLVE_ON_THE_FLY_MEN`] men without a file are solved in memory, and generated only
     /// along with larger ones).
     pub tables: usize,
-    /// The tables the material needs in all, those there included.
+    /// The files the material needs in all, those there included (one for each pair of colour
+    /// twins).
     pub tables_in_all: usize,
     /// Positions (indices) of the tables to generate.
     pub positions: u64,
@@ -138,14 +135,8 @@ fn duration(seconds: f64) -> String {
 }
 
 /// The time one table takes relative to solving its positions under `standard` rules.
-fn cost(tables: &Tablebases, derived: bool) -> f64 {
-    if derived {
-        DERIVED_COST
-    } else if tables.rules() == Rules::PerpetualCheck {
-        PERPETUAL_CHECK_COST
-    } else {
-        1.0
-    }
+fn cost(tables: &Tablebases) -> f64 {
+    if tables.rules().has_bans() { PERPETUAL_CHECK_COST } else { 1.0 }
 }
 
 /// A table to generate: the material, its positions and the work it takes (positions times
@@ -176,7 +167,12 @@ fn estimate_plan(
     index_size(material)?;
     let all = material.with_smaller();
     let rules = tables.rules();
-    let mut missing: Vec<Material> = all.iter().copied().filter(|&m| !tables.path(m).exists()).collect();
+    // The files that answer for them: a material's own, or its colour twin's (one file for
+    // both), as `Tablebases::generate` writes them.
+    let mut files: Vec<Material> = all.iter().map(|&m| tables.file_material(m)).collect();
+    files.sort_by_key(|m| (m.men(), m.to_string()));
+    files.dedup();
+    let mut missing: Vec<Material> = files.iter().copied().filter(|&m| !tables.path(m).exists()).collect();
     if missing.iter().all(|m| m.men() <= SOLVE_ON_THE_FLY_MEN) {
         missing.clear();
     }
@@ -184,26 +180,18 @@ fn estimate_plan(
     let mut planned = Vec::with_capacity(missing.len());
     for &m in &missing {
         let positions = index_size(m)? as u64;
-        // Derived from its colour twin when the twin is generated first or there (as
-        // `Tablebases::generate` decides).
-        let twin = Tablebases::derived_from(m, rules)
-            .filter(|&twin| all.contains(&twin) || tables.path(twin).exists());
-        let needed = tables.estimate(m, |_| false, twin);
+        let needed = tables.estimate(m, |_| false);
         if needed > memory {
             (memory, largest) = (needed, Some(m));
         }
-        planned.push(Planned {
-            material: m,
-            positions,
-            work: positions as f64 * cost(tables, twin.is_some()),
-        });
+        planned.push(Planned { material: m, positions, work: positions as f64 * cost(tables) });
     }
     let work: f64 = planned.iter().map(|p| p.work).sum();
     let estimate = Estimate {
         material,
         rules,
         tables: planned.len(),
-        tables_in_all: all.len(),
+        tables_in_all: files.len(),
         positions: planned.iter().map(|p| p.positions).sum(),
         memory_bytes: memory,
         largest,
@@ -422,15 +410,13 @@ pub fn ensure(
             }
             GenerateEvent::Replacing { material, .. } => {
                 let positions = crate::MaterialIndex::new(material).len() as u64;
-                t.add(material, positions, positions as f64 * cost(tables, false));
+                t.add(material, positions, positions as f64 * cost(tables));
                 true
             }
-            GenerateEvent::Solving { material, positions, .. }
-            | GenerateEvent::Deriving { material, positions, .. } => {
-                let derived = matches!(event, GenerateEvent::Deriving { .. });
+            GenerateEvent::Solving { material, positions, .. } => {
                 let positions = positions as u64;
                 // A table the estimate did not count (its file vanished since): counted now.
-                t.add(material, positions, positions as f64 * cost(tables, derived));
+                t.add(material, positions, positions as f64 * cost(tables));
                 let (n, w) = t.work_of[&material];
                 t.current = Some((n, w, 0.0));
                 t.progress.current = Some(material);

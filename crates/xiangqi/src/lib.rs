@@ -38,6 +38,8 @@
 //! ```
 
 pub mod board;
+pub mod catalogue;
+pub mod chase;
 #[cfg(feature = "mpi")]
 pub mod cluster;
 pub mod fen;
@@ -63,7 +65,7 @@ pub mod wxf;
 pub use board::{Board, Setup};
 pub use fen::FenError;
 pub use index::{ColourFlip, MaterialIndex};
-pub use material::{Material, MaterialError};
+pub use material::{Defenders, DefendersError, Material, MaterialError, SideDefenders};
 pub use moves::{Move, ParseMoveError};
 pub use perpetual::{PerpetualStats, PerpetualTablebase};
 pub use piece::{Color, Piece, Role};

@@ -8,7 +8,7 @@ __version__: str
 DEFAULT_CACHE_MIB: int
 """The default block cache of :class:`Tablebases`, in MiB."""
 RULES: Tuple[str, ...]
-"""The rule sets: ``"hdu"``, ``"standard"``, ``"perpetual-check"``."""
+"""The rule sets: ``"standard"``, ``"hdu"``, ``"perpetual-check"``, ``"check-and-chase"``."""
 
 twixt: types.ModuleType
 cheesy: types.ModuleType
@@ -35,7 +35,7 @@ class ProbeResult:
     """Plies to the end under best play: positive when the side to move wins, negative when
     it loses, ``None`` for a draw or a result by the rule (the lichess API's convention)."""
     rule: Optional[str]
-    """``"perpetual-check"`` when won or lost by that rule, else ``None``."""
+    """``"perpetual-check"`` or ``"perpetual-chase"`` when won or lost by that ban, else ``None``."""
     @property
     def wdl(self) -> int:
         """1, 0 or -1: the category as a number."""
@@ -55,7 +55,7 @@ class Move:
     dtm: Optional[int]
     """Its distance in plies, signed for the side to move there."""
     rule: Optional[str]
-    """``"perpetual-check"`` when that position is won or lost by the rule."""
+    """``"perpetual-check"`` or ``"perpetual-chase"`` when that position is won or lost by that ban."""
 
 class Tablebases:
     """The Xiangqi tables of one rule set in one directory, as ``endgame xiangqi`` reads and
@@ -108,12 +108,13 @@ class Tablebases:
     ) -> Dict[str, int]:
         """Generates the tables of ``material`` and of every material a capture leads to
         (keeping files that exist and pass their check) and returns ``materials``,
-        ``generated``, ``derived``, ``kept``, ``replaced``.
+        ``generated``, ``twins`` (materials answered from their colour twin's file), ``kept``,
+        ``replaced``.
 
         ``progress`` is called with a dict per event: ``event`` (``"solving"``,
-        ``"deriving"``, ``"progress"``, ``"step"``, ``"written"``, ``"kept"``,
+        ``"progress"``, ``"step"``, ``"written"``, ``"kept"``,
         ``"replacing"``), ``material`` and the event's fields (``positions``, ``memory``,
-        ``phase``, ``done``, ``total``, ``step``, ``seconds``, ``path``, ``from``,
+        ``phase``, ``done``, ``total``, ``step``, ``seconds``, ``path``,
         ``error``). An exception it raises is raised once the generation ends.
 
         Raises ``ValueError`` (bad material), :class:`MissingTable` (beyond the tables),
