@@ -138,3 +138,41 @@ fn only_new_chase_attacks_make_a_chase() {
     // Nor is a capture.
     assert!(chased("3k5/9/9/9/R3n4/9/9/9/9/4K4 w", "a5e5").is_empty());
 }
+
+#[test]
+fn a_line_won_by_the_ban_on_perpetual_chase_names_the_ban_and_the_chased_piece() {
+    use endgame_core::perpetual::{Ban, RuleValue};
+    use endgame_xiangqi::{LineEnd, MainLine, Piece, Role, report};
+    let p = position("3k5/9/9/9/R3n4/9/9/9/9/4K4 w");
+    let horse = Piece { color: Color::Black, role: Role::Horse };
+    let end = LineEnd::PerpetualChase {
+        ply: 2,
+        again: 6,
+        loser: Color::Red,
+        chased: Some((horse, "e5".parse().unwrap())),
+    };
+    assert_eq!(end.name(), "perpetual_chase");
+    assert_eq!(
+        end.describe(),
+        "Ply 6 brings back the position after ply 2: Red can only check or chase forever (chasing Black's Horse on e5) and loses by perpetual chase."
+    );
+    let line = MainLine { moves: Vec::new(), end, last: p };
+    let json = report::solve_json(
+        &p,
+        endgame_xiangqi::Rules::CheckAndChase,
+        RuleValue::LossByRule(Ban::Chase, 4),
+        &line,
+    );
+    assert_eq!(
+        (&json["category"], &json["rule"], &json["dtm"]),
+        (&"loss".into(), &"perpetual-chase".into(), &serde_json::Value::Null)
+    );
+    assert_eq!((&json["rules"], &json["line_end"]), (&"check-and-chase".into(), &"perpetual_chase".into()));
+    assert_eq!(json["chased"], serde_json::json!({ "color": "black", "role": "Horse", "square": "e5" }));
+    // A loser that only checks in the cycle: no piece named.
+    let end = LineEnd::PerpetualChase { ply: 0, again: 4, loser: Color::Black, chased: None };
+    assert!(
+        end.describe()
+            .ends_with("Black can only check or chase forever (checking) and loses by perpetual chase.")
+    );
+}

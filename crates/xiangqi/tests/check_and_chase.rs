@@ -109,6 +109,31 @@ fn some_materials_under_check_and_chase() {
     }
 }
 
+/// Every material up to 4 men under `check-and-chase` (the library's test
+/// `every_material_up_to_4_men_keeps_standard_wins_and_losses` runs the chase stage on some of
+/// them only, to keep CI short): the certificate, every `perpetual-check` result kept, and no
+/// result of the ban on perpetual chase:
+/// `cargo test --release -p endgame-xiangqi --test check_and_chase -- --ignored every_material`
+#[test]
+#[ignore = "solves every material up to 4 men under three rule sets (minutes)"]
+fn every_material_up_to_4_men_under_check_and_chase() {
+    let mut chase = PerpetualTablebase::with_rules(Rules::CheckAndChase);
+    let mut check = PerpetualTablebase::new();
+    for m in Material::all_up_to(4) {
+        let plain = check.plain_step(m, None, &Retrograde::new()).unwrap();
+        let copy = endgame_core::Solution::from_values_bytes(plain.values()).unwrap();
+        check.rule_step(m, plain, &PerpetualCheck::new()).unwrap();
+        let plain = chase.plain_step(m, Some(copy), &Retrograde::new()).unwrap();
+        chase.rule_step(m, plain, &PerpetualCheck::new()).unwrap();
+        let (by_chase, by_check) = (chase.solution(m).unwrap(), check.solution(m).unwrap());
+        let game = PerpetualGame::new(chase.index(m).unwrap(), &chase);
+        assert_eq!(check_rule_solution(&game, by_chase), Ok(()), "{m}");
+        keeps_check_results(m, by_chase, by_check);
+        let stats = chase.stats(m).unwrap();
+        assert_eq!((stats.wins_by_chase, stats.losses_by_chase, stats.changed_decided), (0, 0, 0), "{m}");
+    }
+}
+
 /// Every value of `check-and-chase` (`by_chase`) is that of `perpetual-check` (`by_check`),
 /// but for draws there that the ban on perpetual chase decides.
 fn keeps_check_results(material: Material, by_chase: &RuleSolution, by_check: &RuleSolution) {

@@ -79,7 +79,13 @@ fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
         let plain = off.plain_step(material, standard(), &solver).unwrap();
         off.rule_step(material, plain, &PerpetualCheck::new().chases(false)).unwrap();
         let plain = on.plain_step(material, standard(), &solver).unwrap();
-        on.rule_step(material, plain, &PerpetualCheck::new()).unwrap();
+        // With chases on, the chase stage costs about twice the `standard` solve: here the
+        // materials up to 3 men and those with results of the ban on perpetual check or with
+        // many chases; every material up to 4 men in the ignored test
+        // `every_material_up_to_4_men_under_check_and_chase` (tests/check_and_chase.rs).
+        let chases =
+            material.men() <= 3 || ["KRvKN", "KNvKR", "KCvKN", "KNvKP"].contains(&&*material.to_string());
+        on.rule_step(material, plain, &PerpetualCheck::new().chases(chases)).unwrap();
         let solution = off.solution(material).unwrap();
         let (without, with) = digest(solution.values());
         assert_eq!((solution.len(), without, with), digests[&material.to_string()], "{material}: chases off");
@@ -223,8 +229,7 @@ fn the_checking_side_must_choose_the_check_that_is_no_perpetual() {
 
 #[test]
 fn the_store_round_trips_rule_values_and_rule_lines_end_in_the_losers_perpetual_check() {
-    use endgame_core::table_file::TableReader;
-    use endgame_xiangqi::{LineEnd, Tablebases, store::table_id};
+    use endgame_xiangqi::{LineEnd, Tablebases};
     let dir = std::env::temp_dir().join(format!("endgame-perpetual-store-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let material: Material = "KRvKN".parse().unwrap();
@@ -234,11 +239,7 @@ fn the_store_round_trips_rule_values_and_rule_lines_end_in_the_losers_perpetual_
     let index = memory.index(material).unwrap();
     let solution = memory.solution(material).unwrap();
     // The file holds every value and rank of the solver's solution.
-    let reader =
-        TableReader::open(&store.path(material), &table_id(material, Rules::PerpetualCheck, index.len()))
-            .unwrap();
-    assert!(reader.has_rule_codes());
-    assert!(reader.read_rule_solution().unwrap().values().eq(solution.values()));
+    assert!(store.read_rule_solution(material).unwrap().values().eq(solution.values()));
     let mut lines = 0;
     for i in 0..index.len() {
         let Some(value) = solution.value(i) else { continue };
