@@ -1222,13 +1222,16 @@ impl Probe for Tablebases {
 
     fn lookup_wdl(&self, position: &Position) -> Result<Category, ProbeError> {
         let material = position.material();
-        let source = self.source(material)?;
-        let Some(i) = source.index().encode(position) else { return Err(ProbeError::NoValue { material }) };
+        // A colour twin is answered from its twin's file, as `lookup` does.
+        let (answering, source, flipped) = self.answering(material)?;
+        let position = if flipped { position.colour_twin() } else { *position };
+        let Some(i) = source.index().encode(&position) else { return Err(ProbeError::NoValue { material }) };
         match &*source {
-            Source::File { key, wdl, .. } => self.category_at(material, *key, wdl, i),
-            _ => {
-                self.value_at(material, &source, i)?.map(Category::of).ok_or(ProbeError::NoValue { material })
-            }
+            Source::File { key, wdl, .. } => self.category_at(answering, *key, wdl, i),
+            _ => self
+                .value_at(answering, &source, i)?
+                .map(Category::of)
+                .ok_or(ProbeError::NoValue { material }),
         }
     }
 }
