@@ -28,7 +28,7 @@ use std::path::PathBuf;
 
 use endgame_core::Wdl;
 use endgame_core::perpetual::RuleValue;
-use endgame_xiangqi::{MoveValue, Position, Probe, ProbeError, Rules, Tablebases, input};
+use endgame_xiangqi::{Category, MoveValue, Position, Probe, ProbeError, Rules, Tablebases, input};
 
 /// Success.
 pub const EG_OK: c_int = 0;
@@ -173,13 +173,18 @@ fn not_null<T>(out: *mut T, what: &str) -> Result<(), Failure> {
     if out.is_null() { Err(Failure::input(format!("{what}: a null pointer"))) } else { Ok(()) }
 }
 
-/// The C form of a value.
-fn result(value: RuleValue) -> eg_result {
-    let category = match value.wdl() {
+/// 1 win, 0 draw, -1 loss.
+fn wdl(wdl: Wdl) -> c_int {
+    match wdl {
         Wdl::Win => 1,
         Wdl::Draw => 0,
         Wdl::Loss => -1,
-    };
+    }
+}
+
+/// The C form of a value.
+fn result(value: RuleValue) -> eg_result {
+    let category = wdl(value.wdl());
     let dtm = match value {
         RuleValue::Win(d) | RuleValue::Loss(d) => c_int::try_from(d.0).unwrap_or(c_int::MAX),
         _ => -1,
@@ -316,8 +321,8 @@ pub unsafe extern "C" fn eg_probe(
 }
 
 /// The win, draw or loss of the position `fen` for the side to move into `*wdl`: 1, 0 or -1
-/// (a win or loss by the perpetual-check rule counts as a win or loss). Returns as
-/// `eg_probe`.
+/// (a win or loss by a perpetual rule counts as a win or loss). It reads the table's WDL file
+/// only, never its DTM file: the fewest bytes, for an engine's search. Returns as `eg_probe`.
 ///
 /// # Safety
 /// As `eg_probe`, with `wdl` for `out`.
@@ -331,9 +336,9 @@ pub unsafe extern "C" fn eg_probe_wdl(
         not_null(wdl, "wdl")?;
         // SAFETY: the caller's promises.
         let (tables, position) = unsafe { read(tb, fen) }?;
-        let value = tables.probe(&position)?;
+        let category: Category = tables.probe_wdl(&position)?;
         // SAFETY: `wdl` is not null and writable.
-        unsafe { wdl.write(result(value).category) };
+        unsafe { wdl.write(self::wdl(category.wdl())) };
         Ok(())
     })
 }
@@ -473,6 +478,20 @@ mod tests {
         assert_eq!(
             result(RuleValue::WinByRule(endgame_core::perpetual::Ban::Chase, 2)),
             eg_result { category: 1, dtm: -1, by_rule: 2 }
+        );
+    }
+
+    #[test]
+    fn categories_in_c() {
+        let c = |category: Category| wdl(category.wdl());
+        assert_eq!(
+            Category::ALL.map(c),
+            [0, 1, -1, 1, -1],
+            "draw, win, loss, win by the rule, loss by the rule"
+        );
+        assert_eq!(
+            Category::ALL,
+            [Category::Draw, Category::Win, Category::Loss, Category::WinByRule, Category::LossByRule]
         );
     }
 

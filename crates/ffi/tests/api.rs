@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use std::ptr::{null, null_mut};
 
 use endgame::{
-    EG_BAD_INPUT, EG_MISSING_TABLE, EG_OK, eg_best_move, eg_close, eg_move, eg_moves, eg_open,
+    EG_BAD_INPUT, EG_FAILURE, EG_MISSING_TABLE, EG_OK, eg_best_move, eg_close, eg_move, eg_moves, eg_open,
     eg_open_with_cache, eg_probe, eg_probe_wdl, eg_result, eg_tablebases,
 };
 use endgame_core::Wdl;
-use endgame_xiangqi::{Probe, Rules, Tablebases, input};
+use endgame_xiangqi::{Category, Material, MaterialIndex, Probe, Rules, Tablebase, Tablebases, input};
 
 /// An empty directory of tables (materials of up to 4 men are solved in memory).
 fn scratch(name: &str) -> PathBuf {
@@ -278,4 +278,59 @@ fn cache_size_and_default_directory() {
         // SAFETY: from eg_open.
         unsafe { eg_close(tb) };
     }
+}
+
+/// `eg_probe_wdl` reads the WDL file only: with the DTM files deleted it still answers every
+/// legal position of a generated material and of its colour twin (answered from the same
+/// file) as a solve in memory does, while `eg_probe` of a win fails for want of its distance.
+#[test]
+fn probe_wdl_reads_the_wdl_file_only() {
+    let dir = scratch("wdl");
+    let material: Material = "KAAvKA".parse().unwrap();
+    let tables = Tablebases::open(&dir, Rules::Standard);
+    tables.generate(&[material], &|_| {}).expect("a generation");
+    let written = tables.file_material(material);
+    let mut dtm_files = 0;
+    for m in Tablebases::needed(&[material]).unwrap() {
+        if tables.dtm_path(m).exists() {
+            std::fs::remove_file(tables.dtm_path(m)).unwrap();
+            dtm_files += 1;
+        }
+    }
+    assert!(dtm_files > 0 && !tables.dtm_path(written).exists());
+    let mut solved = Tablebase::new(Rules::Standard);
+    let tb = Open::new(&dir, "standard");
+    let (mut answered, mut failed) = (0, 0);
+    for m in [material, material.colour_twin()] {
+        solved.solve(m).unwrap();
+        let index = MaterialIndex::new(m);
+        for i in 0..index.len() {
+            let Some(position) = index.decode(i) else { continue };
+            let fen = c(&position.setup().to_string());
+            let mut wdl: c_int = 7;
+            // SAFETY: valid pointers.
+            let status = unsafe { eg_probe_wdl(tb.0, fen.as_ptr(), &mut wdl) };
+            let Ok(value) = solved.probe(&position) else {
+                assert_eq!(status, EG_BAD_INPUT, "{fen:?} is illegal: {}", last_error());
+                continue;
+            };
+            assert_eq!(status, EG_OK, "{m}: {fen:?}: {}", last_error());
+            let want = match Category::of(value) {
+                Category::Win | Category::WinByRule => 1,
+                Category::Draw => 0,
+                Category::Loss | Category::LossByRule => -1,
+            };
+            assert_eq!(wdl, want, "{m}: {fen:?}");
+            answered += 1;
+            if value.wdl() == Wdl::Win && failed < 3 {
+                let mut out = eg_result::default();
+                // SAFETY: valid pointers.
+                assert_eq!(unsafe { eg_probe(tb.0, fen.as_ptr(), &mut out) }, EG_FAILURE, "{fen:?}");
+                assert!(last_error().contains(".dtm"), "{}", last_error());
+                failed += 1;
+            }
+        }
+    }
+    assert!(answered > 1000 && failed == 3, "{answered} positions, {failed} failed probes");
+    let _ = std::fs::remove_dir_all(dir);
 }

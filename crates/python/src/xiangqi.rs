@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use endgame_core::InputError;
 use endgame_core::perpetual::RuleValue;
-use endgame_xiangqi::{GenerateEvent, MoveValue, Probe, ProbeError, input, report};
+use endgame_core::{InputError, Wdl};
+use endgame_xiangqi::{Category, GenerateEvent, MoveValue, Probe, ProbeError, input, report};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -253,15 +253,20 @@ impl Tablebases {
         Ok(ProbeResult::new(value))
     }
 
-    /// 1 (the side to move wins), 0 (draw) or -1 (it loses); a result by the rule counts.
+    /// 1 (the side to move wins), 0 (draw) or -1 (it loses); a result by the rule counts. It
+    /// reads the table's WDL file only, never its DTM file (the fewest bytes).
     ///
     /// Raises as `probe`.
     fn probe_wdl(&self, py: Python<'_>, fen: &str) -> PyResult<i32> {
         let tables = &self.tables;
-        let value = py.detach(|| -> Result<RuleValue, Failure> {
-            tables.probe(&input::fen(fen)?).map_err(probe("position"))
+        let category = py.detach(|| -> Result<Category, Failure> {
+            tables.probe_wdl(&input::fen(fen)?).map_err(probe("position"))
         })?;
-        Ok(ProbeResult::new(value).wdl())
+        Ok(match category.wdl() {
+            Wdl::Win => 1,
+            Wdl::Draw => 0,
+            Wdl::Loss => -1,
+        })
     }
 
     /// Every legal move with the value of the position after it, best first (the shortest
