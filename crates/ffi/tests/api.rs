@@ -286,7 +286,7 @@ fn cache_size_and_default_directory() {
 #[test]
 fn probe_wdl_reads_the_wdl_file_only() {
     let dir = scratch("wdl");
-    let material: Material = "KAAvKA".parse().unwrap();
+    let material: Material = "KRvKAA".parse().unwrap();
     let tables = Tablebases::open(&dir, Rules::Standard);
     tables.generate(&[material], &|_| {}).expect("a generation");
     let written = tables.file_material(material);
