@@ -577,14 +577,8 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let sizes = size(tables.path(material)).zip(size(tables.dtm_path(material)));
     let bits = |bytes: u64| if s.positions == 0 { 0.0 } else { bytes as f64 * 8.0 / s.positions as f64 };
     if args.json {
-        let mut report = report::stats_json(material, rules, &s);
-        if let Some((wdl, dtm)) = sizes {
-            report["wdl_bytes"] = wdl.into();
-            report["dtm_bytes"] = dtm.into();
-            report["wdl_bits_per_position"] = bits(wdl).into();
-            report["dtm_bits_per_position"] = bits(dtm).into();
-        }
-        writeln!(out, "{report}")?;
+        // The same fields as the Python module's `stats`.
+        writeln!(out, "{}", report::stats_with_files_json(&tables, material, &s))?;
         return Ok(());
     }
     writeln!(out, "{material} under {rules} rules, legal positions with either side to move:")?;

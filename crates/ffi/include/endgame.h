@@ -78,8 +78,8 @@ extern "C" {
 // writable.
 int eg_open(const char *dir, const char *rules, eg_tablebases **out);
 
-// `eg_open` with a block cache of `cache_bytes` bytes (decompressed blocks of 8 KiB; 0 keeps
-// none: every probe reads its block from the file).
+// `eg_open` with a block cache of `cache_bytes` bytes (decompressed blocks of 64 to 256
+// KiB; 0 keeps none: every probe reads its block from the file).
 //
 // # Safety
 // As `eg_open`.
@@ -105,8 +105,8 @@ void eg_close(eg_tablebases *tb);
 int eg_probe(const eg_tablebases *tb, const char *fen, eg_result *out);
 
 // The win, draw or loss of the position `fen` for the side to move into `*wdl`: 1, 0 or -1
-// (a win or loss by the perpetual-check rule counts as a win or loss). Returns as
-// `eg_probe`.
+// (a win or loss by a perpetual rule counts as a win or loss). It reads the table's WDL file
+// only, never its DTM file: the fewest bytes, for an engine's search. Returns as `eg_probe`.
 //
 // # Safety
 // As `eg_probe`, with `wdl` for `out`.

@@ -232,8 +232,8 @@ pub unsafe extern "C" fn eg_open(
     unsafe { eg_open_with_cache(dir, rules, EG_DEFAULT_CACHE_BYTES, out) }
 }
 
-/// `eg_open` with a block cache of `cache_bytes` bytes (decompressed blocks of 8 KiB; 0 keeps
-/// none: every probe reads its block from the file).
+/// `eg_open` with a block cache of `cache_bytes` bytes (decompressed blocks of 64 to 256
+/// KiB; 0 keeps none: every probe reads its block from the file).
 ///
 /// # Safety
 /// As `eg_open`.

@@ -297,8 +297,10 @@ impl Tablebases {
 
     /// The statistics of `material` (such as `"KRvKA"`) over its legal positions, as
     /// `endgame xiangqi stats --json` prints them: `positions`, `wins`, `losses`, `draws`,
-    /// `longest_red_win_plies`, `longest_black_win_plies` (under perpetual-check also
-    /// `wins_by_rule`, `losses_by_rule`, `standard_draws`).
+    /// `longest_red_win_plies`, `longest_black_win_plies` (under perpetual-check and
+    /// check-and-chase also `wins_by_rule`, `losses_by_rule`, `standard_draws`; when the
+    /// material has files, `wdl_bytes`, `dtm_bytes`, `wdl_bits_per_position`,
+    /// `dtm_bits_per_position`).
     ///
     /// Raises `ValueError` (bad material), `MissingTable` (not generated: see `generate`),
     /// `TableError`.
@@ -306,7 +308,7 @@ impl Tablebases {
         let tables = &self.tables;
         let material = input::material(material).map_err(value_error)?;
         let stats = py.detach(|| tables.stats(material).map_err(probe("stats")))?;
-        crate::json(py, &report::stats_json(material, tables.rules(), &stats))
+        crate::json(py, &report::stats_with_files_json(tables, material, &stats))
     }
 
     /// Generates the tables of `material` and of every material a capture leads to (skipping

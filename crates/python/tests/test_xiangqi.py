@@ -63,7 +63,13 @@ def test_stats_are_the_command_lines(tables, cli, tmp_path):
     for rules, material in [("standard", "KRvKA"), ("perpetual-check", "KRvKN"), ("hdu", "KvKN")]:
         status, stats, err = cli("xiangqi", "stats", "--json", "--rules", rules, "--dir", str(tmp_path / "cli"), material)
         assert status == 0, err
-        assert tables[rules].stats(material) == stats
+        # The command line generated the files: their sizes are in its answer, and in the
+        # module's from the same files.
+        sizes = {"wdl_bytes", "dtm_bytes", "wdl_bits_per_position", "dtm_bits_per_position"}
+        assert sizes <= stats.keys()
+        assert endgame.Tablebases(tmp_path / "cli", rules=rules).stats(material) == stats
+        # Without files (up to 4 men: solved in memory), the same counts and no sizes.
+        assert tables[rules].stats(material) == {k: v for k, v in stats.items() if k not in sizes}
     # Materials and rules in any case, as the command line reads them.
     assert tables["standard"].stats("krvka") == tables["standard"].stats("KRvKA")
     assert endgame.Tablebases(tmp_path, rules="Perpetual-Check").rules == "perpetual-check"
@@ -137,8 +143,10 @@ def test_a_damaged_table_raises_table_error(tmp_path):
         data = bytearray(path.read_bytes())
         data[len(data) // 2] ^= 0xFF
         path.write_bytes(bytes(data))
+    # The statistics are in the header (checked when a file is opened), the values in blocks
+    # (checked when read): a probe reads a block of each file.
     with pytest.raises(endgame.TableError) as raised:
-        endgame.Tablebases(tmp_path).stats("KRvK")
+        endgame.Tablebases(tmp_path).probe("5k3/9/9/9/9/9/9/9/9/3RK4 w")
     assert isinstance(raised.value, OSError)
     assert "regenerate it with `endgame xiangqi generate KRvK --rules standard`" in str(raised.value)
 
@@ -166,6 +174,27 @@ def test_generate_reports_progress_and_writes_the_files(tmp_path, cli):
     for fen in ["4k4/4a4/9/9/9/9/9/9/9/3K1R3 w", "4k4/4a4/9/9/9/9/9/9/9/3K1R3 b"]:
         assert tb.probe(fen) == memory.probe(fen)
         assert tb.moves(fen) == memory.moves(fen)
+
+
+def test_probe_wdl_reads_the_wdl_file_only(tmp_path):
+    """With the DTM files deleted, probe_wdl answers a generated material and its colour twin
+    (read from the same file) as probe did before, while probe of a win fails."""
+    tb = endgame.Tablebases(tmp_path)
+    tb.generate("KRvKAA")
+    # KRvKAA from both sides: Red's Chariot, then Black's (the colour twin).
+    fens = all_positions(tb, "3aka3/9/9/9/9/9/9/9/9/3K1R3 w", 2)
+    fens += all_positions(tb, "3k1r3/9/9/9/9/9/9/9/9/3AKA3 b", 2)
+    want = {f: tb.probe(f) for f in fens}
+    assert {r.category for r in want.values()} >= {"win", "draw"}
+    dtm = list((tmp_path / "xiangqi" / "standard").glob("*.dtm"))
+    assert any(p.name == "KRvKAA.dtm" for p in dtm)
+    for path in dtm:
+        path.unlink()
+    fresh = endgame.Tablebases(tmp_path)
+    assert {f: fresh.probe_wdl(f) for f in fens} == {f: r.wdl for f, r in want.items()}
+    win = next(f for f, r in want.items() if r.category == "win" and r.dtm > 1)
+    with pytest.raises(endgame.TableError, match=r"\.dtm"):
+        fresh.probe(win)
 
 
 def test_an_exception_in_the_progress_callback_is_raised(tmp_path):

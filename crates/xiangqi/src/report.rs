@@ -152,6 +152,27 @@ pub fn stats_json(material: crate::Material, rules: crate::Rules, s: &crate::Sta
     json
 }
 
+/// [`stats_json`] of `material` in `tables`, with its files' sizes when it has files:
+/// `wdl_bytes`, `dtm_bytes`, and their bits per legal position (`wdl_bits_per_position`,
+/// `dtm_bits_per_position`): what `endgame xiangqi stats --json` prints.
+#[must_use]
+pub fn stats_with_files_json(
+    tables: &crate::Tablebases,
+    material: crate::Material,
+    s: &crate::Stats,
+) -> Json {
+    let mut report = stats_json(material, tables.rules(), s);
+    let size = |path: std::path::PathBuf| std::fs::metadata(path).ok().map(|m| m.len());
+    let bits = |bytes: u64| if s.positions == 0 { 0.0 } else { bytes as f64 * 8.0 / s.positions as f64 };
+    if let Some((wdl, dtm)) = size(tables.path(material)).zip(size(tables.dtm_path(material))) {
+        report["wdl_bytes"] = wdl.into();
+        report["dtm_bytes"] = dtm.into();
+        report["wdl_bits_per_position"] = bits(wdl).into();
+        report["dtm_bits_per_position"] = bits(dtm).into();
+    }
+    report
+}
+
 /// Probes and builds [`solve_json`].
 ///
 /// # Errors

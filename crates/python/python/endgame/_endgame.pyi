@@ -88,6 +88,7 @@ class Tablebases:
         :class:`TableError`."""
     def probe_wdl(self, fen: str) -> int:
         """1 (the side to move wins), 0 (draw) or -1 (it loses); a result by the rule counts.
+        Reads the table's WDL file only, never its DTM file (the fewest bytes, for a search).
         Raises as :meth:`probe`."""
     def moves(self, fen: str) -> List[Move]:
         """Every legal move with the value of the position after it, best first (the shortest
@@ -98,9 +99,10 @@ class Tablebases:
     def stats(self, material: str) -> Dict[str, Any]:
         """The statistics of ``material`` (``"KRvKA"``) as ``endgame xiangqi stats --json``:
         ``positions``, ``wins``, ``losses``, ``draws``, ``longest_red_win_plies``,
-        ``longest_black_win_plies`` (under perpetual-check also ``wins_by_rule``,
-        ``losses_by_rule``, ``standard_draws``). Raises ``ValueError``, :class:`MissingTable`,
-        :class:`TableError`."""
+        ``longest_black_win_plies`` (under perpetual-check and check-and-chase also
+        ``wins_by_rule``, ``losses_by_rule``, ``standard_draws``; when the material has files,
+        ``wdl_bytes``, ``dtm_bytes``, ``wdl_bits_per_position``, ``dtm_bits_per_position``).
+        Raises ``ValueError``, :class:`MissingTable`, :class:`TableError`."""
     def generate(
         self,
         material: str,
