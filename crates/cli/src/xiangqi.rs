@@ -572,9 +572,11 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
             Failure::input(format!("stats: {e}"))
         }
     })?;
-    // The files' sizes, per legal position (when the material has files).
+    // The sizes of the files that answer for the material (its own or its twin's), per legal
+    // position.
     let size = |path: PathBuf| std::fs::metadata(path).ok().map(|m| m.len());
-    let sizes = size(tables.path(material)).zip(size(tables.dtm_path(material)));
+    let file = tables.file_material(material);
+    let sizes = size(tables.path(file)).zip(size(tables.dtm_path(file)));
     let bits = |bytes: u64| if s.positions == 0 { 0.0 } else { bytes as f64 * 8.0 / s.positions as f64 };
     if args.json {
         // The same fields as the Python module's `stats`.

@@ -152,9 +152,10 @@ pub fn stats_json(material: crate::Material, rules: crate::Rules, s: &crate::Sta
     json
 }
 
-/// [`stats_json`] of `material` in `tables`, with its files' sizes when it has files:
-/// `wdl_bytes`, `dtm_bytes`, and their bits per legal position (`wdl_bits_per_position`,
-/// `dtm_bits_per_position`): what `endgame xiangqi stats --json` prints.
+/// [`stats_json`] of `material` in `tables`, with the sizes of the files that answer for it
+/// (its own, or its colour twin's) when there are files: `wdl_bytes`, `dtm_bytes`, and their
+/// bits per legal position (`wdl_bits_per_position`, `dtm_bits_per_position`): what
+/// `endgame xiangqi stats --json` prints.
 #[must_use]
 pub fn stats_with_files_json(
     tables: &crate::Tablebases,
@@ -164,7 +165,8 @@ pub fn stats_with_files_json(
     let mut report = stats_json(material, tables.rules(), s);
     let size = |path: std::path::PathBuf| std::fs::metadata(path).ok().map(|m| m.len());
     let bits = |bytes: u64| if s.positions == 0 { 0.0 } else { bytes as f64 * 8.0 / s.positions as f64 };
-    if let Some((wdl, dtm)) = size(tables.path(material)).zip(size(tables.dtm_path(material))) {
+    let file = tables.file_material(material);
+    if let Some((wdl, dtm)) = size(tables.path(file)).zip(size(tables.dtm_path(file))) {
         report["wdl_bytes"] = wdl.into();
         report["dtm_bytes"] = dtm.into();
         report["wdl_bits_per_position"] = bits(wdl).into();
