@@ -2,7 +2,8 @@
 //! [`Tablebases`], status codes, no hidden allocation, in the shape of Fathom's API for Syzygy.
 //!
 //! The header `include/endgame.h` is generated from this file by cbindgen (the test
-//! `tests/header.rs` checks that the committed one is up to date). Every function:
+//! `tests/header.rs` checks that the committed one declares what this file exports, and with
+//! the feature `header` that it is cbindgen's output exactly). Every function:
 //! - returns a status code: `EG_OK`, `EG_BAD_INPUT` (a FEN, a rule set, a null pointer, a
 //!   buffer too small), `EG_MISSING_TABLE` (no table for the material: generate it, or
 //!   search), `EG_FAILURE` (a file unreadable or damaged, a bug);
