@@ -44,6 +44,7 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Rel
 
 use rayon::prelude::*;
 
+use crate::cancel::Cancel;
 use crate::game::{FirstLook, Game, Successor, Unmoves};
 use crate::value::{Plies, Value};
 
@@ -320,6 +321,8 @@ pub enum SolveError {
         /// The solution's positions.
         found: usize,
     },
+    /// The solve was stopped by its [`Cancel`] flag ([`Retrograde::cancel`]).
+    Cancelled,
 }
 
 impl std::fmt::Display for SolveError {
@@ -337,6 +340,7 @@ impl std::fmt::Display for SolveError {
             SolveError::WrongSize { expected, found } => {
                 write!(f, "a solution of {found} positions was given for a game of {expected}")
             }
+            SolveError::Cancelled => write!(f, "the solve was stopped before it finished"),
         }
     }
 }
@@ -382,6 +386,7 @@ pub struct Progress {
 #[derive(Default)]
 pub struct Retrograde<'a> {
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    cancel: Option<&'a Cancel>,
     cells: CellSize,
     wide_positions: bool,
 }
@@ -405,7 +410,7 @@ impl<'a> Retrograde<'a> {
     /// A solver with no progress reports.
     #[must_use]
     pub fn new() -> Self {
-        Retrograde { progress: None, cells: CellSize::Four, wide_positions: false }
+        Retrograde { progress: None, cancel: None, cells: CellSize::Four, wide_positions: false }
     }
 
     /// Uses the smallest cells ([`CellSize::One`]) instead of 4-byte ones when `compact`.
@@ -459,25 +464,30 @@ impl<'a> Retrograde<'a> {
         self
     }
 
+    /// Stops the solve with [`SolveError::Cancelled`] once `cancel` is set (read before every
+    /// chunk of positions and every level of a pass, so the solve stops within one of them).
+    #[must_use]
+    pub fn cancel(mut self, cancel: &'a Cancel) -> Self {
+        self.cancel = Some(cancel);
+        self
+    }
+
     /// Solves a game, building the reverse edges from its moves.
     ///
     /// # Errors
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve<G: Game>(&self, game: &G) -> Result<Solution, SolveError> {
-        fn go<G: Game, W: Word>(
-            game: &G,
-            progress: Option<&(dyn Fn(Progress) + Sync)>,
-        ) -> Result<Solution, SolveError> {
+        fn go<G: Game, W: Word>(game: &G, options: &Retrograde<'_>) -> Result<Solution, SolveError> {
             // The reverse edges hold 4-byte position numbers: 4-byte lists suffice.
-            let mut run = Run::<G, W, u32>::start(game, progress)?;
+            let mut run = Run::<G, W, u32>::start(game, options)?;
             let preds = run.reverse_edges(game);
             run.propagate(&preds)
         }
         match self.cells {
-            CellSize::Four => go::<G, AtomicU32>(game, self.progress),
-            CellSize::Two => go::<G, AtomicU16>(game, self.progress),
-            CellSize::One => match go::<G, AtomicU8>(game, self.progress) {
-                Err(SolveError::TooManyMoves(_)) => go::<G, AtomicU16>(game, self.progress),
+            CellSize::Four => go::<G, AtomicU32>(game, self),
+            CellSize::Two => go::<G, AtomicU16>(game, self),
+            CellSize::One => match go::<G, AtomicU8>(game, self) {
+                Err(SolveError::TooManyMoves(_)) => go::<G, AtomicU16>(game, self),
                 other => other,
             },
         }
@@ -488,27 +498,23 @@ impl<'a> Retrograde<'a> {
     /// # Errors
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve_with_unmoves<G: Unmoves>(&self, game: &G) -> Result<Solution, SolveError> {
-        fn go<G: Unmoves, P: Pos>(
-            game: &G,
-            cells: CellSize,
-            progress: Option<&(dyn Fn(Progress) + Sync)>,
-        ) -> Result<Solution, SolveError> {
+        fn go<G: Unmoves, P: Pos>(game: &G, options: &Retrograde<'_>) -> Result<Solution, SolveError> {
             let preds = UnmovePreds(game);
-            match cells {
-                CellSize::Four => Run::<G, AtomicU32, P>::start(game, progress)?.propagate(&preds),
-                CellSize::Two => Run::<G, AtomicU16, P>::start(game, progress)?.propagate(&preds),
-                CellSize::One => match Run::<G, AtomicU8, P>::start(game, progress) {
+            match options.cells {
+                CellSize::Four => Run::<G, AtomicU32, P>::start(game, options)?.propagate(&preds),
+                CellSize::Two => Run::<G, AtomicU16, P>::start(game, options)?.propagate(&preds),
+                CellSize::One => match Run::<G, AtomicU8, P>::start(game, options) {
                     Err(SolveError::TooManyMoves(_)) => {
-                        Run::<G, AtomicU16, P>::start(game, progress)?.propagate(&preds)
+                        Run::<G, AtomicU16, P>::start(game, options)?.propagate(&preds)
                     }
                     run => run?.propagate(&preds),
                 },
             }
         }
         if self.wide_positions || game.num_positions() >= u32::MAX as usize {
-            go::<G, u64>(game, self.cells, self.progress)
+            go::<G, u64>(game, self)
         } else {
-            go::<G, u32>(game, self.cells, self.progress)
+            go::<G, u32>(game, self)
         }
     }
 }
@@ -933,6 +939,7 @@ struct Run<'a, 'g, G, W, P> {
     /// Decided words that 1-byte cells do not hold (position, logical word).
     escapes: Mutex<Vec<(P, u32)>>,
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    cancel: Option<&'a Cancel>,
 }
 
 /// A set of positions as one bit for each pair of positions `2k`, `2k + 1` (a sixteenth of a
@@ -996,7 +1003,12 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         }
     }
 
-    fn start(game: &'g G, progress: Option<&'a (dyn Fn(Progress) + Sync)>) -> Result<Self, SolveError> {
+    /// Whether the solve was asked to stop.
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(Cancel::is_cancelled)
+    }
+
+    fn start(game: &'g G, options: &Retrograde<'a>) -> Result<Self, SolveError> {
         let n = game.num_positions();
         if size_of::<P>() < size_of::<usize>() && n >= u32::MAX as usize {
             return Err(SolveError::TooManyPositions(n));
@@ -1011,13 +1023,18 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             won: Vec::new(),
             drawn_moves: Vec::new(),
             escapes: Mutex::new(Vec::new()),
-            progress,
+            progress: options.progress,
+            cancel: options.cancel,
         };
         let done = AtomicU64::new(0);
         let mut found = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|chunk| {
                 let mut found = Found::default();
+                if run.cancelled() {
+                    found.error = Some(SolveError::Cancelled);
+                    return found;
+                }
                 let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
                 let len = range.len() as u64;
                 for pos in range {
@@ -1136,6 +1153,10 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         };
         let done = AtomicU64::new(0);
         (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
+            // Cancelled: the edges are left incomplete, and `propagate` stops at once.
+            if self.cancelled() {
+                return;
+            }
             let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
             let len = range.len() as u64;
             for pos in range {
@@ -1153,6 +1174,10 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         }
         let edges: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
         (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
+            // Cancelled: the edges are left incomplete, and `propagate` stops at once.
+            if self.cancelled() {
+                return;
+            }
             let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
             let len = range.len() as u64;
             for pos in range {
@@ -1228,6 +1253,10 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         };
         let from_decided = (0..tasks).into_par_iter().map(|task| {
             let (mut processed, mut decided) = (0, 0);
+            // Cancelled: `propagate` returns before it reads what this level did.
+            if self.cancelled() {
+                return (0, 0);
+            }
             // Predecessors are gathered in batches and their cells read all at once before any
             // is changed: the reads are independent, so their cache misses overlap.
             let mut batch: Vec<(usize, Event)> = Vec::with_capacity(BATCH + 64);
@@ -1335,6 +1364,9 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             // Positions in `current`, decided by the level before.
             let mut pending = 0u64;
             while pending > 0 || d < levels.len() || event_lists.iter().any(|(lists, _)| d < lists.len()) {
+                if self.cancelled() {
+                    return Err(SolveError::Cancelled);
+                }
                 if d as u32 + 2 >= W::LIMIT {
                     return Err(SolveError::DistanceTooLarge);
                 }
@@ -1394,6 +1426,9 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             }
         }
         drop((current, spare));
+        if self.cancelled() {
+            return Err(SolveError::Cancelled);
+        }
         // Whatever is still open can neither be won nor lost, nor reach a drawn end.
         self.cells.par_iter().with_min_len(CHUNK).for_each(|c| {
             let word = c.get();
