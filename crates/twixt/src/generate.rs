@@ -90,11 +90,12 @@ pub fn old_point_hash(p: Point) -> u64 {
 }
 
 /// `count` distinct points of the board `0..=n` off both sides' endzones whose
-/// [`old_point_hash`] agree in their low 24 bits: all in one bucket of any table of up to
-/// 2²⁴ buckets indexed by those bits, as a hostile record would choose them. Found by
-/// inverting the hash (every step is a bijection on 64-bit words), so `n` must be large
-/// (about 2³⁰: a point needs both coordinates under `n`, one inverse in 16 on the largest
-/// board). Deterministic in `seed`.
+/// [`old_point_hash`] agree in their low 24 bits and their top 7: all in one bucket of any
+/// table of up to 2²⁴ buckets indexed by the low bits, with one tag (the top 7 bits, which a
+/// SwissTable such as std's `HashMap` compares first), as a hostile record would choose them.
+/// Found by inverting the hash (every step is a bijection on 64-bit words), so `n` must be
+/// large (about 2³⁰: a point needs both coordinates under `n`, one inverse in 16 on the
+/// largest board). Deterministic in `seed`.
 #[must_use]
 pub fn colliding_points(n: i32, count: usize, seed: u64) -> Vec<Point> {
     // The inverse of the odd multiplier modulo 2⁶⁴ (Newton's iteration).
@@ -107,14 +108,15 @@ pub fn colliding_points(n: i32, count: usize, seed: u64) -> Vec<Point> {
     let mut seen = std::collections::HashSet::new();
     let mut points = Vec::with_capacity(count);
     while points.len() < count {
-        let h = rng.next_u64() << 24;
+        // 33 free bits between the low 24 and the top 7, which stay 0.
+        let h = (rng.next_u64() >> 31) << 24;
         let h1 = h ^ (h >> 32);
         let a = h1.wrapping_mul(inverse);
         let s = a ^ (a >> 29) ^ (a >> 58);
         let (x, y) = ((s >> 32) as i64, (s & 0xffff_ffff) as i64);
         if (1..i64::from(n)).contains(&x) && (1..i64::from(n)).contains(&y) {
             let p = Point::new(x as i32, y as i32);
-            debug_assert_eq!(old_point_hash(p) & 0xff_ffff, 0);
+            debug_assert_eq!(old_point_hash(p) & (0xff_ffff | 0x7f << 57), 0);
             if seen.insert(p) {
                 points.push(p);
             }
