@@ -4,10 +4,14 @@
 //! everyone else out, so:
 //!
 //! - **a cap** on open connections ([`Limits::max_connections`], lowered to fit the process's
-//!   descriptor limit: [`crate::descriptors::Budget`]). A connection that arrives when the cap is reached takes the place of
-//!   the connection that has been idle longest (one not in a request: still sending its head,
-//!   or between keep-alive requests), which is closed; when every connection is in a request,
-//!   the newcomer gets 503 at once. Slow clients therefore only push each other out.
+//!   descriptor limit: [`crate::descriptors::Budget`]). A connection that arrives when the cap
+//!   is reached takes the place of an idle one (not in a request), which is closed: first of
+//!   those that never sent a whole request (slow or silent clients), then of those between
+//!   keep-alive requests, the one idle longest first; but a connection idle for less than
+//!   [`GRACE`] is never pushed out (it may be about to send its request), so when every
+//!   connection is in a request or that young, the newcomer gets 503 at once. Slow clients
+//!   therefore only push each other out, and a burst of them does not close the connections of
+//!   clients that use theirs.
 //! - **a head time limit** ([`Limits::header_time`]): a connection that has not sent a whole
 //!   request head within that time of opening, or of its last answer, is closed (hyper's
 //!   header read timeout, which also bounds idle keep-alive connections);
@@ -25,7 +29,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll, ready};
 use std::time::{Duration, Instant};
@@ -44,6 +48,12 @@ use crate::descriptors::Budget;
 /// The largest request head hyper reads (its read buffer): 64 KiB. A longer head gets 431.
 pub const MAX_HEAD: usize = 64 << 10;
 
+/// A connection idle for less than this is not closed to make room for a new one.
+pub const GRACE: Duration = Duration::from_millis(20);
+
+/// How long a refused connection is read from after its answer, at most.
+const DRAIN: Duration = Duration::from_secs(1);
+
 /// How long the loop pauses after an accept error (descriptors exhausted).
 const ACCEPT_PAUSE: Duration = Duration::from_millis(20);
 
@@ -52,6 +62,8 @@ const ACCEPT_PAUSE: Duration = Duration::from_millis(20);
 struct Conn {
     /// Requests being answered on it now.
     in_flight: AtomicUsize,
+    /// Whether it has sent a whole request head.
+    served: AtomicBool,
     /// When it last started or finished a request (or opened), in milliseconds since the
     /// registry started.
     active_at: AtomicU64,
@@ -77,22 +89,27 @@ impl Registry {
         self.started.elapsed().as_millis() as u64
     }
 
-    /// Admits a new connection: under the cap, or in place of the connection idle longest.
-    /// `None` when every connection is in a request.
+    /// Admits a new connection: under the cap, or in place of an idle one (see the module's
+    /// docs). `None` when every connection is in a request or idle for less than [`GRACE`].
     fn admit(&self) -> Option<(u64, Arc<Conn>)> {
+        let now = self.now();
         let conn = Arc::new(Conn {
             in_flight: AtomicUsize::new(0),
-            active_at: AtomicU64::new(self.now()),
+            served: AtomicBool::new(false),
+            active_at: AtomicU64::new(now),
             close: Notify::new(),
         });
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
         if open.len() >= self.cap {
+            let young = now.saturating_sub(GRACE.as_millis() as u64);
             let victim = open
                 .iter()
                 .filter(|(_, c)| c.in_flight.load(Ordering::Relaxed) == 0)
-                .min_by_key(|(_, c)| c.active_at.load(Ordering::Relaxed))
-                .map(|(&id, _)| id)?;
+                .map(|(&id, c)| (c.served.load(Ordering::Relaxed), c.active_at.load(Ordering::Relaxed), id))
+                .filter(|&(_, at, _)| at < young)
+                .min()
+                .map(|(_, _, id)| id)?;
             if let Some(old) = open.remove(&victim) {
                 old.close.notify_one();
             }
@@ -119,6 +136,7 @@ struct InFlight {
 impl InFlight {
     fn new(conn: &Arc<Conn>, registry: &Arc<Registry>) -> Self {
         conn.in_flight.fetch_add(1, Ordering::Relaxed);
+        conn.served.store(true, Ordering::Relaxed);
         conn.active_at.store(registry.now(), Ordering::Relaxed);
         InFlight { conn: Arc::clone(conn), registry: Arc::clone(registry) }
     }
@@ -231,21 +249,26 @@ fn refuse(mut stream: TcpStream, registry: &Arc<Registry>, write_time: Duration)
     }
     let registry = Arc::clone(registry);
     let message = format!(
-        "the server has {} connections open, each in a request; try again in a moment",
+        "the server has {} connections open, each in a request or just opened; try again in a moment",
         registry.len()
     );
     tokio::spawn(async move {
         let answer = json_answer(503, "Service Unavailable", &message, &["retry-after: 1"]);
-        let _ = tokio::time::timeout(write_time, async {
+        let written = tokio::time::timeout(write_time, async {
             stream.write_all(&answer).await?;
-            stream.shutdown().await?;
-            // Read what the client sent until it closes, so that closing with unread data
-            // does not reset the connection before the client has read the answer.
-            let mut sink = [0; 4096];
-            while stream.read(&mut sink).await? > 0 {}
-            io::Result::Ok(())
+            stream.shutdown().await
         })
         .await;
+        if let Ok(Ok(())) = written {
+            // Read what the client sent until it closes (for a moment), so that closing with
+            // unread data does not reset the connection before the client reads the answer.
+            let _ = tokio::time::timeout(DRAIN, async {
+                let mut sink = [0; 4096];
+                while stream.read(&mut sink).await? > 0 {}
+                io::Result::Ok(())
+            })
+            .await;
+        }
         registry.refusing.fetch_sub(1, Ordering::Relaxed);
     });
 }
@@ -393,6 +416,46 @@ impl AsyncWrite for Guarded {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn registry(cap: usize) -> Registry {
+        Registry {
+            // Far enough in the past that `now()` is well over GRACE.
+            started: Instant::now() - Duration::from_secs(60),
+            cap,
+            next: AtomicU64::new(0),
+            open: Mutex::new(HashMap::new()),
+            refusing: AtomicUsize::new(0),
+            max_refusing: 1,
+        }
+    }
+
+    #[test]
+    fn the_cap_pushes_out_slow_connections_first_and_never_busy_or_young_ones() {
+        let r = registry(3);
+        let conns: Vec<(u64, Arc<Conn>)> = (0..3).map(|_| r.admit().unwrap()).collect();
+        // 0: a keep-alive connection idle the longest; 1: a slow one (never sent a request);
+        // 2: in a request.
+        let at = |c: &Conn, ms: u64| c.active_at.store(ms, Ordering::Relaxed);
+        at(&conns[0].1, 1_000);
+        conns[0].1.served.store(true, Ordering::Relaxed);
+        at(&conns[1].1, 5_000);
+        at(&conns[2].1, 0);
+        conns[2].1.in_flight.store(1, Ordering::Relaxed);
+        let (new, _) = r.admit().unwrap();
+        let open: Vec<u64> = {
+            let mut ids: Vec<u64> = r.open.lock().unwrap().keys().copied().collect();
+            ids.sort_unstable();
+            ids
+        };
+        assert_eq!(open, vec![conns[0].0, conns[2].0, new], "the slow one went first");
+        // Then the keep-alive one (the new one is young).
+        let (newer, _) = r.admit().unwrap();
+        assert!(!r.open.lock().unwrap().contains_key(&conns[0].0));
+        assert_eq!(r.len(), 3);
+        // Now: one in a request, two just opened: refused.
+        assert!(r.admit().is_none());
+        assert!(r.open.lock().unwrap().contains_key(&newer));
+    }
 
     #[test]
     fn hyper_error_answers_are_replaced_by_json() {

@@ -114,15 +114,17 @@ const BIG_MARINE: &str = include_str!("../../marine/tests/data/battle16.txt");
 fn slow_connections_make_room_and_are_closed_at_the_head_time_limit() {
     let addr = start(Limits { max_connections: 8, ..limits() }, Access::new());
     assert_eq!(request(addr, "GET", PROBE, &[], "").status, 200);
-    // Twelve connections that send a head one byte at a time, and never finish it: more than
-    // the cap. Each new one takes the place of the one idle longest.
+    // Twelve connections that send a head and never finish it: more than the cap. Each new one
+    // takes the place of the one idle longest, once that one has had its moment of grace.
     let mut slow: Vec<TcpStream> = (0..12)
         .map(|_| {
             let mut s = connect(addr);
             s.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
+            std::thread::sleep(endgame_server::conn::GRACE / 4);
             s
         })
         .collect();
+    std::thread::sleep(endgame_server::conn::GRACE);
     // A normal client is still answered.
     for _ in 0..5 {
         let answer = request(addr, "GET", PROBE, &[], "");
