@@ -63,11 +63,18 @@ fn request(stream: &mut BufReader<TcpStream>, method: &str, path: &str, body: &[
     status
 }
 
+/// A connection whose reads give up after 15 s (longer than any answer within the server's
+/// limits; a request that gets no answer counts as an error); `None` when the server does not
+/// accept it within 5 s.
+fn try_connect(addr: SocketAddr) -> Option<BufReader<TcpStream>> {
+    let stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(15))).ok()?;
+    stream.set_nodelay(true).ok()?;
+    Some(BufReader::new(stream))
+}
+
 fn connect(addr: SocketAddr) -> BufReader<TcpStream> {
-    let stream = TcpStream::connect(addr).expect("connecting to the server");
-    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    stream.set_nodelay(true).unwrap();
-    BufReader::new(stream)
+    try_connect(addr).expect("connecting to the server")
 }
 
 /// p50, p99 and max in milliseconds.
@@ -102,7 +109,7 @@ struct Slow {
 const SLOW_HEAD: &[u8] = b"GET /api/examples HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 
 fn open_slow(addr: SocketAddr) -> Option<Slow> {
-    let stream = TcpStream::connect(addr).ok()?;
+    let stream = TcpStream::connect_timeout(&addr, Duration::from_millis(200)).ok()?;
     stream.set_nonblocking(true).ok()?;
     Some(Slow { stream, opened: Instant::now(), sent: 0 })
 }
@@ -142,21 +149,25 @@ fn slow(addr: SocketAddr, connections: usize, seconds: u64) {
     };
     std::thread::sleep(Duration::from_secs(2));
     let started = Instant::now();
-    let mut keep_alive = connect(addr);
+    let mut keep_alive = try_connect(addr);
     let (mut kept, mut fresh) = (Vec::new(), Vec::new());
-    let mut errors = 0usize;
+    let mut errors: Vec<String> = Vec::new();
     let mut i = 0;
     while started.elapsed() < Duration::from_secs(seconds) {
         let path = PROBES[i % PROBES.len()];
         let t = Instant::now();
-        if request(&mut keep_alive, "GET", path, b"") != 200 {
-            errors += 1;
-            keep_alive = connect(addr);
+        match keep_alive.as_mut().map_or(0, |s| request(s, "GET", path, b"")) {
+            200 => {}
+            status => {
+                errors.push(format!("keep-alive: {status}"));
+                keep_alive = try_connect(addr);
+            }
         }
         kept.push(t.elapsed());
         let t = Instant::now();
-        if request(&mut connect(addr), "GET", path, b"") != 200 {
-            errors += 1;
+        match try_connect(addr).map_or(0, |mut s| request(&mut s, "GET", path, b"")) {
+            200 => {}
+            status => errors.push(format!("new connection: {status}")),
         }
         fresh.push(t.elapsed());
         i += 1;
@@ -169,7 +180,15 @@ fn slow(addr: SocketAddr, connections: usize, seconds: u64) {
     );
     println!("  {} probes on a keep-alive connection: {}", kept.len(), percentiles(&mut kept));
     println!("  {} probes on a new connection each: {}", fresh.len(), percentiles(&mut fresh));
-    println!("  probe errors: {errors}");
+    errors.sort();
+    let mut kinds = errors.clone();
+    kinds.dedup();
+    let kinds: Vec<String> =
+        kinds.iter().map(|k| format!("{} x {k}", errors.iter().filter(|e| *e == k).count())).collect();
+    println!(
+        "  probe errors: {} {kinds:?} (status 0: not accepted within 5 s, no answer within 15 s, or closed)",
+        errors.len()
+    );
     lifetimes.sort();
     println!(
         "  slow connections closed by the server: {}, open for {} s at most (median {} s)",

@@ -56,6 +56,8 @@ pub const MAX_BODY: usize = 1 << 20;
 pub struct Limits {
     /// Searches running at once.
     pub workers: usize,
+    /// Searches waiting for one of the `workers` at most; one more gets 503 at once.
+    pub queue: usize,
     /// Time a search may wait for one of the `workers` before the request gets 503.
     pub queue_time: Duration,
     /// Time a search may take before it is cancelled and the request gets 503.
@@ -87,6 +89,7 @@ impl Default for Limits {
         let cores = std::thread::available_parallelism().map_or(2, usize::from);
         Limits {
             workers: cores,
+            queue: 16 * cores,
             queue_time: Duration::from_secs(1),
             search_time: Duration::from_secs(10),
             probes: 4 * cores,
@@ -184,7 +187,7 @@ impl AppState {
     /// the time limit passes or the request goes away; `work` should read it in its loops.
     ///
     /// # Errors
-    /// 503 when no slot frees within the queue time (or too many searches wait already), or
+    /// 503 when no slot frees within the queue time (or `queue` searches wait already), or
     /// when the search takes longer than the time limit (it is cancelled); 500 when it panics.
     pub async fn search<T: Send + 'static>(
         &self,
@@ -197,8 +200,8 @@ impl AppState {
         let permit = match slots.clone().try_acquire_owned() {
             Ok(permit) => permit,
             Err(_) => {
-                // A short queue, a few per slot; beyond it, 503 at once.
-                if self.searches.waiting.fetch_add(1, Ordering::Relaxed) >= 4 * workers {
+                // A short queue; beyond it, 503 at once.
+                if self.searches.waiting.fetch_add(1, Ordering::Relaxed) >= self.limits.queue {
                     self.searches.waiting.fetch_sub(1, Ordering::Relaxed);
                     return Err(busy());
                 }
