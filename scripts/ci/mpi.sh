@@ -4,8 +4,10 @@
 # with one rank killed midway resumes to the same files. Needs Open MPI (`.ci/run` installs it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cargo build --release -q -p endgame --features mpi
-tb=$PWD/target/release/endgame
+# The dev profile (optimised, see Cargo.toml) shares its dependencies with `cargo test`'s build:
+# no second full compile in CI.
+cargo build -q -p endgame --features mpi
+tb=$PWD/target/debug/endgame
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mpi() { mpirun --allow-run-as-root --oversubscribe -np 3 "$tb" xiangqi generate --all-up-to 4 --dir "$1"; }

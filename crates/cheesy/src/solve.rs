@@ -4,7 +4,9 @@
 //! retrograde solver; the line follows the best moves (the winner's fastest win, the loser's
 //! slowest loss).
 
-use endgame_core::{Cancel, Retrograde, Solution, SolveError, Successor, Value, main_line};
+use std::sync::atomic::AtomicBool;
+
+use endgame_core::{Retrograde, Solution, SolveError, Successor, Value, main_line};
 
 use crate::board::Square;
 use crate::game::CheesyGame;
@@ -52,7 +54,7 @@ impl Answer {
 /// # Errors
 /// Never for boards of at most 64 x 64 (the solver's limits are far larger).
 pub fn solve_reachable(position: &Position) -> Result<(CheesyGame<'_>, Solution), SolveError> {
-    solve_reachable_cancellable(position, &Cancel::new())
+    solve_reachable_cancellable(position, &AtomicBool::new(false))
 }
 
 /// [`solve_reachable`], stopped with [`SolveError::Cancelled`] once `cancel` is set.
@@ -61,7 +63,7 @@ pub fn solve_reachable(position: &Position) -> Result<(CheesyGame<'_>, Solution)
 /// When `cancel` is set before the solve ends.
 pub fn solve_reachable_cancellable<'b>(
     position: &'b Position,
-    cancel: &Cancel,
+    cancel: &AtomicBool,
 ) -> Result<(CheesyGame<'b>, Solution), SolveError> {
     let game = CheesyGame::for_pawn(position.board(), position.placement().pawn);
     let solution = Retrograde::new().cancel(cancel).solve_with_unmoves(&game)?;
@@ -98,7 +100,7 @@ fn lookup(game: &CheesyGame<'_>, solution: &Solution, placement: Placement) -> V
 /// # Errors
 /// Never for boards of at most 64 x 64.
 pub fn solve(position: &Position) -> Result<Answer, SolveError> {
-    solve_cancellable(position, &Cancel::new())
+    solve_cancellable(position, &AtomicBool::new(false))
 }
 
 /// [`solve()`], stopped with [`SolveError::Cancelled`] once `cancel` is set (the solver reads
@@ -106,7 +108,7 @@ pub fn solve(position: &Position) -> Result<Answer, SolveError> {
 ///
 /// # Errors
 /// When `cancel` is set before the answer is known.
-pub fn solve_cancellable(position: &Position, cancel: &Cancel) -> Result<Answer, SolveError> {
+pub fn solve_cancellable(position: &Position, cancel: &AtomicBool) -> Result<Answer, SolveError> {
     let (game, solution) = solve_reachable_cancellable(position, cancel)?;
     let start = position.placement();
     let value = lookup(&game, &solution, start);

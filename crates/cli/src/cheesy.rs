@@ -37,7 +37,7 @@ pub struct SolveArgs {
     /// The board file (`-` for standard input).
     file: PathBuf,
     /// The side to move.
-    #[arg(long, value_enum, default_value = "white")]
+    #[arg(long, value_enum, default_value = "white", ignore_case = true)]
     to_move: ToMove,
     /// Print JSON instead of text.
     #[arg(long)]

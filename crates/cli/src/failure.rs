@@ -63,9 +63,9 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 /// Handles a command line that clap refused, or a request for help or the version: help and
 /// version are printed as clap prints them; a usage error is one line `error: arguments: ...`
-/// and exit status 2.
-pub fn usage(e: &clap::Error) -> ExitCode {
-    use clap::error::ErrorKind;
+/// and exit status 2 (with the command to type when a Xiangqi FEN was not quoted).
+pub fn usage(e: &clap::Error, args: &[String]) -> ExitCode {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
     match e.kind() {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
@@ -81,10 +81,35 @@ pub fn usage(e: &clap::Error) -> ExitCode {
                 .collect();
             let message = message.join(" ");
             let message = message.strip_prefix("error: ").unwrap_or(&message);
-            let _ = writeln!(io::stderr().lock(), "error: arguments: {message} (see `endgame --help`)");
+            let unexpected = match e.get(ContextKind::InvalidArg) {
+                Some(ContextValue::String(arg)) if e.kind() == ErrorKind::UnknownArgument => {
+                    Some(arg.as_str())
+                }
+                _ => None,
+            };
+            let hint = unexpected.and_then(|arg| unquoted_fen(args, arg)).unwrap_or_default();
+            let _ = writeln!(io::stderr().lock(), "error: arguments: {message}{hint} (see `endgame --help`)");
             ExitCode::from(2)
         }
     }
+}
+
+/// When `unexpected` is a field of a Xiangqi FEN typed without quotes (`endgame xiangqi solve
+/// 3k5/9/9/9/9/3n5/9/9/9/3K5 w`: the shell splits it at its spaces), the advice to quote it,
+/// with the command to type.
+fn unquoted_fen(args: &[String], unexpected: &str) -> Option<String> {
+    let game = args.iter().position(|a| a == "xiangqi")?;
+    let command = args.get(game + 1)?;
+    let start = game + 2 + args[game + 2..].iter().position(|a| a.contains('/') && !a.starts_with('-'))?;
+    let field = |a: &str| {
+        matches!(a, "w" | "b" | "r" | "-") || (!a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let fields = args[start + 1..].iter().take_while(|a| field(a)).count();
+    if fields == 0 || !args[start + 1..=start + fields].iter().any(|a| a == unexpected) {
+        return None;
+    }
+    let fen = args[start..=start + fields].join(" ");
+    Some(format!("; a FEN has spaces, so quote it: endgame xiangqi {command} \"{fen}\""))
 }
 
 /// The most characters of an error message printed: readers quote at most a few dozen

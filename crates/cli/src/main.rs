@@ -93,9 +93,10 @@ fn return_freed_memory() {
 
 fn main() -> ExitCode {
     return_freed_memory();
-    let cli = match command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m)) {
+    let args: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
+    let cli = match command().try_get_matches_from(&args).and_then(|m| Cli::from_arg_matches(&m)) {
         Ok(cli) => cli,
-        Err(e) => return failure::usage(&e),
+        Err(e) => return failure::usage(&e, &args),
     };
     failure::exit_code(run(cli))
 }

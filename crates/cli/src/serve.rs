@@ -13,8 +13,9 @@ use crate::failure::Failure;
 /// Arguments of `endgame serve`.
 #[derive(Args)]
 pub struct ServeArgs {
-    /// The address to listen on: loopback unless another address is given explicitly.
-    #[arg(long, default_value = "127.0.0.1:8000")]
+    /// The address to listen on, IP:PORT: loopback unless another address is given explicitly
+    /// (0.0.0.0:8000 listens on every interface).
+    #[arg(long, default_value = "127.0.0.1:8000", value_parser = parse_addr)]
     addr: SocketAddr,
     /// A host name the server answers to besides its addresses and localhost (repeatable);
     /// requests under any other name get 403 (DNS rebinding).
@@ -26,6 +27,41 @@ pub struct ServeArgs {
     /// The Xiangqi tablebase block cache, in MiB.
     #[arg(long, default_value_t = 256)]
     cache: usize,
+    /// The memory one generation on demand (the page's Generate button, POST
+    /// /api/xiangqi/generate) may take, in MiB; larger ones are refused with their estimate.
+    /// Default: half the memory available at start. Generation is on by default only on a
+    /// loopback address; giving this turns it on on any address.
+    #[arg(long, value_name = "MiB", conflicts_with = "no_generate")]
+    generate_memory: Option<u64>,
+    /// Generate no tables on demand (the page then shows the command to run instead).
+    #[arg(long)]
+    no_generate: bool,
+}
+
+/// The memory budget of generation on demand, in bytes (`None`: off).
+fn generate_memory(args: &ServeArgs) -> Option<u64> {
+    if args.no_generate {
+        return None;
+    }
+    match args.generate_memory {
+        Some(mib) => Some(mib.saturating_mul(1 << 20)),
+        None if args.addr.ip().is_loopback() => {
+            // Half of what is free now; 1 GiB where the system does not tell.
+            Some(endgame_xiangqi::jobs::memory_available().map_or(1 << 30, |m| m / 2))
+        }
+        None => None,
+    }
+}
+
+/// `--addr`: an IP address and a port, with examples when it is not one (a port alone, a
+/// host name).
+fn parse_addr(text: &str) -> Result<SocketAddr, String> {
+    text.parse().map_err(|_| {
+        let port = text.rsplit(':').next().filter(|p| p.parse::<u16>().is_ok()).unwrap_or("8000");
+        format!(
+            "expected an IP address and a port, such as 127.0.0.1:{port} (this machine only) or 0.0.0.0:{port} (every interface)"
+        )
+    })
 }
 
 /// Runs the server until the process is stopped or Ctrl-C.
@@ -33,6 +69,7 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     let limits = Limits {
         tb_dir: args.dir.clone(),
         cache_bytes: args.cache.saturating_mul(1 << 20),
+        generate_memory: generate_memory(args),
         ..Limits::default()
     };
     // Table files and connections share the descriptors: have as many as the system allows.
@@ -40,6 +77,7 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         eprintln!("warning: cannot raise the limit on open files: {e}");
     }
     let access = args.allow_hosts.iter().fold(Access::new(), |access, name| access.allow(name));
+    let limits_budget = limits.generate_memory;
     let runtime = tokio::runtime::Runtime::new().context("starting the server's runtime")?;
     runtime.block_on(async {
         let listener = endgame_server::bind(args.addr)
@@ -49,6 +87,12 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         println!("Listening on http://{addr}");
         if let Some(warning) = network_warning(addr) {
             eprintln!("{warning}");
+        }
+        match limits_budget {
+            Some(bytes) => {
+                eprintln!("Generating missing tables on demand, up to {} MiB of memory each", bytes >> 20)
+            }
+            None => eprintln!("Generating no tables on demand (--generate-memory MiB turns it on)"),
         }
         let ctrl_c = async {
             let _ = tokio::signal::ctrl_c().await;

@@ -33,11 +33,11 @@ pub struct RecordArgs {
     #[arg(long, value_enum, ignore_case = true)]
     format: Option<FormatArg>,
     /// Which links block. Default: `poj` for judge and T1 records, `pp` for SGF (Little Golem).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     rules: Option<RulesArg>,
     /// Allow or forbid the swap on move 2. Default: off for judge records, on for SGF, as the
     /// T1 header says for T1.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     swap: Option<Swap>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -105,7 +105,12 @@ pub struct ReplayArgs {
 
 fn load(args: &RecordArgs) -> Result<(Record, replay::Replay), Failure> {
     let input = output::read_text(Some(&args.file), output::FILE_LIMIT)?;
-    let record = Record::parse(&input.text, args.format.map(Format::from)).map_err(|e| input.error(e))?;
+    let record = Record::parse(&input.text, args.format.map(Format::from)).map_err(|mut e| {
+        if e.message == endgame_twixt::record::UNKNOWN_FORMAT {
+            e.message.push_str("; name it with --format judge, --format sgf or --format t1");
+        }
+        input.error(e)
+    })?;
     let mut config: Config = record.default_config();
     if let Some(rules) = args.rules {
         config.rules = rules.into();

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use endgame_core::Phase;
 use endgame_core::perpetual::RuleValue;
+use endgame_xiangqi::Defenders;
 use endgame_xiangqi::{
     GenerateError, GenerateEvent, GenerateSummary, Material, MaterialIndex, Move, Position, Probe,
     ProbeError, Rules, Setup, Tablebases, kvkn, report,
@@ -70,8 +71,11 @@ pub struct TableArgs {
     /// The rule set: standard (no move into check, no legal move loses, endless play draws;
     /// no perpetual-check or chasing rules), perpetual-check (standard, but a side that checks
     /// forever while the other does not loses; chasing rules are not modelled: a perpetual
-    /// chase stays a draw) or hdu (HDU 5897: capture the General to win).
-    #[arg(long, default_value_t = Rules::Standard)]
+    /// chase stays a draw), check-and-chase (standard with the bans on perpetual check and
+    /// perpetual chase: of two sides playing forever the one that checks forever loses, else
+    /// the one that checks or chases forever) or hdu (HDU 5897: capture the General to win).
+    /// Any case.
+    #[arg(long, default_value_t = Rules::Standard, value_parser = parse_rules)]
     rules: Rules,
     /// The directory of the table files (default: $ENDGAME_TB_DIR, else the data directory).
     #[arg(long)]
@@ -86,7 +90,22 @@ pub struct GenerateArgs {
     /// Also every material with at most this many men (Generals included, 2 to 7).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(2..=7))]
     all_up_to: Option<u8>,
-    /// Only list the materials that would be generated, with their index sizes.
+    /// Also every material with at most N attacking pieces (Horses, Chariots, Cannons,
+    /// Soldiers) in all, both sides together, and Advisors and Elephants as --defenders says.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=8))]
+    attackers: Option<u8>,
+    /// The Advisors and Elephants of the --attackers materials: any (0 to 2 of each, each
+    /// side), none, full (both sides AABB), or STRONG-vs-WEAK for the side with more attacking
+    /// pieces and the other, each any, none, full or letters (none-vs-full: KRvKAABB;
+    /// full-vs-any; A-vs-AB).
+    #[arg(long, value_name = "WHICH", default_value = "any", requires = "attackers")]
+    defenders: Defenders,
+    /// Leave out the --attackers and --all-up-to materials with more positions (index size)
+    /// than this (a number, or with a suffix K, M, G: 500M).
+    #[arg(long, value_name = "P", value_parser = parse_count)]
+    max_positions: Option<u64>,
+    /// Only list what would be generated: each file with its positions and memory, and the
+    /// totals.
     #[arg(long)]
     dry_run: bool,
     /// Under mpirun: rank 0 only hands out materials and solves none itself.
@@ -123,6 +142,11 @@ pub struct PositionArgs {
     /// Print JSON (fields like the lichess tablebase API: category, dtm, moves[].uci).
     #[arg(long)]
     json: bool,
+    /// Generate the tables the position needs when they are missing (with a progress bar on
+    /// standard error; refused up front, with the estimate, when it needs more memory than is
+    /// available), then answer.
+    #[arg(long)]
+    generate: bool,
 }
 
 /// Runs a subcommand.
@@ -152,8 +176,62 @@ fn probe_failure(e: ProbeError) -> Failure {
     if e.is_table_failure() {
         // A file that cannot be read, a damaged table: not the user's input (exit 1).
         Failure::Other(anyhow::Error::new(e).context("position"))
+    } else if e.is_not_generated() {
+        Failure::input(format!("position: {e} (or add --generate to this command)"))
     } else {
         Failure::input(format!("position: {e}"))
+    }
+}
+
+/// `--generate`: makes sure the tables of `material` (and of every material its captures lead
+/// to) are there, generating what is missing with a progress bar; refused up front when the
+/// estimate exceeds the memory available.
+fn ensure_tables(tables: &Tablebases, material: Material) -> Result<(), Failure> {
+    use endgame_xiangqi::jobs::{self, EnsureError, EnsureOptions, Ensured, JobProgress};
+    let speed = jobs::default_speed();
+    let estimate =
+        jobs::estimate(tables, material, speed).map_err(|e| Failure::input(format!("position: {e}")))?;
+    if estimate.is_done() {
+        return Ok(());
+    }
+    eprintln!("{} ({} rules) to generate", estimate.describe(), tables.rules());
+    let bar = ProgressBar::new(estimate.positions);
+    bar.set_style(
+        ProgressStyle::with_template("[{bar:30}] {percent:>3}% {msg}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    let report = |p: &JobProgress| {
+        bar.set_length(p.positions_total.max(1));
+        bar.set_position(p.positions_done);
+        let current = p.current.map_or_else(String::new, |m| format!(", {m}"));
+        bar.set_message(format!(
+            "{}/{} tables{current}, {:.1} M positions/s, {:.0} s left",
+            p.materials_done,
+            p.materials_total,
+            p.positions_per_second / 1e6,
+            p.seconds_left.ceil()
+        ));
+    };
+    let budget = jobs::memory_available().unwrap_or(u64::MAX);
+    let done = jobs::ensure(tables, material, EnsureOptions { budget, cancel: None, speed }, &report);
+    bar.finish_and_clear();
+    match done {
+        Ok(Ensured::Generated { summary, seconds, .. }) => {
+            eprintln!(
+                "{}: {} generated in {seconds:.1} s ({:.1} million positions/s), in {}",
+                material,
+                tables_count(summary.generated),
+                estimate.positions as f64 / seconds.max(1e-9) / 1e6,
+                tables.dir().display()
+            );
+            Ok(())
+        }
+        Ok(Ensured::Already(_)) => Ok(()),
+        Err(e @ (EnsureError::OverBudget { .. } | EnsureError::Probe(_))) => {
+            Err(Failure::input(format!("position: {e}")))
+        }
+        Err(e) => Err(Failure::Other(anyhow::Error::new(e).context("generating"))),
     }
 }
 
@@ -168,54 +246,165 @@ fn load(args: &PositionArgs) -> Result<(Position, Tablebases), Failure> {
     Ok((position, tables))
 }
 
+/// `--rules` in any case (`HDU`, `Standard`).
+fn parse_rules(text: &str) -> Result<Rules, String> {
+    text.to_ascii_lowercase().parse().map_err(|e: endgame_xiangqi::rules::ParseRulesError| e.to_string())
+}
+
+/// A material in any case: `krvknn` is `KRvKNN` (no piece letter is a `v`).
 fn parse_material(text: &str) -> Result<Material, Failure> {
-    text.parse().map_err(|e| Failure::input(format!("material {text:?}: {e}")))
+    let normal: String = text
+        .chars()
+        .map(|c| if c.eq_ignore_ascii_case(&'v') { 'v' } else { c.to_ascii_uppercase() })
+        .collect();
+    normal.parse().map_err(|e| Failure::input(format!("material {text:?}: {e}")))
+}
+
+/// `1500`, `500M`, `2G`, `64K`: a count with an optional decimal suffix.
+fn parse_count(text: &str) -> Result<u64, String> {
+    let (digits, scale) = match text.char_indices().last() {
+        Some((at, 'K' | 'k')) => (&text[..at], 1_000),
+        Some((at, 'M' | 'm')) => (&text[..at], 1_000_000),
+        Some((at, 'G' | 'g')) => (&text[..at], 1_000_000_000),
+        _ => (text, 1),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .ok_or_else(|| format!("expected a number of positions such as 1000000, 500M or 2G, found {text:?}"))
+}
+
+/// The materials `generate` is asked for: those named, `--all-up-to`, `--attackers` (the last
+/// two within `--max-positions`).
+fn wanted(args: &GenerateArgs) -> Result<Vec<Material>, Failure> {
+    let mut wanted = args.materials.iter().map(|m| parse_material(m)).collect::<Result<Vec<_>, _>>()?;
+    let mut listed = Vec::new();
+    if let Some(k) = args.all_up_to {
+        listed.extend(Material::all_up_to(k.into()));
+    }
+    if let Some(n) = args.attackers {
+        listed.extend(Material::by_attackers(n.into(), args.defenders));
+    }
+    let fits = |m: &Material| {
+        args.max_positions.is_none_or(|p| MaterialIndex::size(*m).is_some_and(|n| n as u64 <= p))
+    };
+    wanted.extend(listed.into_iter().filter(fits));
+    if wanted.is_empty() {
+        return Err(Failure::input(if args.max_positions.is_some() {
+            "materials: none within --max-positions"
+        } else {
+            "materials: expected at least one material, --all-up-to K or --attackers N"
+        }));
+    }
+    Ok(wanted)
+}
+
+/// `--dry-run`: every file the generation would write (or finds), with its positions and the
+/// memory its solve needs, then the totals.
+fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Result<(), Failure> {
+    let rules = tables.rules();
+    let input = |e: ProbeError| Failure::input(format!("materials: {e}"));
+    let needed = Tablebases::needed(wanted).map_err(input)?;
+    let mut files: Vec<Material> = needed.iter().map(|&m| tables.file_material(m)).collect();
+    files.sort_by_key(|m| (m.men(), m.to_string()));
+    files.dedup();
+    let (mut total, mut to_write, mut peak, mut there) = (0u64, 0u64, 0u64, 0usize);
+    for &m in &files {
+        let n = MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
+        total = total.saturating_add(n);
+        // The memory a solve of it needs with none of its smaller tables loaded yet.
+        let mut memory = Tablebases::memory_estimate(m, |_| false);
+        if rules.has_bans() {
+            memory = memory.saturating_add(Tablebases::rule_memory_estimate(m));
+        }
+        let twin = m.colour_twin();
+        let answers = if twin != m && needed.contains(&twin) {
+            format!(" (answers for {twin})")
+        } else {
+            String::new()
+        };
+        let exists = if tables.path(m).exists() {
+            there += 1;
+            " (file exists)"
+        } else {
+            to_write = to_write.saturating_add(n);
+            peak = peak.max(memory);
+            ""
+        };
+        writeln!(
+            out,
+            "{:<12} {n:>12} positions {:>8} MiB{answers}{exists}",
+            m.to_string(),
+            memory.div_ceil(1 << 20)
+        )?;
+    }
+    let asked: std::collections::BTreeSet<Material> = wanted.iter().copied().collect();
+    writeln!(
+        out,
+        "{} materials asked for, {} with what they need ({} answered from their colour twins' files): {} files, {} positions",
+        asked.len(),
+        needed.len(),
+        needed.len() - files.len(),
+        files.len(),
+        thousands(total)
+    )?;
+    writeln!(
+        out,
+        "{} files to generate ({} there), {} positions, at most {} MiB of memory",
+        files.len() - there,
+        there,
+        thousands(to_write),
+        peak.div_ceil(1 << 20)
+    )?;
+    Ok(())
+}
+
+/// `7580141568` as `7,580,141,568`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let mut wanted = args.materials.iter().map(|m| parse_material(m)).collect::<Result<Vec<_>, _>>()?;
-    if let Some(k) = args.all_up_to {
-        wanted.extend(Material::all_up_to(k.into()));
-    }
-    if wanted.is_empty() {
-        return Err(Failure::input("materials: expected at least one material or --all-up-to K"));
-    }
+    let wanted = wanted(args)?;
     let tables = tables(&args.tables)?;
     if args.dry_run {
-        let plan = Tablebases::plan(&wanted).map_err(|e| Failure::input(format!("materials: {e}")))?;
-        let mut total = 0u64;
-        for &m in &plan {
-            let n = MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
-            total = total.saturating_add(n);
-            // The memory a solve of it needs with none of its smaller tables loaded yet.
-            let mut memory = Tablebases::memory_estimate(m, |_| false);
-            if args.tables.rules == Rules::PerpetualCheck {
-                memory = memory.saturating_add(Tablebases::rule_memory_estimate(m));
-            }
-            let there = if tables.path(m).exists() { " (file exists)" } else { "" };
-            writeln!(out, "{m:<10} {n:>12} positions {:>8} MiB{there}", memory.div_ceil(1 << 20))?;
-        }
-        writeln!(out, "{} materials, {total} positions in all", plan.len())?;
-        return Ok(());
+        return dry_run(&tables, &wanted, out);
     }
     #[cfg(feature = "mpi")]
     if launched_by_mpi() {
         return cluster_generation(&tables, &wanted, !args.rank0_schedules_only, out);
     }
     let summary = run_generation(&tables, &wanted)?;
+    for &m in &wanted {
+        let file = tables.file_material(m);
+        if file != m {
+            eprintln!(
+                "{m}: answered from the file of its colour twin {file} (colours swapped, ranks flipped)"
+            );
+        }
+    }
     let replaced = if summary.replaced > 0 {
         format!(" ({} of them replacing damaged files)", summary.replaced)
     } else {
         String::new()
     };
-    let derived = if summary.derived > 0 {
-        format!(" ({} derived from their colour twins)", summary.derived)
-    } else {
-        String::new()
+    let twins = match summary.twins {
+        0 => String::new(),
+        1 => " (and 1 material answered from its colour twin's file)".to_string(),
+        n => format!(" (and {n} materials answered from their colour twins' files)"),
     };
     writeln!(
         out,
-        "{} generated{replaced}{derived}, {} already there, {} in all, rules {}, in {}",
+        "{} generated{replaced}, {} already there, {} in all{twins}, rules {}, in {}",
         tables_count(summary.generated),
         summary.kept,
         summary.materials,
@@ -225,8 +414,9 @@ fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), Failure> {
     if let Some(peak) = summary.peak_memory.filter(|_| summary.largest > 0) {
         writeln!(
             out,
-            "peak memory {} MiB, {:.2} bytes per index of the largest material generated ({} indices)",
+            "peak memory {} MiB (estimate {} MiB), {:.2} bytes per index of the largest material generated ({} indices)",
             peak >> 20,
+            summary.estimate.div_ceil(1 << 20),
             peak as f64 / summary.largest as f64,
             summary.largest
         )?;
@@ -324,17 +514,6 @@ fn run_generation(tables: &Tablebases, materials: &[Material]) -> Result<Generat
             bar.set_length(positions as u64);
             bar.set_position(0);
         }
-        GenerateEvent::Deriving { material, from, positions, memory } => {
-            bar.suspend(|| {
-                eprintln!(
-                    "{material} ({rules} rules): {positions} positions, from {from} with the colours swapped, about {} MiB of memory",
-                    memory >> 20
-                );
-            });
-            bar.set_length(positions as u64);
-            bar.set_position(0);
-            bar.set_message(format!("{material} from {from}"));
-        }
         GenerateEvent::Progress { material, progress } => {
             let phase = match progress.phase {
                 Phase::Start => "counting moves",
@@ -352,11 +531,10 @@ fn run_generation(tables: &Tablebases, materials: &[Material]) -> Result<Generat
             }
             bar.set_message(format!("{material} {step}"));
         }
-        GenerateEvent::Written { material, from, positions, seconds, path } => {
-            let how = from.map_or_else(|| "solved".to_string(), |twin| format!("derived from {twin}"));
+        GenerateEvent::Written { material, positions, seconds, path } => {
             bar.suspend(|| {
                 eprintln!(
-                    "{material}: {how} in {seconds:.2} s ({:.1} million positions/s), written to {}",
+                    "{material}: solved in {seconds:.2} s ({:.1} million positions/s), written to {}",
                     positions as f64 / seconds.max(1e-9) / 1e6,
                     path.display()
                 );
@@ -375,7 +553,7 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let material = parse_material(&args.material)?;
     let tables = tables(&args.tables)?;
     let rules = tables.rules();
-    if !tables.path(material).exists() {
+    if !tables.has_file(material) {
         run_generation(&tables, &[material])?;
     }
     let s = tables.stats(material).map_err(|e| {
@@ -395,11 +573,12 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
     writeln!(out, "  wins       {} (for the side to move)", s.wins)?;
     writeln!(out, "  losses     {}", s.losses)?;
     writeln!(out, "  draws      {}", s.draws)?;
-    if rules == Rules::PerpetualCheck {
+    if rules.has_bans() {
         let standard = s.draws + s.wins_by_rule + s.losses_by_rule;
+        let rule = if rules == Rules::PerpetualCheck { "the perpetual-check rule" } else { "the two bans" };
         writeln!(out, "  (wins and losses above are by mate, as under standard rules)")?;
-        writeln!(out, "  wins by the perpetual-check rule    {} (standard draws)", s.wins_by_rule)?;
-        writeln!(out, "  losses by the perpetual-check rule  {} (standard draws)", s.losses_by_rule)?;
+        writeln!(out, "  wins by {rule}    {} (standard draws)", s.wins_by_rule)?;
+        writeln!(out, "  losses by {rule}  {} (standard draws)", s.losses_by_rule)?;
         writeln!(
             out,
             "  standard draws: {standard}: {} became wins, {} losses by the rule, {} stayed drawn",
@@ -444,8 +623,7 @@ fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), Failure> {
 fn describe(value: RuleValue) -> String {
     match value {
         RuleValue::Draw(None) => "draw (endless play)".to_string(),
-        RuleValue::WinByRule(_) => "win by the perpetual-check rule".to_string(),
-        RuleValue::LossByRule(_) => "loss by the perpetual-check rule".to_string(),
+        // `win by the perpetual-check rule`, `loss by the perpetual-chase rule`, mates.
         other => other.to_string(),
     }
 }
@@ -473,6 +651,9 @@ fn result(out: &mut dyn Write, position: &Position, value: RuleValue, rules: Rul
 
 fn solve(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let (position, tables) = load(args)?;
+    if args.generate {
+        ensure_tables(&tables, position.material())?;
+    }
     let rules = tables.rules();
     let value = tables.probe(&position).map_err(probe_failure)?;
     let line = tables.main_line(&position).map_err(probe_failure)?;
@@ -500,6 +681,9 @@ fn solve(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
 
 fn moves(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let (position, tables) = load(args)?;
+    if args.generate {
+        ensure_tables(&tables, position.material())?;
+    }
     let rules = tables.rules();
     let value = tables.probe(&position).map_err(probe_failure)?;
     let scored = tables.moves(&position).map_err(probe_failure)?;
@@ -551,5 +735,6 @@ fn demo_args(fen: &str, rules: Rules) -> PositionArgs {
         tables: TableArgs { rules, dir: Some(nowhere) },
         cache: 8,
         json: false,
+        generate: false,
     }
 }

@@ -90,3 +90,103 @@ fn every_demo_has_a_heading_of_the_same_form() {
         ]
     );
 }
+
+/// A fresh scratch directory of this test process.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("endgame-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Standard error of a run that must fail with exit status 2.
+fn input_error(args: &[&str]) -> String {
+    let assert = endgame().args(args).assert().code(2);
+    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    err
+}
+
+#[test]
+fn an_unquoted_fen_gets_the_command_to_type() {
+    let err = input_error(&["xiangqi", "solve", "3k5/9/9/9/9/3n5/9/9/9/3K5", "w"]);
+    assert_eq!(
+        err,
+        "error: arguments: unexpected argument 'w' found; a FEN has spaces, so quote it: \
+         endgame xiangqi solve \"3k5/9/9/9/9/3n5/9/9/9/3K5 w\" (see `endgame --help`)\n"
+    );
+    // With the optional fields, and before an option.
+    let err = input_error(&[
+        "xiangqi",
+        "moves",
+        "--rules",
+        "hdu",
+        "3k5/9/9/9/9/3n5/9/9/9/3K5",
+        "b",
+        "-",
+        "-",
+        "0",
+        "1",
+    ]);
+    assert!(err.contains("quote it: endgame xiangqi moves \"3k5/9/9/9/9/3n5/9/9/9/3K5 b - - 0 1\""), "{err}");
+    // Another unexpected argument gets no such advice.
+    let err = input_error(&["xiangqi", "solve", "3k5/9/9/9/9/3n5/9/9/9/3K5 w", "extra"]);
+    assert!(err.contains("unexpected argument 'extra'") && !err.contains("quote"), "{err}");
+}
+
+#[test]
+fn materials_and_rules_are_read_in_any_case() {
+    let scratch = scratch("any-case");
+    let dir = scratch.to_str().unwrap();
+    let upper = endgame().args(["xiangqi", "stats", "KRvK", "--json", "--dir", dir]).output().unwrap();
+    assert!(upper.status.success());
+    for material in ["krvk", "KRVK", "Krvk"] {
+        let lower = endgame().args(["xiangqi", "stats", material, "--json", "--dir", dir]).output().unwrap();
+        assert!(lower.status.success(), "{material}: {}", String::from_utf8_lossy(&lower.stderr));
+        assert_eq!(lower.stdout, upper.stdout, "{material}");
+    }
+    let fen = "3k5/9/9/9/9/3n5/9/9/9/3K5 w";
+    let hdu = endgame().args(["xiangqi", "solve", "--json", "--rules", "hdu", fen]).output().unwrap();
+    for rules in ["HDU", "Hdu"] {
+        let any = endgame().args(["xiangqi", "solve", "--json", "--rules", rules, fen]).output().unwrap();
+        assert!(any.status.success(), "{rules}: {}", String::from_utf8_lossy(&any.stderr));
+        assert_eq!(any.stdout, hdu.stdout, "{rules}");
+    }
+    let err = input_error(&["xiangqi", "solve", "--rules", "chinese", fen]);
+    assert!(
+        err.contains("invalid value 'chinese' for '--rules <RULES>': expected a rule set (standard"),
+        "{err}"
+    );
+    // A material that is wrong in any case is still named as typed.
+    let err = input_error(&["xiangqi", "stats", "rkvk", "--dir", dir]);
+    assert!(err.starts_with("error: material \"rkvk\": "), "{err}");
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[test]
+fn a_port_alone_gets_an_address_to_type() {
+    let err = input_error(&["serve", "--addr", "8000"]);
+    assert_eq!(
+        err,
+        "error: arguments: invalid value '8000' for '--addr <ADDR>': expected an IP address and a port, \
+         such as 127.0.0.1:8000 (this machine only) or 0.0.0.0:8000 (every interface) (see `endgame --help`)\n"
+    );
+    let err = input_error(&["serve", "--addr", "localhost:9000"]);
+    assert!(err.contains("such as 127.0.0.1:9000"), "{err}");
+}
+
+#[test]
+fn a_twixt_record_of_no_known_format_names_the_option() {
+    let dir = scratch("twixt-format");
+    let path = dir.join("record.txt");
+    std::fs::write(&path, "hello\n").unwrap();
+    let err = input_error(&["twixt", "replay", path.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        err.ends_with(
+            "line 1: cannot tell the record format: expected `N M` (judge), `(;` (SGF) or a `#` header line (T1); \
+             name it with --format judge, --format sgf or --format t1\n"
+        ),
+        "{err}"
+    );
+}

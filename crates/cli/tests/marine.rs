@@ -50,7 +50,11 @@ fn solve_prints_the_plan() {
     ));
     assert!(out.contains("round 10: shoot b, the last zergling dies: WIN\n"));
     let a = endgame().args(["marine", "solve", CORNER, "--rounds", "9"]).assert().success();
-    assert!(stdout(&a).starts_with("LOSE: the marine cannot win (9 rounds allowed"));
+    let out = stdout(&a);
+    assert!(out.starts_with("LOSE: the marine cannot win within 9 rounds ("), "{out}");
+    let a = endgame().args(["marine", "solve", CORNER, "--rounds", "1"]).assert().success();
+    let out = stdout(&a);
+    assert!(out.starts_with("LOSE: the marine cannot win within 1 round ("), "{out}");
     let a = endgame().args(["marine", "solve", "-"]).write_stdin(TWIN).assert().success();
     assert!(stdout(&a).starts_with("LOSE"));
 }

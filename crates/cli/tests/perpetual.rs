@@ -48,7 +48,7 @@ fn generate_stats_solve_and_moves_from_files() {
             .unwrap();
     assert!(text.contains("4 tables generated") && text.contains("rules perpetual-check"), "{text}");
     let files = dir.join("xiangqi/perpetual-check");
-    for m in ["KvK", "KRvK", "KvKN", "KRvKN"] {
+    for m in ["KvK", "KRvK", "KNvK", "KRvKN"] {
         assert!(files.join(format!("{m}.egtb")).exists(), "{m}");
     }
     // The standard draws of KRvKN split as the in-memory solver counted them.
@@ -123,7 +123,7 @@ fn a_generation_from_the_standard_files_writes_the_same_bytes() {
     endgame().args(["xiangqi", "generate", "KNvKR", "--dir"]).arg(&with).assert().success();
     rule("generate", &with, &["KNvKR"]).assert().success();
     rule("generate", &without, &["KNvKR"]).assert().success();
-    for m in ["KvK", "KNvK", "KvKR", "KNvKR"] {
+    for m in ["KvK", "KNvK", "KRvK", "KRvKN"] {
         let name = format!("xiangqi/perpetual-check/{m}.egtb");
         let a = std::fs::read(with.join(&name)).unwrap();
         assert_eq!(a, std::fs::read(without.join(&name)).unwrap(), "{m}");
@@ -186,7 +186,12 @@ fn a_bad_rules_name_exits_2_listing_the_names_and_help_says_chasing_is_not_model
         .assert()
         .code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(err.contains("expected a rule set (standard, hdu, perpetual-check), found \"asian\""), "{err}");
+    assert!(
+        err.contains(
+            "expected a rule set (standard, hdu, perpetual-check, check-and-chase), found \"asian\""
+        ),
+        "{err}"
+    );
     for sub in ["solve", "moves", "generate", "stats"] {
         // Words only: clap wraps the help at the terminal's width.
         let help = stdout(endgame().args(["xiangqi", sub, "--help"]))
@@ -208,5 +213,38 @@ fn materials_beyond_the_rule_solvers_32_bit_numbers_are_refused_before_anything_
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("KNRvKNR has 6 men: its index has 7085880000 positions, more than the perpetual-check solver's limit"), "{err}");
     assert!(std::fs::read_dir(dir.join("xiangqi/perpetual-check")).map_or(true, |mut d| d.next().is_none()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_and_chase_keeps_every_result_of_the_ban_on_perpetual_check_up_to_4_men() {
+    // No material up to 4 men has a result of the ban on perpetual chase (the library's tests
+    // compare every value): `KRvKN` under `check-and-chase` is `KRvKN` under `perpetual-check`,
+    // with the same keys in `stats --json`, and its results name the ban that decided them.
+    let dir = temp_dir("check-and-chase");
+    let chase = |sub: &str, args: &[&str]| {
+        let mut command = endgame();
+        command.args(["xiangqi", sub, "--rules", "check-and-chase", "--dir"]).arg(&dir).args(args);
+        command
+    };
+    let text = stdout(&mut chase("generate", &["KRvKN"]));
+    assert!(text.contains("4 tables generated") && text.contains("rules check-and-chase"), "{text}");
+    assert!(dir.join("xiangqi/check-and-chase/KRvKN.egtb").exists());
+    let v = json(&mut chase("stats", &["KRvKN", "--json"]));
+    let check = json(&mut rule("stats", &dir, &["KRvKN", "--json"]));
+    assert_eq!(v["rules"], "check-and-chase");
+    let keys = |j: &Json| j.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&v), keys(&check));
+    for (key, value) in check.as_object().unwrap() {
+        if key != "rules" {
+            assert_eq!(&v[key], value, "{key}");
+        }
+    }
+    let v = json(&mut chase("solve", &[DEFENDER, "--json"]));
+    assert_eq!((&v["category"], &v["rule"]), (&Json::from("loss"), &Json::from("perpetual-check")));
+    assert_eq!(v["line_end"], "perpetual_check");
+    // In memory, without files.
+    let v = json(endgame().args(["xiangqi", "solve", "--rules", "check-and-chase", "--json", WINNER]));
+    assert_eq!((&v["category"], &v["rule"]), (&Json::from("win"), &Json::from("perpetual-check")));
     std::fs::remove_dir_all(&dir).unwrap();
 }

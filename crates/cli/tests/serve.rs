@@ -75,3 +75,36 @@ fn serve_refuses_a_bad_address() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with(&format!("error: --addr {addr}: cannot listen: ")), "{err}");
 }
+
+/// Generation on demand (a line on standard error): on by default on the loopback (half the
+/// memory available), with the budget given, off with --no-generate; the two flags together
+/// are refused.
+#[test]
+fn serve_says_whether_it_generates() {
+    let status_line = |extra: &[&str]| {
+        let mut child = Command::new(cargo_bin("endgame"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--dir"])
+            .arg(std::env::temp_dir().join("endgame-serve-test-no-tables"))
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        line
+    };
+    assert!(status_line(&[]).starts_with("Generating missing tables on demand, up to "));
+    assert_eq!(
+        status_line(&["--generate-memory", "300"]),
+        "Generating missing tables on demand, up to 300 MiB of memory each\n"
+    );
+    assert!(status_line(&["--no-generate"]).starts_with("Generating no tables on demand"));
+    let out = Command::new(cargo_bin("endgame"))
+        .args(["serve", "--no-generate", "--generate-memory", "300"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

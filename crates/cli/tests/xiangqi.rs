@@ -149,7 +149,8 @@ fn stats_json_matches_the_published_figures() {
     assert_eq!(v["longest_red_win_plies"], 9);
     assert_eq!(v["longest_black_win_plies"], 0);
     assert!(dir.join("xiangqi/standard/KRvKA.egtb").exists());
-    assert!(dir.join("xiangqi/standard/KvKA.egtb").exists());
+    // KvKA (after the Rook's capture) is answered from the file of its colour twin.
+    assert!(dir.join("xiangqi/standard/KAvK.egtb").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -198,30 +199,99 @@ fn verify_checks_generated_files_against_the_rules() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A table derived from its colour twin's is said to be, and is the same file as the table
-/// solved (in a run without its twin); the summary gives the peak memory.
+/// Of two colour twins only the file of the one players write is generated, and it answers for
+/// both (`solve`, `stats`); the summary gives the peak memory and its estimate.
 #[test]
-fn generate_derives_colour_twins_as_the_same_files() {
-    let (both, alone) = (temp_dir("twins"), temp_dir("twin-alone"));
-    let out =
-        endgame().args(["xiangqi", "generate", "KRvKN", "KNvKR", "--dir"]).arg(&both).assert().success();
+fn generate_writes_one_file_for_colour_twins() {
+    let dir = temp_dir("twins");
+    let out = endgame().args(["xiangqi", "generate", "KRvKN", "KNvKR", "--dir"]).arg(&dir).assert().success();
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.get_output().stdout),
         String::from_utf8_lossy(&out.get_output().stderr),
     );
-    // KvK, KRvK and KvKR, KNvK and KvKN, KRvKN and KNvKR: one of each pair derived.
+    // KvK, KRvK (and KvKR), KNvK (and KvKN), KRvKN (and KNvKR): one file for each pair.
     assert!(
-        stdout.starts_with("7 tables generated (3 derived from their colour twins), 0 already there"),
+        stdout.starts_with(
+            "4 tables generated, 0 already there, 4 in all (and 3 materials answered from their colour twins' files)"
+        ),
         "{stdout}"
     );
-    assert!(stdout.contains("peak memory"), "{stdout}");
-    assert!(stderr.contains("KRvKN: derived from KNvKR"), "{stderr}");
-    endgame().args(["xiangqi", "generate", "KRvKN", "--dir"]).arg(&alone).assert().success();
-    let file = |dir: &std::path::Path| std::fs::read(dir.join("xiangqi/standard/KRvKN.egtb")).unwrap();
-    assert_eq!(file(&both), file(&alone), "the derived KRvKN against the solved one");
-    for dir in [both, alone] {
-        let _ = std::fs::remove_dir_all(dir);
+    assert!(stdout.contains("peak memory") && stdout.contains("(estimate"), "{stdout}");
+    assert!(stderr.contains("KNvKR: answered from the file of its colour twin KRvKN"), "{stderr}");
+    let files = dir.join("xiangqi/standard");
+    for (m, written) in [("KvK", true), ("KRvKN", true), ("KNvKR", false), ("KvKR", false), ("KNvK", true)] {
+        assert_eq!(files.join(format!("{m}.egtb")).exists(), written, "{m}");
     }
+    // KNvKR answered from KRvKN's file, as the same position seen from the other side.
+    let solve = |fen: &str| {
+        let out = endgame().args(["xiangqi", "solve", "--json", fen, "--dir"]).arg(&dir).assert().success();
+        serde_json::from_slice::<serde_json::Value>(&out.get_output().stdout).unwrap()
+    };
+    let (red, black) = (solve("4k4/9/9/9/9/9/9/2n6/9/R2K5 w"), solve("r2k5/9/2N6/9/9/9/9/9/9/4K4 b"));
+    assert_eq!((red["material"].as_str(), black["material"].as_str()), (Some("KRvKN"), Some("KNvKR")));
+    assert_eq!(red["dtm"], black["dtm"]);
+    assert_eq!(red["category"], black["category"]);
+    let stats = |m: &str| {
+        let out = endgame().args(["xiangqi", "stats", "--json", m, "--dir"]).arg(&dir).assert().success();
+        serde_json::from_slice::<serde_json::Value>(&out.get_output().stdout).unwrap()
+    };
+    let (krkn, knkr) = (stats("KRvKN"), stats("KNvKR"));
+    assert_eq!(krkn["positions"], knkr["positions"]);
+    assert_eq!(krkn["longest_red_win_plies"], knkr["longest_black_win_plies"]);
+    assert!(!files.join("KNvKR.egtb").exists(), "stats found the twin's file: nothing generated");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `--attackers`, `--defenders`, `--max-positions` and `--dry-run`: the materials as players
+/// count them, listed with their sizes and totals; bad values are the user's input (exit 2).
+#[test]
+fn generate_lists_materials_by_attackers_and_defenders() {
+    let dir = temp_dir("attackers");
+    let run = |args: &[&str]| {
+        let out = endgame()
+            .args(["xiangqi", "generate", "--dry-run", "--dir"])
+            .arg(&dir)
+            .args(args)
+            .assert()
+            .success();
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    let text = run(&["--attackers", "1"]);
+    assert!(
+        text.contains(
+            "369 materials asked for, 405 with what they need (36 answered from their colour twins' files): 369 files, 7,571,856,348 positions"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("369 files to generate (0 there)"), "{text}");
+    assert_eq!(text.lines().count(), 369 + 2);
+    let line = text.lines().find(|l| l.starts_with("KRvKAABB ")).unwrap();
+    assert!(line.contains("2041200 positions"), "{line}");
+    let text = run(&["--attackers", "1", "--defenders", "none-vs-full"]);
+    let names: Vec<&str> = text.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    for m in ["KRvKAABB", "KNvKAABB", "KCvKAABB", "KPvKAABB", "KAABBvK"] {
+        assert!(names.contains(&m), "{m}: {text}");
+    }
+    assert!(text.starts_with("KvK "), "{text}");
+    // Within 1 million positions only the smaller ones.
+    let text = run(&["--attackers", "1", "--defenders", "none-vs-full", "--max-positions", "1M"]);
+    assert!(!text.contains("KRvKAABB") && text.contains("KAABBvK"), "{text}");
+    for (args, expected) in [
+        (&["--attackers", "1", "--defenders", "some"][..], "expected any, none, full"),
+        (&["--attackers", "1", "--max-positions", "lots"], "expected a number of positions"),
+        (&["--defenders", "none"], "--attackers"),
+        (&["--attackers", "1", "--max-positions", "10"], "none within --max-positions"),
+    ] {
+        let out = endgame()
+            .args(["xiangqi", "generate", "--dry-run", "--dir"])
+            .arg(&dir)
+            .args(args)
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -357,4 +427,53 @@ fn positions_beyond_the_tables_get_an_error_at_once() {
     assert!(e.contains("--all-up-to"), "{e}");
     let e = err(&["xiangqi", "stats", "KAABBPPPPPvKAABB"]);
     assert!(e.contains("has 15 men"), "{e}");
+}
+
+/// `solve --generate` and `moves --generate`: the tables the position needs are generated
+/// (the estimate and a summary on standard error), then the answer is the one from the files;
+/// a second run generates nothing. Without the flag the error says it exists.
+#[test]
+fn solve_and_moves_generate_what_they_need() {
+    let dir = temp_dir("generate-on-demand");
+    let fen = "3ak4/4a4/4b4/9/9/9/9/4N4/9/4K4 w";
+    let out = endgame().args(["xiangqi", "moves", fen]).env("ENDGAME_TB_DIR", &dir).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("is not generated") && err.ends_with("(or add --generate to this command)\n"),
+        "{err}"
+    );
+    let out = endgame()
+        .args(["xiangqi", "solve", "--generate", "--json", fen])
+        .env("ENDGAME_TB_DIR", &dir)
+        .assert()
+        .success();
+    let out = out.get_output();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("KNvKAAB: 12 tables, 1.3 M positions, about "), "{err}");
+    assert!(err.contains("(standard rules) to generate\n"), "{err}");
+    assert!(err.contains("KNvKAAB: 12 tables generated in "), "{err}");
+    let solved: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(solved["material"], "KNvKAAB");
+    // 12 tables: the files named as `Tablebases::path` names them (their presence means a table).
+    let path = endgame_xiangqi::Tablebases::open(&dir, endgame_xiangqi::Rules::Standard)
+        .path("KvK".parse().unwrap());
+    let suffix = format!(".{}", path.extension().unwrap().to_string_lossy());
+    let names = std::fs::read_dir(path.parent().unwrap()).unwrap().flatten();
+    assert_eq!(names.filter(|e| e.file_name().to_string_lossy().ends_with(&suffix)).count(), 12);
+    // Answered from the files now: the same answer without the flag, nothing generated.
+    let again =
+        endgame().args(["xiangqi", "solve", "--json", fen]).env("ENDGAME_TB_DIR", &dir).assert().success();
+    assert_eq!(again.get_output().stdout, out.stdout);
+    let moves = endgame()
+        .args(["xiangqi", "moves", "--generate", fen])
+        .env("ENDGAME_TB_DIR", &dir)
+        .assert()
+        .success();
+    assert!(
+        moves.get_output().stderr.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&moves.get_output().stderr)
+    );
+    assert!(String::from_utf8_lossy(&moves.get_output().stdout).contains("legal moves, best first"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,7 +1,7 @@
 //! A game given by an explicit list of moves per position: for tests, examples and small
 //! hand-made games.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::game::{Game, Successor, Unmoves};
 use crate::perpetual::{Checks, RuleValue};
@@ -15,8 +15,11 @@ pub struct ExplicitGame {
     moves: Vec<Vec<Successor>>,
     terminal: Vec<Option<Value>>,
     holes: Vec<bool>,
-    unmoves: Vec<Vec<usize>>,
+    /// Per position, its predecessors (once per move) and whether that move is a chase.
+    unmoves: Vec<Vec<(usize, bool)>>,
     checks: Vec<bool>,
+    /// The moves marked as chases, by position and move number.
+    chases: HashSet<(usize, usize)>,
     /// Values under the ban on perpetual check of moves out of the index, by position and
     /// move number (the others: their plain value).
     rule_known: HashMap<(usize, usize), RuleValue>,
@@ -46,6 +49,7 @@ impl ExplicitGame {
             holes: vec![false; n],
             unmoves: Vec::new(),
             checks: vec![false; n],
+            chases: HashSet::new(),
             rule_known: HashMap::new(),
         };
         game.rebuild_unmoves();
@@ -74,8 +78,27 @@ impl ExplicitGame {
         self
     }
 
-    /// Adds a move from `pos` out of the index, to a position whose value under the ban on
-    /// perpetual check is `value` (its plain value: [`RuleValue::plain`]).
+    /// Marks the move number `mv` of `pos` as a chase (for [`Checks::is_chase`]; a move into a
+    /// position in check stays a check).
+    ///
+    /// # Panics
+    /// When `pos` has no such move.
+    #[must_use]
+    pub fn with_chase(mut self, pos: usize, mv: usize) -> Self {
+        assert!(mv < self.moves[pos].len(), "position {pos} has no move {mv}");
+        self.chases.insert((pos, mv));
+        self.rebuild_unmoves();
+        self
+    }
+
+    /// Whether the move number `mv` of `pos` is marked as a chase.
+    #[must_use]
+    pub fn is_chase_move(&self, pos: usize, mv: usize) -> bool {
+        self.chases.contains(&(pos, mv))
+    }
+
+    /// Adds a move from `pos` out of the index, to a position whose value under the rule
+    /// is `value` (its plain value: [`RuleValue::plain`]).
     #[must_use]
     pub fn with_known_rule_move(mut self, pos: usize, value: RuleValue) -> Self {
         self.rule_known.insert((pos, self.moves[pos].len()), value);
@@ -119,9 +142,9 @@ impl ExplicitGame {
             if self.holes[p] || self.terminal[p].is_some() {
                 continue;
             }
-            for succ in &self.moves[p] {
+            for (mv, succ) in self.moves[p].iter().enumerate() {
                 if let Successor::Position(q) = *succ {
-                    self.unmoves[q].push(p);
+                    self.unmoves[q].push((p, self.chases.contains(&(p, mv))));
                 }
             }
         }
@@ -152,7 +175,7 @@ impl Game for ExplicitGame {
 
 impl Unmoves for ExplicitGame {
     fn for_each_unmove(&self, pos: usize, mut f: impl FnMut(usize)) {
-        for &p in &self.unmoves[pos] {
+        for &(p, _) in &self.unmoves[pos] {
             f(p);
         }
     }
@@ -165,5 +188,27 @@ impl Checks for ExplicitGame {
 
     fn known_by_rule(&self, pos: usize, mv: usize, plain: Value) -> RuleValue {
         self.rule_known.get(&(pos, mv)).copied().unwrap_or(plain.into())
+    }
+
+    fn has_chases(&self) -> bool {
+        !self.chases.is_empty()
+            || self.rule_known.values().any(|v| v.ban() == Some(crate::perpetual::Ban::Chase))
+    }
+
+    fn is_chase(&self, pos: usize, mv: usize) -> bool {
+        self.chases.contains(&(pos, mv))
+    }
+
+    fn for_each_labelled_unmove(
+        &self,
+        pos: usize,
+        wanted: impl Fn(usize) -> bool,
+        mut f: impl FnMut(usize, bool),
+    ) {
+        for &(p, chase) in &self.unmoves[pos] {
+            if wanted(p) {
+                f(p, chase);
+            }
+        }
     }
 }

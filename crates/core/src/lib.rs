@@ -35,7 +35,7 @@ pub mod search;
 pub mod table_file;
 pub mod value;
 
-pub use cancel::{Cancel, Cancelled};
+pub use cancel::Cancelled;
 pub use game::{FirstLook, Game, Successor, Unmoves};
 pub use input::{InputError, JudgeError, Tokens};
 pub use line::{ScoredMove, best_move, main_line, scored_moves};

@@ -1,77 +1,79 @@
-//! Exact solving under the ban on perpetual check.
+//! Exact solving under the bans on perpetual check and perpetual chase.
 //!
 //! # The rule
 //!
-//! A game with a "the side to move is in check" marking ([`Checks::in_check`]) is played as
-//! usual, except for the outcome of endless play. In an endless play, look at its tail: if from
-//! some point on every move of one side gives check (every position where the *other* side is
-//! to move is marked) and not every move of the other side does, the side that checks forever
-//! loses; otherwise (both check forever, or neither) the play is a draw. Finite play is as in
-//! the plain game ([`crate::Retrograde`]): terminal values, no move = loss, known values of
-//! moves out of the index.
+//! A game marks every move with a label: a **check** when the side to move after it is in
+//! check ([`Checks::in_check`]), else a **chase** when the game says so ([`Checks::is_chase`]),
+//! else **idle**. Finite play is as in the plain game ([`crate::Retrograde`]): terminal values,
+//! no move = loss, known values of moves out of the index. In an endless play each side has a
+//! *level*: 2 if from some point on all its moves are checks, 1 if from some point on all are
+//! checks or chases (not all checks), 0 otherwise. The side of the higher level loses; equal
+//! levels draw. A game that marks no chase (the default) is under the ban on perpetual check
+//! alone: the side that checks forever while the other does not loses.
 //!
 //! # Values
 //!
-//! A [`RuleValue`] adds two categories to [`Value`]: a win by the rule and a loss by the rule,
-//! ordered as "infinitely far" wins and losses: `Win(d)` > `WinByRule` > draws > `LossByRule` >
-//! `Loss(d)`. A rule value carries a *rank*, a progress measure of the winner (see below); it is
-//! no distance and only serves to choose moves.
+//! A [`RuleValue`] adds wins and losses by the rule to [`Value`], ordered as "infinitely far"
+//! wins and losses (`Win(d)` > wins by the rule > draws > losses by the rule > `Loss(d)`), each
+//! with the [`Ban`] that decided it: [`Ban::Check`] when the result is one under the ban on
+//! perpetual check alone (the loser is forced to check forever), [`Ban::Chase`] when only the
+//! ban on perpetual chase makes it (the loser can avoid checking forever, not chasing). A rule
+//! value carries a *rank*, a progress measure of the winner (below); it is no distance.
 //!
 //! # Algorithm
 //!
-//! 1. The plain game is solved ([`crate::Retrograde`]). Its wins and losses keep their winner
-//!    and distance under the rule: a forced mate stays forced, and the recursion that defines
-//!    mate distances does not look at how the other values are ordered. Only its draws can
-//!    change. Let `D` be the non-terminal drawn positions. Every position of `D` has a move that
-//!    stays in `D` or reaches a non-losing value outside; a move out of `D` into a mate loses
-//!    for the mover.
-//! 2. Inside `D` the game is an infinite game. Fix a player *me*; a state is a position with
-//!    who is to move (`M`: me, `O`: the opponent), so the game need not be bipartite. Moves out
-//!    of `D` end the play with a result for me (a win, or not). An endless play is my win iff
-//!    `E` = {me to move, not in check} is visited finitely often (the opponent checks forever)
-//!    and `F` = {opponent to move, not in check} infinitely often (I do not): a one-pair Rabin
-//!    condition. My winning region is the nested fixpoint
-//!
-//!    `W = μZ. νY. μX. Cpre(Z) ∪ (F ∩ Cpre(Y)) ∪ (¬E ∩ Cpre(X))`
-//!
-//!    where `Cpre(S)` are the states from which I can force the next state into `S` (or out of
-//!    `D` into a win for me). Moves are generated once (marks, moves out of `D`, the number of
-//!    moves into `D`); after that everything runs on the predecessors inside `D` (lists built
-//!    once, see Memory, or un-moves): the moves into `Z` are counted
-//!    as `Z` grows, the moves into `Y` once per round (and taken off as `Y` shrinks), and each `μX`
-//!    is a breadth-first pass from its seeds (`O`-states count their moves down, as in the
-//!    plain solver): O(positions + moves) per pass, in parallel. `νY` starts from the states
-//!    any `μX` can hold (an `M`-state in check or in `Cpre(Z)`, an `O`-state without a move out
-//!    that does not lose for the opponent), and a pass looks only at states still in `Y`.
-//! 3. Because the rule is the same for both sides, one computation serves both: a position is
-//!    a win by the rule if its `M`-state is in `W`, a loss by the rule if its `O`-state is;
-//!    otherwise a draw. Draws get the distance to a drawn end again (breadth first among the
-//!    remaining draws).
+//! 1. The plain game is solved ([`crate::Retrograde`]); its wins and losses keep winner and
+//!    distance. Let `D` be its non-terminal draws. A state is a position with who is to move
+//!    (`M`: me, `O`: the opponent); moves out of `D` end the play with a result for me.
+//! 2. **Ban on perpetual check** (module `check`): my endless play wins iff `E` = {me to
+//!    move, not in check} is seen finitely often and `F` = {opponent to move, not in check}
+//!    infinitely often, a one-pair Rabin condition: `W = μZ. νY. μX. Cpre(Z) ∪ (F ∩ Cpre(Y))
+//!    ∪ (¬E ∩ Cpre(X))`, where a move out of `D` wins for me only into a mate or a result of
+//!    this ban. Each `μX` is a retrograde pass with move counters over the predecessor lists,
+//!    O(positions + moves), in parallel. The rule is the same for both sides, so one
+//!    computation serves both: a position is won if its `M`-state is in `W`, lost if its
+//!    `O`-state is. These are exactly the results under the ban on perpetual check alone.
+//! 3. **Ban on perpetual chase** (module `chase`, only when the game marks chases): on the
+//!    draws left, `D'`, a max-parity game on moves with priorities O-idle 5, M-idle 4, O-chase
+//!    3, M-chase 2, checks 1 (I win when the largest priority seen infinitely often is even),
+//!    every move out of `D'` ending the play with its value (step 2's results included):
+//!    `W = μZ5. νZ4. μZ3. νZ2. μZ1. Pre`, where a state is in `Pre` when I can make (`M`) or
+//!    the opponent must make (`O`) a move into a win of mine or into `Z_p`, `p` its priority.
+//!    The sets stay nested (`Z5 ⊆ Z3 ⊆ Z1 ⊆ Z2 ⊆ Z4`); each `μZ1` is a retrograde pass that
+//!    follows checks only, the idle moves and chases being counted against `Z5`, `Z4`, `Z3`,
+//!    `Z2` as those change (counts kept up through the predecessor lists, which carry the
+//!    chase label of each move).
+//! 4. Draws get the distance to a drawn end again (breadth first among the remaining draws).
 //!
 //! # Ranks and the winner's move
 //!
-//! A state of `W` added in the `r`-th round of `Z` at attractor level `j` gets the rank
-//! `offset(r) + j`, where `offset(r)` is the largest rank of the earlier rounds. Then from every
-//! state of `W` with me to move some move leads to a state of smaller rank (or out of `D` into a
-//! win), and every move of the opponent leads to a smaller rank, except from a state of `F`
-//! (the opponent was not in check), after which the rank may grow but not past the round's
-//! largest rank. So the winner who always plays the move to the smallest rank ([`best_move`])
-//! never leaves `W`, sees `E` only finitely often (the round can only fall) and `F` infinitely
-//! often (ranks cannot fall forever): the play is won. Staying in `W` alone would not be
-//! enough.
+//! Check: a state of `W` added in round `r` of `Z` at level `j` of its last `μX` has rank
+//! `offset(r) + j`. Winner's move: to the smallest rank (see [`winning_move`]); it keeps
+//! the win, the rank falls at each move except after the winner's moves that give no check,
+//! and the round never grows, so the opponent checks forever while the winner does not.
+//!
+//! Chase: a state gets `ρ` = its level in the last `μZ1` of its round of `Z3` (numbered on
+//! through the rounds); `R5(ρ)`, `R3(ρ)` are its rounds of `Z5` and `Z3`. Every move of the
+//! loser goes down: idle `R5`, chase `R3`, check `ρ` strictly; the winner has a move with
+//! idle `R5 ≤`, chase `R3 ≤`, check `ρ <`. So on any play idle moves of the loser stop, then
+//! (if the winner stops idling) its chases, then it could only check and `ρ` would fall
+//! forever: the play is won. The rank kept is `2ρ`, plus 1 for an `M`-state whose move is an
+//! idle one (no winning check or chase): the winner takes a win out of `D'`, else a check to
+//! a smaller `ρ`, else the idle move (odd rank) or the chase (even) to the smallest rank. The
+//! certificate ([`check_rule_solution`]) checks all this on every position.
 //!
 //! # Memory
 //!
-//! The plain solution, a bit per position with a 4-byte count per 64 positions (the set `D`),
-//! and 29 bytes per position of `D` while solving (4 afterwards). Besides, while solving, the
-//! predecessors inside `D` of each position of `D` (4 bytes per move between two positions of
-//! `D`, 4 per position), built once with two un-move passes so that every later pass reads
-//! lists instead of generating un-moves, when they fit in [`PerpetualCheck::edge_budget`].
+//! The plain solution, a bit per position with a 4-byte count per 64 positions (the set
+//! `D`), and 29 bytes per position of `D` while the check stage runs; then 4 bytes per
+//! position of `D` (the results) and, for chases, 34 bytes per position of `D'`. Besides, the
+//! predecessors inside `D` (then `D'`) of each member (4 bytes per move between two members,
+//! 4 per member), built once with two un-move passes, when they fit in
+//! [`PerpetualCheck::edge_budget`]; else every pass generates un-moves.
 
 use std::cmp::Ordering;
 use std::fmt;
 use std::ops::Neg;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -79,10 +81,53 @@ use crate::game::{Successor, Unmoves};
 use crate::retrograde::{Retrograde, Solution, SolveError};
 use crate::value::{Plies, Value, Wdl};
 
-/// Positions handled by one parallel task of a scan.
-const CHUNK: usize = 1 << 12;
+mod chase;
+mod check;
+mod graph;
 
-/// The exact value of a position for the side to move under the ban on perpetual check.
+use graph::{CHUNK, DrawIndex, Graph};
+
+/// The ban that decided a win or loss by the rule: what the loser would have to do forever.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Ban {
+    /// The loser can only check forever (a result under the ban on perpetual check alone).
+    Check,
+    /// The loser can only check or chase forever, and can avoid checking forever.
+    Chase,
+}
+
+impl Ban {
+    /// Both bans.
+    pub const ALL: [Ban; 2] = [Ban::Check, Ban::Chase];
+
+    /// `perpetual-check` or `perpetual-chase`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Ban::Check => "perpetual-check",
+            Ban::Chase => "perpetual-chase",
+        }
+    }
+}
+
+impl fmt::Display for Ban {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The label of a move under the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Label {
+    /// Neither a check nor a chase.
+    Idle,
+    /// A chase (no check).
+    Chase,
+    /// The side to move after it is in check.
+    Check,
+}
+
+/// The exact value of a position for the side to move under the rule.
 ///
 /// The rank of a rule value is the winner's progress measure (smaller is closer to the win);
 /// it is not a distance and is meaningful only within one solution.
@@ -91,13 +136,14 @@ pub enum RuleValue {
     /// The side to move mates (or wins otherwise by the game's terminal values) in this many
     /// plies.
     Win(Plies),
-    /// The side to move wins by the rule: the opponent can only avoid losing by checking
-    /// forever.
-    WinByRule(u32),
+    /// The side to move wins by the rule: the opponent can only avoid losing by doing forever
+    /// what the ban forbids. The rank follows.
+    WinByRule(Ban, u32),
     /// Neither side can force a win (`Some(d)`: a drawn end in `d` plies).
     Draw(Option<Plies>),
-    /// The side to move loses by the rule: it can only avoid a mate by checking forever.
-    LossByRule(u32),
+    /// The side to move loses by the rule: it can only avoid a mate by doing forever what the
+    /// ban forbids. The rank follows.
+    LossByRule(Ban, u32),
     /// The side to move is mated in this many plies.
     Loss(Plies),
 }
@@ -107,24 +153,43 @@ impl RuleValue {
     #[must_use]
     pub const fn wdl(self) -> Wdl {
         match self {
-            RuleValue::Win(_) | RuleValue::WinByRule(_) => Wdl::Win,
+            RuleValue::Win(_) | RuleValue::WinByRule(..) => Wdl::Win,
             RuleValue::Draw(_) => Wdl::Draw,
-            RuleValue::Loss(_) | RuleValue::LossByRule(_) => Wdl::Loss,
+            RuleValue::Loss(_) | RuleValue::LossByRule(..) => Wdl::Loss,
+        }
+    }
+
+    /// The value under the ban on perpetual check alone, without its distance: a result of
+    /// the ban on perpetual chase is a draw there.
+    #[must_use]
+    pub const fn check_wdl(self) -> Wdl {
+        match self {
+            RuleValue::WinByRule(Ban::Chase, _) | RuleValue::LossByRule(Ban::Chase, _) => Wdl::Draw,
+            v => v.wdl(),
         }
     }
 
     /// Whether the value is decided by the rule (a win or loss with no mate distance).
     #[must_use]
     pub const fn is_by_rule(self) -> bool {
-        matches!(self, RuleValue::WinByRule(_) | RuleValue::LossByRule(_))
+        matches!(self, RuleValue::WinByRule(..) | RuleValue::LossByRule(..))
+    }
+
+    /// The ban that decided a result by the rule.
+    #[must_use]
+    pub const fn ban(self) -> Option<Ban> {
+        match self {
+            RuleValue::WinByRule(ban, _) | RuleValue::LossByRule(ban, _) => Some(ban),
+            _ => None,
+        }
     }
 
     /// The same value with the rank set to 0: what two solvers must agree on.
     #[must_use]
     pub const fn without_rank(self) -> RuleValue {
         match self {
-            RuleValue::WinByRule(_) => RuleValue::WinByRule(0),
-            RuleValue::LossByRule(_) => RuleValue::LossByRule(0),
+            RuleValue::WinByRule(ban, _) => RuleValue::WinByRule(ban, 0),
+            RuleValue::LossByRule(ban, _) => RuleValue::LossByRule(ban, 0),
             v => v,
         }
     }
@@ -137,19 +202,19 @@ impl RuleValue {
             RuleValue::Win(d) => Value::Win(d),
             RuleValue::Loss(d) => Value::Loss(d),
             RuleValue::Draw(d) => Value::Draw(d),
-            RuleValue::WinByRule(_) | RuleValue::LossByRule(_) => Value::Draw(None),
+            RuleValue::WinByRule(..) | RuleValue::LossByRule(..) => Value::Draw(None),
         }
     }
 
     /// The value, for the side to move, of a position whose move leads to a position of value
-    /// `self`: the sides swap, a mate or drawn end is one ply further, a rank stays.
+    /// `self`: the sides swap, a mate or drawn end is one ply further, ban and rank stay.
     #[must_use]
     pub const fn before_move(self) -> RuleValue {
         match self {
             RuleValue::Win(d) => RuleValue::Loss(d.next()),
             RuleValue::Loss(d) => RuleValue::Win(d.next()),
-            RuleValue::WinByRule(r) => RuleValue::LossByRule(r),
-            RuleValue::LossByRule(r) => RuleValue::WinByRule(r),
+            RuleValue::WinByRule(b, r) => RuleValue::LossByRule(b, r),
+            RuleValue::LossByRule(b, r) => RuleValue::WinByRule(b, r),
             RuleValue::Draw(Some(d)) => RuleValue::Draw(Some(d.next())),
             RuleValue::Draw(None) => RuleValue::Draw(None),
         }
@@ -159,11 +224,13 @@ impl RuleValue {
     fn preference(self) -> (u8, i64) {
         match self {
             RuleValue::Loss(d) => (0, i64::from(d.0)),
-            RuleValue::LossByRule(r) => (1, i64::from(r)),
-            RuleValue::Draw(None) => (2, 0),
-            RuleValue::Draw(Some(d)) => (3, -i64::from(d.0)),
-            RuleValue::WinByRule(r) => (4, -i64::from(r)),
-            RuleValue::Win(d) => (5, -i64::from(d.0)),
+            RuleValue::LossByRule(Ban::Check, r) => (1, i64::from(r)),
+            RuleValue::LossByRule(Ban::Chase, r) => (2, i64::from(r)),
+            RuleValue::Draw(None) => (3, 0),
+            RuleValue::Draw(Some(d)) => (4, -i64::from(d.0)),
+            RuleValue::WinByRule(Ban::Chase, r) => (5, -i64::from(r)),
+            RuleValue::WinByRule(Ban::Check, r) => (6, -i64::from(r)),
+            RuleValue::Win(d) => (7, -i64::from(d.0)),
         }
     }
 }
@@ -185,16 +252,17 @@ impl Neg for RuleValue {
         match self {
             RuleValue::Win(d) => RuleValue::Loss(d),
             RuleValue::Loss(d) => RuleValue::Win(d),
-            RuleValue::WinByRule(r) => RuleValue::LossByRule(r),
-            RuleValue::LossByRule(r) => RuleValue::WinByRule(r),
+            RuleValue::WinByRule(b, r) => RuleValue::LossByRule(b, r),
+            RuleValue::LossByRule(b, r) => RuleValue::WinByRule(b, r),
             draw @ RuleValue::Draw(_) => draw,
         }
     }
 }
 
 impl Ord for RuleValue {
-    /// Greater is better for the side to move: a shorter mate, a win by the rule (a smaller
-    /// rank first), a draw, a loss by the rule (a larger rank first), a longer loss.
+    /// Greater is better for the side to move: a shorter mate, a win by the rule (by the ban
+    /// on perpetual check first, a smaller rank first), a draw, a loss by the rule (by the ban
+    /// on perpetual chase first, a larger rank first), a longer loss.
     fn cmp(&self, other: &RuleValue) -> Ordering {
         self.preference().cmp(&other.preference())
     }
@@ -207,17 +275,18 @@ impl PartialOrd for RuleValue {
 }
 
 impl fmt::Display for RuleValue {
-    /// `win in 3 plies`, `win by rule`, `draw`, `loss by rule`, `loss in 0 plies`.
+    /// `win in 3 plies`, `win by the perpetual-check rule`, `draw`, `loss by the
+    /// perpetual-chase rule`, `loss in 0 plies`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RuleValue::WinByRule(_) => f.write_str("win by rule"),
-            RuleValue::LossByRule(_) => f.write_str("loss by rule"),
+            RuleValue::WinByRule(ban, _) => write!(f, "win by the {ban} rule"),
+            RuleValue::LossByRule(ban, _) => write!(f, "loss by the {ban} rule"),
             v => Value::fmt(&v.plain(), f),
         }
     }
 }
 
-/// A game with the marking that the ban on perpetual check needs.
+/// A game with the marks that the rule needs: checks and, optionally, chases.
 pub trait Checks: Unmoves {
     /// Whether the side to move is in check at `pos` (the move that led here gave check).
     /// Asked only for non-terminal positions.
@@ -234,84 +303,44 @@ pub trait Checks: Unmoves {
         let _ = (pos, mv);
         plain.into()
     }
-}
 
-/// The set `D` of non-terminal drawn positions, with a dense numbering.
-#[derive(Debug, Default)]
-struct DrawIndex {
-    bits: Vec<u64>,
-    /// Members before each word of `bits`.
-    before: Vec<u32>,
-}
-
-impl DrawIndex {
-    fn new(n: usize, member: impl Fn(usize) -> bool + Sync) -> Result<(Self, Vec<u32>), SolveError> {
-        // Drawn positions are kept as 32-bit position numbers.
-        if n > u32::MAX as usize {
-            return Err(SolveError::TooManyPositions(n));
-        }
-        let bits: Vec<u64> = (0..n.div_ceil(64))
-            .into_par_iter()
-            .map(|w| {
-                let mut word = 0u64;
-                for b in 0..64 {
-                    let p = w * 64 + b;
-                    if p < n && member(p) {
-                        word |= 1 << b;
-                    }
-                }
-                word
-            })
-            .collect();
-        let mut before = Vec::with_capacity(bits.len());
-        let mut total = 0u64;
-        for w in &bits {
-            before.push(u32::try_from(total).map_err(|_| SolveError::TooManyPositions(n))?);
-            total += u64::from(w.count_ones());
-        }
-        // The passes number two states per drawn position in 32 bits.
-        if total >= 1 << 31 {
-            return Err(SolveError::TooManyPositions(n));
-        }
-        let positions: Vec<u32> = bits
-            .par_iter()
-            .enumerate()
-            .flat_map_iter(|(w, &word)| {
-                (0..64u32).filter(move |b| word >> b & 1 == 1).map(move |b| w as u32 * 64 + b)
-            })
-            .collect();
-        Ok((DrawIndex { bits, before }, positions))
+    /// Whether the game marks chases at all, or a move out of the index may lead to a result
+    /// of the ban on perpetual chase ([`Checks::known_by_rule`]); `false` (the default): the
+    /// rule is the ban on perpetual check alone, and [`Checks::is_chase`] is never asked.
+    fn has_chases(&self) -> bool {
+        false
     }
 
-    /// The number of `pos` in `D`, if it is a member.
-    fn index(&self, pos: usize) -> Option<usize> {
-        let word = *self.bits.get(pos / 64)?;
-        let bit = pos % 64;
-        if word >> bit & 1 == 0 {
-            return None;
-        }
-        Some(self.before[pos / 64] as usize + (word & ((1u64 << bit) - 1)).count_ones() as usize)
+    /// Whether the move `mv` of `pos`, a move to a position of the index where the side to
+    /// move is not in check, is a chase. The default: never.
+    fn is_chase(&self, pos: usize, mv: Self::Move) -> bool {
+        let _ = (pos, mv);
+        false
     }
-}
 
-const CHECK: u8 = 1;
-/// The mover has a move out of `D` that wins (for `M`: good).
-const GOOD_EXIT: u8 = 2;
-/// The mover has a move out of `D` that does not lose (for `O`: bad for me).
-const SAFE_EXIT: u8 = 4;
-const Z_M: u8 = 8;
-const Z_O: u8 = 16;
-const Y_M: u8 = 32;
-const Y_O: u8 = 64;
-/// The `M`-state has a move to an `O`-state in `Z`.
-const TO_Z: u8 = 128;
+    /// Calls `f` once for every un-move into `pos` (a position not in check) as
+    /// [`Unmoves::for_each_unmove`] does, with whether the move is a chase
+    /// ([`Checks::is_chase`] of the move; the multiset of the two must agree). The game may
+    /// skip the positions `wanted` refuses (the solver ignores them), and so spare working out
+    /// their labels. The default: every un-move, no chase.
+    fn for_each_labelled_unmove(
+        &self,
+        pos: usize,
+        wanted: impl Fn(usize) -> bool,
+        mut f: impl FnMut(usize, bool),
+    ) {
+        let _ = wanted;
+        self.for_each_unmove(pos, |p| f(p, false));
+    }
 
-/// Where a move of a position of `D` leads.
-enum Target {
-    /// To a position of `D`.
-    Inside,
-    /// Out of `D`, to a position of this value for the side to move there.
-    Out(RuleValue),
+    /// The label of the move `mv` of `pos` that leads to `to`.
+    fn label(&self, pos: usize, mv: Self::Move, to: Successor) -> Label {
+        match to {
+            Successor::Position(q) if self.in_check(q) => Label::Check,
+            Successor::Position(_) if self.has_chases() && self.is_chase(pos, mv) => Label::Chase,
+            _ => Label::Idle,
+        }
+    }
 }
 
 /// Figures of one solve under the rule.
@@ -319,10 +348,19 @@ enum Target {
 pub struct RuleStats {
     /// Drawn positions of the plain game (non-terminal), the set `D`.
     pub plain_draws: u64,
-    /// Rounds of the outer fixpoint (`Z`), the last one finding nothing.
+    /// Rounds of the outer fixpoint (`Z`) of the check stage, the last one finding nothing.
     pub rounds: u32,
-    /// Attractor passes (`X`) in all.
+    /// Attractor passes (`X`) of the check stage in all.
     pub passes: u32,
+    /// Draws left after the check stage, the set `D'` of the chase stage (0 when the game
+    /// marks no chase).
+    pub chase_draws: u64,
+    /// Rounds of `Z5` of the chase stage, the last one finding nothing.
+    pub chase_rounds: u32,
+    /// Iterations of `νZ4` of the chase stage in all.
+    pub chase_iterations: u32,
+    /// Attractor passes (`μZ1`) of the chase stage in all.
+    pub chase_passes: u32,
 }
 
 /// The largest rank of each productive round, in order: a rank `r` belongs to the first round
@@ -331,23 +369,31 @@ fn round_of(tops: &[u32], rank: u32) -> usize {
     tops.partition_point(|&top| top < rank)
 }
 
-/// The solver under the ban on perpetual check.
+/// The solver under the rule: the ban on perpetual check, and the ban on perpetual chase for
+/// a game that marks chases ([`Checks::has_chases`]).
 ///
 /// ```
 /// use endgame_core::explicit::ExplicitGame;
-/// use endgame_core::perpetual::{PerpetualCheck, RuleValue};
+/// use endgame_core::perpetual::{Ban, PerpetualCheck, RuleValue};
 ///
 /// // 0 <-> 1 forever; the side to move at 0 is always in check: the side moving from 1
 /// // checks forever and loses.
 /// let game = ExplicitGame::new(vec![vec![1], vec![0]]).with_check(0);
 /// let solution = PerpetualCheck::new().solve(&game).unwrap();
-/// assert!(matches!(solution.value(0), Some(RuleValue::WinByRule(_))));
-/// assert!(matches!(solution.value(1), Some(RuleValue::LossByRule(_))));
+/// assert!(matches!(solution.value(0), Some(RuleValue::WinByRule(Ban::Check, _))));
+/// assert!(matches!(solution.value(1), Some(RuleValue::LossByRule(Ban::Check, _))));
+///
+/// // The same with the move 1 -> 0 a chase instead of a check: the chaser loses.
+/// let game = ExplicitGame::new(vec![vec![1], vec![0]]).with_chase(1, 0);
+/// let solution = PerpetualCheck::new().solve(&game).unwrap();
+/// assert!(matches!(solution.value(0), Some(RuleValue::WinByRule(Ban::Chase, _))));
+/// assert!(matches!(solution.value(1), Some(RuleValue::LossByRule(Ban::Chase, _))));
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct PerpetualCheck {
     compact: bool,
     edge_budget: usize,
+    chases: bool,
 }
 
 impl Default for PerpetualCheck {
@@ -359,12 +405,51 @@ impl Default for PerpetualCheck {
 /// The default budget of the predecessor lists (see [`PerpetualCheck::edge_budget`]): 2 GiB.
 pub const DEFAULT_EDGE_BUDGET: usize = 2 << 30;
 
+/// The payload of a cell of [`RuleSolution`]: a rank, or a draw's distance plus one.
+const TAG_SHIFT: u32 = 29;
+const PAYLOAD: u32 = (1 << TAG_SHIFT) - 1;
+const TAG_DRAW: u32 = 0;
+const TAG_WIN_CHECK: u32 = 1;
+const TAG_LOSS_CHECK: u32 = 2;
+const TAG_WIN_CHASE: u32 = 3;
+const TAG_LOSS_CHASE: u32 = 4;
+
+const fn cell(tag: u32, payload: u32) -> u32 {
+    (tag << TAG_SHIFT) | payload
+}
+
+/// The cell of a value of `D`, when its rank or distance fits.
+fn cell_of(value: RuleValue) -> Result<u32, SolveError> {
+    let (tag, payload) = match value {
+        RuleValue::WinByRule(Ban::Check, r) => (TAG_WIN_CHECK, r),
+        RuleValue::LossByRule(Ban::Check, r) => (TAG_LOSS_CHECK, r),
+        RuleValue::WinByRule(Ban::Chase, r) => (TAG_WIN_CHASE, r),
+        RuleValue::LossByRule(Ban::Chase, r) => (TAG_LOSS_CHASE, r),
+        RuleValue::Draw(Some(d)) => (TAG_DRAW, d.0.saturating_add(1)),
+        _ => (TAG_DRAW, 0),
+    };
+    if payload > PAYLOAD { Err(SolveError::DistanceTooLarge) } else { Ok(cell(tag, payload)) }
+}
+
+/// The value of a cell.
+const fn value_of(word: u32) -> RuleValue {
+    let payload = word & PAYLOAD;
+    match word >> TAG_SHIFT {
+        TAG_WIN_CHECK => RuleValue::WinByRule(Ban::Check, payload),
+        TAG_LOSS_CHECK => RuleValue::LossByRule(Ban::Check, payload),
+        TAG_WIN_CHASE => RuleValue::WinByRule(Ban::Chase, payload),
+        TAG_LOSS_CHASE => RuleValue::LossByRule(Ban::Chase, payload),
+        _ if payload == 0 => RuleValue::Draw(None),
+        _ => RuleValue::Draw(Some(Plies(payload - 1))),
+    }
+}
+
 impl PerpetualCheck {
     /// A solver with 4-byte cells for the plain solution and predecessor lists within
-    /// [`DEFAULT_EDGE_BUDGET`].
+    /// [`DEFAULT_EDGE_BUDGET`], that follows the game's chases.
     #[must_use]
     pub fn new() -> Self {
-        PerpetualCheck { compact: false, edge_budget: DEFAULT_EDGE_BUDGET }
+        PerpetualCheck { compact: false, edge_budget: DEFAULT_EDGE_BUDGET, chases: true }
     }
 
     /// At most this many bytes for the lists of predecessors inside the draws (4 bytes per
@@ -377,14 +462,31 @@ impl PerpetualCheck {
         self
     }
 
-    /// Bytes a solve under the rule needs besides the plain solution, for a game of
-    /// `positions` positions of which `drawn` are drawn under plain rules: the set of draws
-    /// (a bit per position, a 4-byte count per 64) and 29 bytes per draw. The predecessor
-    /// lists come on top, at most [`PerpetualCheck::edge_budget`] bytes.
+    /// Whether to follow the chases the game marks (the default); `false`: the ban on
+    /// perpetual check alone, as for a game without chases.
+    #[must_use]
+    pub fn chases(mut self, chases: bool) -> Self {
+        self.chases = chases;
+        self
+    }
+
+    /// Bytes a solve under the ban on perpetual check needs besides the plain solution, for a
+    /// game of `positions` positions of which `drawn` are drawn under plain rules: the set of
+    /// draws (a bit per position, a 4-byte count per 64) and 29 bytes per draw. The
+    /// predecessor lists come on top, at most [`PerpetualCheck::edge_budget`] bytes.
     #[must_use]
     pub const fn memory_estimate(positions: u64, drawn: u64) -> u64 {
         let words = positions.div_ceil(64);
         words.saturating_mul(12).saturating_add(drawn.saturating_mul(29))
+    }
+
+    /// [`PerpetualCheck::memory_estimate`] for a game with chases: up to 38 bytes per draw
+    /// (the results of the check stage, and the chase stage's counts over the draws it
+    /// leaves, at most all of them).
+    #[must_use]
+    pub const fn chase_memory_estimate(positions: u64, drawn: u64) -> u64 {
+        let words = positions.div_ceil(64);
+        words.saturating_mul(24).saturating_add(drawn.saturating_mul(8 + chase::BYTES_PER_DRAW))
     }
 
     /// Solves the plain game with 2-byte cells (see [`Retrograde::compact`]).
@@ -413,16 +515,76 @@ impl PerpetualCheck {
         if plain.len() != n {
             return Err(SolveError::WrongSize { expected: n, found: plain.len() });
         }
-        let (index, positions) = DrawIndex::new(n, |p| {
-            game.is_position(p)
-                && game.terminal(p).is_none()
-                && matches!(plain.value(p), Some(Value::Draw(_)))
-        })?;
-        let mut rabin = Rabin::new(game, &plain, &index, positions);
-        rabin.preds = Preds::build(game, &index, &rabin.positions, self.edge_budget);
-        let (stats, tops) = rabin.solve()?;
-        let words = rabin.finish()?;
-        Ok(RuleSolution { plain, index, words, stats, tops })
+        let graph = Graph::new(
+            game,
+            |p| {
+                game.is_position(p)
+                    && game.terminal(p).is_none()
+                    && matches!(plain.value(p), Some(Value::Draw(_)))
+            },
+            self.edge_budget,
+            false,
+        )?;
+        let mut rabin = check::Rabin::new(&graph, &plain);
+        let (mut stats, tops) = rabin.solve()?;
+        let m = graph.len();
+        let mut words: Vec<u32> = (0..m)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .map(|i| rabin.value(i).map_or(Ok(cell(TAG_DRAW, 0)), cell_of))
+            .collect::<Result<_, _>>()?;
+        drop(rabin);
+        let plain_value = |q: usize| plain.value(q).map(RuleValue::from);
+        if !(self.chases && game.has_chases()) {
+            let dist = graph.draw_distances(|i| words[i] == cell(TAG_DRAW, 0), plain_value);
+            fill_distances(&mut words, dist.iter().copied().enumerate())?;
+            let index = graph.index;
+            return Ok(RuleSolution {
+                plain,
+                index,
+                words,
+                stats,
+                tops,
+                tops5: Vec::new(),
+                tops3: Vec::new(),
+            });
+        }
+        let index = graph.index;
+        let outside = |q: usize| match index.index(q) {
+            Some(i) => Some(value_of(words[i])),
+            None => plain_value(q),
+        };
+        let graph = Graph::new(
+            game,
+            |p| index.index(p).is_some_and(|i| words[i] == cell(TAG_DRAW, 0)),
+            self.edge_budget,
+            true,
+        )?;
+        let mut parity = chase::Parity::new(&graph, outside);
+        let figures = parity.solve()?;
+        stats.chase_draws = graph.len() as u64;
+        stats.chase_rounds = figures.rounds;
+        stats.chase_iterations = figures.iterations;
+        stats.chase_passes = figures.passes;
+        let decided: Vec<(usize, u32)> = (0..graph.len())
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .filter_map(|i| parity.value(i).map(|v| (i, v)))
+            .map(|(i, v)| Ok((i, cell_of(v)?)))
+            .collect::<Result<_, SolveError>>()?;
+        let undecided = |i: usize| parity.value(i).is_none();
+        let dist = graph.draw_distances(undecided, outside);
+        let (tops5, tops3) = (std::mem::take(&mut parity.tops5), std::mem::take(&mut parity.tops3));
+        drop(parity);
+        let d_number = |i: usize| index.index(graph.positions[i] as usize).expect("D' is part of D");
+        let distances: Vec<(usize, u32)> = dist.iter().enumerate().map(|(i, &d)| (d_number(i), d)).collect();
+        let decided: Vec<(usize, u32)> = decided.into_iter().map(|(i, c)| (d_number(i), c)).collect();
+        drop(graph);
+        for (i, c) in decided {
+            words[i] = c;
+        }
+        fill_distances(&mut words, distances.into_iter())?;
+        Ok(RuleSolution { plain, index, words, stats, tops, tops5, tops3 })
     }
 
     /// Solves a game under the rule, given its plain solution (which must be right).
@@ -434,454 +596,22 @@ impl PerpetualCheck {
     }
 }
 
-/// The predecessors inside `D` of every position of `D`, by `D`-number (compressed rows).
-struct Preds {
-    offsets: Vec<u32>,
-    edges: Vec<u32>,
+/// Writes the distances to a drawn end (`u32::MAX`: none) into the cells of the draws they
+/// are given for (the cells of decided positions are left alone).
+fn fill_distances(
+    words: &mut [u32],
+    distances: impl Iterator<Item = (usize, u32)>,
+) -> Result<(), SolveError> {
+    for (i, d) in distances {
+        if words[i] != cell(TAG_DRAW, 0) || d == u32::MAX {
+            continue;
+        }
+        words[i] = cell_of(RuleValue::Draw(Some(Plies(d))))?;
+    }
+    Ok(())
 }
 
-impl Preds {
-    /// The lists, when they fit in `budget` bytes (counted first, then filled: un-moves are
-    /// generated twice, once more than the passes would need per round).
-    fn build<G: Unmoves>(game: &G, index: &DrawIndex, positions: &[u32], budget: usize) -> Option<Preds> {
-        let m = positions.len();
-        if (m + 1).saturating_mul(4) > budget {
-            return None;
-        }
-        let counts: Vec<u32> = positions
-            .par_iter()
-            .with_min_len(CHUNK)
-            .map(|&p| {
-                let mut c = 0u32;
-                game.for_each_unmove(p as usize, |q| c += u32::from(index.index(q).is_some()));
-                c
-            })
-            .collect();
-        let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
-        if total >= u64::from(u32::MAX) || (total as usize).saturating_add(m + 1).saturating_mul(4) > budget {
-            return None;
-        }
-        let mut offsets = Vec::with_capacity(m + 1);
-        let mut at = 0u32;
-        offsets.push(0);
-        for c in counts {
-            at += c;
-            offsets.push(at);
-        }
-        let mut edges = vec![0u32; total as usize];
-        // Disjoint slices of the edges, one per chunk of positions.
-        let mut slices = Vec::with_capacity(m.div_ceil(CHUNK));
-        let mut rest: &mut [u32] = &mut edges;
-        for c in 0..m.div_ceil(CHUNK) {
-            let (start, end) = (offsets[c * CHUNK], offsets[((c + 1) * CHUNK).min(m)]);
-            let (head, tail) = rest.split_at_mut((end - start) as usize);
-            slices.push(head);
-            rest = tail;
-        }
-        slices.into_par_iter().enumerate().for_each(|(c, slice)| {
-            let mut k = 0;
-            for &p in &positions[c * CHUNK..((c + 1) * CHUNK).min(m)] {
-                game.for_each_unmove(p as usize, |q| {
-                    if let Some(j) = index.index(q) {
-                        slice[k] = j as u32;
-                        k += 1;
-                    }
-                });
-            }
-            debug_assert_eq!(k, slice.len(), "un-moves differ between two calls");
-        });
-        Some(Preds { offsets, edges })
-    }
-
-    fn of(&self, i: usize) -> &[u32] {
-        &self.edges[self.offsets[i] as usize..self.offsets[i + 1] as usize]
-    }
-}
-
-struct Rabin<'g, G> {
-    game: &'g G,
-    plain: &'g Solution,
-    index: &'g DrawIndex,
-    positions: Vec<u32>,
-    flags: Vec<u8>,
-    /// Per state `2 i + copy` (copy 0: me to move, 1: the opponent): 0 outside the current
-    /// `X`, else the rank.
-    level: Vec<AtomicU32>,
-    /// Per position of `D`, for its `O`-state: moves into `D` to an `M`-state not yet in `X`.
-    counter: Vec<AtomicU32>,
-    /// Per position of `D`: its moves into `D`.
-    inside: Vec<u32>,
-    /// Per position of `D`: its moves into `D` to an `M`-state in `Z` (kept up as `Z` grows).
-    to_z: Vec<AtomicU32>,
-    /// Per position of `D`: its moves into `D` to an `M`-state in `Y` (counted each pass).
-    to_y: Vec<AtomicU32>,
-    /// The predecessors inside `D`, when they fit in the budget.
-    preds: Option<Preds>,
-}
-
-impl<'g, G: Checks> Rabin<'g, G> {
-    fn new(game: &'g G, plain: &'g Solution, index: &'g DrawIndex, positions: Vec<u32>) -> Self {
-        let m = positions.len();
-        Rabin {
-            game,
-            plain,
-            index,
-            flags: vec![0; m],
-            level: (0..2 * m).map(|_| AtomicU32::new(0)).collect(),
-            counter: (0..m).map(|_| AtomicU32::new(0)).collect(),
-            inside: Vec::new(),
-            to_z: (0..m).map(|_| AtomicU32::new(0)).collect(),
-            to_y: (0..m).map(|_| AtomicU32::new(0)).collect(),
-            positions,
-            preds: None,
-        }
-    }
-
-    /// Calls `f` with the `D`-number of every predecessor inside `D` of `D`-number `i`.
-    #[inline]
-    fn for_each_pred(&self, i: usize, mut f: impl FnMut(usize)) {
-        match &self.preds {
-            Some(preds) => preds.of(i).iter().for_each(|&j| f(j as usize)),
-            None => self.game.for_each_unmove(self.positions[i] as usize, |p| {
-                if let Some(j) = self.index.index(p) {
-                    f(j);
-                }
-            }),
-        }
-    }
-
-    fn for_each_target(&self, pos: usize, mut f: impl FnMut(Target)) {
-        self.game.for_each_move(pos, |mv, to| match to {
-            Successor::Position(q) => match self.index.index(q) {
-                Some(_) => f(Target::Inside),
-                // A hole would be a game bug; the plain solver gives it no value either.
-                None => {
-                    if let Some(v) = self.plain.value(q) {
-                        f(Target::Out(v.into()));
-                    }
-                }
-            },
-            Successor::Known(v) => f(Target::Out(self.game.known_by_rule(pos, mv, v))),
-        });
-    }
-
-    fn solve(&mut self) -> Result<(RuleStats, Vec<u32>), SolveError> {
-        let m = self.positions.len();
-        let mut stats = RuleStats { plain_draws: m as u64, ..RuleStats::default() };
-        // Marks, exits and moves into D, once: the only pass that generates moves.
-        let (flags, inside): (Vec<u8>, Vec<u32>) = (0..m)
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .map(|i| {
-                let pos = self.positions[i] as usize;
-                let mut f = if self.game.in_check(pos) { CHECK } else { 0 };
-                let mut inside = 0u32;
-                self.for_each_target(pos, |t| match t {
-                    Target::Inside => inside += 1,
-                    Target::Out(v) => match v.wdl() {
-                        Wdl::Loss => f |= GOOD_EXIT | SAFE_EXIT,
-                        Wdl::Draw => f |= SAFE_EXIT,
-                        Wdl::Win => {}
-                    },
-                });
-                (f, inside)
-            })
-            .unzip();
-        self.flags = flags;
-        self.inside = inside;
-        let mut offset = 0u32;
-        let mut tops = Vec::new();
-        loop {
-            stats.rounds += 1;
-            // The top of νY, cut down to what any μX can hold: an M-state only in check or in
-            // Cpre(Z), an O-state only without a move out that does not lose for the opponent.
-            let mut in_y: usize = self
-                .flags
-                .par_iter_mut()
-                .map(|f| {
-                    *f &= !(Y_M | Y_O);
-                    if *f & (Z_M | CHECK | GOOD_EXIT | TO_Z) != 0 {
-                        *f |= Y_M;
-                    }
-                    if *f & SAFE_EXIT == 0 {
-                        *f |= Y_O;
-                    }
-                    usize::from(*f & (Y_M | Z_M) == Y_M) + usize::from(*f & (Y_O | Z_O) == Y_O)
-                })
-                .sum();
-            self.count_to_y();
-            let mut top;
-            let in_x = loop {
-                stats.passes += 1;
-                let (in_x, last) = self.attractor(offset + 1)?;
-                top = last;
-                if in_x == in_y {
-                    break in_x;
-                }
-                in_y = in_x;
-                let level = &self.level;
-                // Y shrinks to X (X ⊆ Y): the M-states that leave it are taken off the counts
-                // of moves into Y of their predecessors.
-                let left: Vec<u32> = self
-                    .flags
-                    .par_iter_mut()
-                    .enumerate()
-                    .with_min_len(CHUNK)
-                    .fold(Vec::new, |mut left, (i, f)| {
-                        let was = *f & Y_M != 0;
-                        *f &= !(Y_M | Y_O);
-                        if *f & Z_M != 0 || level[2 * i].load(Relaxed) != 0 {
-                            *f |= Y_M;
-                        }
-                        if *f & Z_O != 0 || level[2 * i + 1].load(Relaxed) != 0 {
-                            *f |= Y_O;
-                        }
-                        if was && *f & Y_M == 0 {
-                            left.push(i as u32);
-                        }
-                        left
-                    })
-                    .reduce(Vec::new, |mut a, mut b| {
-                        a.append(&mut b);
-                        a
-                    });
-                left.par_iter().with_min_len(256).for_each(|&i| {
-                    self.for_each_pred(i as usize, |j| {
-                        self.to_y[j].fetch_sub(1, Relaxed);
-                    });
-                });
-            };
-            if in_x == 0 {
-                break;
-            }
-            offset = top;
-            tops.push(top);
-            let level = &self.level;
-            let new: Vec<u32> = self
-                .flags
-                .par_iter_mut()
-                .enumerate()
-                .with_min_len(CHUNK)
-                .fold(Vec::new, |mut new, (i, f)| {
-                    if *f & Z_M == 0 && level[2 * i].load(Relaxed) != 0 {
-                        *f |= Z_M;
-                        new.push(2 * i as u32);
-                    }
-                    if *f & Z_O == 0 && level[2 * i + 1].load(Relaxed) != 0 {
-                        *f |= Z_O;
-                        new.push(2 * i as u32 + 1);
-                    }
-                    new
-                })
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
-            // Cpre(Z) kept up: counts of moves into Z_M, marks of moves into Z_O.
-            let marked: Vec<u32> = new
-                .par_iter()
-                .with_min_len(256)
-                .fold(Vec::new, |mut marked, &s| {
-                    self.for_each_pred(s as usize / 2, |j| {
-                        if s % 2 == 0 {
-                            self.to_z[j].fetch_add(1, Relaxed);
-                        } else {
-                            marked.push(j as u32);
-                        }
-                    });
-                    marked
-                })
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
-            for j in marked {
-                self.flags[j as usize] |= TO_Z;
-            }
-        }
-        Ok((stats, tops))
-    }
-
-    /// The moves into `Y_M` (`Z` included) of every position, counted from the `M`-states of
-    /// `Y` through their predecessors (at the start of a round; the passes keep them up).
-    fn count_to_y(&self) {
-        let flags = &self.flags;
-        self.to_y.par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
-        (0..self.positions.len()).into_par_iter().with_min_len(CHUNK).for_each(|i| {
-            if flags[i] & Y_M != 0 {
-                self.for_each_pred(i, |j| {
-                    self.to_y[j].fetch_add(1, Relaxed);
-                });
-            }
-        });
-    }
-
-    /// One `μX` for the current `Z` and `Y`: levels from `first` on for the new states; returns
-    /// how many states outside `Z` are in `X`, and the largest level given.
-    fn attractor(&self, first: u32) -> Result<(usize, u32), SolveError> {
-        if first >= 1 << 30 {
-            return Err(SolveError::DistanceTooLarge);
-        }
-        let m = self.positions.len();
-        let flags = &self.flags;
-        // The seeds: Cpre(Z) and F ∩ Cpre(Y); the counters for the rest. Only states of Y
-        // outside Z can join X (X ⊆ Y: Y only shrinks within a round).
-        let mut frontier: Vec<u32> = (0..m)
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .fold(Vec::new, |mut seeds, i| {
-                let f = flags[i];
-                let open_m = f & (Z_M | Y_M) == Y_M;
-                let open_o = f & (Z_O | Y_O | SAFE_EXIT) == Y_O;
-                if f & Z_M == 0 {
-                    let seed = open_m && f & (GOOD_EXIT | TO_Z) != 0;
-                    self.level[2 * i].store(if seed { first } else { 0 }, Relaxed);
-                    if seed {
-                        seeds.push(2 * i as u32);
-                    }
-                }
-                if f & Z_O == 0 {
-                    let outside_z_m = self.inside[i] - self.to_z[i].load(Relaxed);
-                    self.counter[i].store(outside_z_m, Relaxed);
-                    let all_in_y_m = self.to_y[i].load(Relaxed) == self.inside[i];
-                    let seed = open_o && (outside_z_m == 0 || (f & CHECK == 0 && all_in_y_m));
-                    self.level[2 * i + 1].store(if seed { first } else { 0 }, Relaxed);
-                    if seed {
-                        seeds.push(2 * i as u32 + 1);
-                    }
-                }
-                seeds
-            })
-            .reduce(Vec::new, |mut a, mut b| {
-                a.append(&mut b);
-                a
-            });
-        let mut count = frontier.len();
-        let mut level = first;
-        let mut top = first;
-        while !frontier.is_empty() {
-            if level + 1 >= 1 << 30 {
-                return Err(SolveError::DistanceTooLarge);
-            }
-            let next_level = level + 1;
-            let next: Vec<u32> = frontier
-                .par_iter()
-                .with_min_len(256)
-                .fold(Vec::new, |mut next, &s| {
-                    let (i, copy) = (s as usize / 2, s % 2);
-                    self.for_each_pred(i, |j| {
-                        let g = flags[j];
-                        if copy == 1 {
-                            // The M-state of the predecessor: I move into X (only in check).
-                            if g & (Z_M | Y_M | CHECK) == Y_M | CHECK
-                                && self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
-                            {
-                                next.push(2 * j as u32);
-                            }
-                        } else if g & (Z_O | Y_O | SAFE_EXIT) == Y_O {
-                            let before = self.counter[j].fetch_sub(1, Relaxed);
-                            debug_assert!(before > 0, "un-moves disagree with moves at D-number {j}");
-                            if before == 1
-                                && self.level[2 * j + 1]
-                                    .compare_exchange(0, next_level, Relaxed, Relaxed)
-                                    .is_ok()
-                            {
-                                next.push(2 * j as u32 + 1);
-                            }
-                        }
-                    });
-                    next
-                })
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
-            if !next.is_empty() {
-                top = next_level;
-            }
-            count += next.len();
-            frontier = next;
-            level = next_level;
-        }
-        Ok((count, top))
-    }
-
-    /// The cells of `D`: the rule value (tag and rank) or a draw with its distance.
-    fn finish(self) -> Result<Vec<u32>, SolveError> {
-        let m = self.positions.len();
-        let is_draw = |i: usize| self.flags[i] & (Z_M | Z_O) == 0;
-        // Draw distances: breadth first from drawn ends among the remaining draws.
-        let mut dist: Vec<u32> = vec![u32::MAX; m];
-        let mut buckets: Vec<Vec<u32>> = Vec::new();
-        for i in 0..m {
-            if !is_draw(i) {
-                continue;
-            }
-            let mut best = None::<u32>;
-            self.for_each_target(self.positions[i] as usize, |t| {
-                if let Target::Out(RuleValue::Draw(Some(d))) = t {
-                    best = Some(best.map_or(d.0, |b| b.min(d.0)));
-                }
-            });
-            if let Some(d) = best {
-                let at = d as usize + 1;
-                if buckets.len() <= at {
-                    buckets.resize_with(at + 1, Vec::new);
-                }
-                buckets[at].push(i as u32);
-            }
-        }
-        let mut d = 0;
-        while d < buckets.len() {
-            let bucket = std::mem::take(&mut buckets[d]);
-            for i in bucket {
-                let i = i as usize;
-                if dist[i] != u32::MAX {
-                    continue;
-                }
-                dist[i] = d as u32;
-                self.for_each_pred(i, |j| {
-                    if is_draw(j) && dist[j] == u32::MAX {
-                        if buckets.len() <= d + 1 {
-                            buckets.resize_with(d + 2, Vec::new);
-                        }
-                        buckets[d + 1].push(j as u32);
-                    }
-                });
-            }
-            d += 1;
-        }
-        (0..m)
-            .map(|i| {
-                let f = self.flags[i];
-                if f & Z_M != 0 {
-                    debug_assert!(f & Z_O == 0, "both sides win by the rule at D-number {i}");
-                    Ok(cell(TAG_WIN_BY_RULE, self.level[2 * i].load(Relaxed)))
-                } else if f & Z_O != 0 {
-                    Ok(cell(TAG_LOSS_BY_RULE, self.level[2 * i + 1].load(Relaxed)))
-                } else if dist[i] == u32::MAX {
-                    Ok(cell(TAG_DRAW, 0))
-                } else if dist[i] + 1 >= 1 << 30 {
-                    Err(SolveError::DistanceTooLarge)
-                } else {
-                    Ok(cell(TAG_DRAW, dist[i] + 1))
-                }
-            })
-            .collect()
-    }
-}
-
-const TAG_SHIFT: u32 = 30;
-const PAYLOAD: u32 = (1 << TAG_SHIFT) - 1;
-const TAG_DRAW: u32 = 0;
-const TAG_WIN_BY_RULE: u32 = 1;
-const TAG_LOSS_BY_RULE: u32 = 2;
-
-const fn cell(tag: u32, payload: u32) -> u32 {
-    (tag << TAG_SHIFT) | payload
-}
-
-/// The value of every position under the ban on perpetual check.
+/// The value of every position under the rule.
 #[derive(Debug)]
 pub struct RuleSolution {
     plain: Solution,
@@ -889,8 +619,11 @@ pub struct RuleSolution {
     /// Per position of `D` (the plain draws): tag and rank or draw distance.
     words: Vec<u32>,
     stats: RuleStats,
-    /// The largest rank of each round (see [`round_of`]).
+    /// The largest rank of each round of the check stage (see [`round_of`]).
     tops: Vec<u32>,
+    /// The largest `ρ` of each round of `Z5`, and of `Z3`, of the chase stage.
+    tops5: Vec<u32>,
+    tops3: Vec<u32>,
 }
 
 impl RuleSolution {
@@ -919,8 +652,9 @@ impl RuleSolution {
     }
 
     /// A solution from the value of every position (read from a table file): `n` positions,
-    /// `value(p)` for each. Such a solution has no rounds ([`RuleSolution::round`] is 0 for
-    /// every rank) and no figures of a solve; its values and ranks are what was written.
+    /// `value(p)` for each. Such a solution has no rounds ([`RuleSolution::round`] and
+    /// [`RuleSolution::chase_round`] are 0 for every rank) and no figures of a solve; its
+    /// values and ranks are what was written.
     ///
     /// # Errors
     /// When `n` exceeds the solver's limits, or a rank or distance does not fit in its cell.
@@ -930,36 +664,34 @@ impl RuleSolution {
     ) -> Result<RuleSolution, SolveError> {
         let plain = Solution::from_values_bytes((0..n).map(|p| value(p).map(RuleValue::plain)))?;
         let (index, positions) = DrawIndex::new(n, |p| {
-            matches!(value(p), Some(RuleValue::Draw(_) | RuleValue::WinByRule(_) | RuleValue::LossByRule(_)))
+            matches!(
+                value(p),
+                Some(RuleValue::Draw(_) | RuleValue::WinByRule(..) | RuleValue::LossByRule(..))
+            )
         })?;
         let words = positions
             .par_iter()
-            .map(|&p| {
-                let (tag, payload) = match value(p as usize) {
-                    Some(RuleValue::WinByRule(r)) => (TAG_WIN_BY_RULE, r),
-                    Some(RuleValue::LossByRule(r)) => (TAG_LOSS_BY_RULE, r),
-                    Some(RuleValue::Draw(Some(d))) => (TAG_DRAW, d.0.saturating_add(1)),
-                    _ => (TAG_DRAW, 0),
-                };
-                if payload > PAYLOAD { Err(SolveError::DistanceTooLarge) } else { Ok(cell(tag, payload)) }
-            })
+            .map(|&p| cell_of(value(p as usize).unwrap_or(RuleValue::Draw(None))))
             .collect::<Result<Vec<u32>, SolveError>>()?;
         let stats = RuleStats { plain_draws: words.len() as u64, ..RuleStats::default() };
-        Ok(RuleSolution { plain, index, words, stats, tops: Vec::new() })
+        Ok(RuleSolution {
+            plain,
+            index,
+            words,
+            stats,
+            tops: Vec::new(),
+            tops5: Vec::new(),
+            tops3: Vec::new(),
+        })
     }
 
     /// The value of a position for the side to move; `None` for a hole or an index out of range.
     #[must_use]
     pub fn value(&self, pos: usize) -> Option<RuleValue> {
-        let Some(i) = self.index.index(pos) else { return self.plain.value(pos).map(RuleValue::from) };
-        let word = self.words[i];
-        let payload = word & PAYLOAD;
-        Some(match word >> TAG_SHIFT {
-            TAG_WIN_BY_RULE => RuleValue::WinByRule(payload),
-            TAG_LOSS_BY_RULE => RuleValue::LossByRule(payload),
-            _ if payload == 0 => RuleValue::Draw(None),
-            _ => RuleValue::Draw(Some(Plies(payload - 1))),
-        })
+        match self.index.index(pos) {
+            Some(i) => Some(value_of(self.words[i])),
+            None => self.plain.value(pos).map(RuleValue::from),
+        }
     }
 
     /// Every value in index order (`None` for holes).
@@ -967,10 +699,19 @@ impl RuleSolution {
         (0..self.len()).map(|p| self.value(p))
     }
 
-    /// The round of the outer fixpoint in which a rank was given (0 for the first).
+    /// The round of the outer fixpoint of the check stage in which a rank of a result of the
+    /// ban on perpetual check was given (0 for the first).
     #[must_use]
     pub fn round(&self, rank: u32) -> usize {
         round_of(&self.tops, rank)
+    }
+
+    /// The rounds of `Z5` and of `Z3` (numbered on through the rounds of `Z5`) of the chase
+    /// stage in which a rank of a result of the ban on perpetual chase was given.
+    #[must_use]
+    pub fn chase_round(&self, rank: u32) -> (usize, usize) {
+        let rho = rank >> 1;
+        (round_of(&self.tops5, rho), round_of(&self.tops3, rho))
     }
 
     /// Counts over all positions.
@@ -985,6 +726,33 @@ impl RuleSolution {
             })
             .reduce(RuleSummary::default, RuleSummary::merge)
     }
+
+    /// A copy with the value of `pos`, a position of `D` (a draw of the plain game), replaced
+    /// by `value` (rounds and figures kept): to see a certificate refuse a wrong value.
+    ///
+    /// `None` when `pos` is not in `D`, or the rank or distance does not fit.
+    #[must_use]
+    pub fn with_value(&self, pos: usize, value: RuleValue) -> Option<RuleSolution> {
+        let i = self.index.index(pos)?;
+        let mut words = self.words.clone();
+        words[i] = cell_of(value).ok()?;
+        let index = DrawIndex::new(self.len(), |p| self.index.index(p).is_some()).ok()?.0;
+        Some(RuleSolution {
+            plain: Solution::from_values_bytes(self.plain.values()).ok()?,
+            index,
+            words,
+            stats: self.stats,
+            tops: self.tops.clone(),
+            tops5: self.tops5.clone(),
+            tops3: self.tops3.clone(),
+        })
+    }
+
+    /// Bytes held besides the plain solution.
+    #[must_use]
+    pub fn rule_bytes(&self) -> usize {
+        self.index.bytes() + self.words.len() * 4
+    }
 }
 
 /// Counts of the values of a game solved under the rule.
@@ -992,11 +760,11 @@ impl RuleSolution {
 pub struct RuleSummary {
     /// Positions won by mate (or the game's terminal values).
     pub wins: u64,
-    /// Positions won by the rule (draws of the plain game).
+    /// Positions won by the rule (draws of the plain game), by either ban.
     pub wins_by_rule: u64,
     /// Drawn positions.
     pub draws: u64,
-    /// Positions lost by the rule (draws of the plain game).
+    /// Positions lost by the rule (draws of the plain game), by either ban.
     pub losses_by_rule: u64,
     /// Positions lost by mate.
     pub losses: u64,
@@ -1006,6 +774,10 @@ pub struct RuleSummary {
     pub longest_win: u32,
     /// The longest loss by mate (plies), 0 when there is none.
     pub longest_loss: u32,
+    /// Of the wins by the rule, those by the ban on perpetual chase.
+    pub wins_by_chase: u64,
+    /// Of the losses by the rule, those by the ban on perpetual chase.
+    pub losses_by_chase: u64,
 }
 
 impl RuleSummary {
@@ -1019,8 +791,14 @@ impl RuleSummary {
                 self.losses += 1;
                 self.longest_loss = self.longest_loss.max(d.0);
             }
-            Some(RuleValue::WinByRule(_)) => self.wins_by_rule += 1,
-            Some(RuleValue::LossByRule(_)) => self.losses_by_rule += 1,
+            Some(RuleValue::WinByRule(ban, _)) => {
+                self.wins_by_rule += 1;
+                self.wins_by_chase += u64::from(ban == Ban::Chase);
+            }
+            Some(RuleValue::LossByRule(ban, _)) => {
+                self.losses_by_rule += 1;
+                self.losses_by_chase += u64::from(ban == Ban::Chase);
+            }
             Some(RuleValue::Draw(_)) => self.draws += 1,
             None => self.holes += 1,
         }
@@ -1036,8 +814,55 @@ impl RuleSummary {
             holes: self.holes + o.holes,
             longest_win: self.longest_win.max(o.longest_win),
             longest_loss: self.longest_loss.max(o.longest_loss),
+            wins_by_chase: self.wins_by_chase + o.wins_by_chase,
+            losses_by_chase: self.losses_by_chase + o.losses_by_chase,
         }
     }
+}
+
+/// A move as the winner's choice sees it: its label, the value of the position it leads to
+/// for the side to move there, and whether that position is in the same index (a rank of
+/// another index means nothing here).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The move's label.
+    pub label: Label,
+    /// The value after the move, for the side to move then.
+    pub after: RuleValue,
+    /// Whether the move stays in the index.
+    pub inside: bool,
+}
+
+/// The move to play from a position of value `value` among `moves` (in the game's order), as
+/// the solution's certificate proves it: for a win by the ban on perpetual chase, a win out
+/// of the index or into a result of the ban on perpetual check (the best such), else a check
+/// to a smaller progress measure, else the idle move (odd rank) or the chase (even rank) to
+/// the smallest rank; for every other value the best move by value (the first of equals),
+/// which for a win by the ban on perpetual check is the move to the smallest rank. `None`
+/// when there is no move (or, for a broken solution, no move that keeps the win).
+#[must_use]
+pub fn winning_move(value: RuleValue, moves: &[Choice]) -> Option<usize> {
+    let best = |keep: &dyn Fn(&Choice) -> bool| {
+        let mut best: Option<(usize, RuleValue)> = None;
+        for (k, m) in moves.iter().enumerate() {
+            let v = m.after.before_move();
+            if keep(m) && best.is_none_or(|(_, b)| v > b) {
+                best = Some((k, v));
+            }
+        }
+        best.map(|(k, _)| k)
+    };
+    let RuleValue::WinByRule(Ban::Chase, rank) = value else { return best(&|_| true) };
+    let into_chase_loss = |m: &Choice| m.inside && matches!(m.after, RuleValue::LossByRule(Ban::Chase, _));
+    if let Some(k) = best(&|m| m.after.wdl() == Wdl::Loss && !into_chase_loss(m)) {
+        return Some(k);
+    }
+    let smaller = |m: &Choice| matches!(m.after, RuleValue::LossByRule(_, r) if r >> 1 < rank >> 1);
+    if let Some(k) = best(&|m| into_chase_loss(m) && m.label == Label::Check && smaller(m)) {
+        return Some(k);
+    }
+    let label = if rank & 1 == 1 { Label::Idle } else { Label::Chase };
+    best(&|m| into_chase_loss(m) && m.label == label)
 }
 
 /// A move with the value it gives the side to move, under the rule.
@@ -1052,9 +877,10 @@ pub struct RuleScoredMove<M> {
 }
 
 /// Every move of a non-terminal position with its value under the rule, best first: the
-/// shortest mate, then a win by the rule to the smallest rank (see the module notes: this move
+/// shortest mate, then the move the winner of a win by the rule plays ([`winning_move`]: it
 /// keeps the win *and* wins; a move out of the index that wins by the rule counts as rank 0),
-/// draws, a loss by the rule, the longest loss. Moves of equal value keep the game's order.
+/// the other wins by the rule, draws, losses by the rule, the longest loss. Moves of equal
+/// value keep the game's order.
 #[must_use]
 pub fn scored_moves<G: Checks>(
     game: &G,
@@ -1062,22 +888,26 @@ pub fn scored_moves<G: Checks>(
     pos: usize,
 ) -> Vec<RuleScoredMove<G::Move>> {
     let mut moves = Vec::new();
+    let mut choices = Vec::new();
     if game.terminal(pos).is_some() || !game.is_position(pos) {
         return moves;
     }
     game.for_each_move(pos, |mv, to| {
-        let child = match to {
-            Successor::Position(q) => solution.value(q),
+        let (child, inside) = match to {
+            Successor::Position(q) => (solution.value(q), true),
             // A rank from another solution means nothing here; a move out of the index that
             // wins by the rule wins at once as far as this index is concerned: rank 0.
-            Successor::Known(v) => Some(game.known_by_rule(pos, mv, v).without_rank()),
+            Successor::Known(v) => (Some(game.known_by_rule(pos, mv, v).without_rank()), false),
         };
         if let Some(child) = child {
             moves.push(RuleScoredMove { mv, to, value: child.before_move() });
+            choices.push(Choice { label: game.label(pos, mv, to), after: child, inside });
         }
     });
-    moves.sort_by_key(|m| std::cmp::Reverse(m.value));
-    moves
+    let first = solution.value(pos).and_then(|v| winning_move(v, &choices));
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    order.sort_by_key(|&k| (Some(k) != first, std::cmp::Reverse(moves[k].value)));
+    order.into_iter().map(|k| moves[k]).collect()
 }
 
 /// The best move under the rule (the first of [`scored_moves`]).
@@ -1093,20 +923,26 @@ pub fn best_move<G: Checks>(
 /// Checks a solution under the rule against the game, position by position, as a certificate:
 ///
 /// - mates and drawn ends are those of the plain solution (check that one with
-///   [`crate::conformance::check_solution`]);
-/// - a win by the rule of rank `r` has a move to a loss by the rule of smaller rank (or out of
-///   the index to a loss by the rule), in an earlier round when the side to move is not in
-///   check (the opponent stopped checking), and no move to a mate;
-/// - from a loss by the rule of rank `r` every move leads to a win of the opponent: by mate, or
-///   by the rule in the same round or an earlier one, and of smaller rank when the side to move
-///   is in check;
+///   [`crate::conformance::check_solution`]); every result by the rule is a plain draw;
+/// - a win by the ban on perpetual check of rank `r` has a move to a loss by that ban of
+///   smaller rank (or out of the index to a loss by that ban), in an earlier round when the
+///   side to move is not in check, and no move to a mate; from a loss by that ban of rank `r`
+///   every move leads to a win of the opponent by mate or by that ban, in the same round or an
+///   earlier one and of smaller rank when the side to move is in check;
+/// - for a win by the ban on perpetual chase, the move [`winning_move`] plays is a win out
+///   of the index, into a result of the ban on perpetual check, or to a loss by the ban on
+///   perpetual chase whose `ρ` (rank / 2) is smaller for a check, whose round of `Z3` is not
+///   later for a chase, whose round of `Z5` is not later for an idle move; from a loss by
+///   that ban every move leads to a win of the opponent: by mate, by the ban on perpetual
+///   check, out of the index, or to a win by the ban on perpetual chase whose `ρ` is smaller
+///   for a check, whose round of `Z3` is earlier for a chase, whose round of `Z5` is earlier
+///   for an idle move;
 /// - a draw has no move to a loss of any kind and some move to a draw.
 ///
-/// The first two rules prove every win and loss by the rule: the winner who plays the move to
-/// the smallest rank sees the round never grow, so it settles; after that the opponent checks
-/// at every move, and the rank falls at every move except after the winner's moves that give
-/// no check, which must come again and again (a rank cannot fall forever). The draws' rule is
-/// only necessary (that no side can force a win is the solver's fixpoint, proven on small games
+/// These prove every result by the rule (see the module notes: the winner's moves keep the
+/// win, and along any play the rounds and `ρ` cannot fall forever); a result of the ban on
+/// perpetual check stays among them. The draws' rule is only necessary (that no side can
+/// force a win, and which ban a result needs, is the solver's fixpoint, proven on small games
 /// against a brute-force oracle).
 ///
 /// # Errors
@@ -1118,7 +954,7 @@ pub fn check_rule_solution<G: Checks>(game: &G, solution: &RuleSolution) -> Resu
         }
         let Some(value) = solution.value(pos) else { return Err(format!("position {pos} has no value")) };
         let plain = solution.plain().value(pos);
-        if !value.is_by_rule() && value.wdl() != crate::Wdl::Draw {
+        if !value.is_by_rule() && value.wdl() != Wdl::Draw {
             return if plain.map(RuleValue::from) == Some(value) {
                 Ok(())
             } else {
@@ -1131,36 +967,38 @@ pub fn check_rule_solution<G: Checks>(game: &G, solution: &RuleSolution) -> Resu
         let check = game.in_check(pos);
         let mut children = Vec::new();
         game.for_each_move(pos, |mv, to| {
-            children.push(match to {
+            let (after, inside) = match to {
                 Successor::Position(q) => (solution.value(q), true),
                 Successor::Known(v) => (Some(game.known_by_rule(pos, mv, v)), false),
-            });
+            };
+            children.push((after, inside, game.label(pos, mv, to)));
         });
         let fail = |what: &str| Err(format!("position {pos} ({value:?}, in check: {check}): {what}"));
+        if value.wdl() != Wdl::Draw && children.iter().any(|(c, ..)| matches!(c, Some(RuleValue::Loss(_)))) {
+            return fail("a move mates");
+        }
+        let rho_round = |r: u32| (solution.chase_round(r), r >> 1);
         match value {
-            RuleValue::WinByRule(rank) => {
-                let progress = children.iter().any(|&(child, inside)| match child {
-                    Some(RuleValue::LossByRule(r)) if inside => {
+            RuleValue::WinByRule(Ban::Check, rank) => {
+                let progress = children.iter().any(|&(child, inside, _)| match child {
+                    Some(RuleValue::LossByRule(Ban::Check, r)) if inside => {
                         r < rank && (check || solution.round(r) < solution.round(rank))
                     }
-                    Some(RuleValue::LossByRule(_)) => true,
+                    Some(RuleValue::LossByRule(Ban::Check, _)) => true,
                     _ => false,
                 });
-                if children.iter().any(|(c, _)| matches!(c, Some(RuleValue::Loss(_)))) {
-                    return fail("a move mates");
-                }
                 if !progress {
                     return fail("no move to a smaller rank (of an earlier round when not in check)");
                 }
             }
-            RuleValue::LossByRule(rank) => {
-                for &(child, inside) in &children {
+            RuleValue::LossByRule(Ban::Check, rank) => {
+                for &(child, inside, _) in &children {
                     let ok = match child {
                         Some(RuleValue::Win(_)) => true,
-                        Some(RuleValue::WinByRule(r)) if inside => {
+                        Some(RuleValue::WinByRule(Ban::Check, r)) if inside => {
                             solution.round(r) <= solution.round(rank) && (!check || r < rank)
                         }
-                        Some(RuleValue::WinByRule(_)) => true,
+                        Some(RuleValue::WinByRule(Ban::Check, _)) => true,
                         _ => false,
                     };
                     if !ok {
@@ -1168,11 +1006,63 @@ pub fn check_rule_solution<G: Checks>(game: &G, solution: &RuleSolution) -> Resu
                     }
                 }
             }
+            RuleValue::WinByRule(Ban::Chase, rank) => {
+                let choices: Vec<Choice> = children
+                    .iter()
+                    .map(|&(after, inside, label)| Choice {
+                        label,
+                        after: after.unwrap_or(RuleValue::Draw(None)),
+                        inside,
+                    })
+                    .collect();
+                let Some(k) = winning_move(value, &choices) else {
+                    return fail("no move keeps the win as the ranks say");
+                };
+                let ((r5, r3), rho) = rho_round(rank);
+                let ok = match choices[k] {
+                    Choice { after: RuleValue::LossByRule(Ban::Chase, r), inside: true, label } => {
+                        let ((t5, t3), t) = rho_round(r);
+                        match label {
+                            Label::Check => t < rho,
+                            Label::Chase => t3 <= r3,
+                            Label::Idle => t5 <= r5,
+                        }
+                    }
+                    Choice { after, .. } => after.wdl() == Wdl::Loss,
+                };
+                if !ok {
+                    return fail(&format!(
+                        "the winning move (number {k}, {:?}) makes no progress",
+                        choices[k]
+                    ));
+                }
+            }
+            RuleValue::LossByRule(Ban::Chase, rank) => {
+                let ((r5, r3), rho) = rho_round(rank);
+                for &(child, inside, label) in &children {
+                    let ok = match child {
+                        Some(RuleValue::Win(_) | RuleValue::WinByRule(Ban::Check, _)) => true,
+                        Some(RuleValue::WinByRule(Ban::Chase, r)) if inside => {
+                            let ((t5, t3), t) = rho_round(r);
+                            match label {
+                                Label::Check => t < rho,
+                                Label::Chase => t3 < r3,
+                                Label::Idle => t5 < r5,
+                            }
+                        }
+                        Some(RuleValue::WinByRule(Ban::Chase, _)) => true,
+                        _ => false,
+                    };
+                    if !ok {
+                        return fail(&format!("a move ({label:?}) to {child:?}"));
+                    }
+                }
+            }
             _ => {
-                if children.iter().any(|(c, _)| c.is_some_and(|c| c.wdl() == crate::Wdl::Loss)) {
+                if children.iter().any(|(c, ..)| c.is_some_and(|c| c.wdl() == Wdl::Loss)) {
                     return fail("a move wins");
                 }
-                if !children.iter().any(|(c, _)| c.is_some_and(|c| c.wdl() == crate::Wdl::Draw)) {
+                if !children.iter().any(|(c, ..)| c.is_some_and(|c| c.wdl() == Wdl::Draw)) {
                     return fail("no move draws");
                 }
             }
@@ -1190,32 +1080,70 @@ mod tests {
         let ordered = [
             RuleValue::Loss(Plies(0)),
             RuleValue::Loss(Plies(9)),
-            RuleValue::LossByRule(1),
-            RuleValue::LossByRule(5),
+            RuleValue::LossByRule(Ban::Check, 1),
+            RuleValue::LossByRule(Ban::Check, 5),
+            RuleValue::LossByRule(Ban::Chase, 1),
+            RuleValue::LossByRule(Ban::Chase, 5),
             RuleValue::Draw(None),
             RuleValue::Draw(Some(Plies(2))),
-            RuleValue::WinByRule(5),
-            RuleValue::WinByRule(1),
+            RuleValue::WinByRule(Ban::Chase, 5),
+            RuleValue::WinByRule(Ban::Chase, 1),
+            RuleValue::WinByRule(Ban::Check, 5),
+            RuleValue::WinByRule(Ban::Check, 1),
             RuleValue::Win(Plies(9)),
             RuleValue::Win(Plies(1)),
         ];
         for pair in ordered.windows(2) {
             assert!(pair[0] < pair[1], "{} should be worse than {}", pair[0], pair[1]);
         }
-        assert_eq!(RuleValue::LossByRule(3).before_move(), RuleValue::WinByRule(3));
-        assert_eq!(-RuleValue::WinByRule(3), RuleValue::LossByRule(3));
-        assert_eq!(RuleValue::WinByRule(7).plain(), Value::Draw(None));
-        assert_eq!(RuleValue::WinByRule(7).to_string(), "win by rule");
+        assert_eq!(RuleValue::LossByRule(Ban::Chase, 3).before_move(), RuleValue::WinByRule(Ban::Chase, 3));
+        assert_eq!(-RuleValue::WinByRule(Ban::Check, 3), RuleValue::LossByRule(Ban::Check, 3));
+        assert_eq!(RuleValue::WinByRule(Ban::Chase, 7).plain(), Value::Draw(None));
+        assert_eq!(RuleValue::WinByRule(Ban::Check, 7).to_string(), "win by the perpetual-check rule");
+        assert_eq!(RuleValue::LossByRule(Ban::Chase, 7).to_string(), "loss by the perpetual-chase rule");
         assert_eq!(RuleValue::Win(Plies(1)).to_string(), "win in 1 ply");
+        assert_eq!(RuleValue::WinByRule(Ban::Chase, 7).check_wdl(), Wdl::Draw);
+        assert_eq!(RuleValue::WinByRule(Ban::Check, 7).check_wdl(), Wdl::Win);
     }
 
     #[test]
-    fn draw_index_numbers_members_densely() {
-        let (index, positions) = DrawIndex::new(200, |p| p % 3 == 0 || p == 130).unwrap();
-        for (i, &p) in positions.iter().enumerate() {
-            assert_eq!(index.index(p as usize), Some(i));
+    fn cells_hold_every_value() {
+        for v in [
+            RuleValue::Draw(None),
+            RuleValue::Draw(Some(Plies(0))),
+            RuleValue::Draw(Some(Plies(PAYLOAD - 1))),
+            RuleValue::WinByRule(Ban::Check, PAYLOAD),
+            RuleValue::LossByRule(Ban::Check, 0),
+            RuleValue::WinByRule(Ban::Chase, 17),
+            RuleValue::LossByRule(Ban::Chase, PAYLOAD),
+        ] {
+            assert_eq!(value_of(cell_of(v).unwrap()), v);
         }
-        assert_eq!(index.index(1), None);
-        assert_eq!(index.index(500), None);
+        assert_eq!(cell_of(RuleValue::WinByRule(Ban::Chase, PAYLOAD + 1)), Err(SolveError::DistanceTooLarge));
+        assert_eq!(cell_of(RuleValue::Draw(Some(Plies(PAYLOAD)))), Err(SolveError::DistanceTooLarge));
+    }
+
+    #[test]
+    fn the_winner_takes_an_exit_then_a_check_then_the_ranks_kind_of_move() {
+        let chase_loss = |r| RuleValue::LossByRule(Ban::Chase, r);
+        let inside = |label, after| Choice { label, after, inside: true };
+        let moves = [
+            inside(Label::Idle, chase_loss(2)),
+            inside(Label::Chase, chase_loss(4)),
+            inside(Label::Check, chase_loss(20)),
+            inside(Label::Check, chase_loss(8)),
+        ];
+        let win = |r| RuleValue::WinByRule(Ban::Chase, r);
+        // A check to a smaller ρ first, whatever the rank's class.
+        assert_eq!(winning_move(win(11), &moves), Some(3));
+        // No check below: an odd rank plays the idle move, an even one the chase.
+        assert_eq!(winning_move(win(7), &moves), Some(0));
+        assert_eq!(winning_move(win(6), &moves), Some(1));
+        // A win out of the index beats all.
+        let mut out = moves.to_vec();
+        out.push(Choice { label: Label::Idle, after: chase_loss(0), inside: false });
+        assert_eq!(winning_move(win(6), &out), Some(4));
+        // Other values: the best by value.
+        assert_eq!(winning_move(RuleValue::Draw(None), &moves), Some(0));
     }
 }

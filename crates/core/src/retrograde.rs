@@ -40,11 +40,10 @@
 //! of consecutive positions lie close together in memory.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::cancel::Cancel;
 use crate::game::{FirstLook, Game, Successor, Unmoves};
 use crate::value::{Plies, Value};
 
@@ -194,6 +193,7 @@ impl Word for AtomicU8 {
             .map(|_| ())
             .map_err(from_byte)
     }
+    #[inline(always)]
     fn fits(logical: u32) -> bool {
         logical >> TAG_SHIFT == TAG_OPEN || logical & PAYLOAD < MAX_BYTE_PAYLOAD
     }
@@ -321,7 +321,7 @@ pub enum SolveError {
         /// The solution's positions.
         found: usize,
     },
-    /// The solve was stopped by its [`Cancel`] flag ([`Retrograde::cancel`]).
+    /// The solve was cancelled ([`Retrograde::cancel`]).
     Cancelled,
 }
 
@@ -340,7 +340,7 @@ impl std::fmt::Display for SolveError {
             SolveError::WrongSize { expected, found } => {
                 write!(f, "a solution of {found} positions was given for a game of {expected}")
             }
-            SolveError::Cancelled => write!(f, "the solve was stopped before it finished"),
+            SolveError::Cancelled => write!(f, "cancelled"),
         }
     }
 }
@@ -385,10 +385,22 @@ pub struct Progress {
 /// ```
 #[derive(Default)]
 pub struct Retrograde<'a> {
-    progress: Option<&'a (dyn Fn(Progress) + Sync)>,
-    cancel: Option<&'a Cancel>,
+    hooks: Hooks<'a>,
     cells: CellSize,
     wide_positions: bool,
+}
+
+/// What a solve reports to and listens to: the progress callback and the cancel flag.
+#[derive(Clone, Copy, Default)]
+struct Hooks<'a> {
+    progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    cancel: Option<&'a AtomicBool>,
+}
+
+impl Hooks<'_> {
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Relaxed))
+    }
 }
 
 /// The size of the solver's cells (see the module's notes on memory).
@@ -410,7 +422,7 @@ impl<'a> Retrograde<'a> {
     /// A solver with no progress reports.
     #[must_use]
     pub fn new() -> Self {
-        Retrograde { progress: None, cancel: None, cells: CellSize::Four, wide_positions: false }
+        Retrograde { hooks: Hooks::default(), cells: CellSize::Four, wide_positions: false }
     }
 
     /// Uses the smallest cells ([`CellSize::One`]) instead of 4-byte ones when `compact`.
@@ -435,7 +447,9 @@ impl<'a> Retrograde<'a> {
     /// million indices: lists of at most 0.19 bytes per index (`KRCvKR`), and 1.37 bytes per
     /// index at the peak of `KRvKNC` with everything of the process. With [`CellSize::One`],
     /// the long distances' escapes are not counted (8 bytes each; few, but 607,499 in
-    /// `KRvKNC`, 4.9 MB, held once the lists are gone).
+    /// `KRvKNC`, 4.9 MB, held once the lists are gone). Plus 1 MiB for the fixed parts of the
+    /// lists (a list and a first segment per level, whatever the number of positions: in the
+    /// smallest materials they pass the terms per position, by 2 KiB in `KRvKN` under `hdu`).
     #[must_use]
     pub fn memory_estimate(&self, positions: u64) -> u64 {
         let cells = match self.cells {
@@ -443,7 +457,11 @@ impl<'a> Retrograde<'a> {
             CellSize::Two => 2,
             CellSize::One => 1,
         };
-        positions.saturating_mul(cells).saturating_add(positions / 4).saturating_add(positions / 4)
+        positions
+            .saturating_mul(cells)
+            .saturating_add(positions / 4)
+            .saturating_add(positions / 4)
+            .saturating_add(1 << 20)
     }
 
     /// Keeps 8-byte position numbers in the solver's list of escapes (see the module's notes on
@@ -460,15 +478,16 @@ impl<'a> Retrograde<'a> {
     /// Calls `report` from time to time with the progress of the solve (from any thread).
     #[must_use]
     pub fn progress(mut self, report: &'a (dyn Fn(Progress) + Sync)) -> Self {
-        self.progress = Some(report);
+        self.hooks.progress = Some(report);
         self
     }
 
-    /// Stops the solve with [`SolveError::Cancelled`] once `cancel` is set (read before every
-    /// chunk of positions and every level of a pass, so the solve stops within one of them).
+    /// Stops the solve with [`SolveError::Cancelled`] soon after `flag` is set: the solver
+    /// looks at it once per chunk of 16,384 positions of the start pass and of the reverse
+    /// edges' passes, and once per level and per task of a level.
     #[must_use]
-    pub fn cancel(mut self, cancel: &'a Cancel) -> Self {
-        self.cancel = Some(cancel);
+    pub fn cancel(mut self, flag: &'a AtomicBool) -> Self {
+        self.hooks.cancel = Some(flag);
         self
     }
 
@@ -477,17 +496,17 @@ impl<'a> Retrograde<'a> {
     /// # Errors
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve<G: Game>(&self, game: &G) -> Result<Solution, SolveError> {
-        fn go<G: Game, W: Word>(game: &G, options: &Retrograde<'_>) -> Result<Solution, SolveError> {
+        fn go<G: Game, W: Word>(game: &G, hooks: Hooks<'_>) -> Result<Solution, SolveError> {
             // The reverse edges hold 4-byte position numbers: 4-byte lists suffice.
-            let mut run = Run::<G, W, u32>::start(game, options)?;
+            let mut run = Run::<G, W, u32>::start(game, hooks)?;
             let preds = run.reverse_edges(game);
             run.propagate(&preds)
         }
         match self.cells {
-            CellSize::Four => go::<G, AtomicU32>(game, self),
-            CellSize::Two => go::<G, AtomicU16>(game, self),
-            CellSize::One => match go::<G, AtomicU8>(game, self) {
-                Err(SolveError::TooManyMoves(_)) => go::<G, AtomicU16>(game, self),
+            CellSize::Four => go::<G, AtomicU32>(game, self.hooks),
+            CellSize::Two => go::<G, AtomicU16>(game, self.hooks),
+            CellSize::One => match go::<G, AtomicU8>(game, self.hooks) {
+                Err(SolveError::TooManyMoves(_)) => go::<G, AtomicU16>(game, self.hooks),
                 other => other,
             },
         }
@@ -498,23 +517,27 @@ impl<'a> Retrograde<'a> {
     /// # Errors
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve_with_unmoves<G: Unmoves>(&self, game: &G) -> Result<Solution, SolveError> {
-        fn go<G: Unmoves, P: Pos>(game: &G, options: &Retrograde<'_>) -> Result<Solution, SolveError> {
+        fn go<G: Unmoves, P: Pos>(
+            game: &G,
+            cells: CellSize,
+            hooks: Hooks<'_>,
+        ) -> Result<Solution, SolveError> {
             let preds = UnmovePreds(game);
-            match options.cells {
-                CellSize::Four => Run::<G, AtomicU32, P>::start(game, options)?.propagate(&preds),
-                CellSize::Two => Run::<G, AtomicU16, P>::start(game, options)?.propagate(&preds),
-                CellSize::One => match Run::<G, AtomicU8, P>::start(game, options) {
+            match cells {
+                CellSize::Four => Run::<G, AtomicU32, P>::start(game, hooks)?.propagate(&preds),
+                CellSize::Two => Run::<G, AtomicU16, P>::start(game, hooks)?.propagate(&preds),
+                CellSize::One => match Run::<G, AtomicU8, P>::start(game, hooks) {
                     Err(SolveError::TooManyMoves(_)) => {
-                        Run::<G, AtomicU16, P>::start(game, options)?.propagate(&preds)
+                        Run::<G, AtomicU16, P>::start(game, hooks)?.propagate(&preds)
                     }
                     run => run?.propagate(&preds),
                 },
             }
         }
         if self.wide_positions || game.num_positions() >= u32::MAX as usize {
-            go::<G, u64>(game, self)
+            go::<G, u64>(game, self.cells, self.hooks)
         } else {
-            go::<G, u32>(game, self)
+            go::<G, u32>(game, self.cells, self.hooks)
         }
     }
 }
@@ -523,6 +546,9 @@ impl<'a> Retrograde<'a> {
 #[derive(Debug)]
 pub struct Solution {
     cells: Cells,
+    /// The solver's own count of the bytes it held at its peak (0 for a solution made from
+    /// values).
+    peak_bytes: u64,
 }
 
 impl Solution {
@@ -535,7 +561,7 @@ impl Solution {
             .into_iter()
             .map(|v| Ok(AtomicU32::new(v.map_or(Ok(cell(TAG_OPEN, HOLE)), |v| encode(v, AtomicU32::LIMIT))?)))
             .collect::<Result<_, SolveError>>()?;
-        Ok(Solution { cells: Cells::Wide(cells) })
+        Ok(Solution { cells: Cells::Wide(cells), peak_bytes: 0 })
     }
 
     /// Like [`Solution::from_values`], with 2-byte cells (half the memory).
@@ -550,7 +576,7 @@ impl Solution {
                 Ok(<AtomicU16 as Word>::new(word))
             })
             .collect::<Result<_, SolveError>>()?;
-        Ok(Solution { cells: Cells::Compact(cells) })
+        Ok(Solution { cells: Cells::Compact(cells), peak_bytes: 0 })
     }
 
     /// Like [`Solution::from_values`], with 1-byte cells (distances that do not fit in a side
@@ -571,7 +597,7 @@ impl Solution {
                 Ok(<AtomicU8 as Word>::new(word))
             })
             .collect::<Result<_, SolveError>>()?;
-        Ok(Solution { cells: Cells::Byte(cells, Escapes::new(escapes)) })
+        Ok(Solution { cells: Cells::Byte(cells, Escapes::new(escapes)), peak_bytes: 0 })
     }
 
     /// Like [`Solution::from_values_bytes`], with the value of position `p` from `value(p)` for
@@ -596,7 +622,7 @@ impl Solution {
             .filter(|&p| escaped(cells[p].get()))
             .map(|p| Ok((p as u64, word(p)?)))
             .collect::<Result<_, SolveError>>()?;
-        Ok(Solution { cells: Cells::Byte(cells, Escapes::new(escapes)) })
+        Ok(Solution { cells: Cells::Byte(cells, Escapes::new(escapes)), peak_bytes: 0 })
     }
 
     /// Bytes per position of the stored values: 1, 2 (compact cells) or 4 (1-byte cells keep
@@ -608,6 +634,15 @@ impl Solution {
             Cells::Compact(_) => 2,
             Cells::Byte(..) => 1,
         }
+    }
+
+    /// The solver's own count of the bytes its structures held at its peak (the cells, the
+    /// level bitmaps or lists, the start pass's packed lists not processed yet, the escapes),
+    /// for comparison with [`Retrograde::memory_estimate`]; `None` for a solution made from
+    /// values.
+    #[must_use]
+    pub fn solver_peak_bytes(&self) -> Option<u64> {
+        (self.peak_bytes > 0).then_some(self.peak_bytes)
     }
 
     /// The number of values kept in the side list of a solution with 1-byte cells (8 bytes
@@ -938,8 +973,19 @@ struct Run<'a, 'g, G, W, P> {
     drawn_moves: Vec<Packed>,
     /// Decided words that 1-byte cells do not hold (position, logical word).
     escapes: Mutex<Vec<(P, u32)>>,
-    progress: Option<&'a (dyn Fn(Progress) + Sync)>,
-    cancel: Option<&'a Cancel>,
+    hooks: Hooks<'a>,
+    /// The most bytes the solver's structures held so far (see [`Run::held_bytes`]).
+    peak_bytes: u64,
+}
+
+/// Bytes a packed list holds (its segments and their bytes).
+fn packed_bytes(lists: &[Packed]) -> u64 {
+    let per_list = size_of::<Packed>() as u64;
+    lists.iter().fold(0, |sum, list| {
+        let segments = list.segments.capacity() * size_of::<Segment>();
+        let bytes: usize = list.segments.iter().map(|s| s.bytes.capacity()).sum();
+        sum + per_list + segments as u64 + bytes as u64
+    })
 }
 
 /// A set of positions as one bit for each pair of positions `2k`, `2k + 1` (a sixteenth of a
@@ -955,6 +1001,36 @@ enum Frontier {
     List(Vec<usize>),
 }
 
+/// `n` values made by `init`, in memory for which Linux is asked to use huge pages (2 MiB)
+/// before any of it is touched: the level passes read and write the cells and bitmaps at
+/// random, and with 4 KiB pages most of those accesses would also miss the TLB.
+fn huge_vec<T>(n: usize, init: impl Fn() -> T) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    advise_huge_pages(v.as_ptr() as usize, n * size_of::<T>());
+    v.extend((0..n).map(|_| init()));
+    v
+}
+
+/// Asks Linux to back the pages of `len` bytes from `start` with huge pages (only for 8 MiB
+/// and more; elsewhere, or when the system says no, nothing changes but the speed).
+fn advise_huge_pages(start: usize, len: usize) {
+    #[cfg(target_os = "linux")]
+    if len >= 8 << 20 && std::env::var_os("ENDGAME_NO_HUGE_PAGES").is_none() {
+        let page = 4096;
+        let (from, to) = (start.next_multiple_of(page), (start + len) & !(page - 1));
+        if to > from {
+            // SAFETY: the range lies inside one allocation this process owns (the vector's
+            // buffer, page-aligned inward); MADV_HUGEPAGE only advises how to back it and
+            // changes no contents; a failure leaves it as it was.
+            unsafe {
+                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, len);
+}
+
 /// Predecessors whose cells a level pass reads at once.
 const BATCH: usize = 64;
 
@@ -964,7 +1040,7 @@ const WORDS: usize = CHUNK / 64;
 impl Bitmap {
     /// An empty set of `0..n`.
     fn new(n: usize) -> Bitmap {
-        Bitmap((0..n.div_ceil(2).div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+        Bitmap(huge_vec(n.div_ceil(2).div_ceil(64), || AtomicU64::new(0)))
     }
 
     fn insert(&self, pos: usize) {
@@ -998,22 +1074,17 @@ fn at_level(word: u32, d: u32, draws: bool) -> bool {
 
 impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     fn report(&self, phase: Phase, done: u64) {
-        if let Some(report) = self.progress {
+        if let Some(report) = self.hooks.progress {
             report(Progress { phase, done, total: self.cells.len() as u64 });
         }
     }
 
-    /// Whether the solve was asked to stop.
-    fn cancelled(&self) -> bool {
-        self.cancel.is_some_and(Cancel::is_cancelled)
-    }
-
-    fn start(game: &'g G, options: &Retrograde<'a>) -> Result<Self, SolveError> {
+    fn start(game: &'g G, hooks: Hooks<'a>) -> Result<Self, SolveError> {
         let n = game.num_positions();
         if size_of::<P>() < size_of::<usize>() && n >= u32::MAX as usize {
             return Err(SolveError::TooManyPositions(n));
         }
-        let cells: Vec<W> = (0..n).map(|_| W::new(0)).collect();
+        let cells: Vec<W> = huge_vec(n, || W::new(0));
         let mut run = Run {
             game,
             cells,
@@ -1023,15 +1094,15 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             won: Vec::new(),
             drawn_moves: Vec::new(),
             escapes: Mutex::new(Vec::new()),
-            progress: options.progress,
-            cancel: options.cancel,
+            hooks,
+            peak_bytes: 0,
         };
         let done = AtomicU64::new(0);
         let mut found = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|chunk| {
                 let mut found = Found::default();
-                if run.cancelled() {
+                if run.hooks.cancelled() {
                     found.error = Some(SolveError::Cancelled);
                     return found;
                 }
@@ -1064,7 +1135,18 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         run.lost = found.lost;
         run.won = found.won;
         run.drawn_moves = found.drawn_moves;
+        run.peak_bytes = run.held_bytes(0);
         Ok(run)
+    }
+
+    /// Bytes the solver's structures hold now: the cells, the lists of the start pass not
+    /// processed yet, the escapes, and `more` (the level bitmaps or lists in use).
+    fn held_bytes(&self, more: u64) -> u64 {
+        let cells = (self.cells.capacity() * size_of::<W>()) as u64;
+        let lists = [&self.wl_levels, &self.draw_levels, &self.lost, &self.won, &self.drawn_moves];
+        let lists: u64 = lists.iter().map(|l| packed_bytes(l)).sum();
+        let escapes = self.escapes.lock().map_or(0, |e| e.capacity() * size_of::<(P, u32)>()) as u64;
+        cells + lists + escapes + more
     }
 
     /// The start pass for one position.
@@ -1154,7 +1236,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         let done = AtomicU64::new(0);
         (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
             // Cancelled: the edges are left incomplete, and `propagate` stops at once.
-            if self.cancelled() {
+            if self.hooks.cancelled() {
                 return;
             }
             let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
@@ -1175,7 +1257,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         let edges: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
         (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
             // Cancelled: the edges are left incomplete, and `propagate` stops at once.
-            if self.cancelled() {
+            if self.hooks.cancelled() {
                 return;
             }
             let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
@@ -1226,11 +1308,18 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     }
 
     /// Keeps a decided word that the cell of `p` does not hold.
-    #[inline]
+    #[inline(always)]
     fn escape(&self, p: usize, word: u32) {
         if !W::fits(word) {
-            self.escapes.lock().expect("no panic while holding the lock").push((P::from_index(p), word));
+            self.push_escape(p, word);
         }
+    }
+
+    /// [`Run::escape`]'s rare case, out of the way of the level passes.
+    #[cold]
+    #[inline(never)]
+    fn push_escape(&self, p: usize, word: u32) {
+        self.escapes.lock().expect("no panic while holding the lock").push((P::from_index(p), word));
     }
 
     /// Processes one level: the positions decided at distance `d` (the set `current`, walked in
@@ -1254,7 +1343,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         let from_decided = (0..tasks).into_par_iter().map(|task| {
             let (mut processed, mut decided) = (0, 0);
             // Cancelled: `propagate` returns before it reads what this level did.
-            if self.cancelled() {
+            if self.hooks.cancelled() {
                 return (0, 0);
             }
             // Predecessors are gathered in batches and their cells read all at once before any
@@ -1364,11 +1453,11 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             // Positions in `current`, decided by the level before.
             let mut pending = 0u64;
             while pending > 0 || d < levels.len() || event_lists.iter().any(|(lists, _)| d < lists.len()) {
-                if self.cancelled() {
-                    return Err(SolveError::Cancelled);
-                }
                 if d as u32 + 2 >= W::LIMIT {
                     return Err(SolveError::DistanceTooLarge);
+                }
+                if self.hooks.cancelled() {
+                    return Err(SolveError::Cancelled);
                 }
                 // Positions decided by the start pass at this distance (terminal ones).
                 let terminal = levels.get_mut(d).map(std::mem::take).unwrap_or_default();
@@ -1396,6 +1485,18 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                     spare = None;
                     None
                 };
+                // The solver's own accounting of its memory: the cells, the lists, the escapes and
+                // the level bitmaps (or lists) now in use.
+                let frontier = |f: &Frontier| match f {
+                    Frontier::Pairs(bits) => bits.0.capacity() * 8,
+                    Frontier::List(list) => list.capacity() * size_of::<usize>(),
+                };
+                let bitmap = |b: &Option<Bitmap>| b.as_ref().map_or(0, |b| b.0.capacity() * 8);
+                let lists = packed_bytes(&levels)
+                    + event_lists.iter().map(|(l, _)| packed_bytes(l)).sum::<u64>()
+                    + events.iter().map(|(l, _)| packed_bytes(std::slice::from_ref(l))).sum::<u64>();
+                let more = (frontier(&current) + bitmap(&next) + bitmap(&spare)) as u64 + lists;
+                self.peak_bytes = self.peak_bytes.max(self.held_bytes(more));
                 let escaped_before = self.escapes.lock().expect("no panic while holding the lock").len();
                 let (processed, decided) =
                     self.level(preds, &current, next.as_ref(), &slices, d as u32, draws);
@@ -1426,7 +1527,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             }
         }
         drop((current, spare));
-        if self.cancelled() {
+        if self.hooks.cancelled() {
             return Err(SolveError::Cancelled);
         }
         // Whatever is still open can neither be won nor lost, nor reach a drawn end.
@@ -1437,7 +1538,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             }
         });
         let escapes = self.escapes.into_inner().expect("no panic while holding the lock");
-        Ok(Solution { cells: W::into_cells(self.cells, P::escapes(escapes)) })
+        Ok(Solution { cells: W::into_cells(self.cells, P::escapes(escapes)), peak_bytes: self.peak_bytes })
     }
 }
 

@@ -23,8 +23,9 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::hash::Hash;
+use std::sync::atomic::AtomicBool;
 
-use crate::cancel::Cancel;
+use crate::cancel;
 
 /// What one action leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,7 +162,7 @@ impl std::error::Error for TooManyStates {}
 pub enum Stopped {
     /// It would have stored more states than it was allowed to.
     TooManyStates(TooManyStates),
-    /// Its [`Cancel`] flag was set; the counts up to the stop.
+    /// Its cancellation flag was set; the counts up to the stop.
     Cancelled(SearchStats),
 }
 
@@ -178,7 +179,7 @@ impl std::fmt::Display for Stopped {
 
 impl std::error::Error for Stopped {}
 
-/// How many states a search expands between two reads of its [`Cancel`] flag.
+/// How many states a search expands between two reads of its cancellation flag.
 pub const CANCEL_EVERY: u64 = 1 << 10;
 
 /// Finds a shortest win of at most `max_steps` steps.
@@ -220,7 +221,7 @@ pub fn shortest_win_observed<P: Puzzle>(
     max_states: u64,
     progress: &mut dyn FnMut(&SearchStats),
 ) -> Result<SearchResult<P::Action>, TooManyStates> {
-    shortest_win_cancellable(puzzle, max_steps, pruning, max_states, progress, &Cancel::new()).map_err(|e| {
+    shortest_win_cancellable(puzzle, max_steps, pruning, max_states, progress, &AtomicBool::new(false)).map_err(|e| {
         match e {
             Stopped::TooManyStates(e) => e,
             Stopped::Cancelled(_) => unreachable!("nobody else holds the flag"),
@@ -240,7 +241,7 @@ pub fn shortest_win_cancellable<P: Puzzle>(
     pruning: Pruning,
     max_states: u64,
     progress: &mut dyn FnMut(&SearchStats),
-    cancel: &Cancel,
+    cancel: &AtomicBool,
 ) -> Result<SearchResult<P::Action>, Stopped> {
     let canon = |s: P::State| if pruning.symmetry { puzzle.canonical(s) } else { s };
     let mut stats = SearchStats::default();
@@ -321,7 +322,7 @@ pub fn shortest_win_cancellable<P: Puzzle>(
                 stats.states += next.len() as u64;
                 return Err(Stopped::TooManyStates(TooManyStates { max_states, stats }));
             }
-            if stats.expanded.is_multiple_of(CANCEL_EVERY) && cancel.is_cancelled() {
+            if stats.expanded.is_multiple_of(CANCEL_EVERY) && cancel::is_set(cancel) {
                 return Err(Stopped::Cancelled(SearchStats {
                     states: stats.states + next.len() as u64,
                     ..stats

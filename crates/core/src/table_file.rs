@@ -28,8 +28,11 @@
 //! win in `x` plies, 1 loss in `x`, 2 draw that ends in `x`, 3 win by the rule of rank `x`,
 //! 4 loss by the rule of rank `x` (the rank is the winner's progress measure, see
 //! [`crate::perpetual`]). Files of plain solutions never set the bit, so they are the same
-//! bytes as before rule codes existed. The rule set's name is in the header besides: a file
-//! is only read as the table of the rule set it names.
+//! bytes as before rule codes existed. *Ban codes* (bits 128 and 64 set; a solution with
+//! results of the ban on perpetual chase): `2 + 7 x + k`, `k` as above for 0 to 4 (3 and 4 by
+//! the ban on perpetual check), 5 win and 6 loss by the ban on perpetual chase of rank `x`; a
+//! solution without such results is written with rule codes. The rule set's name is in the
+//! header besides: a file is only read as the table of the rule set it names.
 //!
 //! Blocks are small (4096 positions, 4 KiB at one byte a position) so that a probe reads and
 //! decompresses little: [`TableReader`] opens a file by reading its header only, and reads a
@@ -55,7 +58,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use crate::perpetual::{RuleSolution, RuleValue};
+use crate::perpetual::{Ban, RuleSolution, RuleValue};
 use crate::retrograde::{Solution, SolveError};
 use crate::value::{Plies, Value};
 
@@ -189,33 +192,43 @@ fn value(code: u32) -> Option<Value> {
     }
 }
 
-/// The rule code of a value (see the module notes), when it fits in 32 bits (distances and
-/// ranks up to about 858 million).
-fn rule_code(value: Option<RuleValue>) -> Option<u32> {
+/// Kinds of values in rule codes (`2 + 5 x + k`) and in ban codes (`2 + 7 x + k`).
+const RULE_KINDS: u32 = 5;
+const BAN_KINDS: u32 = 7;
+
+/// The rule code (`kinds` [`RULE_KINDS`]) or ban code ([`BAN_KINDS`]) of a value (see the
+/// module notes), when it fits in 32 bits (distances and ranks up to about 858 million, 613
+/// million in ban codes) and, in rule codes, is no result of the ban on perpetual chase.
+fn rule_code(value: Option<RuleValue>, kinds: u32) -> Option<u32> {
     let (x, k) = match value {
         None => return Some(0),
         Some(RuleValue::Draw(None)) => return Some(1),
         Some(RuleValue::Win(d)) => (d.0, 0),
         Some(RuleValue::Loss(d)) => (d.0, 1),
         Some(RuleValue::Draw(Some(d))) => (d.0, 2),
-        Some(RuleValue::WinByRule(r)) => (r, 3),
-        Some(RuleValue::LossByRule(r)) => (r, 4),
+        Some(RuleValue::WinByRule(Ban::Check, r)) => (r, 3),
+        Some(RuleValue::LossByRule(Ban::Check, r)) => (r, 4),
+        Some(RuleValue::WinByRule(Ban::Chase, r)) if kinds == BAN_KINDS => (r, 5),
+        Some(RuleValue::LossByRule(Ban::Chase, r)) if kinds == BAN_KINDS => (r, 6),
+        Some(_) => return None,
     };
-    x.checked_mul(5)?.checked_add(2 + k)
+    x.checked_mul(kinds)?.checked_add(2 + k)
 }
 
-fn rule_value(code: u32) -> Option<RuleValue> {
+fn rule_value(code: u32, kinds: u32) -> Option<RuleValue> {
     match code {
         0 => None,
         1 => Some(RuleValue::Draw(None)),
         c => {
-            let x = (c - 2) / 5;
-            Some(match (c - 2) % 5 {
+            let x = (c - 2) / kinds;
+            Some(match (c - 2) % kinds {
                 0 => RuleValue::Win(Plies(x)),
                 1 => RuleValue::Loss(Plies(x)),
                 2 => RuleValue::Draw(Some(Plies(x))),
-                3 => RuleValue::WinByRule(x),
-                _ => RuleValue::LossByRule(x),
+                3 => RuleValue::WinByRule(Ban::Check, x),
+                4 => RuleValue::LossByRule(Ban::Check, x),
+                5 => RuleValue::WinByRule(Ban::Chase, x),
+                _ => RuleValue::LossByRule(Ban::Chase, x),
             })
         }
     }
@@ -223,6 +236,8 @@ fn rule_value(code: u32) -> Option<RuleValue> {
 
 /// The width byte's flag for rule codes.
 const RULE_CODES: u8 = 128;
+/// The width byte's flag (with [`RULE_CODES`]) for ban codes.
+const BAN_CODES: u8 = 64;
 
 /// This machine's name as it goes into temporary file names (letters, digits and `-` of the
 /// host name, at most 32), so that processes of several machines sharing a directory (a
@@ -264,7 +279,7 @@ pub fn write_table(path: &Path, id: &TableId, solution: &Solution) -> Result<(),
             format!("{} positions in the solution, {} in the table id", solution.len(), id.positions),
         ));
     }
-    write_table_file(path, id, solution.len(), false, None, |range, out| {
+    write_table_file(path, id, solution.len(), 0, None, |range, out| {
         out.extend(range.map(|p| code(solution.value(p))));
     })
 }
@@ -286,15 +301,16 @@ pub fn write_table_permuted(
 ) -> Result<(), TableError> {
     let n = usize::try_from(id.positions).map_err(|_| TableError::damaged(path, "too many positions"))?;
     let max_code = (0..like.len()).into_par_iter().with_min_len(1 << 14).map(|p| code(like.value(p))).max();
-    write_table_file(path, id, n, false, Some(max_code.unwrap_or(0)), |range, out| {
+    write_table_file(path, id, n, 0, Some(max_code.unwrap_or(0)), |range, out| {
         let mut values = Vec::with_capacity(range.len());
         fill(range, &mut values);
         out.extend(values.into_iter().map(code));
     })
 }
 
-/// Writes a solution under the ban on perpetual check as a table at `path` with rule codes
-/// (see the module notes), atomically as [`write_table`] does.
+/// Writes a solution under the rule as a table at `path` with rule codes, or ban codes when it
+/// has results of the ban on perpetual chase (see the module notes), atomically as
+/// [`write_table`] does.
 ///
 /// # Errors
 /// When the file cannot be written, or the solution's size differs from `id.positions`.
@@ -305,15 +321,21 @@ pub fn write_rule_table(path: &Path, id: &TableId, solution: &RuleSolution) -> R
             format!("{} positions in the solution, {} in the table id", solution.len(), id.positions),
         ));
     }
-    let too_far = (0..solution.len()).into_par_iter().find_first(|&p| rule_code(solution.value(p)).is_none());
+    let chases = (0..solution.len())
+        .into_par_iter()
+        .with_min_len(1 << 14)
+        .any(|p| solution.value(p).and_then(RuleValue::ban) == Some(Ban::Chase));
+    let kinds = if chases { BAN_KINDS } else { RULE_KINDS };
+    let too_far =
+        (0..solution.len()).into_par_iter().find_first(|&p| rule_code(solution.value(p), kinds).is_none());
     if let Some(p) = too_far {
         let why = format!(
-            "the value of position {p} has a distance or rank beyond the format's limit (about 858 million)"
+            "the value of position {p} has a distance or rank beyond the format's limit (about 613 million)"
         );
         return Err(TableError::Unwritable { path: path.to_path_buf(), why });
     }
-    write_table_file(path, id, solution.len(), true, None, |range, out| {
-        out.extend(range.map(|p| rule_code(solution.value(p)).unwrap_or(u32::MAX)));
+    write_table_file(path, id, solution.len(), kinds, None, |range, out| {
+        out.extend(range.map(|p| rule_code(solution.value(p), kinds).unwrap_or(u32::MAX)));
     })
 }
 
@@ -343,7 +365,7 @@ fn write_table_file(
     path: &Path,
     id: &TableId,
     n: usize,
-    rule_codes: bool,
+    rule_kinds: u32,
     max_code: Option<u32>,
     codes: impl Fn(std::ops::Range<usize>, &mut Vec<u32>) + Sync,
 ) -> Result<(), TableError> {
@@ -377,7 +399,14 @@ fn write_table_file(
         head.extend_from_slice(s.as_bytes());
     }
     head.extend_from_slice(&id.positions.to_le_bytes());
-    head.push(width as u8 | if rule_codes { RULE_CODES } else { 0 });
+    head.push(
+        width as u8
+            | match rule_kinds {
+                0 => 0,
+                RULE_KINDS => RULE_CODES,
+                _ => RULE_CODES | BAN_CODES,
+            },
+    );
     head.extend_from_slice(&(BLOCK_POSITIONS as u32).to_le_bytes());
     head.extend_from_slice(&count.to_le_bytes());
     let compress = |b: usize| {
@@ -470,7 +499,8 @@ struct Short;
 #[derive(Debug)]
 pub struct Block {
     width: usize,
-    rule_codes: bool,
+    /// 0 for plain codes, else [`RULE_KINDS`] or [`BAN_KINDS`].
+    rule_kinds: u32,
     codes: Box<[u8]>,
 }
 
@@ -480,7 +510,11 @@ impl Block {
     #[must_use]
     pub fn value(&self, i: usize) -> Option<Value> {
         let code = self.code(i)?;
-        if self.rule_codes { rule_value(code).map(RuleValue::plain) } else { value(code) }
+        if self.rule_kinds != 0 {
+            rule_value(code, self.rule_kinds).map(RuleValue::plain)
+        } else {
+            value(code)
+        }
     }
 
     /// The value of the `i`-th position under the ban on perpetual check (a plain table's
@@ -489,7 +523,11 @@ impl Block {
     #[must_use]
     pub fn rule_value(&self, i: usize) -> Option<RuleValue> {
         let code = self.code(i)?;
-        if self.rule_codes { rule_value(code) } else { value(code).map(RuleValue::from) }
+        if self.rule_kinds != 0 {
+            rule_value(code, self.rule_kinds)
+        } else {
+            value(code).map(RuleValue::from)
+        }
     }
 
     #[inline]
@@ -527,7 +565,7 @@ pub struct TableReader {
     file: fs::File,
     id: TableId,
     width: usize,
-    rule_codes: bool,
+    rule_kinds: u32,
     /// Where each block starts in the file; one more entry for the end of the last.
     offsets: Vec<u64>,
     crcs: Vec<u32>,
@@ -559,7 +597,7 @@ impl TableReader {
             }
             other => other,
         };
-        let (width, rule_codes, lengths, crcs, data_start) =
+        let (width, rule_kinds, lengths, crcs, data_start) =
             header.map_err(|e| e.into_table_error(path, head.len() as u64, id))?;
         let mut offsets = Vec::with_capacity(lengths.len() + 1);
         let mut at = data_start as u64;
@@ -578,7 +616,7 @@ impl TableReader {
                 },
             ));
         }
-        Ok(TableReader { path: path.to_path_buf(), file, id: id.clone(), width, rule_codes, offsets, crcs })
+        Ok(TableReader { path: path.to_path_buf(), file, id: id.clone(), width, rule_kinds, offsets, crcs })
     }
 
     /// The file.
@@ -593,10 +631,17 @@ impl TableReader {
         &self.id
     }
 
-    /// Whether the file holds rule codes (a solution under the ban on perpetual check).
+    /// Whether the file holds rule codes (a solution under the rule, ban codes included).
     #[must_use]
     pub const fn has_rule_codes(&self) -> bool {
-        self.rule_codes
+        self.rule_kinds != 0
+    }
+
+    /// Whether the file holds ban codes (a solution with results of the ban on perpetual
+    /// chase).
+    #[must_use]
+    pub const fn has_ban_codes(&self) -> bool {
+        self.rule_kinds == BAN_KINDS
     }
 
     /// The number of blocks.
@@ -633,7 +678,7 @@ impl TableReader {
                 format!("block {b}: {written} bytes, expected {expected}"),
             ));
         }
-        Ok(Block { width: self.width, rule_codes: self.rule_codes, codes })
+        Ok(Block { width: self.width, rule_kinds: self.rule_kinds, codes })
     }
 
     /// The block that holds position `pos` and the position's place in it.
@@ -746,8 +791,9 @@ impl HeaderError {
     }
 }
 
-/// Width, rule codes, compressed block lengths, block CRCs and where the data starts.
-type Header = (usize, bool, Vec<u32>, Vec<u32>, usize);
+/// Width, kinds of rule codes (0: plain codes), compressed block lengths, block CRCs and where
+/// the data starts.
+type Header = (usize, u32, Vec<u32>, Vec<u32>, usize);
 
 fn parse_header(bytes: &[u8], id: &TableId) -> Result<Header, HeaderError> {
     let mut r = Reader { bytes, at: 0 };
@@ -766,8 +812,13 @@ fn parse_header(bytes: &[u8], id: &TableId) -> Result<Header, HeaderError> {
     };
     let found = TableId { game, variant, rules, positions };
     let width_byte = r.take(1)?[0];
-    let rule_codes = width_byte & RULE_CODES != 0;
-    let width = (width_byte & !RULE_CODES) as usize;
+    let rule_kinds = match width_byte & (RULE_CODES | BAN_CODES) {
+        0 => 0,
+        RULE_CODES => RULE_KINDS,
+        flags if flags == RULE_CODES | BAN_CODES => BAN_KINDS,
+        _ => return Err(HeaderError::Bad(format!("bad code width {width_byte}"))),
+    };
+    let width = (width_byte & !(RULE_CODES | BAN_CODES)) as usize;
     if ![1, 2, 4].contains(&width) {
         return Err(HeaderError::Bad(format!("bad code width {width_byte}")));
     }
@@ -804,7 +855,7 @@ fn parse_header(bytes: &[u8], id: &TableId) -> Result<Header, HeaderError> {
     if crc32fast::hash(&bytes[..header_end]) != header_crc {
         return Err(HeaderError::Bad("header checksum mismatch (damaged file)".into()));
     }
-    Ok((width, rule_codes, lengths, crcs, r.at))
+    Ok((width, rule_kinds, lengths, crcs, r.at))
 }
 
 /// Reads the table at `path`, which must be the table `id`, whole into memory.
@@ -1062,31 +1113,48 @@ mod tests {
             Some(RuleValue::Win(Plies(0))),
             Some(RuleValue::Loss(Plies(50))),
             Some(RuleValue::Draw(Some(Plies(3)))),
-            Some(RuleValue::WinByRule(0)),
-            Some(RuleValue::LossByRule(12)),
-            Some(RuleValue::WinByRule(1 << 20)),
+            Some(RuleValue::WinByRule(Ban::Check, 0)),
+            Some(RuleValue::LossByRule(Ban::Check, 12)),
+            Some(RuleValue::WinByRule(Ban::Check, 1 << 20)),
         ];
+        let chases =
+            [Some(RuleValue::WinByRule(Ban::Chase, 7)), Some(RuleValue::LossByRule(Ban::Chase, 1 << 20))];
         for v in values {
-            assert_eq!(rule_value(rule_code(v).unwrap()), v);
+            assert_eq!(rule_value(rule_code(v, RULE_KINDS).unwrap(), RULE_KINDS), v);
+            assert_eq!(rule_value(rule_code(v, BAN_KINDS).unwrap(), BAN_KINDS), v);
         }
-        // A 1-byte rule table holds ranks and distances up to 49.
-        assert_eq!(rule_code(Some(RuleValue::LossByRule(49))), Some(0xFB));
-        assert_eq!(rule_code(Some(RuleValue::WinByRule(50))), Some(0xFF));
+        for v in chases {
+            assert_eq!(rule_code(v, RULE_KINDS), None, "rule codes have no chase results");
+            assert_eq!(rule_value(rule_code(v, BAN_KINDS).unwrap(), BAN_KINDS), v);
+        }
+        // A 1-byte rule table holds ranks and distances up to 49 (ban codes: 35).
+        assert_eq!(rule_code(Some(RuleValue::LossByRule(Ban::Check, 49)), RULE_KINDS), Some(0xFB));
+        assert_eq!(rule_code(Some(RuleValue::WinByRule(Ban::Check, 50)), RULE_KINDS), Some(0xFF));
+        assert_eq!(rule_code(Some(RuleValue::LossByRule(Ban::Chase, 35)), BAN_KINDS), Some(0xFD));
         // The last that fit in 32 bits, and the first that do not.
-        assert_eq!(rule_code(Some(RuleValue::Win(Plies(858_993_458)))), Some(u32::MAX - 3));
-        assert_eq!(rule_code(Some(RuleValue::LossByRule(858_993_457))), Some(u32::MAX - 4));
-        assert_eq!(rule_code(Some(RuleValue::LossByRule(858_993_458))), None);
-        assert_eq!(rule_code(Some(RuleValue::Win(Plies(858_993_459)))), None);
+        assert_eq!(rule_code(Some(RuleValue::Win(Plies(858_993_458))), RULE_KINDS), Some(u32::MAX - 3));
+        assert_eq!(
+            rule_code(Some(RuleValue::LossByRule(Ban::Check, 858_993_457)), RULE_KINDS),
+            Some(u32::MAX - 4)
+        );
+        assert_eq!(rule_code(Some(RuleValue::LossByRule(Ban::Check, 858_993_458)), RULE_KINDS), None);
+        assert_eq!(rule_code(Some(RuleValue::Win(Plies(858_993_459))), RULE_KINDS), None);
+        assert_eq!(
+            rule_code(Some(RuleValue::LossByRule(Ban::Chase, 613_566_755)), BAN_KINDS),
+            Some(u32::MAX - 2)
+        );
+        assert_eq!(rule_code(Some(RuleValue::Win(Plies(613_566_757))), BAN_KINDS), None);
     }
 
-    fn rule_sample(n: usize, far: u32) -> RuleSolution {
+    fn rule_sample(n: usize, far: u32, chases: bool) -> RuleSolution {
+        let ban = |i: usize| if chases && i.is_multiple_of(3) { Ban::Chase } else { Ban::Check };
         RuleSolution::from_values(n, |i| match i % 7 {
             0 => None,
             1 => Some(RuleValue::Draw(None)),
             2 => Some(RuleValue::Win(Plies(i as u32 % far))),
             3 => Some(RuleValue::Loss(Plies(i as u32 % far))),
-            4 => Some(RuleValue::WinByRule(i as u32 % far)),
-            5 => Some(RuleValue::LossByRule(i as u32 % far)),
+            4 => Some(RuleValue::WinByRule(ban(i), i as u32 % far)),
+            5 => Some(RuleValue::LossByRule(ban(i), i as u32 % far)),
             _ => Some(RuleValue::Draw(Some(Plies(i as u32 % 7)))),
         })
         .unwrap()
@@ -1097,13 +1165,23 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("endgame-tb-rule-{}", std::process::id()));
         fs::create_dir_all(&dir).unwrap();
         let rule_id = |n: u64| TableId { rules: "perpetual-check".into(), ..id(n) };
-        for (n, far, width) in [(0, 1, 1), (10_000, 50, 1), (70_000, 300, 2), (30_000, 20_000, 4)] {
-            let path = dir.join(format!("r{n}.egtb"));
-            let solution = rule_sample(n, far);
+        for (n, far, width, chases) in [
+            (0, 1, 1, false),
+            (10_000, 50, 1, false),
+            (70_000, 300, 2, false),
+            (30_000, 20_000, 4, false),
+            (10_000, 36, 1, true),
+            (70_000, 300, 2, true),
+            (30_000, 20_000, 4, true),
+        ] {
+            let path = dir.join(format!("r{n}-{chases}.egtb"));
+            let solution = rule_sample(n, far, chases);
             write_rule_table(&path, &rule_id(n as u64), &solution).unwrap();
             let reader = TableReader::open(&path, &rule_id(n as u64)).unwrap();
             assert!(reader.has_rule_codes());
-            assert_eq!(fs::read(&path).unwrap()[8 + 4 + 6 + 5 + 17 + 8], RULE_CODES | width);
+            assert_eq!(reader.has_ban_codes(), chases);
+            let flags = if chases { RULE_CODES | BAN_CODES } else { RULE_CODES };
+            assert_eq!(fs::read(&path).unwrap()[8 + 4 + 6 + 5 + 17 + 8], flags | width);
             let back = reader.read_rule_solution().unwrap();
             assert!(back.values().eq(solution.values()), "{n}");
             // The plain view of a rule table: rule values are endless draws.
@@ -1126,15 +1204,13 @@ mod tests {
         assert!(!reader.has_rule_codes());
         let rule = reader.read_rule_solution().unwrap();
         assert!(rule.values().eq(plain.values().map(|v| v.map(RuleValue::from))));
-        // A rank beyond the codes is refused, and nothing is written.
-        let far =
-            RuleSolution::from_values(3, |i| Some(RuleValue::LossByRule(858_993_457 + i as u32))).unwrap();
-        let path = dir.join("far.egtb");
-        let rule_id = TableId { rules: "perpetual-check".into(), ..id(3) };
-        let e = write_rule_table(&path, &rule_id, &far).unwrap_err();
-        assert!(matches!(e, TableError::Unwritable { .. }), "{e}");
-        assert!(e.to_string().contains("position 1"), "{e}");
-        assert!(!path.exists());
+        // The ranks a solution holds (below 2^29) all fit in both kinds of codes; a larger
+        // one is refused by the solution already.
+        let far = RuleSolution::from_values(3, |i| {
+            Some(RuleValue::LossByRule(Ban::Chase, (1 << 29) - 2 + i as u32))
+        });
+        assert_eq!(far.unwrap_err(), SolveError::DistanceTooLarge);
+        assert!(rule_code(Some(RuleValue::LossByRule(Ban::Chase, (1 << 29) - 1)), BAN_KINDS).is_some());
         fs::remove_dir_all(&dir).unwrap();
     }
 

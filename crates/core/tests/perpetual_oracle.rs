@@ -20,7 +20,7 @@
 //!   distance by rounds again.
 
 use endgame_core::explicit::ExplicitGame;
-use endgame_core::perpetual::{PerpetualCheck, RuleSolution, RuleValue, best_move, check_rule_solution};
+use endgame_core::perpetual::{Ban, PerpetualCheck, RuleSolution, RuleValue, best_move, check_rule_solution};
 use endgame_core::{Game, Plies, Retrograde, Successor, Value};
 use proptest::prelude::*;
 
@@ -255,8 +255,8 @@ fn oracle(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
                 );
                 Some(m)
             }
-            (None, None) if mine => Some(RuleValue::WinByRule(0)),
-            (None, None) if theirs => Some(RuleValue::LossByRule(0)),
+            (None, None) if mine => Some(RuleValue::WinByRule(Ban::Check, 0)),
+            (None, None) if theirs => Some(RuleValue::LossByRule(Ban::Check, 0)),
             (None, None) => None,
         };
     }
@@ -296,8 +296,8 @@ fn any_plain_value() -> impl Strategy<Value = Value> {
 fn any_rule_value() -> impl Strategy<Value = RuleValue> {
     prop_oneof![
         any_plain_value().prop_map(RuleValue::from),
-        (0u32..5).prop_map(RuleValue::WinByRule),
-        (0u32..5).prop_map(RuleValue::LossByRule),
+        (0u32..5).prop_map(|r| RuleValue::WinByRule(Ban::Check, r)),
+        (0u32..5).prop_map(|r| RuleValue::LossByRule(Ban::Check, r)),
     ]
 }
 
@@ -388,8 +388,8 @@ fn best_moves_win(game: &ExplicitGame, solution: &RuleSolution) -> Result<(), St
     for u in 0..n {
         let v = solution.value(u);
         let (state, side) = match v {
-            Some(RuleValue::Win(_) | RuleValue::WinByRule(_)) => (2 * u, "the side to move"),
-            Some(RuleValue::Loss(_) | RuleValue::LossByRule(_)) => (2 * u + 1, "the opponent"),
+            Some(RuleValue::Win(_) | RuleValue::WinByRule(..)) => (2 * u, "the side to move"),
+            Some(RuleValue::Loss(_) | RuleValue::LossByRule(..)) => (2 * u + 1, "the opponent"),
             _ => continue,
         };
         if won >> state & 1 == 0 {
@@ -430,8 +430,8 @@ fn the_side_that_checks_forever_loses() {
     // 0 <-> 1; at 0 the side to move is in check: the side moving from 1 checks forever.
     let game = ExplicitGame::new(vec![vec![1], vec![0]]).with_check(0);
     let s = PerpetualCheck::new().solve(&game).unwrap();
-    assert!(matches!(s.value(0), Some(RuleValue::WinByRule(_))));
-    assert!(matches!(s.value(1), Some(RuleValue::LossByRule(_))));
+    assert!(matches!(s.value(0), Some(RuleValue::WinByRule(..))));
+    assert!(matches!(s.value(1), Some(RuleValue::LossByRule(..))));
     // Both check: a draw. Neither: a draw.
     for game in [
         ExplicitGame::new(vec![vec![1], vec![0]]).with_check(0).with_check(1),
@@ -450,7 +450,7 @@ fn the_winner_must_leave_a_winning_cycle_to_win() {
     // goes back to 0. Staying in 0 -> 2 -> 0 (both check) is a draw; 0 -> 1 -> 0 wins.
     let game = ExplicitGame::new(vec![vec![2, 1], vec![0], vec![0]]).with_check(0).with_check(2);
     let s = PerpetualCheck::new().solve(&game).unwrap();
-    assert!(matches!(s.value(0), Some(RuleValue::WinByRule(_))));
+    assert!(matches!(s.value(0), Some(RuleValue::WinByRule(..))));
     assert_eq!(best_move(&game, &s, 0).unwrap().to, Successor::Position(1));
     assert_eq!(best_moves_win(&game, &s), Ok(()));
 }

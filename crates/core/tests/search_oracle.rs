@@ -158,7 +158,7 @@ proptest! {
                     }
                     // A flag nobody sets changes nothing.
                     let flagged = endgame_core::shortest_win_cancellable(
-                        &walk, limit, pruning, u64::MAX, &mut |_| {}, &endgame_core::Cancel::new(),
+                        &walk, limit, pruning, u64::MAX, &mut |_| {}, &std::sync::atomic::AtomicBool::new(false),
                     ).unwrap();
                     prop_assert_eq!(flagged.plan, result.plan);
                     prop_assert_eq!(flagged.stats, result.stats);
@@ -243,10 +243,10 @@ impl Puzzle for Tree {
 
 #[test]
 fn a_cancelled_search_stops_within_one_block() {
-    use endgame_core::{CANCEL_EVERY, Cancel, Stopped, shortest_win_cancellable};
+    use endgame_core::{CANCEL_EVERY, Stopped, shortest_win_cancellable};
+    use std::sync::atomic::{AtomicBool, Ordering};
     // Set before the start: it stops at the first check.
-    let cancel = Cancel::new();
-    cancel.cancel();
+    let cancel = AtomicBool::new(true);
     let stopped =
         shortest_win_cancellable(&Tree, 40, Pruning::ALL, u64::MAX, &mut |_| {}, &cancel).unwrap_err();
     let Stopped::Cancelled(stats) = stopped else { panic!("{stopped:?}") };
@@ -254,8 +254,7 @@ fn a_cancelled_search_stops_within_one_block() {
     assert!(stopped.to_string().starts_with("the search was stopped after storing"), "{stopped}");
     // Set from elsewhere mid-search (here by the progress report of layer 12, 4,095 states
     // expanded): it stops within CANCEL_EVERY more expansions.
-    let cancel = Cancel::new();
-    let flag = cancel.clone();
+    let cancel = AtomicBool::new(false);
     let mut at = None;
     let stopped = shortest_win_cancellable(
         &Tree,
@@ -265,7 +264,7 @@ fn a_cancelled_search_stops_within_one_block() {
         &mut |s| {
             if s.layers == 12 && at.is_none() {
                 at = Some(s.expanded);
-                flag.cancel();
+                cancel.store(true, Ordering::Relaxed);
             }
         },
         &cancel,
@@ -276,6 +275,6 @@ fn a_cancelled_search_stops_within_one_block() {
     assert!(stats.expanded > at && stats.expanded <= at + CANCEL_EVERY, "{at} then {stats:?}");
     // Without the flag, a state limit still stops it as before.
     let stopped =
-        shortest_win_cancellable(&Tree, 40, Pruning::ALL, 5000, &mut |_| {}, &Cancel::new()).unwrap_err();
+        shortest_win_cancellable(&Tree, 40, Pruning::ALL, 5000, &mut |_| {}, &AtomicBool::new(false)).unwrap_err();
     assert!(matches!(stopped, Stopped::TooManyStates(e) if e.max_states == 5000), "{stopped:?}");
 }

@@ -7,7 +7,8 @@ use crate::solve::Solution;
 
 impl Battle {
     /// Writes `WIN in N rounds` and the plan (every round: the marine's action, the damage
-    /// taken, the board after the zerglings acted, every unit's cell and HP), or `LOSE`.
+    /// taken, the board after the zerglings acted, every unit's cell and HP), or `LOSE` with
+    /// the round limit it was searched within.
     ///
     /// # Errors
     /// Only those of `out`.
@@ -17,7 +18,14 @@ impl Battle {
             solution.limit, solution.stats.states, solution.stats.expanded
         );
         let Some(plan) = &solution.plan else {
-            return writeln!(out, "LOSE: the marine cannot win ({searched})");
+            let limit = solution.limit;
+            return writeln!(
+                out,
+                "LOSE: the marine cannot win within {limit} round{} ({} states kept, {} expanded)",
+                if limit == 1 { "" } else { "s" },
+                solution.stats.states,
+                solution.stats.expanded
+            );
         };
         let n = plan.len();
         writeln!(out, "WIN in {n} round{} ({searched})", if n == 1 { "" } else { "s" })?;

@@ -12,7 +12,7 @@
 //!   the zerglings have HP left. When that exceeds the limit at the start (the contest's
 //!   z > 17), the answer is LOSE at once.
 
-use endgame_core::Cancel;
+use std::sync::atomic::AtomicBool;
 use endgame_core::search::{
     Pruning, Puzzle, SearchStats, Step, Stopped, TooManyStates, shortest_win_cancellable,
 };
@@ -161,7 +161,7 @@ impl Battle {
         max_states: u64,
         progress: &mut dyn FnMut(&SearchStats),
     ) -> Result<Solution, TooManyStates> {
-        self.solve_cancellable(limit, pruning, max_states, progress, &Cancel::new()).map_err(|e| match e {
+        self.solve_cancellable(limit, pruning, max_states, progress, &AtomicBool::new(false)).map_err(|e| match e {
             Stopped::TooManyStates(e) => e,
             Stopped::Cancelled(_) => unreachable!("nobody else holds the flag"),
         })
@@ -178,7 +178,7 @@ impl Battle {
         pruning: Pruning,
         max_states: u64,
         progress: &mut dyn FnMut(&SearchStats),
-        cancel: &Cancel,
+        cancel: &AtomicBool,
     ) -> Result<Solution, Stopped> {
         if pruning.bound && self.start().zergling_hp() > limit {
             return Ok(Solution { limit, plan: None, stats: SearchStats::default() });

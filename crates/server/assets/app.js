@@ -1,74 +1,80 @@
-// The shell: tabs, routing between them, and helpers shared by the game modules.
+// The shell: tabs, the browser history, the language switch and the keyboard, routed to the
+// game modules. A module exports `start(section, params)`, and optionally `currentUrl()`
+// (its address), `onUrl(params, state)` (the browser went back or forward to one of its
+// addresses) and `onKey(event)` (true when it used the key).
+import { applyI18n, getLang, setLang, t } from './i18n.js';
+import { typing, glyphWord } from './ui.js';
 import * as xiangqi from './xiangqi.js';
 import * as twixt from './twixt.js';
 import * as cheesy from './cheesy.js';
 import * as marine from './marine.js';
+// Generation on demand: fills the Xiangqi analysis when a material has no tables.
+import './generate.js';
 
 const modules = { xiangqi, twixt, cheesy, marine };
 const started = {};
-
-export function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? '' : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
-  return e;
-}
-
-export function svgEl(tag, attrs = {}, ...children) {
-  const e = document.createElementNS('http://www.w3.org/2000/svg', tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else if (v !== undefined && v !== null) e.setAttribute(k, v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
-  return e;
-}
-
-/// Calls the API: the parsed JSON, or throws an Error with the server's message.
-export async function api(path, body) {
-  const init = body === undefined ? {} : { method: 'POST', body, headers: { 'content-type': 'text/plain' } };
-  const res = await fetch(path, init);
-  let json;
-  try { json = await res.json(); } catch { throw new Error(`HTTP ${res.status}`); }
-  if (!res.ok) throw new Error(json.error || `HTTP ${res.status}`);
-  return json;
-}
-
-let examplesPromise;
-export function examples() {
-  examplesPromise ??= api('/api/examples');
-  return examplesPromise;
-}
+let active = null;
 
 function tabOf(path) {
   const name = path.replace(/^\/+/, '').split('/')[0];
   return modules[name] ? name : 'xiangqi';
 }
 
-export function show(name, push) {
-  for (const [key] of Object.entries(modules)) {
+function setTitle() {
+  document.title = `${t('app.title')} · ${t(`tab.${active}`)}`;
+}
+
+/// Shows a tab (starting its module the first time); with `push`, as a new history entry.
+/// Gives true when the module was started now.
+function show(name, push) {
+  active = name;
+  for (const key of Object.keys(modules)) {
     document.getElementById(key).hidden = key !== name;
     document.querySelector(`nav a[data-tab=${key}]`).classList.toggle('active', key === name);
   }
-  if (push) history.pushState({}, '', modules[name].currentUrl?.() ?? `/${name}`);
-  if (!started[name]) {
+  const fresh = !started[name];
+  // The new entry first: a module starting may write its state into the current entry.
+  if (push) history.pushState({ tab: name }, '', (!fresh && modules[name].currentUrl?.()) || `/${name}`);
+  if (fresh) {
     started[name] = true;
     modules[name].start(document.getElementById(name), new URLSearchParams(location.search));
+    if (push && modules[name].currentUrl) history.replaceState(history.state, '', modules[name].currentUrl());
   }
-  document.title = `endgame explorer · ${document.querySelector(`nav a[data-tab=${name}]`).textContent}`;
+  setTitle();
+  return fresh;
 }
 
 document.querySelectorAll('nav a').forEach((a) => a.addEventListener('click', (e) => {
   e.preventDefault();
-  show(a.dataset.tab, true);
+  if (a.dataset.tab !== active) show(a.dataset.tab, true);
 }));
-window.addEventListener('popstate', () => {
-  const name = tabOf(location.pathname);
-  show(name, false);
-  modules[name].onUrl?.(new URLSearchParams(location.search));
+
+window.addEventListener('popstate', (e) => {
+  const name = e.state?.tab ?? tabOf(location.pathname);
+  if (!show(name, false)) modules[name].onUrl?.(new URLSearchParams(location.search), e.state);
 });
+
+document.addEventListener('keydown', (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey || typing(e)) return;
+  if (modules[active]?.onKey?.(e)) e.preventDefault();
+});
+
+function showLang() {
+  const button = document.getElementById('lang');
+  const other = getLang() === 'zh' ? 'en' : 'zh';
+  // 中文 drawn from glyphs.js: it must read on a machine without Chinese fonts.
+  button.replaceChildren(other === 'zh' ? glyphWord('中文', 16) : 'English');
+  button.lang = other;
+  button.dataset.to = other;
+  applyI18n(document);
+  if (active) setTitle();
+}
+
+document.getElementById('lang').addEventListener('click', () => {
+  setLang(getLang() === 'zh' ? 'en' : 'zh');
+  showLang();
+});
+
+showLang();
+history.replaceState({ ...history.state, tab: tabOf(location.pathname) }, '');
 show(tabOf(location.pathname), false);

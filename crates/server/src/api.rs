@@ -103,9 +103,12 @@ async fn body_text(limits: &Limits, body: Body) -> Result<String, ApiError> {
     })
 }
 
-/// Example inputs for the page: a Twixt record, a Cheesy board, a Marine battle.
+/// Example inputs for the page: the classic Xiangqi endgames (the page's examples menu:
+/// `english`, `chinese`, `material`, `fen` each, from `endgame_xiangqi::catalogue`), a Twixt
+/// record, a Cheesy board, a Marine battle.
 async fn examples() -> Response {
     Json(serde_json::json!({
+        "xiangqi": endgame_xiangqi::catalogue::catalogue_json(),
         "twixt": include_str!("../../twixt/tests/data/sample.T1"),
         "twixt_judge": "7 11\n0 3 6 5 3 2 5 7 7 2 4 4\n5 3 5 2 4 5 4 0 2 4\n",
         "cheesy": include_str!("../../cheesy/examples/sample1.txt"),
@@ -145,7 +148,12 @@ async fn twixt_replay(
     let text = body_text(&state.limits, body).await?;
     let answer = state
         .search(move |cancel| -> Result<TwixtAnswer, ApiError> {
-            let mut record = Record::parse(&text, format).map_err(ApiError::bad_request)?;
+            let mut record = Record::parse(&text, format).map_err(|mut e| {
+                if e.message == endgame_twixt::record::UNKNOWN_FORMAT {
+                    e.message.push_str("; choose the format (format=judge, sgf or t1)");
+                }
+                ApiError::bad_request(e)
+            })?;
             let mut config: Config = record.default_config();
             if let Some(rules) = rules {
                 config.rules = rules;

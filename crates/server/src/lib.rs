@@ -21,6 +21,7 @@
 //!
 //! Modules:
 //! - [`api`]: the JSON endpoints;
+//! - [`generate`]: Xiangqi tables generated on demand (estimate, jobs, progress, cancel);
 //! - [`page`]: the embedded page and its assets;
 //! - [`xiangqi`]: the Xiangqi endpoints over the tablebases;
 //! - [`conn`], [`descriptors`], [`guard`]: the defences above.
@@ -28,13 +29,14 @@
 pub mod api;
 pub mod conn;
 pub mod descriptors;
+pub mod generate;
 pub mod guard;
 pub mod page;
 pub mod xiangqi;
 
 use std::io;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -42,7 +44,6 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use endgame_core::Cancel;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
@@ -82,6 +83,9 @@ pub struct Limits {
     /// Time an answer may wait for the client to read it (no progress at all) before the
     /// connection is closed.
     pub write_time: Duration,
+    /// The memory one generation on demand may take, in bytes; `None`: the server generates
+    /// no tables ([`generate`]).
+    pub generate_memory: Option<u64>,
 }
 
 impl Default for Limits {
@@ -101,6 +105,7 @@ impl Default for Limits {
             header_time: Duration::from_secs(10),
             body_time: Duration::from_secs(10),
             write_time: Duration::from_secs(10),
+            generate_memory: None,
         }
     }
 }
@@ -152,14 +157,16 @@ pub struct AppState {
     probes: Arc<Semaphore>,
     /// The Xiangqi tablebases.
     pub xiangqi: xiangqi::Stores,
+    /// Generation on demand.
+    pub generation: generate::Generation,
 }
 
 /// Cancels a search when its request goes away (timed out, or the client left).
-struct CancelOnDrop(Cancel);
+struct CancelOnDrop(Arc<AtomicBool>);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        self.0.cancel();
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -180,7 +187,8 @@ impl AppState {
         };
         let probes = Arc::new(Semaphore::new(limits.probes.max(1)));
         let xiangqi = xiangqi::Stores::new(limits.tb_dir.clone(), limits.cache_bytes);
-        AppState { limits, access, searches, probes, xiangqi }
+        let generation = generate::Generation::new(limits.generate_memory);
+        AppState { limits, access, searches, probes, xiangqi, generation }
     }
 
     /// Runs `work` on the search pool once a slot is free, giving it a flag that is set when
@@ -191,7 +199,7 @@ impl AppState {
     /// when the search takes longer than the time limit (it is cancelled); 500 when it panics.
     pub async fn search<T: Send + 'static>(
         &self,
-        work: impl FnOnce(&Cancel) -> T + Send + 'static,
+        work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
     ) -> Result<T, ApiError> {
         let workers = self.limits.workers.max(1);
         let busy =
@@ -214,8 +222,8 @@ impl AppState {
                 }
             }
         };
-        let cancel = Cancel::new();
-        let guard = CancelOnDrop(cancel.clone());
+        let cancel = Arc::new(AtomicBool::new(false));
+        let guard = CancelOnDrop(Arc::clone(&cancel));
         let (tx, rx) = tokio::sync::oneshot::channel();
         self.searches.pool(workers).spawn(move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&cancel)));
@@ -306,6 +314,7 @@ impl IntoResponse for ApiError {
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .merge(api::routes())
+        .merge(generate::routes())
         .merge(page::routes())
         .fallback(fallback)
         .method_not_allowed_fallback(wrong_method)

@@ -1,6 +1,12 @@
-//! The page: one HTML file, a style sheet and JavaScript modules, embedded in the binary.
-//! `/`, `/xiangqi`, `/twixt`, `/cheesy` and `/marine` all serve the app, which opens the tab
-//! the path names (`/?fen=FEN` opens the Xiangqi explorer).
+//! The page: one HTML file, a style sheet and JavaScript modules (plain ES modules, no build
+//! step), embedded in the binary. `/`, `/xiangqi`, `/twixt`, `/cheesy` and `/marine` all serve
+//! the app, which opens the tab the path names (`/?fen=FEN` opens the Xiangqi explorer).
+//!
+//! The modules: `app.js` (tabs, browser history, keyboard, language switch), `ui.js` (shared
+//! helpers), `i18n.js` (every string in English and Chinese), one module per game, and for
+//! Xiangqi `xiangqi-board.js` (the SVG board), `xiangqi-notation.js` (FEN, Chinese notation,
+//! WXF export), `generate.js` (generation on demand, when a material has no tables) and `glyphs.js` (the piece characters as SVG paths, under the SIL Open Font
+//! License in `OFL.txt`, so that they show on machines without Chinese fonts).
 
 use std::sync::Arc;
 
@@ -16,13 +22,25 @@ const INDEX: &str = include_str!("../assets/index.html");
 
 /// The embedded assets: name, content type, text.
 const ASSETS: &[(&str, &str, &str)] = &[
-    ("style.css", "text/css; charset=utf-8", include_str!("../assets/style.css")),
-    ("app.js", "text/javascript; charset=utf-8", include_str!("../assets/app.js")),
-    ("xiangqi.js", "text/javascript; charset=utf-8", include_str!("../assets/xiangqi.js")),
-    ("twixt.js", "text/javascript; charset=utf-8", include_str!("../assets/twixt.js")),
-    ("cheesy.js", "text/javascript; charset=utf-8", include_str!("../assets/cheesy.js")),
-    ("marine.js", "text/javascript; charset=utf-8", include_str!("../assets/marine.js")),
+    ("style.css", CSS, include_str!("../assets/style.css")),
+    ("app.js", JS, include_str!("../assets/app.js")),
+    ("ui.js", JS, include_str!("../assets/ui.js")),
+    ("i18n.js", JS, include_str!("../assets/i18n.js")),
+    ("xiangqi.js", JS, include_str!("../assets/xiangqi.js")),
+    ("xiangqi-board.js", JS, include_str!("../assets/xiangqi-board.js")),
+    ("xiangqi-notation.js", JS, include_str!("../assets/xiangqi-notation.js")),
+    ("glyphs.js", JS, include_str!("../assets/glyphs.js")),
+    ("generate.js", JS, include_str!("../assets/generate.js")),
+    ("twixt.js", JS, include_str!("../assets/twixt.js")),
+    ("cheesy.js", JS, include_str!("../assets/cheesy.js")),
+    ("marine.js", JS, include_str!("../assets/marine.js")),
+    ("favicon.svg", SVG, include_str!("../assets/favicon.svg")),
+    ("OFL.txt", TEXT, include_str!("../assets/OFL.txt")),
 ];
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+const TEXT: &str = "text/plain; charset=utf-8";
 
 /// The page routes.
 pub fn routes() -> Router<Arc<AppState>> {
@@ -33,6 +51,12 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/cheesy", get(index))
         .route("/marine", get(index))
         .route("/assets/{name}", get(asset))
+        .route("/favicon.ico", get(favicon))
+}
+
+/// Browsers ask for `/favicon.ico` before reading the page's icon link: the same SVG icon.
+async fn favicon() -> Response {
+    asset(Path("favicon.svg".to_string())).await
 }
 
 async fn index() -> Html<&'static str> {

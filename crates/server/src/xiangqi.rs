@@ -29,7 +29,7 @@ use crate::{ApiError, AppState};
 pub struct Stores {
     dir: PathBuf,
     cache_bytes: usize,
-    stores: [OnceLock<Arc<Tablebases>>; 3],
+    stores: [OnceLock<Arc<Tablebases>>; Rules::ALL.len()],
     /// The materials (with their rule set) that have answered a position: probes from then on.
     ready: Mutex<HashSet<(usize, Material)>>,
 }
@@ -83,7 +83,7 @@ fn rules_of(map: &HashMap<String, String>) -> Result<Rules, ApiError> {
         None => Ok(Rules::Standard),
         Some(r) => r.parse().map_err(|_| {
             ApiError::bad_request(format!(
-                "query: invalid value '{r}' for rules: expected standard, hdu or perpetual-check"
+                "query: invalid value '{r}' for rules: expected standard, hdu, perpetual-check or check-and-chase"
             ))
         }),
     }
@@ -100,7 +100,7 @@ fn probe_error(stores: &Stores, prefix: &str, e: &ProbeError) -> ApiError {
     }
 }
 
-/// `GET /api/xiangqi?fen=FEN&rules=standard|hdu|perpetual-check`.
+/// `GET /api/xiangqi?fen=FEN&rules=standard|hdu|perpetual-check|check-and-chase`.
 pub async fn position(State(state): State<Arc<AppState>>, query: Params) -> Result<Response, ApiError> {
     let map = params(query, &["fen", "rules"])?;
     let rules = rules_of(&map)?;
@@ -158,7 +158,7 @@ pub async fn stats(State(state): State<Arc<AppState>>, query: Params) -> Result<
     let tables = state.xiangqi.get(rules);
     let answer = {
         let state = Arc::clone(&state);
-        move |_: &endgame_core::Cancel| -> Result<serde_json::Value, ApiError> {
+        move |_: &std::sync::atomic::AtomicBool| -> Result<serde_json::Value, ApiError> {
             let s = tables
                 .stats(material)
                 .map_err(|e| probe_error(&state.xiangqi, &format!("material {material}"), &e))?;

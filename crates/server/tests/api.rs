@@ -86,6 +86,14 @@ async fn twixt_bad_input_names_the_place() {
     assert!(error(&json).contains("unknown parameter 'colour'"));
     let (status, _) = call("POST", "/api/twixt/replay", "").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+    // No format detected: the API's parameter is named, not the command line's option.
+    let (status, json) = call("POST", "/api/twixt/replay", "hello\n").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        error(&json),
+        "line 1: cannot tell the record format: expected `N M` (judge), `(;` (SGF) or a `#` header line (T1); \
+         choose the format (format=judge, sgf or t1)"
+    );
 }
 
 #[tokio::test]
@@ -192,14 +200,69 @@ async fn the_page_and_its_assets_are_served() {
         let body = response.into_body().collect().await.unwrap().to_bytes();
         assert!(String::from_utf8_lossy(&body).contains("/assets/app.js"));
     }
-    for asset in ["app.js", "style.css", "xiangqi.js", "twixt.js", "cheesy.js", "marine.js"] {
+    // Every file of assets/ is served (a module missing from page.rs would break the page),
+    // with its own bytes.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let mut served = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name == "index.html" {
+            continue;
+        }
         let app = router(Arc::new(AppState::new(Limits::default())));
         let response =
-            app.oneshot(Request::get(format!("/assets/{asset}")).body(Body::empty()).unwrap()).await.unwrap();
-        assert_eq!(response.status(), StatusCode::OK, "{asset}");
+            app.oneshot(Request::get(format!("/assets/{name}")).body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{name}");
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        assert_eq!(body, std::fs::read(dir.join(&name)).unwrap(), "{name}");
+        served += 1;
     }
+    assert!(served >= 13, "{served} assets");
+    let app = router(Arc::new(AppState::new(Limits::default())));
+    let response = app.oneshot(Request::get("/favicon.ico").body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "image/svg+xml");
     let (_, json) = call("GET", "/api/examples", Body::empty()).await;
     assert!(json["cheesy"].as_str().unwrap().contains('K'));
+    // The Xiangqi examples menu: named in both languages, each a legal position of its
+    // material (answered, or 404 when its tables are not generated).
+    let list = json["xiangqi"].as_array().unwrap();
+    assert!(list.len() >= 5);
+    for example in list {
+        assert!(!example["english"].as_str().unwrap().is_empty(), "{example}");
+        assert!(!example["chinese"].as_str().unwrap().is_empty(), "{example}");
+        let (status, answer) =
+            get(&format!("/api/xiangqi?fen={}", query(example["fen"].as_str().unwrap()))).await;
+        assert!(status == StatusCode::OK || status == StatusCode::NOT_FOUND, "{example}: {answer}");
+        if status == StatusCode::OK {
+            assert_eq!(answer["material"], example["material"], "{example}");
+        }
+    }
+}
+
+/// `/api/examples` lists the classic Xiangqi endgames (names in English and Chinese, material,
+/// a typical position); those of up to 4 men answer at once (solved in memory), the others
+/// are a material to generate (404 with the command).
+#[tokio::test]
+async fn examples_list_the_classic_xiangqi_endgames() {
+    let (status, json) = get("/api/examples").await;
+    assert_eq!(status, StatusCode::OK);
+    let list = json["xiangqi"].as_array().unwrap();
+    assert!(list.len() >= 20, "{json}");
+    let krkaabb = list.iter().find(|e| e["material"] == "KRvKAABB").unwrap();
+    assert_eq!(krkaabb["chinese"], "单车对士象全");
+    assert_eq!(krkaabb["english"], "Chariot against a full defence");
+    for e in list {
+        let fen = e["fen"].as_str().unwrap();
+        let (status, answer) = get(&format!("/api/xiangqi?fen={}", query(fen))).await;
+        if e["material"].as_str().unwrap().len() <= 5 {
+            assert_eq!(status, StatusCode::OK, "{e}: {answer}");
+            assert_eq!(answer["material"], e["material"]);
+        } else {
+            assert_eq!(status, StatusCode::NOT_FOUND, "{e}: {answer}");
+            assert!(error(&answer).contains("endgame xiangqi generate"), "{answer}");
+        }
+    }
 }
 
 /// A server whose Xiangqi directory is empty: materials of up to 4 men are solved in memory.
@@ -292,7 +355,7 @@ async fn xiangqi_bad_positions() {
     assert!(error(&json).contains("fen"));
     let (status, json) = get(&format!("/api/xiangqi?fen={fen}&rules=asian")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(error(&json).contains("expected standard, hdu or perpetual-check"));
+    assert!(error(&json).contains("expected standard, hdu, perpetual-check or check-and-chase"));
 }
 
 #[tokio::test]
@@ -341,6 +404,24 @@ async fn xiangqi_under_perpetual_check() {
 }
 
 #[tokio::test]
+async fn xiangqi_under_check_and_chase() {
+    // Up to 4 men the bans on perpetual check and chase decide what the first decides alone;
+    // each result names the ban.
+    let fen = query("9/9/4k4/9/9/9/n8/9/9/R2K5 b");
+    let (status, json) = get(&format!("/api/xiangqi?fen={fen}&rules=check-and-chase")).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!(
+        (&json["rules"], &json["rule"]),
+        (&Value::from("check-and-chase"), &Value::from("perpetual-check"))
+    );
+    assert_eq!(json["line_end"], "perpetual_check");
+    let (status, json) = get("/api/xiangqi/stats?material=KRvKN&rules=check-and-chase").await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!((json["wins_by_rule"].as_u64(), json["losses_by_rule"].as_u64()), (Some(624), Some(2570)));
+    assert_eq!(json["standard_draws"].as_u64(), Some(4412));
+}
+
+#[tokio::test]
 async fn xiangqi_reads_the_table_directory_it_was_given() {
     // A damaged KRvK file in the directory: the server reads it (rather than solving KRvK in
     // memory) and says what is wrong and how to regenerate it.
@@ -360,5 +441,41 @@ async fn xiangqi_reads_the_table_directory_it_was_given() {
     // Other materials still answer.
     let (status, _) = call_with(limits, "GET", "/api/xiangqi/stats?material=KNvK", Body::empty()).await;
     assert_eq!(status, StatusCode::OK);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A material is answered from its colour twin's file: with only `KRvKAB` generated, a
+/// position of `KABvKR` (the same seen from the other side) and its statistics answer, and no
+/// file of its own is written.
+#[tokio::test]
+async fn xiangqi_answers_a_material_from_its_colour_twins_file() {
+    use endgame_xiangqi::{Rules, Tablebases};
+    let dir = std::env::temp_dir().join(format!("endgame-server-api-twins-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let tables = Tablebases::open(&dir, Rules::Standard);
+    tables.generate(&["KABvKR".parse().unwrap()], &|_| {}).unwrap();
+    assert!(tables.path("KRvKAB".parse().unwrap()).exists());
+    assert!(!tables.path("KABvKR".parse().unwrap()).exists());
+    let limits = Limits { tb_dir: Some(dir.clone()), ..Limits::default() };
+    let ask = |uri: String| {
+        let limits = limits.clone();
+        async move { call_with(limits, "GET", &uri, Body::empty()).await }
+    };
+    let (status, red) = ask(format!("/api/xiangqi?fen={}", query("2bak4/9/9/9/9/9/9/9/1R7/5K3 w"))).await;
+    assert_eq!(status, StatusCode::OK, "{red}");
+    let (status, black) = ask(format!("/api/xiangqi?fen={}", query("5k3/1r7/9/9/9/9/9/9/9/2BAK4 b"))).await;
+    assert_eq!(status, StatusCode::OK, "{black}");
+    assert_eq!((&red["material"], &black["material"]), (&Value::from("KRvKAB"), &Value::from("KABvKR")));
+    assert_eq!(red["category"], "win");
+    assert_eq!((&red["category"], &red["dtm"]), (&black["category"], &black["dtm"]));
+    assert_eq!(red["moves"].as_array().unwrap().len(), black["moves"].as_array().unwrap().len());
+    let (status, a) = ask("/api/xiangqi/stats?material=KRvKAB".to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    let (status, b) = ask("/api/xiangqi/stats?material=KABvKR".to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{b}");
+    assert_eq!((&a["positions"], &a["wins"], &a["draws"]), (&b["positions"], &b["wins"], &b["draws"]));
+    assert_eq!(a["longest_red_win_plies"], b["longest_black_win_plies"]);
+    assert!(a["longest_red_win_plies"].as_u64().unwrap() > 0);
+    assert!(!tables.path("KABvKR".parse().unwrap()).exists(), "nothing written by the server");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -69,19 +69,18 @@ fn a_colliding_record_on_a_grid_costs_what_random_points_cost() {
 
 #[test]
 fn a_cancelled_replay_stops_and_an_unset_flag_changes_nothing() {
-    use endgame_core::Cancel;
+    use std::sync::atomic::AtomicBool;
     use replay::{ReplayError, replay_cancellable};
     let n = 1 << 30;
     let record = Record::parse(&judge_text(n.into(), &random_points(n, 101, 1)), None).unwrap();
-    let cancel = Cancel::new();
-    cancel.cancel();
+    let cancel = AtomicBool::new(true);
     let stopped = replay_cancellable(&record, record.default_config(), &cancel).unwrap_err();
     assert!(matches!(stopped, ReplayError::Cancelled(_)), "{stopped}");
-    let played = replay_cancellable(&record, record.default_config(), &Cancel::new()).unwrap();
+    let played = replay_cancellable(&record, record.default_config(), &AtomicBool::new(false)).unwrap();
     assert_eq!(played.steps.len(), 101);
     // An illegal move is still an input error naming the move.
     let bad = Record::parse("7 3\n0 3 6 5 0 3\n", None).unwrap();
-    let ReplayError::Input(e) = replay_cancellable(&bad, bad.default_config(), &Cancel::new()).unwrap_err()
+    let ReplayError::Input(e) = replay_cancellable(&bad, bad.default_config(), &AtomicBool::new(false)).unwrap_err()
     else {
         panic!("an input error")
     };

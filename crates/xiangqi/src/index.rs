@@ -60,6 +60,8 @@ struct Group {
     size: usize,
     /// For `k > 1`: the point numbers of every set, `k` per set, in the order of their values.
     sets: Vec<u8>,
+    /// The points of every value of the digit, `k` per value (for `k = 1` the slot's points).
+    points: Vec<Square>,
     /// `u64::MAX / size + 1`: dividing a 32-bit number by `size` is a multiplication by it
     /// (Lemire's method; 0 when `size` is 1).
     reciprocal: u64,
@@ -115,7 +117,7 @@ impl Group {
             }
         }
         let reciprocal = (u64::MAX / size.max(1) as u64).wrapping_add(1);
-        Group { start, k, size, sets, reciprocal }
+        Group { start, k, size, sets, points: Vec::new(), reciprocal }
     }
 
     /// The value of an increasing tuple of point numbers: `sum C(n_j, j + 1)`.
@@ -161,6 +163,9 @@ pub struct MaterialIndex {
     /// Each slot's group, and what one step of each group's digit adds to the index.
     group_of: Vec<usize>,
     group_strides: Vec<usize>,
+    /// For each slot whose piece is alone in its group, what one step of its point number adds
+    /// to the index; 0 for a slot of a group of identical pieces.
+    lone_strides: Vec<usize>,
 }
 
 impl MaterialIndex {
@@ -199,7 +204,14 @@ impl MaterialIndex {
         let mut start = 0;
         for i in 1..=slots.len() {
             if i == slots.len() || slots[i].piece != slots[start].piece {
-                groups.push(Group::new(start, i - start, slots[start].points.len()));
+                let mut g = Group::new(start, i - start, slots[start].points.len());
+                let points = &slots[start].points;
+                g.points = if g.k == 1 {
+                    points.clone()
+                } else {
+                    g.sets.iter().map(|&n| points[usize::from(n)]).collect()
+                };
+                groups.push(g);
                 start = i;
             }
         }
@@ -228,8 +240,12 @@ impl MaterialIndex {
             }
             stride *= g.size;
         }
+        let lone_strides = (0..slots.len())
+            .map(|i| if groups[group_of[i]].k == 1 { group_strides[group_of[i]] } else { 0 })
+            .collect();
         MaterialIndex {
             material,
+            lone_strides,
             slots,
             pieces,
             groups,
@@ -312,7 +328,7 @@ impl MaterialIndex {
                     let (q, digit) = g.div_rem(rest);
                     rest = q;
                     *sq = slot.points[digit as usize];
-                    let bit = 1 << sq.index();
+                    let bit = sq.bit();
                     if occupied & bit != 0 {
                         // Two pieces on one point.
                         return None;
@@ -321,11 +337,22 @@ impl MaterialIndex {
                 }
                 return self.mirror_hole_check(index, squares);
             }
+            // A set of points per digit; two pieces on one point make a hole.
+            let mut occupied = 0u128;
             for g in self.groups.iter().rev() {
                 let (q, digit) = g.div_rem(rest);
                 rest = q;
-                self.put(g, digit as usize, squares);
+                let at = digit as usize * g.k;
+                for (sq, &point) in squares[g.start..g.start + g.k].iter_mut().zip(&g.points[at..at + g.k]) {
+                    *sq = point;
+                    let bit = point.bit();
+                    if occupied & bit != 0 {
+                        return None;
+                    }
+                    occupied |= bit;
+                }
             }
+            return self.mirror_hole_check(index, squares);
         } else {
             let mut rest = index / 2;
             for g in self.groups.iter().rev() {
@@ -347,18 +374,48 @@ impl MaterialIndex {
     #[inline]
     fn mirror_hole_check(&self, index: usize, squares: &[Square]) -> Option<Color> {
         if on_axis(squares[0]) {
-            let mirrored = if self.identical {
-                let mut image = [Square::A0; MAX_MEN];
-                let image = self.mirror(squares, &mut image);
-                self.index_of(image, Color::Red)
-            } else {
-                self.mirror_index(squares, Color::Red)
-            };
-            if mirrored.expect("the mirror keeps every point allowed") < index & !1 {
+            if self.identical {
+                if self.image_is_smaller(squares) {
+                    return None;
+                }
+            } else if self.mirror_index(squares, Color::Red).expect("the mirror keeps every point allowed")
+                < index & !1
+            {
                 return None;
             }
         }
         Some(MaterialIndex::turn(index))
+    }
+
+    /// Whether the mirror image of the placement of these points (in slot order, identical pieces
+    /// in order; every point's image allowed) has a smaller index than the placement: the
+    /// groups' parts compared from the most significant one, each image's part the sum of the
+    /// weights of its points put in order.
+    #[inline]
+    fn image_is_smaller(&self, squares: &[Square]) -> bool {
+        for g in &self.groups {
+            let set = &squares[g.start..g.start + g.k];
+            let weights = &self.weights[g.start..g.start + g.k];
+            let part: usize = weights.iter().zip(set).map(|(w, sq)| w[sq.index()]).sum();
+            let mut image = [Square::A0; 5];
+            let image = &mut image[..g.k];
+            for (m, sq) in image.iter_mut().zip(set) {
+                *m = sq.mirror();
+            }
+            // An insertion sort: the mirror reverses the order of points on one rank.
+            for i in 1..image.len() {
+                let mut j = i;
+                while j > 0 && image[j - 1] > image[j] {
+                    image.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+            let mirrored: usize = weights.iter().zip(image.iter()).map(|(w, sq)| w[sq.index()]).sum();
+            if mirrored != part {
+                return mirrored < part;
+            }
+        }
+        false
     }
 
     /// Writes the points of group `g` with this digit to `squares`.
@@ -488,14 +545,21 @@ impl MaterialIndex {
         from: Square,
         to: Square,
     ) -> Option<usize> {
-        if self.identical {
-            self.moved_in_group(index, squares, slot, from, to)
-        } else {
-            self.moved_to(index, slot, from, to)
+        let stride = self.lone_strides[slot];
+        if stride == 0 {
+            return self.moved_in_group(index, squares, slot, from, to);
         }
+        // A piece alone in its group: its digit is its point number.
+        let s = &self.slots[slot];
+        let (a, b) = (s.number[from.index()], s.number[to.index()]);
+        if b == NOWHERE {
+            return None;
+        }
+        debug_assert!(a != NOWHERE);
+        Some(((index + usize::from(b) * stride) - usize::from(a) * stride) ^ 1)
     }
 
-    /// [`MaterialIndex::moved_among`] for a material with identical pieces.
+    /// [`MaterialIndex::moved_among`] for a piece of a group of identical pieces.
     #[inline(never)]
     fn moved_in_group(
         &self,
@@ -602,13 +666,27 @@ impl MaterialIndex {
         assert_eq!(twin.material, self.material.colour_twin(), "not the colour twin");
         let mut squares = [Square::A0; MAX_MEN];
         let turn = self.squares(index, &mut squares)?;
-        let (n, reds) = (self.slots.len(), self.red_slots);
-        // The twin's slots: Red's pieces first, which are this material's Black ones.
+        twin.index_of_twin_position(&squares[..self.slots.len()], turn)
+    }
+
+    /// The index here of the position of this material's colour twin with these points (in
+    /// the twin's slot order: its Red pieces first, which are this material's Black ones) and
+    /// `turn` to move, seen from the other side (colours swapped, every point flipped, the other
+    /// side to move): a position of the same value. `None` when a piece stands where it may
+    /// not. This is how a table answers for its colour twin.
+    #[must_use]
+    pub fn index_of_twin_position(&self, squares: &[Square], turn: Color) -> Option<usize> {
+        let n = self.slots.len();
+        if squares.len() != n {
+            return None;
+        }
+        // The twin's Red pieces are this material's Black ones.
+        let twin_reds = n - self.red_slots;
         let mut flipped = [Square::A0; MAX_MEN];
-        for (image, sq) in flipped.iter_mut().zip(squares[reds..n].iter().chain(&squares[..reds])) {
+        for (image, sq) in flipped.iter_mut().zip(squares[twin_reds..].iter().chain(&squares[..twin_reds])) {
             *image = sq.flip();
         }
-        twin.canonical_index(&mut flipped[..n], !turn)
+        self.canonical_index(&mut flipped[..n], !turn)
     }
 
     /// The position with this index; `None` for holes and numbers past the end.

@@ -16,6 +16,8 @@
 //!   published them. [`hdu()`] holds `KvKN` under `hdu` rules.
 //! - Probing: [`Tablebases`] (the tables of one rule set in one directory, read block by
 //!   block through a byte-bounded cache) and the [`Probe`] trait (value, moves, main line).
+//! - [`jobs`]: generation on demand: the estimate of what a material still needs, `ensure`
+//!   with progress and a memory budget, and a queue of cancellable jobs for a server.
 //! - [`perpetual`]: tables under `perpetual-check` (a side that checks forever loses), solved
 //!   in memory by the core's [`endgame_core::perpetual`] solver.
 //! - [`judge`]: the HDU 5897 contest format.
@@ -34,10 +36,13 @@
 //! ```
 
 pub mod board;
+pub mod catalogue;
+pub mod chase;
 #[cfg(feature = "mpi")]
 pub mod cluster;
 pub mod fen;
 pub mod index;
+pub mod jobs;
 pub mod judge;
 pub mod material;
 pub mod material_game;
@@ -57,7 +62,7 @@ pub mod wxf;
 pub use board::{Board, Setup};
 pub use fen::FenError;
 pub use index::{ColourFlip, MaterialIndex};
-pub use material::{Material, MaterialError};
+pub use material::{Defenders, DefendersError, Material, MaterialError, SideDefenders};
 pub use moves::{Move, ParseMoveError};
 pub use perpetual::{PerpetualStats, PerpetualTablebase};
 pub use piece::{Color, Piece, Role};

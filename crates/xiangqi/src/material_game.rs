@@ -23,8 +23,9 @@ use crate::tablebase::{Table, Tablebase};
 pub struct MaterialGame<'a> {
     index: &'a MaterialIndex,
     rules: Rules,
-    /// For each slot, the table of the material left when its piece is captured (if solved).
-    captures: Vec<Option<&'a Table>>,
+    /// For each slot, the table that answers for the material left when its piece is captured
+    /// (if solved), and whether it is that material's colour twin's.
+    captures: Vec<Option<(&'a Table, bool)>>,
     /// No identical pieces: a move's index follows from the index before it (and that of its
     /// mirror image) in O(1).
     fast: bool,
@@ -68,7 +69,7 @@ impl<'a> MaterialGame<'a> {
             .map(|slot| {
                 let mut material = index.material();
                 material.remove(index.piece(slot));
-                smaller.table(material)
+                smaller.answering(material)
             })
             .collect();
         let id = NEXT_GAME.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -141,7 +142,7 @@ impl Game for MaterialGame<'_> {
         let Some(turn) = self.index.squares(pos, &mut all) else { return false };
         match self.rules {
             Rules::Hdu => true,
-            Rules::Standard | Rules::PerpetualCheck => {
+            Rules::Standard | Rules::PerpetualCheck | Rules::CheckAndChase => {
                 legal(&all[..self.index.pieces().len()], self.index.pieces(), turn)
             }
         }
@@ -216,7 +217,7 @@ impl MaterialGame<'_> {
         if self.index.squares(pos, &mut all).is_some() {
             let pieces = self.index.pieces();
             let squares = &all[..pieces.len()];
-            let occupied = squares.iter().fold(0u128, |m, s| m | 1 << s.index());
+            let occupied = squares.iter().fold(0u128, |m, s| m | s.bit());
             for color in [Color::Red, Color::Black] {
                 let general = squares[self.generals[color.index()]];
                 placement.checks[color.index()] = self.in_check(occupied, squares, general, color, None);
@@ -266,7 +267,7 @@ impl MaterialGame<'_> {
             }
             let reach = targets(&bits, from, piece);
             let screens = if !checked && piece.role != Role::General {
-                let vacated = occupied & !(1 << from.index());
+                let vacated = occupied & !from.bit();
                 if !near(from, general) {
                     Some(
                         *far_screens
@@ -288,15 +289,12 @@ impl MaterialGame<'_> {
                 for_each_point(legal & occupied, |to| f(Some(self.capture_value(all, slot, to, turn))));
             } else {
                 for_each_point(reach, |to| {
-                    let taken = if occupied & (1 << to.index()) == 0 {
-                        None
-                    } else {
-                        squares.iter().position(|&s| s == to)
-                    };
+                    let taken =
+                        if occupied & to.bit() == 0 { None } else { squares.iter().position(|&s| s == to) };
                     let mut after = *all;
                     after[slot] = to;
                     let king = if piece.role == Role::General { to } else { general };
-                    let after_occupied = (occupied & !(1 << from.index())) | 1 << to.index();
+                    let after_occupied = (occupied & !from.bit()) | to.bit();
                     if !self.in_check(after_occupied, &after[..n], king, turn, taken) {
                         f(taken.map(|_| self.capture_value(all, slot, to, turn)));
                     }
@@ -428,20 +426,41 @@ impl Unmoves for MaterialGame<'_> {
     /// of the positions reached that way are illegal (the side to move there would be giving
     /// check): holes of the index, which the solver ignores.
     fn for_each_unmove(&self, pos: usize, mut f: impl FnMut(usize)) {
+        self.for_each_unmove_from(pos, |p, _, _, _| f(p));
+    }
+}
+
+impl MaterialGame<'_> {
+    /// [`Unmoves::for_each_unmove`] with the move taken back: `f(parent, squares, slot,
+    /// from)`, where `squares` are the points of the position (or of its mirror image, the
+    /// one the parent moves into) and the piece of `slot` came from `from` (the parent's
+    /// points are `squares` with `from` in that slot; slots as the index numbers pieces).
+    #[inline]
+    pub(crate) fn for_each_unmove_from(
+        &self,
+        pos: usize,
+        mut f: impl FnMut(usize, &[Square], usize, Square),
+    ) {
         let mut all = [Square::A0; MAX_MEN];
         let Some(turn) = self.index.squares(pos, &mut all) else { return };
         let n = self.index.pieces().len();
         let pieces = self.index.pieces();
-        // The position stands for its mirror image too: a move into either leads here.
+        // The position stands for its mirror image too: a move into either leads here. With
+        // Red's General left of the axis, the image's un-moves that lead to indexed positions
+        // are those of Red's General (after a move of Red); on the axis, all of them (unless
+        // the position is its own image).
+        let on_axis = all[0].file().index() == 4;
+        let image_needed = if on_axis { !self.index.is_symmetric(&all[..n]) } else { turn == Color::Black };
         let mut image = all;
-        for sq in &mut image[..n] {
-            *sq = sq.mirror();
+        if image_needed {
+            for sq in &mut image[..n] {
+                *sq = sq.mirror();
+            }
+            // Identical pieces in increasing order, as the index numbers them.
+            self.index.canonicalize(&mut image[..n]);
         }
-        // Identical pieces in increasing order, as the index numbers them.
-        self.index.canonicalize(&mut image[..n]);
-        let symmetric = self.index.is_symmetric(&all[..n]);
         for (mirrored, placement) in [(false, &all), (true, &image)] {
-            if mirrored && symmetric {
+            if mirrored && !image_needed {
                 break;
             }
             let squares = &placement[..n];
@@ -462,7 +481,7 @@ impl Unmoves for MaterialGame<'_> {
                     if let Some(base) = base {
                         // Parents whose Red General stands right of the axis are not indexed.
                         if let Some(p) = self.index.moved_among(base, squares, slot, to, from) {
-                            f(p);
+                            f(p, squares, slot, from);
                         }
                         return;
                     }
@@ -474,7 +493,7 @@ impl Unmoves for MaterialGame<'_> {
                     parent[slot] = from;
                     self.index.canonicalize(parent);
                     if let Some(p) = self.index.index_of(parent, !turn) {
-                        f(p);
+                        f(p, squares, slot, from);
                     }
                 });
             }
@@ -533,10 +552,15 @@ fn near(sq: Square, general: Square) -> bool {
 impl MaterialGame<'_> {
     /// The value after a capture: the pieces but the taken one, in the smaller material.
     fn smaller_value(&self, squares: &mut [Square], taken: usize, turn: Color) -> Value {
-        let table = self.captures[taken].expect("the materials after a capture are solved first");
+        let (table, flipped) = self.captures[taken].expect("the materials after a capture are solved first");
         let (mut rest, n) = without_slot(squares, taken);
         let rest = &mut rest[..n];
-        let i = table.index().canonical_index(rest, turn).expect("pieces stay on legal points");
+        let i = if flipped {
+            table.index().index_of_twin_position(rest, turn)
+        } else {
+            table.index().canonical_index(rest, turn)
+        };
+        let i = i.expect("pieces stay on legal points");
         table.solution().value(i).expect("a position after a capture is in the smaller table")
     }
 }

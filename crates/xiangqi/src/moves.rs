@@ -148,7 +148,7 @@ impl Bits {
     pub fn new(squares: &[Square], pieces: &[Piece]) -> Bits {
         let mut bits = Bits::default();
         for (&sq, &p) in squares.iter().zip(pieces) {
-            let bit = 1u128 << sq.index();
+            let bit = sq.bit();
             bits.occupied |= bit;
             if p.color == Color::Red {
                 bits.red |= bit;
@@ -170,7 +170,7 @@ impl Bits {
 impl Sides for Bits {
     #[inline]
     fn side_at(&self, sq: Square) -> Option<Color> {
-        let bit = 1u128 << sq.index();
+        let bit = sq.bit();
         if self.occupied & bit == 0 {
             None
         } else if self.red & bit != 0 {
@@ -182,7 +182,7 @@ impl Sides for Bits {
 
     #[inline]
     fn is_empty(&self, sq: Square) -> bool {
-        self.occupied & (1u128 << sq.index()) == 0
+        self.occupied & sq.bit() == 0
     }
 }
 
@@ -199,7 +199,7 @@ const fn forward(color: Color) -> i8 {
 }
 
 /// Whether `sq` lies across the river for `color` (in the other side's half).
-const fn across_river(sq: Square, color: Color) -> bool {
+pub(crate) const fn across_river(sq: Square, color: Color) -> bool {
     match color {
         Color::Red => sq.rank().index() >= 5,
         Color::Black => sq.rank().index() <= 4,
@@ -451,7 +451,7 @@ pub fn generate_for(
                     out.push(Move { from, to });
                 }
             }
-            Rules::Standard | Rules::PerpetualCheck => {
+            Rules::Standard | Rules::PerpetualCheck | Rules::CheckAndChase => {
                 let Some(general) = general else { return };
                 let checked = in_check(board, general, color);
                 for_each_target(board, from, piece, |to| {

@@ -1,10 +1,12 @@
-//! Tables under the `perpetual-check` rule set: `standard` Xiangqi where a side that checks
-//! forever (while the other side does not) loses.
+//! Tables under the `perpetual-check` rule set (`standard` Xiangqi where a side that checks
+//! forever, while the other side does not, loses) and the `check-and-chase` rule set (the
+//! bans on perpetual check and perpetual chase).
 //!
 //! The core solver ([`endgame_core::perpetual`]) does the work; this module gives it the game:
 //! the `standard` moves of a material ([`MaterialGame`]), the mark "the side to move is in
-//! check" ([`Checks::in_check`]), and the values under the rule of the smaller materials that
-//! captures lead into ([`Checks::known_by_rule`]). Chasing rules are not modelled.
+//! check" ([`Checks::in_check`]), under `check-and-chase` the chase label of a move
+//! ([`Checks::is_chase`], [`crate::chase`]; on un-moves too), and the values under the rule of
+//! the smaller materials that captures lead into ([`Checks::known_by_rule`]).
 //!
 //! [`PerpetualTablebase`] solves materials in memory, smaller materials first (a table under
 //! the rule needs the rule's values of the materials after a capture); the store
@@ -12,9 +14,10 @@
 
 use std::collections::BTreeMap;
 
-use endgame_core::perpetual::{Checks, PerpetualCheck, RuleSolution, RuleValue};
+use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleSolution, RuleValue};
 use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, Value};
 
+use crate::chase::{Attacks, chase_attacks, creates_chase_attack};
 use crate::index::{MAX_MEN, MaterialIndex, without_slot};
 use crate::material::Material;
 use crate::material_game::MaterialGame;
@@ -26,7 +29,8 @@ use crate::rules::Rules;
 use crate::square::Square;
 use crate::tablebase::Tablebase;
 
-/// One material under `perpetual-check`, as the core solver sees it.
+/// One material under `perpetual-check` or `check-and-chase` (the rules of its tables), as
+/// the core solver sees it.
 pub struct PerpetualGame<'a> {
     game: MaterialGame<'a>,
     index: &'a MaterialIndex,
@@ -34,11 +38,11 @@ pub struct PerpetualGame<'a> {
 }
 
 impl<'a> PerpetualGame<'a> {
-    /// The game of `index`'s material; captures are looked up in `tables` (which must hold
-    /// every material a capture leads to).
+    /// The game of `index`'s material under the rules of `tables`; captures are looked up in
+    /// `tables` (which must hold every material a capture leads to).
     #[must_use]
     pub fn new(index: &'a MaterialIndex, tables: &'a PerpetualTablebase) -> Self {
-        PerpetualGame { game: MaterialGame::new(index, Rules::PerpetualCheck, &tables.plain), index, tables }
+        PerpetualGame { game: MaterialGame::new(index, tables.rules, &tables.plain), index, tables }
     }
 }
 
@@ -93,11 +97,64 @@ impl Checks for PerpetualGame<'_> {
             .after_capture(self.index, &all[..n], taken, !turn)
             .expect("the materials after a capture are solved first")
     }
+
+    fn has_chases(&self) -> bool {
+        self.tables.rules.bans_chases()
+    }
+
+    fn is_chase(&self, pos: usize, mv: Move) -> bool {
+        let mut all = [Square::A0; MAX_MEN];
+        if self.index.squares(pos, &mut all).is_none() {
+            return false;
+        }
+        let n = self.index.pieces().len();
+        let Some(slot) = all[..n].iter().position(|&s| s == mv.from) else { return false };
+        creates_chase_attack(&all[..n], self.index.pieces(), slot, mv.to, None)
+    }
+
+    /// The un-moves of [`MaterialGame`] with their placements: the chase-attacks of the side
+    /// that moved are worked out once per placement (the position or its mirror image), those
+    /// before the move only when there are any after it.
+    fn for_each_labelled_unmove(
+        &self,
+        pos: usize,
+        wanted: impl Fn(usize) -> bool,
+        mut f: impl FnMut(usize, bool),
+    ) {
+        let pieces = self.index.pieces();
+        let n = pieces.len();
+        let mut cached: Option<([Square; MAX_MEN], Attacks)> = None;
+        self.game.for_each_unmove_from(pos, |p, squares, slot, from| {
+            if !wanted(p) {
+                return;
+            }
+            let side = pieces[slot].color;
+            let after = match &cached {
+                Some((s, attacks)) if s[..n] == *squares => *attacks,
+                _ => {
+                    let attacks = chase_attacks(squares, pieces, side);
+                    let mut s = [Square::A0; MAX_MEN];
+                    s[..n].copy_from_slice(squares);
+                    cached = Some((s, attacks));
+                    attacks
+                }
+            };
+            let chase = !after.is_empty() && {
+                let mut before = [Square::A0; MAX_MEN];
+                before[..n].copy_from_slice(squares);
+                before[slot] = from;
+                let before = chase_attacks(&before[..n], pieces, side);
+                after.new_since(&before).next().is_some()
+            };
+            f(p, chase);
+        });
+    }
 }
 
-/// Materials solved in memory under `perpetual-check` (with their `standard` tables, which the
-/// solver starts from).
+/// Materials solved in memory under `perpetual-check` or `check-and-chase` (with their
+/// `standard` tables, which the solver starts from).
 pub struct PerpetualTablebase {
+    rules: Rules,
     plain: Tablebase,
     rule: BTreeMap<Material, RuleSolution>,
 }
@@ -109,10 +166,26 @@ impl Default for PerpetualTablebase {
 }
 
 impl PerpetualTablebase {
-    /// No material solved yet.
+    /// No material solved yet, under `perpetual-check`.
     #[must_use]
     pub fn new() -> Self {
-        PerpetualTablebase { plain: Tablebase::new(Rules::Standard), rule: BTreeMap::new() }
+        Self::with_rules(Rules::PerpetualCheck)
+    }
+
+    /// No material solved yet, under `rules`: `perpetual-check` or `check-and-chase`.
+    ///
+    /// # Panics
+    /// For rules without bans on endless play ([`Rules::has_bans`]).
+    #[must_use]
+    pub fn with_rules(rules: Rules) -> Self {
+        assert!(rules.has_bans(), "{rules} tables are solved by crate::Tablebase");
+        PerpetualTablebase { rules, plain: Tablebase::new(Rules::Standard), rule: BTreeMap::new() }
+    }
+
+    /// The rule set.
+    #[must_use]
+    pub const fn rules(&self) -> Rules {
+        self.rules
     }
 
     /// The `standard` tables of the solved materials.
@@ -130,7 +203,10 @@ impl PerpetualTablebase {
             return Ok(());
         }
         for smaller in material.after_captures() {
-            self.solve(smaller)?;
+            // A material whose colour twin is solved is answered from the twin's table.
+            if self.answering(smaller).is_none() {
+                self.solve(smaller)?;
+            }
         }
         self.plain.solve(material)?;
         let table = self.plain.table(material).expect("just solved");
@@ -176,7 +252,7 @@ impl PerpetualTablebase {
         solver: &Retrograde<'_>,
     ) -> Result<Solution, SolveError> {
         for smaller in material.after_captures() {
-            assert!(self.rule.contains_key(&smaller), "{smaller} is solved before {material}");
+            assert!(self.answering(smaller).is_some(), "{smaller} is solved before {material}");
         }
         Ok(match plain {
             Some(plain) => {
@@ -264,10 +340,30 @@ impl PerpetualTablebase {
     ) -> Option<RuleValue> {
         let mut material = index.material();
         material.remove(index.piece(taken));
-        let smaller = self.index(material)?;
+        let (smaller, solution, flipped) = self.answering(material)?;
         let (mut rest, n) = without_slot(squares, taken);
-        let i = smaller.canonical_index(&mut rest[..n], turn)?;
-        self.rule.get(&material)?.value(i)
+        let i = if flipped {
+            smaller.index_of_twin_position(&rest[..n], turn)?
+        } else {
+            smaller.canonical_index(&mut rest[..n], turn)?
+        };
+        solution.value(i)
+    }
+
+    /// The index and solution that answer for `material`: its own, or its colour twin's (then
+    /// `true`: a position is looked up there seen from the other side; the rule treats both
+    /// sides alike, ranks included).
+    #[must_use]
+    pub fn answering(&self, material: Material) -> Option<(&MaterialIndex, &RuleSolution, bool)> {
+        for (m, flipped) in [(material, false), (material.colour_twin(), true)] {
+            if flipped && !self.rules.colour_symmetric() {
+                break;
+            }
+            if let (Some(index), Some(solution)) = (self.index(m), self.rule.get(&m)) {
+                return Some((index, solution, flipped));
+            }
+        }
+        None
     }
 
     /// The value of a position for the side to move; `None` when its material is not solved or
@@ -277,22 +373,23 @@ impl PerpetualTablebase {
         if position.is_game_over() {
             return Some(RuleValue::Loss(endgame_core::Plies(0)));
         }
-        position.check(Rules::PerpetualCheck).ok()?;
-        let material = position.material();
-        let i = self.index(material)?.encode(position)?;
-        self.rule.get(&material)?.value(i)
+        position.check(self.rules).ok()?;
+        let (index, solution, flipped) = self.answering(position.material())?;
+        let position = if flipped { position.colour_twin() } else { *position };
+        solution.value(index.encode(&position)?)
     }
 
     /// Every legal move of a position with the value it gives the side to move, best first:
     /// the shortest mate, then wins by the rule (the first of them keeps the win and leads to
-    /// it: the smallest rank; a capture into a smaller material that wins by the rule counts
-    /// as rank 0), draws, losses by the rule, the longest loss. `None` as for [`Self::value`].
+    /// it: the smallest rank, or under `check-and-chase` for a win by the ban on perpetual
+    /// chase the certificate's move, see [`endgame_core::perpetual::winning_move`]; a capture
+    /// into a smaller material that wins by the rule counts as rank 0), draws, losses by the rule, the longest loss. `None` as for [`Self::value`].
     #[must_use]
     pub fn moves(&self, position: &Position) -> Option<Vec<(Move, RuleValue)>> {
         self.value(position)?;
         let material = position.material();
         let mut out = Vec::new();
-        for mv in position.legal_moves(Rules::PerpetualCheck) {
+        for mv in position.legal_moves(self.rules) {
             let child = position.play_unchecked(mv);
             let value = if position.captures_general(mv) {
                 RuleValue::Loss(endgame_core::Plies(0))
@@ -304,6 +401,15 @@ impl PerpetualTablebase {
             out.push((mv, value.before_move()));
         }
         out.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        if self.rules.bans_chases() {
+            let value = self.value(position)?;
+            let inside = |mv| position.capture(mv).is_none();
+            let after = out.iter().map(|&(mv, v)| (mv, -v, inside(mv)));
+            if let Some(k) = crate::probe::certified_move(position, value, after) {
+                let first = out.remove(k);
+                out.insert(0, first);
+            }
+        }
         Some(out)
     }
 
@@ -338,23 +444,24 @@ impl PerpetualTablebase {
 
 impl Probe for PerpetualTablebase {
     fn rules(&self) -> Rules {
-        Rules::PerpetualCheck
+        self.rules
     }
 
     fn lookup(&self, position: &Position) -> Result<RuleValue, ProbeError> {
         let material = position.material();
         let not_solved = || ProbeError::NotSolved {
             material,
-            rules: Rules::PerpetualCheck,
+            rules: self.rules,
             solved: self.materials().map(|m| m.to_string()).collect::<Vec<_>>().join(", "),
         };
-        let index = self.index(material).ok_or_else(not_solved)?;
-        let solution = self.rule.get(&material).ok_or_else(not_solved)?;
-        index.encode(position).and_then(|i| solution.value(i)).ok_or(ProbeError::NoValue { material })
+        let (index, solution, flipped) = self.answering(material).ok_or_else(not_solved)?;
+        let position = if flipped { position.colour_twin() } else { *position };
+        index.encode(&position).and_then(|i| solution.value(i)).ok_or(ProbeError::NoValue { material })
     }
 }
 
-/// Counts over the legal positions of one material under `perpetual-check`.
+/// Counts over the legal positions of one material under `perpetual-check` or
+/// `check-and-chase`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PerpetualStats {
     /// Legal positions.
@@ -369,6 +476,10 @@ pub struct PerpetualStats {
     pub losses_by_rule: u64,
     /// Lost by mate (as under `standard`).
     pub losses: u64,
+    /// Of the wins by the rule, those by the ban on perpetual chase.
+    pub wins_by_chase: u64,
+    /// Of the losses by the rule, those by the ban on perpetual chase.
+    pub losses_by_chase: u64,
     /// Positions whose winner or distance differs from `standard` although `standard` does
     /// not call them a draw (0, or the solver is wrong).
     pub changed_decided: u64,
@@ -379,9 +490,15 @@ impl PerpetualStats {
         self.positions += 1;
         match value {
             RuleValue::Win(_) => self.wins += 1,
-            RuleValue::WinByRule(_) => self.wins_by_rule += 1,
+            RuleValue::WinByRule(ban, _) => {
+                self.wins_by_rule += 1;
+                self.wins_by_chase += u64::from(ban == Ban::Chase);
+            }
             RuleValue::Draw(_) => self.draws += 1,
-            RuleValue::LossByRule(_) => self.losses_by_rule += 1,
+            RuleValue::LossByRule(ban, _) => {
+                self.losses_by_rule += 1;
+                self.losses_by_chase += u64::from(ban == Ban::Chase);
+            }
             RuleValue::Loss(_) => self.losses += 1,
         }
         if !matches!(plain, Value::Draw(_)) && RuleValue::from(plain) != value {
@@ -397,6 +514,8 @@ impl PerpetualStats {
             draws: self.draws + o.draws,
             losses_by_rule: self.losses_by_rule + o.losses_by_rule,
             losses: self.losses + o.losses,
+            wins_by_chase: self.wins_by_chase + o.wins_by_chase,
+            losses_by_chase: self.losses_by_chase + o.losses_by_chase,
             changed_decided: self.changed_decided + o.changed_decided,
         }
     }

@@ -127,6 +127,18 @@ impl Position {
         Ok(())
     }
 
+    /// The same position seen from the other side: colours swapped, every point flipped
+    /// ([`Square::flip`]), the other side to move. Under every rule set it has the same value
+    /// (a position of the colour twin material, [`Material::colour_twin`]).
+    #[must_use]
+    pub fn colour_twin(&self) -> Position {
+        let mut board = Board::empty();
+        for (sq, piece) in self.board.pieces() {
+            board.set(sq.flip(), Some(Piece { color: !piece.color, role: piece.role }));
+        }
+        Position { board, turn: !self.turn }
+    }
+
     /// A position from parts known to be valid (a table index's points).
     pub(crate) const fn from_parts(board: Board, turn: Color) -> Position {
         Position { board, turn }

@@ -8,16 +8,19 @@
 //! follows the best moves (the shortest win, the longest loss) until the game ends, however
 //! long. A drawn line is bounded ([`DRAW_LINE_PLIES`]) and says why it stops.
 //!
-//! Values are [`RuleValue`]s: under `perpetual-check` a position may be won or lost by the
-//! rule (no mate distance); under the other rule sets every value is a mate, a loss or a draw.
-//! The winner of a rule win plays the move to the smallest rank (the first of
-//! [`Probe::moves`]): it keeps the win and, played every time, wins. Its main line ends when a
-//! position repeats ([`LineEnd::PerpetualCheck`]): from there on the loser checks forever.
+//! Values are [`RuleValue`]s: under `perpetual-check` and `check-and-chase` a position may be
+//! won or lost by the rule (no mate distance); under the other rule sets every value is a
+//! mate, a loss or a draw. The winner of a rule win plays the move the solution's certificate
+//! proves (the first of [`Probe::moves`]: the move to the smallest rank, or for a win by the
+//! ban on perpetual chase [`endgame_core::perpetual::winning_move`]): it keeps the win and,
+//! played every time, wins. Its main line ends when a position repeats
+//! ([`LineEnd::PerpetualCheck`], [`LineEnd::PerpetualChase`]): from there on the loser checks
+//! (or chases) forever.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use endgame_core::perpetual::RuleValue;
+use endgame_core::perpetual::{Ban, Choice, Label, RuleValue, winning_move};
 use endgame_core::table_file::TableError;
 use endgame_core::{Plies, SolveError};
 
@@ -26,6 +29,7 @@ use crate::moves::Move;
 use crate::piece::{Color, Piece};
 use crate::position::{Position, PositionError};
 use crate::rules::Rules;
+use crate::square::Square;
 
 /// The most plies a drawn main line shows (a draw is endless: the line must stop somewhere).
 pub const DRAW_LINE_PLIES: usize = 20;
@@ -170,6 +174,20 @@ pub enum LineEnd {
         /// The side that checks forever.
         loser: Color,
     },
+    /// The last position repeats the position after `ply` plies (0 = the start) in the line of
+    /// a win by the ban on perpetual chase (`check-and-chase`): `loser` checks or chases
+    /// forever and loses.
+    PerpetualChase {
+        /// Where the repeated position first stood.
+        ply: usize,
+        /// The length of the line (where it stands again).
+        again: usize,
+        /// The side that checks or chases forever.
+        loser: Color,
+        /// The piece the loser's first chase of the cycle chases and its point then (`None`
+        /// when the loser only checks in the cycle).
+        chased: Option<(Piece, Square)>,
+    },
     /// The last position repeats the position after `ply` plies (0 = the start): endless play.
     Repeats {
         /// Where the repeated position first stood.
@@ -242,6 +260,15 @@ pub trait Probe {
             moves.push(MoveValue { mv, capture: position.capture(mv), value: after.before_move(), after });
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.value));
+        if self.rules().bans_chases() {
+            let value = self.lookup(position)?;
+            let first =
+                certified_move(position, value, moves.iter().map(|m| (m.mv, m.after, m.capture.is_none())));
+            if let Some(k) = first {
+                let first = moves.remove(k);
+                moves.insert(0, first);
+            }
+        }
         Ok(moves)
     }
 
@@ -270,20 +297,69 @@ pub trait Probe {
             at = at.play_unchecked(best.mv);
             if let Some(&ply) = seen.get(&at) {
                 let again = moves.len();
-                break match start {
-                    RuleValue::WinByRule(_) => {
-                        LineEnd::PerpetualCheck { ply, again, loser: !position.turn() }
-                    }
-                    RuleValue::LossByRule(_) => {
-                        LineEnd::PerpetualCheck { ply, again, loser: position.turn() }
-                    }
-                    _ => LineEnd::Repeats { ply, again },
+                let loser = match start {
+                    RuleValue::WinByRule(..) => !position.turn(),
+                    RuleValue::LossByRule(..) => position.turn(),
+                    _ => break LineEnd::Repeats { ply, again },
                 };
+                if start.ban() == Some(Ban::Chase) {
+                    let chased = first_chase(position, &moves, ply, loser);
+                    break LineEnd::PerpetualChase { ply, again, loser, chased };
+                }
+                break LineEnd::PerpetualCheck { ply, again, loser };
             }
             seen.insert(at, moves.len());
         };
         Ok(MainLine { moves, end, last: at })
     }
+}
+
+/// The move the winner of `value`, the value of `position` under `check-and-chase`, plays
+/// when it is a win by the ban on perpetual chase: [`winning_move`] among `moves` (each with
+/// the value after it for the side to move there, and whether it stays in the material), the
+/// move the certificate proves (a win out of the draws, a check to a smaller measure, an idle
+/// move or a chase by the rank). `None` for another value.
+pub(crate) fn certified_move(
+    position: &Position,
+    value: RuleValue,
+    moves: impl Iterator<Item = (Move, RuleValue, bool)>,
+) -> Option<usize> {
+    if !matches!(value, RuleValue::WinByRule(Ban::Chase, _)) {
+        return None;
+    }
+    let choices: Vec<Choice> =
+        moves.map(|(mv, after, inside)| Choice { label: move_label(position, mv), after, inside }).collect();
+    winning_move(value, &choices)
+}
+
+/// The label of a legal move under `check-and-chase`: a check, a chase
+/// ([`crate::chase::is_chase`]), or idle (captures included).
+fn move_label(position: &Position, mv: Move) -> Label {
+    if position.capture(mv).is_some() {
+        Label::Idle
+    } else if position.play_unchecked(mv).in_check() {
+        Label::Check
+    } else if crate::chase::is_chase(position, mv) {
+        Label::Chase
+    } else {
+        Label::Idle
+    }
+}
+
+/// The piece chased by `loser`'s first chase among the moves from ply `ply` on (of the line
+/// `moves` from `start`), with its point.
+fn first_chase(start: &Position, moves: &[MoveValue], ply: usize, loser: Color) -> Option<(Piece, Square)> {
+    let mut at = *start;
+    for (k, m) in moves.iter().enumerate() {
+        if k >= ply && at.turn() == loser {
+            let after = at.play_unchecked(m.mv);
+            if let Some(&(_, target)) = crate::chase::new_chase_attacks(&at, m.mv).first() {
+                return after.board().get(target).map(|piece| (piece, target));
+            }
+        }
+        at = at.play_unchecked(m.mv);
+    }
+    None
 }
 
 impl LineEnd {
@@ -306,6 +382,20 @@ impl LineEnd {
                     "Ply {again} brings back {back}: {loser} can only check forever and loses by the perpetual-check rule."
                 )
             }
+            LineEnd::PerpetualChase { ply, again, loser, chased } => {
+                let back = if ply == 0 {
+                    "the start position".to_string()
+                } else {
+                    format!("the position after ply {ply}")
+                };
+                let what = match chased {
+                    Some((piece, at)) => format!("chasing {}'s {} on {at}", piece.color, piece.role),
+                    None => "checking".to_string(),
+                };
+                format!(
+                    "Ply {again} brings back {back}: {loser} can only check or chase forever ({what}) and loses by perpetual chase."
+                )
+            }
             LineEnd::Repeats { ply: 0, again } => {
                 format!("Ply {again} brings back the start position: endless play, a draw.")
             }
@@ -319,7 +409,7 @@ impl LineEnd {
     }
 
     /// A short name for JSON: `general_captured`, `checkmate`, `stalemate`, `perpetual_check`,
-    /// `repetition`, `bounded`.
+    /// `perpetual_chase`, `repetition`, `bounded`.
     #[must_use]
     pub const fn name(&self) -> &'static str {
         match self {
@@ -327,6 +417,7 @@ impl LineEnd {
             LineEnd::NoLegalMove { checkmated: true, .. } => "checkmate",
             LineEnd::NoLegalMove { checkmated: false, .. } => "stalemate",
             LineEnd::PerpetualCheck { .. } => "perpetual_check",
+            LineEnd::PerpetualChase { .. } => "perpetual_chase",
             LineEnd::Repeats { .. } => "repetition",
             LineEnd::Bounded => "bounded",
         }

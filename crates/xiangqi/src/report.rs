@@ -4,8 +4,10 @@
 //! Fields follow the lichess tablebase API: `category` (`win`, `draw`, `loss`) and `dtm`
 //! (plies, positive when the side to move wins, negative when it loses, `null` for a draw) of
 //! the position; a move's `category` and `dtm` are those of the position after it, for the
-//! side to move there. A win or loss by the perpetual-check rule is `category` `win` or `loss`
-//! with `"rule": "perpetual-check"` and `dtm` `null` (the field `rule` is there only then).
+//! side to move there. A win or loss by a ban on endless play is `category` `win` or `loss`
+//! with `"rule": "perpetual-check"` (by the ban on perpetual check) or `"perpetual-chase"`
+//! (by the ban on perpetual chase, under `check-and-chase` only) and `dtm` `null` (the field
+//! `rule` is there only then).
 
 use endgame_core::perpetual::RuleValue;
 use serde_json::{Value as Json, json};
@@ -18,9 +20,9 @@ use crate::probe::{MainLine, MoveValue, Probe, ProbeError};
 #[must_use]
 pub const fn category(value: RuleValue) -> &'static str {
     match value {
-        RuleValue::Win(_) | RuleValue::WinByRule(_) => "win",
+        RuleValue::Win(_) | RuleValue::WinByRule(..) => "win",
         RuleValue::Draw(_) => "draw",
-        RuleValue::Loss(_) | RuleValue::LossByRule(_) => "loss",
+        RuleValue::Loss(_) | RuleValue::LossByRule(..) => "loss",
     }
 }
 
@@ -39,8 +41,8 @@ pub fn dtm(value: RuleValue) -> Option<i64> {
 fn put_value(json: &mut Json, value: RuleValue) {
     json["category"] = json!(category(value));
     json["dtm"] = json!(dtm(value));
-    if value.is_by_rule() {
-        json["rule"] = json!(crate::Rules::PerpetualCheck.name());
+    if let Some(ban) = value.ban() {
+        json["rule"] = json!(ban.name());
     }
 }
 
@@ -78,9 +80,10 @@ pub fn move_json(m: &MoveValue) -> Json {
 }
 
 /// `solve --json`: the position's fields, `best_move`, the whole `main_line` (UCI moves),
-/// `line_end` (`checkmate`, `stalemate`, `general_captured`, `perpetual_check`, `repetition`,
-/// `bounded`) and
-/// `final_fen`.
+/// `line_end` (`checkmate`, `stalemate`, `general_captured`, `perpetual_check`,
+/// `perpetual_chase`, `repetition`, `bounded`), `final_fen`, and for `perpetual_chase` the
+/// piece the loser chases in the cycle: `chased` (`{"color", "role", "square"}`, `null` when
+/// the loser only checks there).
 #[must_use]
 pub fn solve_json(position: &Position, rules: crate::Rules, value: RuleValue, line: &MainLine) -> Json {
     let mut report = position_json(position, rules, value);
@@ -88,6 +91,16 @@ pub fn solve_json(position: &Position, rules: crate::Rules, value: RuleValue, li
     report["main_line"] = json!(line.moves.iter().map(|m| m.mv.to_string()).collect::<Vec<_>>());
     report["line_end"] = json!(line.end.name());
     report["final_fen"] = json!(line.last.setup().to_string());
+    if let crate::LineEnd::PerpetualChase { chased, .. } = line.end {
+        report["chased"] = match chased {
+            Some((piece, at)) => json!({
+                "color": turn_name(piece.color),
+                "role": piece.role.name(),
+                "square": at.to_string(),
+            }),
+            None => Json::Null,
+        };
+    }
     report
 }
 
@@ -109,7 +122,7 @@ pub fn moves_json(position: &Position, rules: crate::Rules, value: RuleValue, mo
 }
 
 /// `stats --json`: the counts over the legal positions of `material` (under `perpetual-check`
-/// `wins` and `losses` are by mate, and `wins_by_rule`, `losses_by_rule`, `standard_draws`
+/// and `check-and-chase` `wins` and `losses` are by mate, and `wins_by_rule`, `losses_by_rule`, `standard_draws`
 /// are added: the `standard` draws are the rule's wins, losses and `draws`).
 #[must_use]
 pub fn stats_json(material: crate::Material, rules: crate::Rules, s: &crate::Stats) -> Json {
@@ -123,7 +136,7 @@ pub fn stats_json(material: crate::Material, rules: crate::Rules, s: &crate::Sta
         "longest_red_win_plies": s.longest_red_win_plies,
         "longest_black_win_plies": s.longest_black_win_plies,
     });
-    if rules == crate::Rules::PerpetualCheck {
+    if rules.has_bans() {
         // The `standard` draws split: wins and losses by the rule, and those still drawn.
         json["wins_by_rule"] = json!(s.wins_by_rule);
         json["losses_by_rule"] = json!(s.losses_by_rule);

@@ -15,6 +15,12 @@
 //!   the side that checks forever loses; otherwise (both check forever, or neither) it is a
 //!   draw. Chasing rules are not modelled. Solved by [`crate::perpetual`]; its table files
 //!   hold the wins and losses by the rule besides the mates.
+//! - `check-and-chase`: `standard`, with the bans on perpetual check and on perpetual chase.
+//!   Every quiet move inside the `standard` draws is a check, a chase (it creates a new
+//!   chase-attack, see [`crate::chase`]) or idle; in an endless play a side whose moves are
+//!   from some point on all checks has level 2, all checks or chases (not all checks) level
+//!   1, else 0, and the side of the higher level loses (equal levels draw). With no move
+//!   counted as a chase this is `perpetual-check`. Solved by [`crate::perpetual`] too.
 
 use std::fmt;
 use std::str::FromStr;
@@ -32,11 +38,29 @@ pub enum Rules {
     /// Standard Xiangqi with the ban on perpetual check: a side that checks forever (while
     /// the other does not) loses. Chasing rules are not modelled.
     PerpetualCheck,
+    /// Standard Xiangqi with the bans on perpetual check and perpetual chase: of two sides
+    /// playing forever, the one that checks forever loses, else the one that checks or
+    /// chases forever (while the other does not).
+    CheckAndChase,
 }
 
 impl Rules {
     /// Every rule set of the table files and the command line.
-    pub const ALL: [Rules; 3] = [Rules::Hdu, Rules::Standard, Rules::PerpetualCheck];
+    pub const ALL: [Rules; 4] = [Rules::Hdu, Rules::Standard, Rules::PerpetualCheck, Rules::CheckAndChase];
+
+    /// Whether tables of these rules are solved by the rule solver ([`crate::perpetual`]):
+    /// `perpetual-check` and `check-and-chase`, whose results include wins and losses by a
+    /// ban on endless play.
+    #[must_use]
+    pub const fn has_bans(self) -> bool {
+        matches!(self, Rules::PerpetualCheck | Rules::CheckAndChase)
+    }
+
+    /// Whether moves are labelled chases ([`crate::chase`]): `check-and-chase`.
+    #[must_use]
+    pub const fn bans_chases(self) -> bool {
+        matches!(self, Rules::CheckAndChase)
+    }
 
     /// Whether a move may not leave one's own General in check (so a legal position never
     /// has the side not to move in check).
@@ -46,14 +70,18 @@ impl Rules {
     }
 
     /// Whether a position and its flip with the colours swapped ([`Material::colour_twin`])
-    /// have the same value under these rules, so that a table can be derived from its colour
-    /// twin's instead of solved: `standard` and `hdu` (whose rules treat both sides alike).
-    /// `perpetual-check` tables are solved (their ranks are not checked to be symmetric).
+    /// have the same value under these rules, so that one table answers for both: `standard`, `hdu`
+    /// and `perpetual-check` treat both sides alike (tested value for value, and under `perpetual-check`
+    /// rank for rank: `tests/tables.rs`, `tests/perpetual.rs`). `check-and-chase`
+    /// answers `false` until that is shown (its tables are solved, never read from a twin's).
     ///
     /// [`Material::colour_twin`]: crate::material::Material::colour_twin
     #[must_use]
     pub const fn colour_symmetric(self) -> bool {
-        matches!(self, Rules::Hdu | Rules::Standard)
+        match self {
+            Rules::Hdu | Rules::Standard | Rules::PerpetualCheck => true,
+            Rules::CheckAndChase => false,
+        }
     }
 
     /// The name on the command line.
@@ -63,6 +91,7 @@ impl Rules {
             Rules::Hdu => "hdu",
             Rules::Standard => "standard",
             Rules::PerpetualCheck => "perpetual-check",
+            Rules::CheckAndChase => "check-and-chase",
         }
     }
 }
@@ -75,7 +104,7 @@ impl fmt::Display for Rules {
 
 /// A rule-set name that is not known.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("expected a rule set (standard, hdu, perpetual-check), found {0:?}")]
+#[error("expected a rule set (standard, hdu, perpetual-check, check-and-chase), found {0:?}")]
 pub struct ParseRulesError(pub String);
 
 impl FromStr for Rules {

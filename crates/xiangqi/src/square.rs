@@ -92,6 +92,23 @@ impl Square {
         self.0 as usize
     }
 
+    /// The point as a one-bit set of the 90 points (bit [`Square::index`]), from a table: a
+    /// shift of a 128-bit number by a variable amount takes several instructions.
+    #[inline]
+    #[must_use]
+    pub const fn bit(self) -> u128 {
+        const BITS: [u128; Square::COUNT] = {
+            let mut bits = [0; Square::COUNT];
+            let mut i = 0;
+            while i < Square::COUNT {
+                bits[i] = 1 << i;
+                i += 1;
+            }
+            bits
+        };
+        BITS[self.0 as usize]
+    }
+
     /// Every point, `a0` first, rank by rank.
     pub fn all() -> impl Iterator<Item = Square> + Clone {
         (0..Square::COUNT as u8).map(Square)

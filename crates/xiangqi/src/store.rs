@@ -14,7 +14,7 @@
 //!   material a capture leads to, fewer men first, skipping files that exist and pass a full
 //!   check (a damaged or outdated file is replaced), checking a memory estimate against the
 //!   memory available before each material, and writing each file atomically.
-//! - **Under `perpetual-check`** a file holds rule codes (wins and losses by the rule with the
+//! - **Under `perpetual-check` and `check-and-chase`** a file holds rule codes (wins and losses by the rule with the
 //!   winner's ranks, see [`endgame_core::table_file`]); a generation solves the `standard` game
 //!   of the material first (or reads it from the sibling `standard` directory when that file
 //!   exists), then the rule's passes over its draws with the rule's values of the smaller
@@ -25,7 +25,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Instant;
 
@@ -35,7 +35,6 @@ use endgame_core::perpetual::{
 use endgame_core::schedule::{Scheduler, Tier};
 use endgame_core::table_file::{
     BlockCache, BlockKey, TableError, TableId, TableReader, read_table, write_rule_table, write_table,
-    write_table_permuted,
 };
 use endgame_core::{Progress, Retrograde, Solution, SolveError};
 use rayon::prelude::*;
@@ -53,6 +52,11 @@ pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
 
 /// Materials with at most this many men are solved in memory when they have no file.
 pub const SOLVE_ON_THE_FLY_MEN: usize = 4;
+
+/// Bytes a generating process holds besides the solver's structures and the loaded tables:
+/// the program, its threads' stacks and the file writer's buffers (measured: a generation of
+/// `KvK` alone peaks at 6 MiB of resident memory; the rest is a margin for the writer).
+pub const PROCESS_BYTES: u64 = 16 << 20;
 
 /// Bytes per index of a smaller material loaded for the captures into it: 1-byte cells, and
 /// the decompressed blocks while it is read (2-byte cells for tables with 2- or 4-byte codes).
@@ -72,13 +76,22 @@ fn solver_bytes(positions: u64) -> u64 {
 /// checks again with their number.
 const RULE_BYTES_PER_INDEX: u64 = 14;
 
-/// The solver under `perpetual-check` for a material of `positions` indices with `drawn`
+/// The solver under `rules` (`perpetual-check` or `check-and-chase`) for a material of `positions` indices with `drawn`
 /// `standard` draws, checked against the memory available now (the estimate before the
 /// `standard` solve could only guess the draws): its predecessor lists get at most half of
 /// what is left, so that they never take the last of the memory (without them the passes
 /// generate un-moves instead).
-fn rule_solver(material: Material, positions: u64, drawn: u64) -> Result<PerpetualCheck, GenerateError> {
-    let needed = PerpetualCheck::memory_estimate(positions, drawn);
+fn rule_solver(
+    material: Material,
+    rules: Rules,
+    positions: u64,
+    drawn: u64,
+) -> Result<PerpetualCheck, GenerateError> {
+    let needed = if rules.bans_chases() {
+        PerpetualCheck::chase_memory_estimate(positions, drawn)
+    } else {
+        PerpetualCheck::memory_estimate(positions, drawn)
+    };
     let Some(available) = meminfo("MemAvailable:") else { return Ok(PerpetualCheck::new()) };
     if needed > available {
         return Err(GenerateError::Memory { material, needed, available });
@@ -93,7 +106,7 @@ enum Source {
     File { key: u32, reader: TableReader, index: MaterialIndex },
     /// A table solved in memory.
     Memory(Table),
-    /// A table solved in memory under `perpetual-check`.
+    /// A table solved in memory under `perpetual-check` or `check-and-chase`.
     RuleMemory { index: MaterialIndex, solution: RuleSolution },
 }
 
@@ -110,7 +123,7 @@ impl Source {
 pub enum Loaded {
     /// Under `standard` or `hdu`.
     Plain(Tablebase),
-    /// Under `perpetual-check`: each material's rule values and `standard` values.
+    /// Under `perpetual-check` or `check-and-chase`: each material's rule values and `standard` values.
     Rule(Box<PerpetualTablebase>),
 }
 
@@ -119,7 +132,7 @@ impl Loaded {
     #[must_use]
     pub fn new(rules: Rules) -> Loaded {
         match rules {
-            Rules::PerpetualCheck => Loaded::Rule(Box::default()),
+            rules if rules.has_bans() => Loaded::Rule(Box::new(PerpetualTablebase::with_rules(rules))),
             rules => Loaded::Plain(Tablebase::new(rules)),
         }
     }
@@ -157,13 +170,11 @@ impl Loaded {
         MaterialIndex::size(material).map_or(u64::MAX, |n| n as u64 * BYTES_PER_LOADED_INDEX)
     }
 
-    /// Drops loaded tables that a solve of `material` (or its derivation from its colour twin
-    /// `source`) does not read, the largest first, until
-    /// the loaded tables and that solve's estimate `needed` (which counts the tables it reads
-    /// that are not loaded yet) fit in `budget` bytes, or none is left to drop. The others stay:
-    /// reading a table again costs time.
-    pub fn make_room(&mut self, material: Material, source: Option<Material>, needed: u64, budget: u64) {
-        let reads = source.map_or_else(|| material.after_captures(), |twin| vec![twin]);
+    /// Drops loaded tables other than `reads` (those the next solve reads), the largest first,
+    /// until the loaded tables and that solve's estimate `needed` (which counts the tables it
+    /// reads that are not loaded yet) fit in `budget` bytes, or none is left to drop. The
+    /// others stay: reading a table again costs time.
+    pub fn make_room(&mut self, reads: &[Material], needed: u64, budget: u64) {
         let loaded = self.materials();
         let mut held: u64 = loaded.iter().map(|&m| Loaded::bytes(m)).sum();
         let mut droppable: Vec<Material> = loaded.into_iter().filter(|m| !reads.contains(m)).collect();
@@ -184,6 +195,8 @@ pub struct Tablebases {
     dir: PathBuf,
     cache: BlockCache,
     sources: RwLock<HashMap<Material, Arc<Source>>>,
+    /// Materials answered from their colour twin's source (see [`Tablebases::answering`]).
+    twin_answers: RwLock<HashMap<Material, bool>>,
     next_key: AtomicU32,
     /// One in-memory solve at a time (two probes of one missing material solve it once).
     solving: Mutex<()>,
@@ -227,18 +240,6 @@ pub enum GenerateEvent<'a> {
         /// The memory estimate in bytes (checked against the memory available).
         memory: u64,
     },
-    /// Deriving starts: the table is computed from that of the material's colour twin
-    /// ([`Table::colour_twin`](crate::tablebase::Table::colour_twin)) instead of solved.
-    Deriving {
-        /// The material.
-        material: Material,
-        /// Its colour twin, whose table it is derived from.
-        from: Material,
-        /// Indices of the material (holes included).
-        positions: usize,
-        /// The memory estimate in bytes (checked against the memory available).
-        memory: u64,
-    },
     /// The solver's progress.
     Progress {
         /// The material.
@@ -256,15 +257,13 @@ pub enum GenerateEvent<'a> {
         /// What starts.
         step: &'static str,
     },
-    /// The table was solved (or derived) and written.
+    /// The table was solved and written.
     Written {
         /// The material.
         material: Material,
-        /// The colour twin it was derived from; `None` when it was solved.
-        from: Option<Material>,
         /// Indices of the material.
         positions: usize,
-        /// Seconds spent solving (or deriving) and writing.
+        /// Seconds spent solving and writing.
         seconds: f64,
         /// The file.
         path: &'a Path,
@@ -274,18 +273,23 @@ pub enum GenerateEvent<'a> {
 /// What a generation did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GenerateSummary {
-    /// Materials in the plan.
+    /// Files in the plan: one for each material needed, each pair of colour twins once.
     pub materials: usize,
-    /// Tables solved (or derived) and written (replaced ones included).
+    /// Tables solved and written (replaced ones included).
     pub generated: usize,
-    /// Of those, tables derived from their colour twin's ([`Tablebases::derived_from`]).
-    pub derived: usize,
+    /// Materials needed that the file of their colour twin answers for (no file of their own
+    /// is written: [`Tablebases::file_material`]).
+    pub twins: usize,
     /// Files that existed and were kept.
     pub kept: usize,
     /// Damaged or outdated files that were generated anew.
     pub replaced: usize,
     /// Indices of the largest material generated (0 when none was).
     pub largest: usize,
+    /// The largest memory estimate of a solve of the run, in bytes: the run's memory stays
+    /// within it ([`Tablebases::memory_estimate`]; the smaller tables kept loaded are dropped
+    /// when they would take more).
+    pub estimate: u64,
     /// The peak memory (resident set) of the process so far, in bytes, read after the run
     /// where the system tells it (Linux: `VmHWM`).
     pub peak_memory: Option<u64>,
@@ -318,14 +322,19 @@ pub enum GenerateError {
         /// What the system said.
         error: std::io::Error,
     },
-    /// A solution under `perpetual-check` failed its certificate check (a bug).
-    #[error("{material}: the solution under perpetual-check failed its check: {why}")]
+    /// A solution under `perpetual-check` or `check-and-chase` failed its certificate check
+    /// (a bug).
+    #[error("{material}: the solution under the rule failed its check: {why}")]
     Certificate {
         /// The material.
         material: Material,
         /// The first position that fails.
         why: String,
     },
+    /// The generation was cancelled ([`Tablebases::generate_cancellable`]); the tables
+    /// finished before stay.
+    #[error("cancelled")]
+    Cancelled,
     /// The solver failed.
     #[error("{material}: {error}")]
     Solve {
@@ -414,7 +423,7 @@ fn remove_stale_temporaries(dir: &Path) {
 }
 
 /// A field of /proc/meminfo, in bytes (`None` where there is no such file).
-fn meminfo(field: &str) -> Option<u64> {
+pub(crate) fn meminfo(field: &str) -> Option<u64> {
     proc_kib("/proc/meminfo", field)
 }
 
@@ -436,6 +445,7 @@ impl Tablebases {
             dir: base.into().join("xiangqi").join(rules.name()),
             cache: BlockCache::new(DEFAULT_CACHE_BYTES),
             sources: RwLock::new(HashMap::new()),
+            twin_answers: RwLock::new(HashMap::new()),
             next_key: AtomicU32::new(0),
             solving: Mutex::new(()),
         }
@@ -493,7 +503,7 @@ impl Tablebases {
                 TableReader::open(&path, &id).map_err(|source| self.table_error(material, source))?;
             let key = self.next_key.fetch_add(1, Ordering::Relaxed);
             Source::File { key, reader, index: MaterialIndex::new(material) }
-        } else if material.men() <= SOLVE_ON_THE_FLY_MEN && self.rules == Rules::PerpetualCheck {
+        } else if material.men() <= SOLVE_ON_THE_FLY_MEN && self.rules.has_bans() {
             return self.solve_in_memory_by_rule(material);
         } else if material.men() <= SOLVE_ON_THE_FLY_MEN {
             return self.solve_in_memory(material);
@@ -504,6 +514,66 @@ impl Tablebases {
         };
         let mut sources = self.sources.write().unwrap_or_else(PoisonError::into_inner);
         Ok(Arc::clone(sources.entry(material).or_insert_with(|| Arc::new(source))))
+    }
+
+    /// The material whose source answers for `material`, that source, and whether it is the
+    /// colour twin's (then a position is looked up there seen from the other side,
+    /// [`Position::colour_twin`]): its own file, else its colour twin's file (under rules that
+    /// treat both sides alike), else [`Tablebases::source`] (solved in memory when small). A
+    /// material without a table is reported with the file that a generation writes for it.
+    fn answering(&self, material: Material) -> Result<(Material, Arc<Source>, bool), ProbeError> {
+        let twin = material.colour_twin();
+        let known = self.twin_answers.read().unwrap_or_else(PoisonError::into_inner).get(&material).copied();
+        let flipped = match known {
+            Some(flipped) => flipped,
+            None if twin == material || !self.rules.colour_symmetric() => false,
+            None if self.sources.read().unwrap_or_else(PoisonError::into_inner).contains_key(&material) => {
+                false
+            }
+            None => {
+                let exists = |m: Material| self.path(m).try_exists().unwrap_or(false);
+                let (own, twins) = (exists(material), exists(twin));
+                // Kept once a file decides it (a file may appear later: not cached without).
+                if own || twins {
+                    self.twin_answers.write().unwrap_or_else(PoisonError::into_inner).insert(material, !own);
+                }
+                !own && twins
+            }
+        };
+        let answering = if flipped { twin } else { material };
+        match self.source(answering) {
+            Ok(source) => Ok((answering, source, flipped)),
+            Err(ProbeError::NotGenerated { material, rules, .. }) => Err(ProbeError::NotGenerated {
+                material,
+                rules,
+                path: self.path(self.file_material(material)),
+            }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether a table file answers for `material` in this directory: its own, or its colour
+    /// twin's (the twin is answered from it).
+    #[must_use]
+    pub fn has_file(&self, material: Material) -> bool {
+        self.path(material).exists()
+            || (self.rules.colour_symmetric() && self.path(material.colour_twin()).exists())
+    }
+
+    /// The material whose file holds the values of `material` in this directory: its own when
+    /// that file exists, else its colour twin's when that one exists, else the one a generation
+    /// writes, [`Material::canonical`] (the twin is answered from its file: a generation never
+    /// writes both).
+    #[must_use]
+    pub fn file_material(&self, material: Material) -> Material {
+        let twin = material.colour_twin();
+        if !self.rules.colour_symmetric() || self.path(material).exists() {
+            material
+        } else if self.path(twin).exists() {
+            twin
+        } else {
+            material.canonical()
+        }
     }
 
     fn table_error(&self, material: Material, source: TableError) -> ProbeError {
@@ -519,13 +589,18 @@ impl Tablebases {
         }
         let mut tables = Tablebase::new(self.rules);
         for m in material.with_smaller() {
-            let path = self.path(m);
+            // Its file, or its colour twin's (which answers for it), else solved.
+            if tables.answering(m).is_some() {
+                continue;
+            }
+            let file = self.file_material(m);
+            let path = self.path(file);
             if path.exists() {
-                let id = table_id(m, self.rules, MaterialIndex::new(m).len());
-                let solution = read_table(&path, &id).map_err(|source| self.table_error(m, source))?;
+                let id = table_id(file, self.rules, MaterialIndex::new(file).len());
+                let solution = read_table(&path, &id).map_err(|source| self.table_error(file, source))?;
                 tables
-                    .insert(m, solution)
-                    .map_err(|source| ProbeError::Solve { material: m, error: source })?;
+                    .insert(file, solution)
+                    .map_err(|source| ProbeError::Solve { material: file, error: source })?;
             } else {
                 tables.solve(m).map_err(|source| ProbeError::Solve { material: m, error: source })?;
             }
@@ -537,23 +612,28 @@ impl Tablebases {
         Ok(Arc::clone(&sources[&material]))
     }
 
-    /// [`Tablebases::solve_in_memory`] under `perpetual-check`.
+    /// [`Tablebases::solve_in_memory`] under `perpetual-check` or `check-and-chase`.
     fn solve_in_memory_by_rule(&self, material: Material) -> Result<Arc<Source>, ProbeError> {
         let _one_at_a_time = self.solving.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(source) = self.sources.read().unwrap_or_else(PoisonError::into_inner).get(&material) {
             return Ok(Arc::clone(source));
         }
-        let mut tables = PerpetualTablebase::new();
+        let mut tables = PerpetualTablebase::with_rules(self.rules);
         let solver = Retrograde::new().compact(true);
         for m in material.with_smaller() {
-            let path = self.path(m);
+            // Its file, or its colour twin's (which answers for it), else solved.
+            if tables.answering(m).is_some() {
+                continue;
+            }
+            let file = self.file_material(m);
+            let path = self.path(file);
             let failed = |source| ProbeError::Solve { material: m, error: source };
             if path.exists() {
-                let id = table_id(m, self.rules, MaterialIndex::new(m).len());
+                let id = table_id(file, self.rules, MaterialIndex::new(file).len());
                 let solution = TableReader::open(&path, &id)
                     .and_then(|r| r.read_rule_solution())
-                    .map_err(|source| self.table_error(m, source))?;
-                tables.insert(m, solution).map_err(failed)?;
+                    .map_err(|source| self.table_error(file, source))?;
+                tables.insert(file, solution).map_err(failed)?;
             } else {
                 tables.solve_one(m, None, &solver).map_err(failed)?;
             }
@@ -595,8 +675,14 @@ impl Tablebases {
     /// # Errors
     /// When the material has no table or its file is damaged.
     pub fn stats(&self, material: Material) -> Result<Stats, ProbeError> {
-        let source = self.source(material)?;
-        match &*source {
+        let (answering, source, flipped) = self.answering(material)?;
+        let stats = self.source_stats(answering, &source)?;
+        Ok(if flipped { stats.colour_twin() } else { stats })
+    }
+
+    /// [`Tablebases::stats`] of `material` from its own source.
+    fn source_stats(&self, material: Material, source: &Source) -> Result<Stats, ProbeError> {
+        match source {
             Source::Memory(table) => Ok(table.stats()),
             Source::RuleMemory { index, solution } => Ok((0..index.len().div_ceil(1 << 14))
                 .into_par_iter()
@@ -616,32 +702,13 @@ impl Tablebases {
         }
     }
 
-    /// The colour twin ([`Material::colour_twin`]) whose table a generation derives the table of
-    /// `material` from, under rules that treat both sides alike, when the twin's table is
-    /// there: of the two, the one with fewer pieces on Red's side is solved (measured a little
-    /// faster), with as many the one whose name comes first; the other is derived, in about
-    /// a tenth of the time. `None` when `material` is the one solved or its own twin.
-    #[must_use]
-    pub fn derived_from(material: Material, rules: Rules) -> Option<Material> {
-        let twin = material.colour_twin();
-        let reds = |m: Material| m.pieces().iter().filter(|p| p.color == crate::piece::Color::Red).count();
-        let derived = (reds(material), material.to_string()) > (reds(twin), twin.to_string());
-        (rules.colour_symmetric() && derived).then_some(twin)
-    }
-
-    /// The material whose table `material`'s is derived from now ([`Tablebases::derived_from`]):
-    /// the twin's table is loaded or its file exists.
-    fn colour_source(&self, material: Material, loaded: &Loaded) -> Option<Material> {
-        Tablebases::derived_from(material, self.rules)
-            .filter(|&twin| loaded.contains(twin) || self.path(twin).exists())
-    }
-
-    /// The materials a generation of `materials` solves, in the order it solves them: each
-    /// with every material a capture leads to, fewer men first.
+    /// Every material whose values a generation of `materials` needs, as written: each of
+    /// them and every material a capture leads to, fewer men first (a material's colour twin
+    /// is listed when a capture leads to it, although its twin's file answers for it).
     ///
     /// # Errors
     /// When a material can have no table ([`check_size`]).
-    pub fn plan(materials: &[Material]) -> Result<Vec<Material>, ProbeError> {
+    pub fn needed(materials: &[Material]) -> Result<Vec<Material>, ProbeError> {
         // The largest first: a material beyond the tables is refused before its (possibly
         // millions of) smaller materials are listed.
         for &m in materials {
@@ -651,21 +718,46 @@ impl Tablebases {
         for &m in materials {
             all.extend(m.with_smaller());
         }
-        let mut plan: Vec<Material> = all.into_iter().collect();
+        let mut needed: Vec<Material> = all.into_iter().collect();
+        needed.sort_by_key(|m| (m.men(), m.to_string()));
+        Ok(needed)
+    }
+
+    /// The materials whose files a generation of `materials` writes (in a directory without
+    /// files), in the order it solves them: [`Tablebases::needed`] with each pair of colour
+    /// twins once, as players write it ([`Material::canonical`]; the other is answered from
+    /// its file), fewer men first.
+    ///
+    /// # Errors
+    /// When a material can have no table ([`check_size`]).
+    pub fn plan(materials: &[Material]) -> Result<Vec<Material>, ProbeError> {
+        let files: BTreeSet<Material> =
+            Tablebases::needed(materials)?.iter().map(Material::canonical).collect();
+        let mut plan: Vec<Material> = files.into_iter().collect();
         plan.sort_by_key(|m| (m.men(), m.to_string()));
         Ok(plan)
     }
 
+    /// The tables a solve of `material` reads: those that answer for the materials its
+    /// captures lead to (`file` names the material whose file answers for each), once each.
+    fn reads(material: Material, file: impl Fn(Material) -> Material) -> Vec<Material> {
+        let mut reads: Vec<Material> = material.after_captures().into_iter().map(file).collect();
+        reads.sort();
+        reads.dedup();
+        reads
+    }
+
     /// Bytes a solve of `material` needs: its cells and the solver's lists, plus the tables
-    /// captures lead into that `loaded` says are not in memory yet.
+    /// captures lead into that `loaded` says are not in memory yet (each pair of colour twins
+    /// once: one table answers for both), plus what the process holds besides
+    /// ([`PROCESS_BYTES`]).
     #[must_use]
     pub fn memory_estimate(material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
         let size = |m| MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
-        let own = solver_bytes(size(material));
-        material
-            .after_captures()
+        let own = solver_bytes(size(material)).saturating_add(PROCESS_BYTES);
+        Tablebases::reads(material, |m| m.canonical())
             .into_iter()
-            .filter(|&m| !loaded(m))
+            .filter(|&m| !loaded(m) && !loaded(m.colour_twin()))
             .fold(own, |sum, m| sum.saturating_add(size(m).saturating_mul(BYTES_PER_LOADED_INDEX)))
     }
 
@@ -678,20 +770,10 @@ impl Tablebases {
     }
 
     /// The memory estimate of a solve of `material` under this store's rules, with the
-    /// materials `loaded` says are in memory already; of its derivation from the colour twin
-    /// `source` when there is one (the twin's table, unless loaded, and the writer's batch).
-    fn estimate(
-        &self,
-        material: Material,
-        loaded: impl Fn(Material) -> bool,
-        source: Option<Material>,
-    ) -> u64 {
-        if let Some(twin) = source {
-            let writer = 16 << 20;
-            return if loaded(twin) { writer } else { Loaded::bytes(twin) + writer };
-        }
+    /// materials `loaded` says are in memory already.
+    pub(crate) fn estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
         let own = Tablebases::memory_estimate(material, loaded);
-        if self.rules == Rules::PerpetualCheck {
+        if self.rules.has_bans() {
             own.saturating_add(Tablebases::rule_memory_estimate(material))
         } else {
             own
@@ -699,16 +781,26 @@ impl Tablebases {
     }
 
     /// The `standard` table of `material` from the sibling `standard` directory, when that
-    /// file exists and reads back whole (else `None`: it is solved).
+    /// file (or its colour twin's, which answers for it) exists and reads back whole (else
+    /// `None`: it is solved).
     fn standard_solution(&self, material: Material, positions: usize) -> Option<Solution> {
-        let path = self.dir.parent()?.join(Rules::Standard.name()).join(format!("{material}.egtb"));
-        let id = table_id(material, Rules::Standard, positions);
-        TableReader::open(&path, &id).and_then(|r| r.read_solution()).ok()
+        let standard = Tablebases::open(self.dir.parent()?.parent()?, Rules::Standard);
+        let file = standard.file_material(material);
+        let id = table_id(file, Rules::Standard, MaterialIndex::new(file).len());
+        let solution = TableReader::open(&standard.path(file), &id).and_then(|r| r.read_solution()).ok()?;
+        if file == material {
+            return Some(solution);
+        }
+        let (index, twin) = (MaterialIndex::new(material), MaterialIndex::new(file));
+        let flip = ColourFlip::new(&index, &twin);
+        Solution::from_fn_bytes(positions, |i| flip.index(i).and_then(|j| solution.value(j))).ok()
     }
 
-    /// The books of a generation of `materials`: the plan ([`Tablebases::plan`]), its files
-    /// that exist checked block by block (a whole one is finished, a damaged or outdated one
-    /// is to be generated anew), and the counts so far.
+    /// The books of a generation of `materials`: the files that answer for every material it
+    /// needs ([`Tablebases::needed`]): for each, its own file or its colour twin's when one
+    /// exists, else the one players write ([`Tablebases::file_material`]), each pair of twins
+    /// once; those that exist are checked block by block (a whole one is finished, a damaged
+    /// or outdated one is generated anew); and the counts so far.
     ///
     /// # Errors
     /// When a material can have no table, the directory cannot be made, or a file cannot be
@@ -718,8 +810,11 @@ impl Tablebases {
         materials: &[Material],
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
     ) -> Result<(Scheduler<Material>, GenerateSummary), GenerateError> {
-        let plan = Tablebases::plan(materials)?;
-        if self.rules == Rules::PerpetualCheck {
+        let needed = Tablebases::needed(materials)?;
+        let files: BTreeSet<Material> = needed.iter().map(|&m| self.file_material(m)).collect();
+        let mut plan: Vec<Material> = files.into_iter().collect();
+        plan.sort_by_key(|m| (m.men(), m.to_string()));
+        if self.rules.has_bans() {
             // The rule's solver numbers positions in 32 bits (the `standard` solver does not).
             for &material in plan.iter().rev() {
                 if let Some(n) = MaterialIndex::size(material).filter(|&n| n > u32::MAX as usize) {
@@ -727,7 +822,8 @@ impl Tablebases {
                         material,
                         men: material.men(),
                         why: format!(
-                            "its index has {n} positions, more than the perpetual-check solver's limit of {} (32-bit position numbers)",
+                            "its index has {n} positions, more than the {} solver's limit of {} (32-bit position numbers)",
+                            self.rules,
                             u32::MAX
                         ),
                     }
@@ -735,13 +831,16 @@ impl Tablebases {
                 }
             }
         }
-        let mut summary = GenerateSummary { materials: plan.len(), ..GenerateSummary::default() };
+        let mut summary = GenerateSummary {
+            materials: plan.len(),
+            twins: needed.len() - needed.iter().filter(|&&m| self.file_material(m) == m).count(),
+            ..GenerateSummary::default()
+        };
         std::fs::create_dir_all(&self.dir)
             .map_err(|source| GenerateError::Directory { path: self.dir.clone(), error: source })?;
         remove_stale_temporaries(&self.dir);
         let mut finished = BTreeSet::new();
         let mut tiers = Vec::with_capacity(plan.len());
-        let planned: BTreeSet<Material> = plan.iter().copied().collect();
         for &material in &plan {
             let positions = MaterialIndex::new(material).len();
             let path = self.path(material);
@@ -760,12 +859,7 @@ impl Tablebases {
                     Err(error) => return Err(error.into()),
                 }
             }
-            // A table derived from its colour twin's needs that table only.
-            let needs = match Tablebases::derived_from(material, self.rules) {
-                Some(twin) if planned.contains(&twin) => vec![twin],
-                Some(twin) if self.path(twin).exists() => Vec::new(),
-                _ => material.after_captures(),
-            };
+            let needs = Tablebases::reads(material, |m| self.file_material(m));
             tiers.push(Tier { id: material, size: positions as u64, needs });
         }
         let scheduler = Scheduler::new(tiers, |m| finished.contains(m))
@@ -773,9 +867,9 @@ impl Tablebases {
         Ok((scheduler, summary))
     }
 
-    /// Solves one material whose smaller materials all have files (those not in `loaded` are
-    /// read into it first), writes its file, and returns the seconds it took. The memory
-    /// estimate is checked against the memory available first.
+    /// Solves one material whose smaller materials all have files (their own or their colour
+    /// twins'; those not in `loaded` are read into it first), writes its file, and returns the
+    /// seconds it took. The memory estimate is checked against the memory available first.
     ///
     /// # Errors
     /// When memory is short, a file cannot be read or written, or the solver fails.
@@ -785,54 +879,55 @@ impl Tablebases {
         loaded: &mut Loaded,
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
     ) -> Result<f64, GenerateError> {
+        self.generate_one_until(material, loaded, report, None)
+    }
+
+    /// [`Tablebases::generate_one`], stopped by `cancel` within the solve (see
+    /// [`Tablebases::generate_cancellable`]).
+    fn generate_one_until(
+        &self,
+        material: Material,
+        loaded: &mut Loaded,
+        report: &(dyn Fn(GenerateEvent<'_>) + Sync),
+        cancel: Option<&AtomicBool>,
+    ) -> Result<f64, GenerateError> {
         let positions = check_size(material)?;
-        let source = self.colour_source(material, loaded);
-        let needed = self.estimate(material, |m| loaded.contains(m), source);
-        match source {
-            Some(from) => report(GenerateEvent::Deriving { material, from, positions, memory: needed }),
-            None => report(GenerateEvent::Solving { material, positions, memory: needed }),
-        }
+        let needed = self.estimate(material, |m| loaded.contains(m));
+        report(GenerateEvent::Solving { material, positions, memory: needed });
         if let Some(available) = meminfo("MemAvailable:")
             && needed > available
         {
             return Err(GenerateError::Memory { material, needed, available });
         }
         let start = Instant::now();
-        let failed = |source| GenerateError::Solve { material, error: source };
+        let failed = |source| match source {
+            SolveError::Cancelled => GenerateError::Cancelled,
+            error => GenerateError::Solve { material, error },
+        };
         let path = self.path(material);
         let id = table_id(material, self.rules, positions);
-        if let (Some(from), Loaded::Plain(t)) = (source, &mut *loaded) {
-            if t.table(from).is_none() {
-                let n = MaterialIndex::new(from).len();
-                t.insert(from, read_table(&self.path(from), &table_id(from, self.rules, n))?)
-                    .map_err(failed)?;
-            }
-            let twin = t.table(from).expect("just loaded");
-            let index = MaterialIndex::new(material);
-            let flip = ColourFlip::new(&index, twin.index());
-            write_table_permuted(&path, &id, twin.solution(), |range, out| {
-                twin.twin_values(&flip, range, out)
-            })?;
-            self.forget(material);
-            let seconds = start.elapsed().as_secs_f64();
-            report(GenerateEvent::Written { material, from: Some(from), positions, seconds, path: &path });
-            return Ok(seconds);
-        }
         for smaller in material.after_captures() {
-            if !loaded.contains(smaller) {
-                let n = MaterialIndex::new(smaller).len();
-                let (path, id) = (self.path(smaller), table_id(smaller, self.rules, n));
-                match loaded {
-                    Loaded::Plain(t) => t.insert(smaller, read_table(&path, &id)?).map_err(failed)?,
-                    Loaded::Rule(t) => {
-                        let solution = TableReader::open(&path, &id)?.read_rule_solution()?;
-                        t.insert(smaller, solution).map_err(failed)?;
-                    }
+            // A material whose colour twin's table is loaded is answered from it.
+            if loaded.contains(smaller) || loaded.contains(smaller.colour_twin()) {
+                continue;
+            }
+            let file = self.file_material(smaller);
+            let n = MaterialIndex::new(file).len();
+            let (path, id) = (self.path(file), table_id(file, self.rules, n));
+            match loaded {
+                Loaded::Plain(t) => t.insert(file, read_table(&path, &id)?).map_err(failed)?,
+                Loaded::Rule(t) => {
+                    let solution = TableReader::open(&path, &id)?.read_rule_solution()?;
+                    t.insert(file, solution).map_err(failed)?;
                 }
             }
         }
         let progress = |progress: Progress| report(GenerateEvent::Progress { material, progress });
         let solver = Retrograde::new().compact(true).progress(&progress);
+        let solver = match cancel {
+            Some(flag) => solver.cancel(flag),
+            None => solver,
+        };
         match loaded {
             Loaded::Plain(t) => {
                 t.solve_with(material, &solver).map_err(failed)?;
@@ -846,7 +941,7 @@ impl Tablebases {
                     step("solving under standard rules");
                 }
                 let plain = t.plain_step(material, standard, &solver).map_err(failed)?;
-                let rule = rule_solver(material, positions as u64, plain.summary().draws)?;
+                let rule = rule_solver(material, self.rules, positions as u64, plain.summary().draws)?;
                 step("solving under the rule");
                 t.rule_step(material, plain, &rule).map_err(failed)?;
                 step("checking the certificate");
@@ -861,7 +956,7 @@ impl Tablebases {
         }
         self.forget(material);
         let seconds = start.elapsed().as_secs_f64();
-        report(GenerateEvent::Written { material, from: None, positions, seconds, path: &path });
+        report(GenerateEvent::Written { material, positions, seconds, path: &path });
         Ok(seconds)
     }
 
@@ -878,31 +973,40 @@ impl Tablebases {
         materials: &[Material],
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
     ) -> Result<GenerateSummary, GenerateError> {
+        self.generate_cancellable(materials, report, &AtomicBool::new(false))
+    }
+
+    /// [`Tablebases::generate`] that stops with [`GenerateError::Cancelled`] soon after `cancel`
+    /// is set: before the next material, or within the solve of the current one (the solver
+    /// looks at the flag per chunk and per level, [`Retrograde::cancel`]; the passes of the
+    /// perpetual-check rule and the writing of a file run to their end). The tables finished
+    /// before stay: a later generation resumes from them.
+    ///
+    /// # Errors
+    /// As [`Tablebases::generate`], and [`GenerateError::Cancelled`].
+    pub fn generate_cancellable(
+        &self,
+        materials: &[Material],
+        report: &(dyn Fn(GenerateEvent<'_>) + Sync),
+        cancel: &AtomicBool,
+    ) -> Result<GenerateSummary, GenerateError> {
         let (mut scheduler, mut summary) = self.prepare(materials, report)?;
         // The memory of the run stays within that of its largest solve: tables kept for later
         // materials are dropped (and read again later) when they would take more.
-        let budget = Tablebases::plan(materials)?
-            .into_iter()
-            .map(|m| self.estimate(m, |_| false, None))
-            .max()
-            .unwrap_or(0);
+        let budget =
+            Tablebases::plan(materials)?.into_iter().map(|m| self.estimate(m, |_| false)).max().unwrap_or(0);
+        summary.estimate = budget;
         let mut loaded = Loaded::new(self.rules);
-        let mut next = scheduler.hand_out();
-        while let Some(material) = next {
-            let source = self.colour_source(material, &loaded);
-            let needed = self.estimate(material, |m| loaded.contains(m), source);
-            loaded.make_room(material, source, needed, budget);
-            self.generate_one(material, &mut loaded, report)?;
+        while let Some(material) = scheduler.hand_out() {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(GenerateError::Cancelled);
+            }
+            let needed = self.estimate(material, |m| loaded.contains(m));
+            let reads = Tablebases::reads(material, |m| self.file_material(m));
+            loaded.make_room(&reads, needed, budget);
+            self.generate_one_until(material, &mut loaded, report, Some(cancel))?;
             scheduler.finish(&material);
-            summary.derived += usize::from(source.is_some());
             summary.largest = summary.largest.max(MaterialIndex::new(material).len());
-            // The colour twin derived from this table next, while the table is in memory.
-            let twin = material.colour_twin();
-            next = if Tablebases::derived_from(twin, self.rules) == Some(material) && scheduler.take(&twin) {
-                Some(twin)
-            } else {
-                scheduler.hand_out()
-            };
             summary.generated += 1;
             for m in loaded.materials() {
                 if !scheduler.still_needed(&m) {
@@ -917,6 +1021,10 @@ impl Tablebases {
 
     /// Forgets what was opened or solved of `material` (after its file was written anew).
     fn forget(&self, material: Material) {
+        let mut twins = self.twin_answers.write().unwrap_or_else(PoisonError::into_inner);
+        twins.remove(&material);
+        twins.remove(&material.colour_twin());
+        drop(twins);
         let old = self.sources.write().unwrap_or_else(PoisonError::into_inner).remove(&material);
         if let Some(old) = old
             && let Source::File { key, .. } = &*old
@@ -933,9 +1041,10 @@ impl Probe for Tablebases {
 
     fn lookup(&self, position: &Position) -> Result<RuleValue, ProbeError> {
         let material = position.material();
-        let source = self.source(material)?;
-        let value = match source.index().encode(position) {
-            Some(i) => self.value_at(material, &source, i)?,
+        let (answering, source, flipped) = self.answering(material)?;
+        let position = if flipped { position.colour_twin() } else { *position };
+        let value = match source.index().encode(&position) {
+            Some(i) => self.value_at(answering, &source, i)?,
             None => None,
         };
         value.ok_or(ProbeError::NoValue { material })

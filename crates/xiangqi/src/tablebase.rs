@@ -20,11 +20,10 @@
 //! ([`Table::colour_twin`]) instead of solved.
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 use std::sync::OnceLock;
 
 use endgame_core::perpetual::RuleValue;
-use endgame_core::{Retrograde, Solution, SolveError, Value};
+use endgame_core::{Retrograde, Solution, SolveError};
 
 use crate::index::{ColourFlip, MaterialIndex};
 use crate::material::Material;
@@ -51,18 +50,6 @@ impl Table {
     #[must_use]
     pub const fn solution(&self) -> &Solution {
         &self.solution
-    }
-
-    /// The values of the indices `range` of `flip`'s material, the colour twin of this one
-    /// ([`Material::colour_twin`]), appended to `out`, under rules that treat both sides alike
-    /// ([`Rules::colour_symmetric`]): each the value here of the same position seen from the
-    /// other side (`None` for holes).
-    ///
-    /// # Panics
-    /// When `flip` does not map into this table's index.
-    pub fn twin_values(&self, flip: &ColourFlip<'_>, range: Range<usize>, out: &mut Vec<Option<Value>>) {
-        assert_eq!(flip.twin().material(), self.index.material(), "a map into this table");
-        flip.for_each_index(range, |j| out.push(j.and_then(|j| self.solution.value(j))));
     }
 
     /// The table of this material's colour twin, derived position by position (in parallel,
@@ -137,7 +124,10 @@ impl Tablebase {
             return Ok(());
         }
         for smaller in material.after_captures() {
-            self.solve_with(smaller, solver)?;
+            // A material whose colour twin is solved is answered from the twin's table.
+            if self.answering(smaller).is_none() {
+                self.solve_with(smaller, solver)?;
+            }
         }
         let index = MaterialIndex::new(material);
         let solution = solver.solve_with_unmoves(&MaterialGame::new(&index, self.rules, self))?;
@@ -169,6 +159,20 @@ impl Tablebase {
         self.tables.get(&material)
     }
 
+    /// The table that answers for `material`: its own, or under rules that treat both sides
+    /// alike its colour twin's (then `true`: a position is looked up there seen from the other
+    /// side, [`Position::colour_twin`]).
+    #[must_use]
+    pub fn answering(&self, material: Material) -> Option<(&Table, bool)> {
+        if let Some(table) = self.tables.get(&material) {
+            return Some((table, false));
+        }
+        self.tables
+            .get(&material.colour_twin())
+            .filter(|_| self.rules.colour_symmetric())
+            .map(|table| (table, true))
+    }
+
     /// The solved materials, smallest first.
     pub fn materials(&self) -> impl Iterator<Item = Material> + '_ {
         self.tables.keys().copied()
@@ -193,16 +197,17 @@ impl Probe for Tablebase {
 
     fn lookup(&self, position: &Position) -> Result<RuleValue, ProbeError> {
         let material = position.material();
-        let Some(table) = self.table(material) else {
+        let Some((table, flipped)) = self.answering(material) else {
             return Err(ProbeError::NotSolved {
                 material,
                 rules: self.rules,
                 solved: self.materials().map(|m| m.to_string()).collect::<Vec<_>>().join(", "),
             });
         };
+        let position = if flipped { position.colour_twin() } else { *position };
         table
             .index
-            .encode(position)
+            .encode(&position)
             .and_then(|i| table.solution.value(i))
             .map(RuleValue::from)
             .ok_or(ProbeError::NoValue { material })
@@ -251,11 +256,11 @@ impl Stats {
                 self.draws += 1;
                 return self;
             }
-            RuleValue::WinByRule(_) => {
+            RuleValue::WinByRule(..) => {
                 self.wins_by_rule += 1;
                 return self;
             }
-            RuleValue::LossByRule(_) => {
+            RuleValue::LossByRule(..) => {
                 self.losses_by_rule += 1;
                 return self;
             }
@@ -266,6 +271,18 @@ impl Stats {
         };
         *longest = (*longest).max(d);
         self
+    }
+
+    /// The statistics of the colour twin material ([`Material::colour_twin`]): the same
+    /// counts (each position stands for its twin, with the same value for the side to move),
+    /// with the longest wins of Red and Black to move swapped.
+    #[must_use]
+    pub const fn colour_twin(self) -> Stats {
+        Stats {
+            longest_red_win_plies: self.longest_black_win_plies,
+            longest_black_win_plies: self.longest_red_win_plies,
+            ..self
+        }
     }
 
     pub(crate) fn merge(self, o: Stats) -> Stats {

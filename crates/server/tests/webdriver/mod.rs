@@ -245,6 +245,39 @@ impl Browser {
         self.command("POST", &format!("/element/{id}/click"), Some(json!({})));
     }
 
+    /// Types `keys` into the page as a user (WebDriver key actions; `\u{E012}` is ←,
+    /// `\u{E014}` →), to whatever has the focus.
+    pub fn keys(&self, keys: &str) {
+        let actions: Vec<Value> = keys
+            .chars()
+            .flat_map(|c| {
+                [
+                    json!({ "type": "keyDown", "value": c.to_string() }),
+                    json!({ "type": "keyUp", "value": c.to_string() }),
+                ]
+            })
+            .collect();
+        self.command(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] })),
+        );
+        self.command("DELETE", "/actions", None);
+    }
+
+    /// Shows pages as a phone of `width` x `height` CSS pixels would (Chrome's device
+    /// emulation); `None` goes back to the window's own size.
+    pub fn emulate(&self, size: Option<(u32, u32)>) {
+        let (cmd, params) = match size {
+            Some((width, height)) => (
+                "Emulation.setDeviceMetricsOverride",
+                json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": true }),
+            ),
+            None => ("Emulation.clearDeviceMetricsOverride", json!({})),
+        };
+        self.command("POST", "/goog/cdp/execute", Some(json!({ "cmd": cmd, "params": params })));
+    }
+
     /// Saves a PNG screenshot of the window.
     pub fn screenshot(&self, path: &Path) {
         let data = self.command("GET", "/screenshot", None);

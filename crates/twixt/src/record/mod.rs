@@ -180,8 +180,10 @@ pub fn detect(text: &str) -> Result<Format, InputError> {
         return Ok(Format::T1);
     }
     let line = text[..text.len() - trimmed.len()].matches('\n').count() + 1;
-    Err(InputError::new(
-        format!("line {line}"),
-        "cannot tell the record format: expected `N M` (judge), `(;` (SGF) or a `#` header line (T1); use --format",
-    ))
+    Err(InputError::new(format!("line {line}"), UNKNOWN_FORMAT))
 }
+
+/// The message of [`detect`] when no format matches; the caller adds how to name the format
+/// (the command line's `--format`, the server's `format=`).
+pub const UNKNOWN_FORMAT: &str =
+    "cannot tell the record format: expected `N M` (judge), `(;` (SGF) or a `#` header line (T1)";

@@ -1,0 +1,485 @@
+//! The second stage: the ban on perpetual chase, a max-parity game on the moves of the draws
+//! that the first stage left (`D'`), solved by nested fixpoints (see the [parent
+//! module](super) for the algorithm, the ranks and the winner's move).
+//!
+//! States are `2 i` (me to move at `D'`-number `i`, the `M`-state) and `2 i + 1` (the
+//! opponent to move, the `O`-state). A move's priority follows its label and its mover: the
+//! opponent's idle 5, chase 3, check 1; mine idle 4, chase 2, check 1. An `O`-state is in
+//! `Pre` when every move of it leads to a win of mine out of `D'` or to an `M`-state of
+//! `Z5` (idle), `Z3` (chase) or `Z1` (check); an `M`-state when some move does (out, or to
+//! an `O`-state of `Z4` (idle), `Z2` (chase) or `Z1` (check)). The sets stay nested,
+//! `Z5 ⊆ Z3 ⊆ Z1 ⊆ Z2 ⊆ Z4`: each `μ` starts from the next outer `μ`'s value, each `ν` from
+//! the next outer `ν`'s.
+
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use super::graph::{CHUNK, Graph, Target};
+use super::{Ban, Checks, RuleValue};
+use crate::retrograde::SolveError;
+use crate::value::Wdl;
+
+/// The position is in check: every move into it is a check.
+const CHECK: u16 = 1;
+/// The `M`-state has a move out of `D'` that wins for me.
+const GOOD_EXIT: u16 = 2;
+/// The `O`-state has a move out of `D'` that does not win for me.
+const BAD_EXIT: u16 = 4;
+/// The `M`-state has a check into an `O`-state of `Z3`.
+const TO_Z3: u16 = 8;
+const Z5_M: u16 = 16;
+const Z5_O: u16 = 32;
+const Z3_M: u16 = 64;
+const Z3_O: u16 = 128;
+const Z4_M: u16 = 256;
+const Z4_O: u16 = 512;
+const Z2_M: u16 = 1024;
+const Z2_O: u16 = 2048;
+
+/// The bit of an `M`-state's level that says it joined by an idle move only (no winning
+/// exit, chase or check): its rank's class (see [`encode_rank`]).
+const IDLE: u32 = 1 << 31;
+
+/// The largest level a pass may give (levels and ranks stay below 2^28 so that an encoded
+/// rank fits the solution's 29-bit cells).
+const MAX_LEVEL: u32 = (1 << 28) - 1;
+
+/// The rank of a state of the second stage as the solution keeps it: twice the progress
+/// measure `ρ`, plus one for an `M`-state whose winning move is an idle one.
+pub(super) const fn encode_rank(level: u32) -> u32 {
+    ((level & !IDLE) << 1) | (level >> 31)
+}
+
+/// Bytes a solve needs per position of `D'` (the graph's numbering excluded).
+pub(super) const BYTES_PER_DRAW: u64 = 2 + 8 + 5 * 4;
+
+/// Figures of the second stage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct ChaseFigures {
+    pub rounds: u32,
+    pub iterations: u32,
+    pub passes: u32,
+}
+
+/// The second stage's solver over the graph of `D'`.
+pub(super) struct Parity<'a, 'g, G, F> {
+    graph: &'a Graph<'g, G>,
+    /// The value of a position of the index outside `D'` (for the side to move there).
+    outside: F,
+    flags: Vec<u16>,
+    /// Per state: 0 outside the current `Z1`, else its level (the rank for states of `Z3`),
+    /// with [`IDLE`] for an `M`-state that joined by an idle move only.
+    level: Vec<AtomicU32>,
+    /// Per `O`-state during a pass: its checks into `M`-states not yet in `Z1`.
+    counter: Vec<AtomicU32>,
+    /// Per `O`-state: its checks into `M`-states outside `Z3`.
+    checks_out: Vec<AtomicU32>,
+    /// Per `O`-state: its idle moves into `M`-states outside `Z5` and chases into
+    /// `M`-states outside `Z3` (while any, it cannot join).
+    blockers: Vec<AtomicU32>,
+    /// Per `M`-state: its idle moves into `O`-states of `Z4`.
+    idle_in: Vec<AtomicU32>,
+    /// Per `M`-state: its chases into `O`-states of `Z2`.
+    chase_in: Vec<AtomicU32>,
+    /// The largest `ρ` of each round of `Z5`, and of each round of `Z3` (all rounds of `Z5`
+    /// one after the other), once solved.
+    pub(super) tops5: Vec<u32>,
+    pub(super) tops3: Vec<u32>,
+}
+
+fn atomics(m: usize) -> Vec<AtomicU32> {
+    (0..m).map(|_| AtomicU32::new(0)).collect()
+}
+
+fn concat(mut a: Vec<u32>, mut b: Vec<u32>) -> Vec<u32> {
+    a.append(&mut b);
+    a
+}
+
+impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g, G, F> {
+    pub(super) fn new(graph: &'a Graph<'g, G>, outside: F) -> Self {
+        let m = graph.len();
+        Parity {
+            graph,
+            outside,
+            flags: vec![0; m],
+            level: atomics(2 * m),
+            counter: atomics(m),
+            checks_out: atomics(m),
+            blockers: atomics(m),
+            idle_in: atomics(m),
+            chase_in: atomics(m),
+            tops5: Vec::new(),
+            tops3: Vec::new(),
+        }
+    }
+
+    /// The value by the ban on perpetual chase of `D'`-number `i` once solved: `None` for a
+    /// position it leaves drawn.
+    pub(super) fn value(&self, i: usize) -> Option<RuleValue> {
+        let f = self.flags[i];
+        if f & Z5_M != 0 {
+            debug_assert!(f & Z5_O == 0, "both sides win by the rule at D'-number {i}");
+            Some(RuleValue::WinByRule(Ban::Chase, encode_rank(self.level[2 * i].load(Relaxed))))
+        } else if f & Z5_O != 0 {
+            Some(RuleValue::LossByRule(Ban::Chase, encode_rank(self.level[2 * i + 1].load(Relaxed))))
+        } else {
+            None
+        }
+    }
+
+    /// Calls `f` with every predecessor of `i` by a move of the kind `kind` picks out of
+    /// (check, chase): moves into a position in check are checks.
+    fn preds_where(&self, i: usize, kind: impl Fn(bool, bool) -> bool, mut f: impl FnMut(usize)) {
+        let check = self.flags[i] & CHECK != 0;
+        self.graph.for_each_pred(i, |j, chase| {
+            if kind(check, chase && !check) {
+                f(j);
+            }
+        });
+    }
+
+    /// Adds `delta` (wrapping: -1 is `u32::MAX`) to `counts[j]` for every predecessor `j`
+    /// of the states listed (their numbers `i`) by a move of the kind `kind` picks.
+    fn add_over(
+        &self,
+        list: &[u32],
+        counts: &[AtomicU32],
+        delta: u32,
+        kind: impl Fn(bool, bool) -> bool + Sync,
+    ) {
+        list.par_iter().with_min_len(256).for_each(|&i| {
+            self.preds_where(i as usize, &kind, |j| {
+                counts[j].fetch_add(delta, Relaxed);
+            });
+        });
+    }
+
+    /// The numbers `i` whose flags `pick` accepts.
+    fn select(&self, pick: impl Fn(u16) -> bool + Sync) -> Vec<u32> {
+        let flags = &self.flags;
+        (0..flags.len())
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .fold(Vec::new, |mut out, i| {
+                if pick(flags[i]) {
+                    out.push(i as u32);
+                }
+                out
+            })
+            .reduce(Vec::new, concat)
+    }
+
+    /// Sets `bit` on the predecessors of the listed positions by a move of the kind `kind`
+    /// picks.
+    fn mark_preds(&mut self, list: &[u32], bit: u16, kind: impl Fn(bool, bool) -> bool + Sync) {
+        let marked: Vec<u32> = list
+            .par_iter()
+            .with_min_len(256)
+            .fold(Vec::new, |mut out, &i| {
+                self.preds_where(i as usize, &kind, |j| out.push(j as u32));
+                out
+            })
+            .reduce(Vec::new, concat);
+        for j in marked {
+            self.flags[j as usize] |= bit;
+        }
+    }
+
+    /// The sum of `count` over the flags.
+    fn count(&self, count: impl Fn(u16) -> usize + Sync) -> usize {
+        self.flags.par_iter().with_min_len(CHUNK).map(|&f| count(f)).sum()
+    }
+
+    /// One `μZ1` for the current sets: `Z1` starts as `Z3` and grows inside `Z2` by
+    /// breadth-first levels from `first` on; returns how many states outside `Z3` joined and
+    /// the largest level given. Only checks carry a state's joining to its predecessors: an
+    /// idle move or a chase into a state counts through `Z5`, `Z4`, `Z3` or `Z2`, fixed
+    /// during the pass.
+    fn pass(&self, first: u32) -> Result<(usize, u32), SolveError> {
+        if first >= MAX_LEVEL {
+            return Err(SolveError::DistanceTooLarge);
+        }
+        let m = self.graph.len();
+        let flags = &self.flags;
+        let mut frontier: Vec<u32> = (0..m)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .fold(Vec::new, |mut seeds, i| {
+                let f = flags[i];
+                if f & (Z3_M | Z2_M) == Z2_M {
+                    let won = f & (GOOD_EXIT | TO_Z3) != 0 || self.chase_in[i].load(Relaxed) > 0;
+                    let idle = self.idle_in[i].load(Relaxed) > 0;
+                    let level = if won {
+                        first
+                    } else if idle {
+                        first | IDLE
+                    } else {
+                        0
+                    };
+                    self.level[2 * i].store(level, Relaxed);
+                    if level != 0 {
+                        seeds.push(2 * i as u32);
+                    }
+                }
+                if f & (Z3_O | Z2_O) == Z2_O {
+                    let checks = self.checks_out[i].load(Relaxed);
+                    self.counter[i].store(checks, Relaxed);
+                    let seed = f & BAD_EXIT == 0 && self.blockers[i].load(Relaxed) == 0 && checks == 0;
+                    self.level[2 * i + 1].store(if seed { first } else { 0 }, Relaxed);
+                    if seed {
+                        seeds.push(2 * i as u32 + 1);
+                    }
+                }
+                seeds
+            })
+            .reduce(Vec::new, concat);
+        let mut count = frontier.len();
+        let mut level = first;
+        let mut top = first;
+        while !frontier.is_empty() {
+            if level >= MAX_LEVEL {
+                return Err(SolveError::DistanceTooLarge);
+            }
+            let next_level = level + 1;
+            let next: Vec<u32> = frontier
+                .par_iter()
+                .with_min_len(256)
+                .fold(Vec::new, |mut next, &s| {
+                    let (i, copy) = (s as usize / 2, s % 2);
+                    if flags[i] & CHECK == 0 {
+                        // The moves into it are no checks: they count through the fixed sets.
+                        return next;
+                    }
+                    self.graph.for_each_pred(i, |j, _| {
+                        let g = flags[j];
+                        if copy == 1 {
+                            // I check into Z1.
+                            if g & (Z3_M | Z2_M) == Z2_M
+                                && self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
+                            {
+                                next.push(2 * j as u32);
+                            }
+                        } else if g & (Z3_O | Z2_O | BAD_EXIT) == Z2_O && self.blockers[j].load(Relaxed) == 0
+                        {
+                            let before = self.counter[j].fetch_sub(1, Relaxed);
+                            debug_assert!(before > 0, "un-moves disagree with moves at D'-number {j}");
+                            if before == 1
+                                && self.level[2 * j + 1]
+                                    .compare_exchange(0, next_level, Relaxed, Relaxed)
+                                    .is_ok()
+                            {
+                                next.push(2 * j as u32 + 1);
+                            }
+                        }
+                    });
+                    next
+                })
+                .reduce(Vec::new, concat);
+            if !next.is_empty() {
+                top = next_level;
+            }
+            count += next.len();
+            frontier = next;
+            level = next_level;
+        }
+        Ok((count, top))
+    }
+
+    pub(super) fn solve(&mut self) -> Result<ChaseFigures, SolveError> {
+        let m = self.graph.len();
+        let mut figures = ChaseFigures::default();
+        // Marks and exits, once: the only pass that generates moves.
+        self.flags = (0..m)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .map(|i| {
+                let pos = self.graph.positions[i] as usize;
+                let mut f = if self.graph.game.in_check(pos) { CHECK } else { 0 };
+                self.graph.for_each_target(pos, &self.outside, |t| {
+                    if let Target::Out(v) = t {
+                        match v.wdl() {
+                            Wdl::Loss => f |= GOOD_EXIT | BAD_EXIT,
+                            Wdl::Draw => f |= BAD_EXIT,
+                            Wdl::Win => {}
+                        }
+                    }
+                });
+                f
+            })
+            .collect();
+        let check = |c: bool, _: bool| c;
+        let chase = |c: bool, ch: bool| !c && ch;
+        let idle = |c: bool, ch: bool| !c && !ch;
+        let quiet = |c: bool, _: bool| !c;
+        let mut base = 0u32;
+        loop {
+            figures.rounds += 1;
+            // νZ4 from the top: every M-state, every O-state without a bad exit.
+            self.flags.par_iter_mut().for_each(|f| {
+                *f &= !(Z4_M | Z4_O);
+                *f |= Z4_M;
+                if *f & BAD_EXIT == 0 {
+                    *f |= Z4_O;
+                }
+            });
+            self.idle_in.par_iter().for_each(|c| c.store(0, Relaxed));
+            let in_z4_o = self.select(|f| f & (Z4_O | CHECK) == Z4_O);
+            self.add_over(&in_z4_o, &self.idle_in, 1, idle);
+            let (round_top, round_tops3) = loop {
+                figures.iterations += 1;
+                // μZ3 from Z5: the other states leave Z3 and lose their levels; the counts
+                // of the O-states are made again.
+                let level = &self.level;
+                self.flags.par_iter_mut().enumerate().with_min_len(CHUNK).for_each(|(i, f)| {
+                    *f &= !(Z3_M | Z3_O | TO_Z3);
+                    if *f & Z5_M != 0 {
+                        *f |= Z3_M;
+                    } else {
+                        level[2 * i].store(0, Relaxed);
+                    }
+                    if *f & Z5_O != 0 {
+                        *f |= Z3_O;
+                    } else {
+                        level[2 * i + 1].store(0, Relaxed);
+                    }
+                });
+                self.checks_out.par_iter().for_each(|c| c.store(0, Relaxed));
+                self.blockers.par_iter().for_each(|c| c.store(0, Relaxed));
+                let outside_z5_m = self.select(|f| f & Z5_M == 0);
+                self.add_over(&outside_z5_m, &self.checks_out, 1, check);
+                self.add_over(&outside_z5_m, &self.blockers, 1, quiet);
+                drop(outside_z5_m);
+                let checked_z5_o = self.select(|f| f & (Z5_O | CHECK) == Z5_O | CHECK);
+                self.mark_preds(&checked_z5_o, TO_Z3, check);
+                let mut offset = base;
+                let mut tops3 = Vec::new();
+                loop {
+                    // νZ2 from Z4.
+                    self.flags.par_iter_mut().for_each(|f| {
+                        *f &= !(Z2_M | Z2_O);
+                        *f |= (*f & (Z4_M | Z4_O)) << 2;
+                    });
+                    self.chase_in.par_iter().for_each(|c| c.store(0, Relaxed));
+                    let in_z2_o = self.select(|f| f & (Z2_O | CHECK) == Z2_O);
+                    self.add_over(&in_z2_o, &self.chase_in, 1, chase);
+                    drop(in_z2_o);
+                    let mut in_z2 = self.count(|f| {
+                        usize::from(f & (Z2_M | Z3_M) == Z2_M) + usize::from(f & (Z2_O | Z3_O) == Z2_O)
+                    });
+                    let (in_z1, top) = loop {
+                        figures.passes += 1;
+                        let (in_z1, top) = self.pass(offset + 1)?;
+                        if in_z1 == in_z2 {
+                            break (in_z1, top);
+                        }
+                        in_z2 = in_z1;
+                        // Z2 shrinks to Z1: the O-states that leave it are taken off the
+                        // chase counts of their predecessors.
+                        let level = &self.level;
+                        let left: Vec<u32> = self
+                            .flags
+                            .par_iter_mut()
+                            .enumerate()
+                            .with_min_len(CHUNK)
+                            .fold(Vec::new, |mut left, (i, f)| {
+                                if *f & (Z2_M | Z3_M) == Z2_M && level[2 * i].load(Relaxed) == 0 {
+                                    *f &= !Z2_M;
+                                }
+                                if *f & (Z2_O | Z3_O) == Z2_O && level[2 * i + 1].load(Relaxed) == 0 {
+                                    *f &= !Z2_O;
+                                    if *f & CHECK == 0 {
+                                        left.push(i as u32);
+                                    }
+                                }
+                                left
+                            })
+                            .reduce(Vec::new, concat);
+                        self.add_over(&left, &self.chase_in, u32::MAX, chase);
+                    };
+                    if in_z1 == 0 {
+                        break;
+                    }
+                    // Z3 grows to Z1: the new states keep their levels as ranks.
+                    let level = &self.level;
+                    let (new_m, new_o): (Vec<u32>, Vec<u32>) = self
+                        .flags
+                        .par_iter_mut()
+                        .enumerate()
+                        .with_min_len(CHUNK)
+                        .fold(
+                            || (Vec::new(), Vec::new()),
+                            |(mut nm, mut no), (i, f)| {
+                                if *f & Z3_M == 0 && level[2 * i].load(Relaxed) != 0 {
+                                    *f |= Z3_M;
+                                    nm.push(i as u32);
+                                }
+                                if *f & Z3_O == 0 && level[2 * i + 1].load(Relaxed) != 0 {
+                                    *f |= Z3_O;
+                                    if *f & CHECK != 0 {
+                                        no.push(i as u32);
+                                    }
+                                }
+                                (nm, no)
+                            },
+                        )
+                        .reduce(|| (Vec::new(), Vec::new()), |(a, b), (c, d)| (concat(a, c), concat(b, d)));
+                    self.add_over(&new_m, &self.checks_out, u32::MAX, check);
+                    self.add_over(&new_m, &self.blockers, u32::MAX, chase);
+                    self.mark_preds(&new_o, TO_Z3, check);
+                    tops3.push(top);
+                    offset = top;
+                }
+                // Z4 shrinks to Z3 until they agree: the O-states that leave it are taken
+                // off the idle counts of their predecessors.
+                let (shrunk, left): (bool, Vec<u32>) = self
+                    .flags
+                    .par_iter_mut()
+                    .enumerate()
+                    .with_min_len(CHUNK)
+                    .fold(
+                        || (false, Vec::new()),
+                        |(mut shrunk, mut left), (i, f)| {
+                            if *f & (Z4_M | Z3_M) == Z4_M {
+                                *f &= !Z4_M;
+                                shrunk = true;
+                            }
+                            if *f & (Z4_O | Z3_O) == Z4_O {
+                                *f &= !Z4_O;
+                                shrunk = true;
+                                if *f & CHECK == 0 {
+                                    left.push(i as u32);
+                                }
+                            }
+                            (shrunk, left)
+                        },
+                    )
+                    .reduce(|| (false, Vec::new()), |(a, b), (c, d)| (a || c, concat(b, d)));
+                if !shrunk {
+                    break (offset, tops3);
+                }
+                self.add_over(&left, &self.idle_in, u32::MAX, idle);
+            };
+            // The round's wins join Z5 (they keep their ranks).
+            let mut new = 0usize;
+            for f in &mut self.flags {
+                if *f & (Z3_M | Z5_M) == Z3_M {
+                    *f |= Z5_M;
+                    new += 1;
+                }
+                if *f & (Z3_O | Z5_O) == Z3_O {
+                    *f |= Z5_O;
+                    new += 1;
+                }
+            }
+            if new == 0 {
+                break;
+            }
+            self.tops3.extend(round_tops3);
+            self.tops5.push(round_top);
+            base = round_top;
+        }
+        Ok(figures)
+    }
+}

@@ -1,0 +1,323 @@
+//! The first stage: the ban on perpetual check, a one-pair Rabin game on the draws `D` (see
+//! the [parent module](super) for the algorithm and the ranks).
+
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use super::graph::{CHUNK, Graph, Target};
+use super::{Ban, Checks, RuleStats, RuleValue};
+use crate::retrograde::{Solution, SolveError};
+use crate::value::Wdl;
+
+const CHECK: u8 = 1;
+/// The mover has a move out of `D` that wins (for `M`: good).
+const GOOD_EXIT: u8 = 2;
+/// The mover has a move out of `D` that does not lose (for `O`: bad for me).
+const SAFE_EXIT: u8 = 4;
+const Z_M: u8 = 8;
+const Z_O: u8 = 16;
+const Y_M: u8 = 32;
+const Y_O: u8 = 64;
+/// The `M`-state has a move to an `O`-state in `Z`.
+const TO_Z: u8 = 128;
+
+pub(super) struct Rabin<'a, 'g, G> {
+    graph: &'a Graph<'g, G>,
+    plain: &'a Solution,
+    pub(super) flags: Vec<u8>,
+    /// Per state `2 i + copy` (copy 0: me to move, 1: the opponent): 0 outside the current
+    /// `X`, else the rank.
+    level: Vec<AtomicU32>,
+    /// Per position of `D`, for its `O`-state: moves into `D` to an `M`-state not yet in `X`.
+    counter: Vec<AtomicU32>,
+    /// Per position of `D`: its moves into `D`.
+    inside: Vec<u32>,
+    /// Per position of `D`: its moves into `D` to an `M`-state in `Z` (kept up as `Z` grows).
+    to_z: Vec<AtomicU32>,
+    /// Per position of `D`: its moves into `D` to an `M`-state in `Y` (counted each pass).
+    to_y: Vec<AtomicU32>,
+}
+
+impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
+    pub(super) fn new(graph: &'a Graph<'g, G>, plain: &'a Solution) -> Self {
+        let m = graph.len();
+        Rabin {
+            graph,
+            plain,
+            flags: vec![0; m],
+            level: (0..2 * m).map(|_| AtomicU32::new(0)).collect(),
+            counter: (0..m).map(|_| AtomicU32::new(0)).collect(),
+            inside: Vec::new(),
+            to_z: (0..m).map(|_| AtomicU32::new(0)).collect(),
+            to_y: (0..m).map(|_| AtomicU32::new(0)).collect(),
+        }
+    }
+
+    /// Calls `f` with the `D`-number of every predecessor inside `D` of `D`-number `i`.
+    #[inline]
+    fn for_each_pred(&self, i: usize, mut f: impl FnMut(usize)) {
+        self.graph.for_each_pred(i, |j, _| f(j));
+    }
+
+    /// Where the moves of `pos` lead; a move out of `D` with its value under the ban on
+    /// perpetual check alone (see [`RuleValue::check_wdl`]).
+    fn for_each_target(&self, pos: usize, f: impl FnMut(Target)) {
+        self.graph.for_each_target(pos, |q| self.plain.value(q).map(RuleValue::from), f);
+    }
+
+    pub(super) fn solve(&mut self) -> Result<(RuleStats, Vec<u32>), SolveError> {
+        let m = self.graph.len();
+        let mut stats = RuleStats { plain_draws: m as u64, ..RuleStats::default() };
+        // Marks, exits and moves into D, once: the only pass that generates moves.
+        let (flags, inside): (Vec<u8>, Vec<u32>) = (0..m)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .map(|i| {
+                let pos = self.graph.positions[i] as usize;
+                let mut f = if self.graph.game.in_check(pos) { CHECK } else { 0 };
+                let mut inside = 0u32;
+                self.for_each_target(pos, |t| match t {
+                    Target::Inside => inside += 1,
+                    Target::Out(v) => match v.check_wdl() {
+                        Wdl::Loss => f |= GOOD_EXIT | SAFE_EXIT,
+                        Wdl::Draw => f |= SAFE_EXIT,
+                        Wdl::Win => {}
+                    },
+                });
+                (f, inside)
+            })
+            .unzip();
+        self.flags = flags;
+        self.inside = inside;
+        let mut offset = 0u32;
+        let mut tops = Vec::new();
+        loop {
+            stats.rounds += 1;
+            // The top of νY, cut down to what any μX can hold: an M-state only in check or in
+            // Cpre(Z), an O-state only without a move out that does not lose for the opponent.
+            let mut in_y: usize = self
+                .flags
+                .par_iter_mut()
+                .map(|f| {
+                    *f &= !(Y_M | Y_O);
+                    if *f & (Z_M | CHECK | GOOD_EXIT | TO_Z) != 0 {
+                        *f |= Y_M;
+                    }
+                    if *f & SAFE_EXIT == 0 {
+                        *f |= Y_O;
+                    }
+                    usize::from(*f & (Y_M | Z_M) == Y_M) + usize::from(*f & (Y_O | Z_O) == Y_O)
+                })
+                .sum();
+            self.count_to_y();
+            let mut top;
+            let in_x = loop {
+                stats.passes += 1;
+                let (in_x, last) = self.attractor(offset + 1)?;
+                top = last;
+                if in_x == in_y {
+                    break in_x;
+                }
+                in_y = in_x;
+                let level = &self.level;
+                // Y shrinks to X (X ⊆ Y): the M-states that leave it are taken off the counts
+                // of moves into Y of their predecessors.
+                let left: Vec<u32> = self
+                    .flags
+                    .par_iter_mut()
+                    .enumerate()
+                    .with_min_len(CHUNK)
+                    .fold(Vec::new, |mut left, (i, f)| {
+                        let was = *f & Y_M != 0;
+                        *f &= !(Y_M | Y_O);
+                        if *f & Z_M != 0 || level[2 * i].load(Relaxed) != 0 {
+                            *f |= Y_M;
+                        }
+                        if *f & Z_O != 0 || level[2 * i + 1].load(Relaxed) != 0 {
+                            *f |= Y_O;
+                        }
+                        if was && *f & Y_M == 0 {
+                            left.push(i as u32);
+                        }
+                        left
+                    })
+                    .reduce(Vec::new, |mut a, mut b| {
+                        a.append(&mut b);
+                        a
+                    });
+                left.par_iter().with_min_len(256).for_each(|&i| {
+                    self.for_each_pred(i as usize, |j| {
+                        self.to_y[j].fetch_sub(1, Relaxed);
+                    });
+                });
+            };
+            if in_x == 0 {
+                break;
+            }
+            offset = top;
+            tops.push(top);
+            let level = &self.level;
+            let new: Vec<u32> = self
+                .flags
+                .par_iter_mut()
+                .enumerate()
+                .with_min_len(CHUNK)
+                .fold(Vec::new, |mut new, (i, f)| {
+                    if *f & Z_M == 0 && level[2 * i].load(Relaxed) != 0 {
+                        *f |= Z_M;
+                        new.push(2 * i as u32);
+                    }
+                    if *f & Z_O == 0 && level[2 * i + 1].load(Relaxed) != 0 {
+                        *f |= Z_O;
+                        new.push(2 * i as u32 + 1);
+                    }
+                    new
+                })
+                .reduce(Vec::new, |mut a, mut b| {
+                    a.append(&mut b);
+                    a
+                });
+            // Cpre(Z) kept up: counts of moves into Z_M, marks of moves into Z_O.
+            let marked: Vec<u32> = new
+                .par_iter()
+                .with_min_len(256)
+                .fold(Vec::new, |mut marked, &s| {
+                    self.for_each_pred(s as usize / 2, |j| {
+                        if s % 2 == 0 {
+                            self.to_z[j].fetch_add(1, Relaxed);
+                        } else {
+                            marked.push(j as u32);
+                        }
+                    });
+                    marked
+                })
+                .reduce(Vec::new, |mut a, mut b| {
+                    a.append(&mut b);
+                    a
+                });
+            for j in marked {
+                self.flags[j as usize] |= TO_Z;
+            }
+        }
+        Ok((stats, tops))
+    }
+
+    /// The moves into `Y_M` (`Z` included) of every position, counted from the `M`-states of
+    /// `Y` through their predecessors (at the start of a round; the passes keep them up).
+    fn count_to_y(&self) {
+        let flags = &self.flags;
+        self.to_y.par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
+        (0..self.graph.len()).into_par_iter().with_min_len(CHUNK).for_each(|i| {
+            if flags[i] & Y_M != 0 {
+                self.for_each_pred(i, |j| {
+                    self.to_y[j].fetch_add(1, Relaxed);
+                });
+            }
+        });
+    }
+
+    /// One `μX` for the current `Z` and `Y`: levels from `first` on for the new states; returns
+    /// how many states outside `Z` are in `X`, and the largest level given.
+    fn attractor(&self, first: u32) -> Result<(usize, u32), SolveError> {
+        if first >= 1 << 30 {
+            return Err(SolveError::DistanceTooLarge);
+        }
+        let m = self.graph.len();
+        let flags = &self.flags;
+        // The seeds: Cpre(Z) and F ∩ Cpre(Y); the counters for the rest. Only states of Y
+        // outside Z can join X (X ⊆ Y: Y only shrinks within a round).
+        let mut frontier: Vec<u32> = (0..m)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .fold(Vec::new, |mut seeds, i| {
+                let f = flags[i];
+                let open_m = f & (Z_M | Y_M) == Y_M;
+                let open_o = f & (Z_O | Y_O | SAFE_EXIT) == Y_O;
+                if f & Z_M == 0 {
+                    let seed = open_m && f & (GOOD_EXIT | TO_Z) != 0;
+                    self.level[2 * i].store(if seed { first } else { 0 }, Relaxed);
+                    if seed {
+                        seeds.push(2 * i as u32);
+                    }
+                }
+                if f & Z_O == 0 {
+                    let outside_z_m = self.inside[i] - self.to_z[i].load(Relaxed);
+                    self.counter[i].store(outside_z_m, Relaxed);
+                    let all_in_y_m = self.to_y[i].load(Relaxed) == self.inside[i];
+                    let seed = open_o && (outside_z_m == 0 || (f & CHECK == 0 && all_in_y_m));
+                    self.level[2 * i + 1].store(if seed { first } else { 0 }, Relaxed);
+                    if seed {
+                        seeds.push(2 * i as u32 + 1);
+                    }
+                }
+                seeds
+            })
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            });
+        let mut count = frontier.len();
+        let mut level = first;
+        let mut top = first;
+        while !frontier.is_empty() {
+            if level + 1 >= 1 << 30 {
+                return Err(SolveError::DistanceTooLarge);
+            }
+            let next_level = level + 1;
+            let next: Vec<u32> = frontier
+                .par_iter()
+                .with_min_len(256)
+                .fold(Vec::new, |mut next, &s| {
+                    let (i, copy) = (s as usize / 2, s % 2);
+                    self.for_each_pred(i, |j| {
+                        let g = flags[j];
+                        if copy == 1 {
+                            // The M-state of the predecessor: I move into X (only in check).
+                            if g & (Z_M | Y_M | CHECK) == Y_M | CHECK
+                                && self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
+                            {
+                                next.push(2 * j as u32);
+                            }
+                        } else if g & (Z_O | Y_O | SAFE_EXIT) == Y_O {
+                            let before = self.counter[j].fetch_sub(1, Relaxed);
+                            debug_assert!(before > 0, "un-moves disagree with moves at D-number {j}");
+                            if before == 1
+                                && self.level[2 * j + 1]
+                                    .compare_exchange(0, next_level, Relaxed, Relaxed)
+                                    .is_ok()
+                            {
+                                next.push(2 * j as u32 + 1);
+                            }
+                        }
+                    });
+                    next
+                })
+                .reduce(Vec::new, |mut a, mut b| {
+                    a.append(&mut b);
+                    a
+                });
+            if !next.is_empty() {
+                top = next_level;
+            }
+            count += next.len();
+            frontier = next;
+            level = next_level;
+        }
+        Ok((count, top))
+    }
+
+    /// The value by the ban on perpetual check of `D`-number `i` after [`Rabin::solve`]:
+    /// `None` for a position it leaves drawn.
+    pub(super) fn value(&self, i: usize) -> Option<RuleValue> {
+        let f = self.flags[i];
+        if f & Z_M != 0 {
+            debug_assert!(f & Z_O == 0, "both sides win by the rule at D-number {i}");
+            Some(RuleValue::WinByRule(Ban::Check, self.level[2 * i].load(Relaxed)))
+        } else if f & Z_O != 0 {
+            Some(RuleValue::LossByRule(Ban::Check, self.level[2 * i + 1].load(Relaxed)))
+        } else {
+            None
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! The draws of a game as the rule's passes see them: a dense numbering of a set of positions
+//! ([`DrawIndex`]), their predecessors inside the set ([`Preds`], lists built once when they
+//! fit the budget, else un-moves generated on each pass), with chase labels when asked.
+
+use rayon::prelude::*;
+
+use super::{Checks, RuleValue};
+use crate::game::Successor;
+use crate::retrograde::SolveError;
+
+/// Positions handled by one parallel task of a scan.
+pub(super) const CHUNK: usize = 1 << 12;
+
+/// The bit of a predecessor list entry that marks the move as a chase (numbers stay below
+/// 2^31, see [`DrawIndex::new`]).
+const CHASE_BIT: u32 = 1 << 31;
+
+/// A set of positions with a dense numbering (the set `D` of non-terminal drawn positions, or
+/// the draws left after the ban on perpetual check).
+#[derive(Debug, Default)]
+pub(super) struct DrawIndex {
+    bits: Vec<u64>,
+    /// Members before each word of `bits`.
+    before: Vec<u32>,
+}
+
+impl DrawIndex {
+    /// The members among `0..n` and their positions in increasing order.
+    pub(super) fn new(
+        n: usize,
+        member: impl Fn(usize) -> bool + Sync,
+    ) -> Result<(Self, Vec<u32>), SolveError> {
+        // Drawn positions are kept as 32-bit position numbers.
+        if n > u32::MAX as usize {
+            return Err(SolveError::TooManyPositions(n));
+        }
+        let bits: Vec<u64> = (0..n.div_ceil(64))
+            .into_par_iter()
+            .map(|w| {
+                let mut word = 0u64;
+                for b in 0..64 {
+                    let p = w * 64 + b;
+                    if p < n && member(p) {
+                        word |= 1 << b;
+                    }
+                }
+                word
+            })
+            .collect();
+        let mut before = Vec::with_capacity(bits.len());
+        let mut total = 0u64;
+        for w in &bits {
+            before.push(u32::try_from(total).map_err(|_| SolveError::TooManyPositions(n))?);
+            total += u64::from(w.count_ones());
+        }
+        // The passes number two states per drawn position in 32 bits, and the predecessor
+        // lists keep a chase label in the top bit.
+        if total >= 1 << 31 {
+            return Err(SolveError::TooManyPositions(n));
+        }
+        let positions: Vec<u32> = bits
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(w, &word)| {
+                (0..64u32).filter(move |b| word >> b & 1 == 1).map(move |b| w as u32 * 64 + b)
+            })
+            .collect();
+        Ok((DrawIndex { bits, before }, positions))
+    }
+
+    /// The number of `pos` in the set, if it is a member.
+    pub(super) fn index(&self, pos: usize) -> Option<usize> {
+        let word = *self.bits.get(pos / 64)?;
+        let bit = pos % 64;
+        if word >> bit & 1 == 0 {
+            return None;
+        }
+        Some(self.before[pos / 64] as usize + (word & ((1u64 << bit) - 1)).count_ones() as usize)
+    }
+
+    /// Bytes held.
+    pub(super) fn bytes(&self) -> usize {
+        self.bits.len() * 12
+    }
+}
+
+/// The predecessors inside the set of every member, by number (compressed rows); with chase
+/// labels in [`CHASE_BIT`] when built for them.
+struct Preds {
+    offsets: Vec<u32>,
+    edges: Vec<u32>,
+}
+
+impl Preds {
+    fn of(&self, i: usize) -> &[u32] {
+        &self.edges[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+}
+
+/// Where a move of a member leads.
+pub(super) enum Target {
+    /// To a member.
+    Inside,
+    /// Out of the set, to a position of this value for the side to move there.
+    Out(RuleValue),
+}
+
+/// A set of positions of a game with their predecessors inside it.
+pub(super) struct Graph<'g, G> {
+    pub(super) game: &'g G,
+    pub(super) index: DrawIndex,
+    pub(super) positions: Vec<u32>,
+    /// Whether the predecessor lists carry chase labels (asked of the game for moves into
+    /// members that are not in check).
+    labelled: bool,
+    preds: Option<Preds>,
+}
+
+impl<'g, G: Checks> Graph<'g, G> {
+    /// The set of `member`s of `game`, with predecessor lists when they fit in `budget` bytes
+    /// (counted first, then filled: un-moves are generated twice), chase labels when
+    /// `labelled`.
+    pub(super) fn new(
+        game: &'g G,
+        member: impl Fn(usize) -> bool + Sync,
+        budget: usize,
+        labelled: bool,
+    ) -> Result<Self, SolveError> {
+        let (index, positions) = DrawIndex::new(game.num_positions(), member)?;
+        let mut graph = Graph { game, index, positions, labelled, preds: None };
+        graph.preds = graph.build(budget);
+        Ok(graph)
+    }
+
+    /// The number of members.
+    pub(super) fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    fn build(&self, budget: usize) -> Option<Preds> {
+        let m = self.positions.len();
+        if (m + 1).saturating_mul(4) > budget {
+            return None;
+        }
+        let counts: Vec<u32> = self
+            .positions
+            .par_iter()
+            .with_min_len(CHUNK)
+            .map(|&p| {
+                let mut c = 0u32;
+                self.game.for_each_unmove(p as usize, |q| c += u32::from(self.index.index(q).is_some()));
+                c
+            })
+            .collect();
+        let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+        if total >= u64::from(u32::MAX) || (total as usize).saturating_add(m + 1).saturating_mul(4) > budget {
+            return None;
+        }
+        let mut offsets = Vec::with_capacity(m + 1);
+        let mut at = 0u32;
+        offsets.push(0);
+        for c in counts {
+            at += c;
+            offsets.push(at);
+        }
+        let mut edges = vec![0u32; total as usize];
+        // Disjoint slices of the edges, one per chunk of positions.
+        let mut slices = Vec::with_capacity(m.div_ceil(CHUNK));
+        let mut rest: &mut [u32] = &mut edges;
+        for c in 0..m.div_ceil(CHUNK) {
+            let (start, end) = (offsets[c * CHUNK], offsets[((c + 1) * CHUNK).min(m)]);
+            let (head, tail) = rest.split_at_mut((end - start) as usize);
+            slices.push(head);
+            rest = tail;
+        }
+        slices.into_par_iter().enumerate().for_each(|(c, slice)| {
+            let mut k = 0;
+            for i in c * CHUNK..((c + 1) * CHUNK).min(m) {
+                self.unmoves(i, |j, chase| {
+                    slice[k] = j as u32 | if chase { CHASE_BIT } else { 0 };
+                    k += 1;
+                });
+            }
+            debug_assert_eq!(k, slice.len(), "un-moves differ between two calls");
+        });
+        Some(Preds { offsets, edges })
+    }
+
+    /// The predecessors of member `i` from un-moves, with their labels when labelled.
+    fn unmoves(&self, i: usize, mut f: impl FnMut(usize, bool)) {
+        let pos = self.positions[i] as usize;
+        if self.labelled && !self.game.in_check(pos) {
+            self.game.for_each_labelled_unmove(
+                pos,
+                |q| self.index.index(q).is_some(),
+                |q, chase| {
+                    if let Some(j) = self.index.index(q) {
+                        f(j, chase);
+                    }
+                },
+            );
+        } else {
+            self.game.for_each_unmove(pos, |q| {
+                if let Some(j) = self.index.index(q) {
+                    f(j, false);
+                }
+            });
+        }
+    }
+
+    /// Calls `f` with the number of every predecessor of member `i` (once per move) and
+    /// whether the move is a chase (always `false` when not labelled, and for a member in
+    /// check: its moves in are checks).
+    #[inline]
+    pub(super) fn for_each_pred(&self, i: usize, mut f: impl FnMut(usize, bool)) {
+        match &self.preds {
+            Some(preds) => preds.of(i).iter().for_each(|&e| f((e & !CHASE_BIT) as usize, e & CHASE_BIT != 0)),
+            None => self.unmoves(i, f),
+        }
+    }
+
+    /// Calls `f` for every move of the position `pos`: into the set, or out of it with the
+    /// value `outside` gives a position of the index outside the set (`None`: a hole, which
+    /// a correct game never reaches) or the game's value under the rule of a move out of the
+    /// index.
+    pub(super) fn for_each_target(
+        &self,
+        pos: usize,
+        outside: impl Fn(usize) -> Option<RuleValue>,
+        mut f: impl FnMut(Target),
+    ) {
+        self.game.for_each_move(pos, |mv, to| match to {
+            Successor::Position(q) => match self.index.index(q) {
+                Some(_) => f(Target::Inside),
+                None => {
+                    if let Some(v) = outside(q) {
+                        f(Target::Out(v));
+                    }
+                }
+            },
+            Successor::Known(v) => f(Target::Out(self.game.known_by_rule(pos, mv, v))),
+        });
+    }
+
+    /// The distance to a drawn end of every member that `is_draw` accepts, breadth first
+    /// among them from the drawn ends their moves out reach (`u32::MAX`: none, endless).
+    pub(super) fn draw_distances(
+        &self,
+        is_draw: impl Fn(usize) -> bool + Sync,
+        outside: impl Fn(usize) -> Option<RuleValue> + Sync,
+    ) -> Vec<u32> {
+        let m = self.len();
+        let mut dist: Vec<u32> = vec![u32::MAX; m];
+        let starts: Vec<(u32, u32)> = (0..m)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .filter(|&i| is_draw(i))
+            .filter_map(|i| {
+                let mut best = None::<u32>;
+                self.for_each_target(self.positions[i] as usize, &outside, |t| {
+                    if let Target::Out(RuleValue::Draw(Some(d))) = t {
+                        best = Some(best.map_or(d.0, |b| b.min(d.0)));
+                    }
+                });
+                best.map(|d| (d.saturating_add(1), i as u32))
+            })
+            .collect();
+        let mut buckets: Vec<Vec<u32>> = Vec::new();
+        for (at, i) in starts {
+            let at = at as usize;
+            if buckets.len() <= at {
+                buckets.resize_with(at + 1, Vec::new);
+            }
+            buckets[at].push(i);
+        }
+        let mut d = 0;
+        while d < buckets.len() {
+            let bucket = std::mem::take(&mut buckets[d]);
+            for i in bucket {
+                let i = i as usize;
+                if dist[i] != u32::MAX {
+                    continue;
+                }
+                dist[i] = d as u32;
+                self.for_each_pred(i, |j, _| {
+                    if is_draw(j) && dist[j] == u32::MAX {
+                        if buckets.len() <= d + 1 {
+                            buckets.resize_with(d + 2, Vec::new);
+                        }
+                        buckets[d + 1].push(j as u32);
+                    }
+                });
+            }
+            d += 1;
+        }
+        dist
+    }
+}

@@ -1,0 +1,604 @@
+//! The solver under the bans on perpetual check and perpetual chase against a brute-force
+//! oracle on small random games whose moves are labelled idle, chase or check.
+//!
+//! The oracle is deliberately literal and shares nothing with the solver but the game:
+//!
+//! - Mates: the minimax equations iterated round by round, moves out of the index counting
+//!   with their mate values only.
+//! - Wins by the rule, by **enumerating memoryless strategies**. A state is a node with who is
+//!   to move (me or the opponent). For every choice of one move per node for *me* (a move that
+//!   wins at once is always taken), the graph the opponent still plays in is searched for an
+//!   escape: a finite end that is not my win, or a reachable cycle that is no win of mine by
+//!   the levels of its moves (each side's level is the smallest label of its moves in the
+//!   cycle: idle 0, chase 1, check 2; I win when the opponent's is higher). I win from a state
+//!   iff some strategy leaves no escape from it (memoryless strategies suffice: the objective
+//!   is a parity condition). The same search with the ban on perpetual check alone (I win a
+//!   cycle when every move of the opponent is a check and not every move of mine; a move out
+//!   wins only into a mate or a result of that ban) gives the results that ban decides.
+//! - A position is won by the rule if its "me to move" state is won, lost if its "opponent to
+//!   move" state is; by the ban on perpetual check when that search already wins it, else by
+//!   the ban on perpetual chase. What neither side wins is a draw; draws that can reach a
+//!   drawn end get the shortest such distance by rounds again.
+
+use endgame_core::explicit::ExplicitGame;
+use endgame_core::perpetual::{Ban, PerpetualCheck, RuleSolution, RuleValue, best_move, check_rule_solution};
+use endgame_core::{Game, Plies, Retrograde, Successor, Value, Wdl};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+
+/// At most this many strategies per game (the generator trims moves to stay below).
+const MAX_STRATEGIES: usize = 4096;
+
+/// The levels of a label.
+const IDLE: u8 = 0;
+const CHASE: u8 = 1;
+const CHECK: u8 = 2;
+
+/// Which rule the oracle judges by.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Judge {
+    /// Both bans: I win a cycle when the opponent's level is higher than mine.
+    Both,
+    /// The ban on perpetual check alone.
+    CheckOnly,
+    /// A deliberately wrong rule (the lower level loses), to show the comparison notices.
+    Reversed,
+}
+
+impl Judge {
+    /// Whether I win a cycle whose moves have these levels.
+    fn i_win(self, mine: u8, theirs: u8) -> bool {
+        match self {
+            Judge::Both => theirs > mine,
+            Judge::CheckOnly => theirs == CHECK && mine < CHECK,
+            Judge::Reversed => theirs < mine,
+        }
+    }
+
+    /// Whether a move out to a position of this value (for the side to move there) is a win
+    /// for the player who makes it.
+    fn good_end(self, after: RuleValue, mover_is_me: bool) -> bool {
+        let wdl = if self == Judge::CheckOnly { after.check_wdl() } else { after.wdl() };
+        if mover_is_me { wdl == Wdl::Loss } else { wdl == Wdl::Win }
+    }
+}
+
+/// A move as the oracle sees it: to a node with its level, or an end with its value for the
+/// side to move there.
+#[derive(Clone, Copy)]
+enum Edge {
+    To(usize, u8),
+    End(RuleValue),
+}
+
+fn edges(game: &ExplicitGame, u: usize) -> Vec<Edge> {
+    game.moves_of(u)
+        .iter()
+        .enumerate()
+        .map(|(mv, s)| match *s {
+            Successor::Position(q) if game.is_check(q) => Edge::To(q, CHECK),
+            Successor::Position(q) if game.is_chase_move(u, mv) => Edge::To(q, CHASE),
+            Successor::Position(q) => Edge::To(q, IDLE),
+            Successor::Known(_) => Edge::End(game.known_rule_value(u, mv).unwrap()),
+        })
+        .collect()
+}
+
+/// Mate values by rounds (`None`: no forced mate either way).
+fn mates(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
+    let n = game.num_positions();
+    let mut value: Vec<Option<RuleValue>> = vec![None; n];
+    for u in 0..n {
+        if game.is_position(u) {
+            value[u] = match game.terminal(u) {
+                Some(t) => Some(t.into()),
+                None if game.moves_of(u).is_empty() => Some(RuleValue::Loss(Plies(0))),
+                None => None,
+            };
+        }
+    }
+    let fixed: Vec<bool> = value.iter().map(Option::is_some).collect();
+    for r in 1..=(2 * n + 10) as u32 {
+        let before = value.clone();
+        for u in 0..n {
+            if !game.is_position(u) || fixed[u] || before[u].is_some() {
+                continue;
+            }
+            let children: Vec<Option<RuleValue>> = edges(game, u)
+                .into_iter()
+                .map(|e| match e {
+                    Edge::To(q, _) => before[q],
+                    Edge::End(v) => Some(v),
+                })
+                .collect();
+            if children.iter().any(|c| *c == Some(RuleValue::Loss(Plies(r - 1)))) {
+                value[u] = Some(RuleValue::Win(Plies(r)));
+            } else if children.iter().all(|c| matches!(c, Some(RuleValue::Win(d)) if d.0 < r)) {
+                value[u] = Some(RuleValue::Loss(Plies(r)));
+            }
+        }
+    }
+    value.iter().map(|v| v.filter(|v| matches!(v, RuleValue::Win(_) | RuleValue::Loss(_)))).collect()
+}
+
+/// The game on states `2 u + s` (`s = 0`: me to move at `u`, `1`: the opponent).
+struct States {
+    /// A finite end or a move out that is not my win (for me: my only choice is such).
+    local_bad: Vec<bool>,
+    /// The moves of each state: target state and level; for my states, my options.
+    succ: Vec<Vec<(usize, u8)>>,
+}
+
+fn states(game: &ExplicitGame, judge: Judge) -> States {
+    let n = game.num_positions();
+    let mut st = States { local_bad: vec![false; 2 * n], succ: vec![Vec::new(); 2 * n] };
+    for u in 0..n {
+        if !game.is_position(u) {
+            st.local_bad[2 * u] = true;
+            st.local_bad[2 * u + 1] = true;
+            continue;
+        }
+        if let Some(t) = game.terminal(u) {
+            let t = RuleValue::from(t);
+            st.local_bad[2 * u] = t.wdl() != Wdl::Win;
+            st.local_bad[2 * u + 1] = t.wdl() != Wdl::Loss;
+            continue;
+        }
+        let es = edges(game, u);
+        // Me to move: a win at once is taken; else every move into the index is an option.
+        if !es.iter().any(|e| matches!(e, Edge::End(v) if judge.good_end(*v, true))) {
+            let mut options: Vec<(usize, u8)> = es
+                .iter()
+                .filter_map(|e| if let Edge::To(q, l) = *e { Some((2 * q + 1, l)) } else { None })
+                .collect();
+            options.sort_unstable();
+            options.dedup();
+            if options.is_empty() {
+                st.local_bad[2 * u] = true;
+            }
+            st.succ[2 * u] = options;
+        }
+        // The opponent to move: every move is played (no move at all: my win).
+        if es.iter().any(|e| matches!(e, Edge::End(v) if !judge.good_end(*v, false))) {
+            st.local_bad[2 * u + 1] = true;
+        }
+        let mut moves: Vec<(usize, u8)> =
+            es.iter().filter_map(|e| if let Edge::To(q, l) = *e { Some((2 * q, l)) } else { None }).collect();
+        moves.sort_unstable();
+        moves.dedup();
+        st.succ[2 * u + 1] = moves;
+    }
+    st
+}
+
+/// States reachable in one or more steps along the moves `keep` accepts (by source state and
+/// level).
+fn closure(succ: &[Vec<(usize, u8)>], keep: impl Fn(usize, u8) -> bool) -> Vec<u32> {
+    let k = succ.len();
+    let mut reach = vec![0u32; k];
+    loop {
+        let mut changed = false;
+        for x in 0..k {
+            let mut r = reach[x];
+            for &(y, l) in &succ[x] {
+                if keep(x, l) {
+                    r |= 1 << y | reach[y];
+                }
+            }
+            if r != reach[x] {
+                reach[x] = r;
+                changed = true;
+            }
+        }
+        if !changed {
+            return reach;
+        }
+    }
+}
+
+/// The states from which every play of the graph `succ` (my choices fixed: one move per
+/// state of mine) is my win under `judge`.
+///
+/// A cycle's levels are the smallest label of each side's moves in it. Every pair of levels a
+/// closed walk can have is that of a strongly connected part of the graph cut to the moves
+/// at or above the pair (the walk through all of the part's moves has exactly those levels),
+/// so the nine cut graphs show every cycle the opponent may keep to.
+fn winning_with(st: &States, succ: &[Vec<(usize, u8)>], judge: Judge) -> u32 {
+    let k = succ.len();
+    let mine = |x: usize| x.is_multiple_of(2);
+    let mut escape = 0u32;
+    for x in 0..k {
+        if st.local_bad[x] {
+            escape |= 1 << x;
+        }
+    }
+    for lo in [IDLE, CHASE, CHECK] {
+        for lm in [IDLE, CHASE, CHECK] {
+            let within = |x: usize, l: u8| if mine(x) { l >= lm } else { l >= lo };
+            let reach = closure(succ, within);
+            for x in 0..k {
+                if reach[x] >> x & 1 == 0 {
+                    continue;
+                }
+                // x's strongly connected part in the cut graph, and its levels.
+                let part = |y: usize| y == x || (reach[x] >> y & 1 == 1 && reach[y] >> x & 1 == 1);
+                let (mut am, mut ao) = (CHECK, CHECK);
+                for a in (0..k).filter(|&a| part(a)) {
+                    for &(b, l) in &succ[a] {
+                        if within(a, l) && part(b) {
+                            if mine(a) {
+                                am = am.min(l);
+                            } else {
+                                ao = ao.min(l);
+                            }
+                        }
+                    }
+                }
+                if !judge.i_win(am, ao) {
+                    escape |= 1 << x;
+                }
+            }
+        }
+    }
+    let reach = closure(succ, |_, _| true);
+    let mut won = 0u32;
+    for x in 0..k {
+        if escape >> x & 1 == 0 && reach[x] & escape == 0 {
+            won |= 1 << x;
+        }
+    }
+    won
+}
+
+/// My winning states under `judge`, by enumerating my memoryless strategies.
+fn winning_region(st: &States, judge: Judge) -> u32 {
+    let k = st.succ.len();
+    let choosers: Vec<usize> = (0..k).filter(|&x| x.is_multiple_of(2) && st.succ[x].len() > 1).collect();
+    let mut pick = vec![0usize; choosers.len()];
+    let mut won = 0u32;
+    loop {
+        let mut succ = st.succ.clone();
+        for (c, &x) in choosers.iter().enumerate() {
+            succ[x] = vec![st.succ[x][pick[c]]];
+        }
+        won |= winning_with(st, &succ, judge);
+        let mut c = 0;
+        while c < choosers.len() {
+            pick[c] += 1;
+            if pick[c] < st.succ[choosers[c]].len() {
+                break;
+            }
+            pick[c] = 0;
+            c += 1;
+        }
+        if c == choosers.len() {
+            return won;
+        }
+    }
+}
+
+fn oracle_by(game: &ExplicitGame, judge: Judge) -> Vec<Option<RuleValue>> {
+    let n = game.num_positions();
+    let mate = mates(game);
+    let won = winning_region(&states(game, judge), judge);
+    let by_check = winning_region(&states(game, Judge::CheckOnly), Judge::CheckOnly);
+    let mut value: Vec<Option<RuleValue>> = vec![None; n];
+    for u in 0..n {
+        if !game.is_position(u) {
+            continue;
+        }
+        let (mine, theirs) = (won >> (2 * u) & 1 == 1, won >> (2 * u + 1) & 1 == 1);
+        assert!(!(mine && theirs), "the oracle lets both sides win at {u}");
+        let ban = |s: usize| {
+            if judge != Judge::Reversed && by_check >> s & 1 == 1 { Ban::Check } else { Ban::Chase }
+        };
+        value[u] = match (game.terminal(u), mate[u]) {
+            (Some(t), _) => Some(t.into()),
+            (None, Some(m)) => {
+                assert_eq!(m.wdl() == Wdl::Win, mine, "oracle: mate and strategy disagree at {u}");
+                Some(m)
+            }
+            (None, None) if mine => Some(RuleValue::WinByRule(ban(2 * u), 0)),
+            (None, None) if theirs => Some(RuleValue::LossByRule(ban(2 * u + 1), 0)),
+            (None, None) => None,
+        };
+    }
+    // Draws: the shortest line through draws to a drawn end.
+    let draws: Vec<usize> = (0..n).filter(|&u| game.is_position(u) && value[u].is_none()).collect();
+    for r in 1..=(n + 10) as u32 {
+        let before = value.clone();
+        for &u in &draws {
+            if before[u].is_none()
+                && edges(game, u).into_iter().any(|e| {
+                    let child = match e {
+                        Edge::To(q, _) => before[q],
+                        Edge::End(v) => Some(v),
+                    };
+                    child == Some(RuleValue::Draw(Some(Plies(r - 1))))
+                })
+            {
+                value[u] = Some(RuleValue::Draw(Some(Plies(r))));
+            }
+        }
+    }
+    for &u in &draws {
+        value[u].get_or_insert(RuleValue::Draw(None));
+    }
+    value
+}
+
+fn oracle(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
+    oracle_by(game, Judge::Both)
+}
+
+fn any_plain_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        (0u32..4).prop_map(Value::win_in),
+        (0u32..4).prop_map(Value::loss_in),
+        (0u32..3).prop_map(|d| Value::Draw(Some(Plies(d)))),
+        Just(Value::Draw(None)),
+    ]
+}
+
+fn any_rule_value() -> impl Strategy<Value = RuleValue> {
+    let ban = prop_oneof![Just(Ban::Check), Just(Ban::Chase)];
+    prop_oneof![
+        any_plain_value().prop_map(RuleValue::from),
+        (ban.clone(), 0u32..5).prop_map(|(b, r)| RuleValue::WinByRule(b, r)),
+        (ban, 0u32..5).prop_map(|(b, r)| RuleValue::LossByRule(b, r)),
+    ]
+}
+
+/// A random game of up to 11 nodes: check marks, chase marks on moves, holes, terminal
+/// values, moves (cycles and repeated moves included) and moves out with values under the
+/// rule. Moves are trimmed so that the oracle enumerates at most [`MAX_STRATEGIES`]
+/// strategies.
+fn any_game() -> impl Strategy<Value = ExplicitGame> {
+    (1usize..=11).prop_flat_map(|n| {
+        let node = (
+            prop::collection::vec((0..n, prop::bool::weighted(0.45)), 0..5),
+            prop::option::weighted(0.08, any_plain_value()),
+            prop::option::weighted(0.25, any_rule_value()),
+            prop::bool::weighted(0.4),
+            prop::bool::weighted(0.05),
+        );
+        prop::collection::vec(node, n).prop_map(move |nodes| {
+            let holes: Vec<bool> = nodes.iter().enumerate().map(|(i, node)| node.4 && i > 0).collect();
+            let mut product = 1usize;
+            let mut chases = Vec::new();
+            let edges: Vec<Vec<usize>> = nodes
+                .iter()
+                .enumerate()
+                .map(|(u, (targets, ..))| {
+                    let mut list: Vec<(usize, bool)> = Vec::new();
+                    let mut distinct = 0usize;
+                    for &(q, chase) in targets {
+                        if holes[q] {
+                            continue;
+                        }
+                        // Distinct options of a node (target and label): their product bounds
+                        // the strategies.
+                        if !list.contains(&(q, chase)) {
+                            let grown = product / distinct.max(1) * (distinct + 1);
+                            if grown > MAX_STRATEGIES {
+                                continue;
+                            }
+                            product = grown;
+                            distinct += 1;
+                        }
+                        list.push((q, chase));
+                    }
+                    for (mv, &(_, chase)) in list.iter().enumerate() {
+                        if chase {
+                            chases.push((u, mv));
+                        }
+                    }
+                    list.into_iter().map(|(q, _)| q).collect()
+                })
+                .collect();
+            let mut game = ExplicitGame::new(edges);
+            for (u, mv) in chases {
+                game = game.with_chase(u, mv);
+            }
+            for (p, (_, terminal, known, check, _)) in nodes.into_iter().enumerate() {
+                if holes[p] {
+                    game = game.with_hole(p);
+                    continue;
+                }
+                if let Some(v) = terminal {
+                    game = game.with_terminal(p, v);
+                }
+                if let Some(v) = known {
+                    game = game.with_known_rule_move(p, v);
+                }
+                if check {
+                    game = game.with_check(p);
+                }
+            }
+            game
+        })
+    })
+}
+
+/// Checks that the solver's best moves win: with them as my strategy everywhere, every play
+/// from a position won (by mate or by the rule) for its side to move, and from a position lost
+/// for its side to move with the opponent to move, is my win; and my win under the ban on
+/// perpetual check alone where that ban decided the result.
+fn best_moves_win(game: &ExplicitGame, solution: &RuleSolution) -> Result<(), String> {
+    let n = game.num_positions();
+    for judge in [Judge::Both, Judge::CheckOnly] {
+        let st = states(game, judge);
+        let mut succ = st.succ.clone();
+        let mut local_bad = st.local_bad.clone();
+        for u in 0..n {
+            if !game.is_position(u) || game.terminal(u).is_some() || game.moves_of(u).is_empty() {
+                continue;
+            }
+            let best = best_move(game, solution, u).expect("a move");
+            let es = edges(game, u);
+            match es[best.mv] {
+                Edge::To(q, l) => {
+                    succ[2 * u] = vec![(2 * q + 1, l)];
+                    local_bad[2 * u] = false;
+                }
+                Edge::End(v) => {
+                    succ[2 * u] = Vec::new();
+                    local_bad[2 * u] = !judge.good_end(v, true);
+                }
+            }
+        }
+        let fixed = States { local_bad, succ: Vec::new() };
+        let won = winning_with(&fixed, &succ, judge);
+        for u in 0..n {
+            let v = solution.value(u);
+            let (state, side) = match v {
+                Some(RuleValue::Win(_) | RuleValue::WinByRule(..)) => (2 * u, "the side to move"),
+                Some(RuleValue::Loss(_) | RuleValue::LossByRule(..)) => (2 * u + 1, "the opponent"),
+                _ => continue,
+            };
+            if judge == Judge::CheckOnly && v.is_some_and(|v| v.ban() != Some(Ban::Check)) {
+                continue;
+            }
+            if won >> state & 1 == 0 {
+                return Err(format!(
+                    "position {u} ({v:?}): {side} plays the best moves and does not win ({judge:?})"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The solver's values without ranks.
+fn solved(game: &ExplicitGame, solver: PerpetualCheck) -> Vec<Option<RuleValue>> {
+    let solution = solver.solve(game).unwrap();
+    (0..game.num_positions()).map(|p| solution.value(p).map(RuleValue::without_rank)).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    #[test]
+    fn the_rule_agrees_with_the_oracle(game in any_game()) {
+        let expected = oracle(&game);
+        let solution = PerpetualCheck::new().solve(&game).unwrap();
+        let compact = PerpetualCheck::new().compact(true).solve(&game).unwrap();
+        // Without predecessor lists the passes generate (labelled) un-moves: the same values
+        // and ranks.
+        let unmoves = PerpetualCheck::new().edge_budget(0).solve(&game).unwrap();
+        let plain = Retrograde::new().solve(&game).unwrap();
+        for p in 0..game.num_positions() {
+            let got = solution.value(p).map(RuleValue::without_rank);
+            prop_assert_eq!(got, expected[p], "position {}", p);
+            prop_assert_eq!(compact.value(p), solution.value(p), "position {} (compact)", p);
+            prop_assert_eq!(unmoves.value(p), solution.value(p), "position {} (un-moves)", p);
+            if let Some(v @ (Value::Win(_) | Value::Loss(_))) = plain.value(p) {
+                prop_assert_eq!(solution.value(p), Some(RuleValue::from(v)), "position {} changed its mate", p);
+            }
+        }
+        prop_assert_eq!(best_moves_win(&game, &solution), Ok(()));
+        prop_assert_eq!(check_rule_solution(&game, &solution), Ok(()));
+    }
+
+    #[test]
+    fn without_chases_the_rule_is_the_ban_on_perpetual_check(game in any_game()) {
+        // Chases switched off: the oracle of the ban on perpetual check alone, every result
+        // by that ban.
+        let expected: Vec<Option<RuleValue>> = oracle_by(&game, Judge::CheckOnly)
+            .into_iter()
+            .map(|v| match v {
+                Some(RuleValue::WinByRule(..)) => Some(RuleValue::WinByRule(Ban::Check, 0)),
+                Some(RuleValue::LossByRule(..)) => Some(RuleValue::LossByRule(Ban::Check, 0)),
+                v => v,
+            })
+            .collect();
+        // (Moves out of the index into results of the ban on perpetual chase are draws there.)
+        let off = solved(&game, PerpetualCheck::new().chases(false));
+        prop_assert_eq!(&off, &expected);
+        // With chases on, the results of the ban on perpetual check are the same.
+        let on = solved(&game, PerpetualCheck::new());
+        let by_check = |v: &Option<RuleValue>| v.filter(|v| v.ban() == Some(Ban::Check));
+        prop_assert_eq!(on.iter().map(by_check).collect::<Vec<_>>(), off.iter().map(by_check).collect::<Vec<_>>());
+    }
+}
+
+/// A game where the two bans differ: a cycle 0 -> 1 -> 0 in which the move 1 -> 0 is a chase
+/// and 0 -> 1 idle.
+fn chase_cycle() -> ExplicitGame {
+    ExplicitGame::new(vec![vec![1], vec![0]]).with_chase(1, 0)
+}
+
+#[test]
+fn the_side_that_chases_forever_loses() {
+    let s = PerpetualCheck::new().solve(&chase_cycle()).unwrap();
+    assert!(matches!(s.value(0), Some(RuleValue::WinByRule(Ban::Chase, _))));
+    assert!(matches!(s.value(1), Some(RuleValue::LossByRule(Ban::Chase, _))));
+    // Both chase: a draw. A chase against a check: the checker loses, by the ban on
+    // perpetual check.
+    let both = ExplicitGame::new(vec![vec![1], vec![0]]).with_chase(1, 0).with_chase(0, 0);
+    let s = PerpetualCheck::new().solve(&both).unwrap();
+    assert_eq!((s.value(0), s.value(1)), (Some(RuleValue::Draw(None)), Some(RuleValue::Draw(None))));
+    let check_chase = ExplicitGame::new(vec![vec![1], vec![0]]).with_chase(1, 0).with_check(1);
+    let s = PerpetualCheck::new().solve(&check_chase).unwrap();
+    assert!(matches!(s.value(0), Some(RuleValue::LossByRule(Ban::Check, _))));
+}
+
+#[test]
+fn the_loser_who_may_chase_or_check_loses_by_the_chase_ban() {
+    // 0 (the loser to move) may check into 1 or chase into 2; from 1 and 2 the winner goes
+    // back to 0 quietly. Checking forever loses by the ban on perpetual check, chasing
+    // forever by the ban on perpetual chase: the loser can avoid the first, so the result is
+    // the second's.
+    let game = ExplicitGame::new(vec![vec![1, 2], vec![0], vec![0]]).with_check(1).with_chase(0, 1);
+    let s = PerpetualCheck::new().solve(&game).unwrap();
+    assert!(matches!(s.value(0), Some(RuleValue::LossByRule(Ban::Chase, _))), "{:?}", s.value(0));
+    // Only the check: the ban on perpetual check decides.
+    let game = ExplicitGame::new(vec![vec![1], vec![0]]).with_check(1);
+    let s = PerpetualCheck::new().solve(&game).unwrap();
+    assert!(matches!(s.value(0), Some(RuleValue::LossByRule(Ban::Check, _))));
+}
+
+#[test]
+fn the_comparison_notices_a_wrong_rule() {
+    // Mutations: a solver that ignores chases, and an oracle with the levels reversed,
+    // disagree with the solver and the oracle on games where chases decide.
+    let game = chase_cycle();
+    assert_ne!(solved(&game, PerpetualCheck::new().chases(false)), oracle(&game));
+    assert_ne!(oracle_by(&game, Judge::Reversed), oracle(&game));
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut off, mut reversed, mut games) = (0, 0, 0);
+    for _ in 0..300 {
+        let game = any_game().new_tree(&mut runner).unwrap().current();
+        let solution = solved(&game, PerpetualCheck::new());
+        if !solution.iter().any(|v| v.and_then(RuleValue::ban) == Some(Ban::Chase)) {
+            continue;
+        }
+        games += 1;
+        off += usize::from(solved(&game, PerpetualCheck::new().chases(false)) != solution);
+        reversed += usize::from(oracle_by(&game, Judge::Reversed) != solution);
+    }
+    assert!(games > 20, "{games}");
+    assert_eq!(off, games);
+    assert!(reversed * 4 > games, "{reversed} of {games}");
+}
+
+#[test]
+fn the_certificate_refuses_wrong_values() {
+    // A result by the rule turned into a draw, or into the other side's result, fails the
+    // certificate; so does a chase result whose rank is zeroed.
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut tried = 0;
+    for _ in 0..300 {
+        let game = any_game().new_tree(&mut runner).unwrap().current();
+        let solution = PerpetualCheck::new().solve(&game).unwrap();
+        for p in 0..game.num_positions() {
+            let Some(v) = solution.value(p).filter(|v| v.is_by_rule()) else { continue };
+            for wrong in [RuleValue::Draw(None), -v] {
+                let mutated = solution.with_value(p, wrong).unwrap();
+                assert!(check_rule_solution(&game, &mutated).is_err(), "{p}: {v:?} -> {wrong:?}");
+            }
+            tried += 1;
+        }
+    }
+    assert!(tried > 100, "{tried}");
+}

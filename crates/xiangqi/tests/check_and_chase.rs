@@ -1,0 +1,160 @@
+//! `check-and-chase` tables: the game's chase labels (on moves and un-moves) against the
+//! chase predicate on positions; materials solved under the rule against `perpetual-check`
+//! (every material up to 4 men: `tests/perpetual.rs`; larger ones behind `#[ignore]`).
+
+use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleSolution, RuleValue, check_rule_solution};
+use endgame_core::{Game, Retrograde, Successor, Unmoves};
+use endgame_xiangqi::perpetual::PerpetualGame;
+use endgame_xiangqi::{Material, PerpetualTablebase, Rules, chase};
+
+/// How many moves into the sampled positions (every `step`-th) of `material` are chases: the
+/// game's labels of those moves ([`Checks::is_chase`]) are the chase predicate's on the decoded
+/// positions ([`chase::is_chase`]), and its labelled un-moves are the same multiset.
+fn labels_agree(material: &str, step: usize) -> usize {
+    let material: Material = material.parse().unwrap();
+    let mut tables = PerpetualTablebase::with_rules(Rules::CheckAndChase);
+    tables.solve(material).unwrap();
+    let index = tables.index(material).unwrap();
+    let game = PerpetualGame::new(index, &tables);
+    assert!(game.has_chases());
+    let mut chases = 0;
+    for pos in (0..game.num_positions()).step_by(step) {
+        if !game.is_position(pos) || game.in_check(pos) {
+            continue;
+        }
+        let mut back = Vec::new();
+        game.for_each_labelled_unmove(pos, |_| true, |q, chase| back.push((q, chase)));
+        back.retain(|&(q, _)| game.is_position(q));
+        // The moves into `pos` of its parents, labelled by the game and on positions.
+        let mut parents = Vec::new();
+        game.for_each_unmove(pos, |q| parents.push(q));
+        parents.retain(|&q| game.is_position(q));
+        parents.sort_unstable();
+        parents.dedup();
+        let mut forward = Vec::new();
+        for &q in &parents {
+            let p = index.decode(q).unwrap();
+            game.for_each_move(q, |mv, to| {
+                if to == Successor::Position(pos) {
+                    let chase = game.is_chase(q, mv);
+                    assert_eq!(chase, chase::is_chase(&p, mv), "{} {mv}", p.setup());
+                    forward.push((q, chase));
+                }
+            });
+        }
+        back.sort_unstable();
+        forward.sort_unstable();
+        assert_eq!(back, forward, "{}", index.decode(pos).unwrap().setup());
+        chases += forward.iter().filter(|&&(_, c)| c).count();
+    }
+    chases
+}
+
+#[test]
+fn the_games_chase_labels_are_the_predicates_on_moves_and_un_moves() {
+    // A Cannon against a Horse (chases both ways), a Horse against a Soldier that crosses the
+    // river, two Chariots (same kind: chases only of a pinned or blocked one).
+    for material in ["KCvKN", "KNvKP"] {
+        assert!(labels_agree(material, 17) > 1000, "{material}");
+    }
+}
+
+/// Solves the materials named in `$XIANGQI_CHASE` (and all they rest on) under
+/// `check-and-chase` and under `perpetual-check`, checks the certificate, the `standard` results
+/// and the results of the ban on perpetual check kept, and prints the counts and times:
+/// `XIANGQI_CHASE="KNvKPP" cargo test --release -p endgame-xiangqi --test check_and_chase -- --ignored --nocapture`
+#[test]
+#[ignore = "the materials named in $XIANGQI_CHASE"]
+fn some_materials_under_check_and_chase() {
+    let names = std::env::var("XIANGQI_CHASE").unwrap_or_default();
+    let mut chase = PerpetualTablebase::with_rules(Rules::CheckAndChase);
+    let mut check = PerpetualTablebase::new();
+    for name in names.split_whitespace() {
+        let material: Material = name.parse().unwrap();
+        for m in material.with_smaller() {
+            if chase.solution(m).is_some() {
+                continue;
+            }
+            let start = std::time::Instant::now();
+            let plain = check.plain_step(m, None, &Retrograde::new()).unwrap();
+            let copy = endgame_core::Solution::from_values_bytes(plain.values()).unwrap();
+            check.rule_step(m, plain, &PerpetualCheck::new()).unwrap();
+            let standard = start.elapsed();
+            let plain = chase.plain_step(m, Some(copy), &Retrograde::new()).unwrap();
+            let start = std::time::Instant::now();
+            chase.rule_step(m, plain, &PerpetualCheck::new()).unwrap();
+            let solved = start.elapsed();
+            let (by_chase, by_check) = (chase.solution(m).unwrap(), check.solution(m).unwrap());
+            let game = PerpetualGame::new(chase.index(m).unwrap(), &chase);
+            assert_eq!(check_rule_solution(&game, by_chase), Ok(()), "{m}");
+            keeps_check_results(m, by_chase, by_check);
+            let stats = chase.stats(m).unwrap();
+            assert_eq!(stats.changed_decided, 0, "{m}");
+            if m.men() == material.men() || stats.wins_by_chase + stats.losses_by_chase > 0 {
+                println!(
+                    "{m}: {} indices, {} legal positions, {} standard draws: {} wins and {} losses by the rule, of them by the ban on perpetual chase {} wins and {} losses; {:?}; standard and perpetual-check {:.1} s, check-and-chase {:.1} s",
+                    by_chase.len(),
+                    stats.positions,
+                    stats.draws + stats.wins_by_rule + stats.losses_by_rule,
+                    stats.wins_by_rule,
+                    stats.losses_by_rule,
+                    stats.wins_by_chase,
+                    stats.losses_by_chase,
+                    by_chase.stats(),
+                    standard.as_secs_f64(),
+                    solved.as_secs_f64()
+                );
+            }
+        }
+    }
+}
+
+/// Every material up to 4 men under `check-and-chase` (the library's test
+/// `every_material_up_to_4_men_keeps_standard_wins_and_losses` runs the chase stage on some of
+/// them only, to keep CI short): the certificate, every `perpetual-check` result kept, and no
+/// result of the ban on perpetual chase:
+/// `cargo test --release -p endgame-xiangqi --test check_and_chase -- --ignored every_material`
+#[test]
+#[ignore = "solves every material up to 4 men under three rule sets (minutes)"]
+fn every_material_up_to_4_men_under_check_and_chase() {
+    let mut chase = PerpetualTablebase::with_rules(Rules::CheckAndChase);
+    let mut check = PerpetualTablebase::new();
+    for m in Material::all_up_to(4) {
+        let plain = check.plain_step(m, None, &Retrograde::new()).unwrap();
+        let copy = endgame_core::Solution::from_values_bytes(plain.values()).unwrap();
+        check.rule_step(m, plain, &PerpetualCheck::new()).unwrap();
+        let plain = chase.plain_step(m, Some(copy), &Retrograde::new()).unwrap();
+        chase.rule_step(m, plain, &PerpetualCheck::new()).unwrap();
+        let (by_chase, by_check) = (chase.solution(m).unwrap(), check.solution(m).unwrap());
+        let game = PerpetualGame::new(chase.index(m).unwrap(), &chase);
+        assert_eq!(check_rule_solution(&game, by_chase), Ok(()), "{m}");
+        keeps_check_results(m, by_chase, by_check);
+        let stats = chase.stats(m).unwrap();
+        assert_eq!((stats.wins_by_chase, stats.losses_by_chase, stats.changed_decided), (0, 0, 0), "{m}");
+    }
+}
+
+/// Every value of `check-and-chase` (`by_chase`) is that of `perpetual-check` (`by_check`),
+/// but for draws there that the ban on perpetual chase decides.
+fn keeps_check_results(material: Material, by_chase: &RuleSolution, by_check: &RuleSolution) {
+    for i in 0..by_chase.len() {
+        let (a, b) = (by_chase.value(i), by_check.value(i));
+        match b {
+            Some(RuleValue::Draw(_)) => assert!(
+                matches!(
+                    a,
+                    Some(
+                        RuleValue::Draw(_)
+                            | RuleValue::WinByRule(Ban::Chase, _)
+                            | RuleValue::LossByRule(Ban::Chase, _)
+                    )
+                ),
+                "{material} index {i}: {a:?}"
+            ),
+            Some(v) if v.is_by_rule() => {
+                assert_eq!(a.map(RuleValue::without_rank), Some(v.without_rank()), "{material} index {i}");
+            }
+            v => assert_eq!(a, v, "{material} index {i}"),
+        }
+    }
+}
