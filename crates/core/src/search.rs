@@ -221,12 +221,11 @@ pub fn shortest_win_observed<P: Puzzle>(
     max_states: u64,
     progress: &mut dyn FnMut(&SearchStats),
 ) -> Result<SearchResult<P::Action>, TooManyStates> {
-    shortest_win_cancellable(puzzle, max_steps, pruning, max_states, progress, &AtomicBool::new(false)).map_err(|e| {
-        match e {
+    shortest_win_cancellable(puzzle, max_steps, pruning, max_states, progress, &AtomicBool::new(false))
+        .map_err(|e| match e {
             Stopped::TooManyStates(e) => e,
             Stopped::Cancelled(_) => unreachable!("nobody else holds the flag"),
-        }
-    })
+        })
 }
 
 /// [`shortest_win_observed`] that also stops when `cancel` is set (it reads the flag every

@@ -275,6 +275,7 @@ fn a_cancelled_search_stops_within_one_block() {
     assert!(stats.expanded > at && stats.expanded <= at + CANCEL_EVERY, "{at} then {stats:?}");
     // Without the flag, a state limit still stops it as before.
     let stopped =
-        shortest_win_cancellable(&Tree, 40, Pruning::ALL, 5000, &mut |_| {}, &AtomicBool::new(false)).unwrap_err();
+        shortest_win_cancellable(&Tree, 40, Pruning::ALL, 5000, &mut |_| {}, &AtomicBool::new(false))
+            .unwrap_err();
     assert!(matches!(stopped, Stopped::TooManyStates(e) if e.max_states == 5000), "{stopped:?}");
 }

@@ -12,10 +12,10 @@
 //!   the zerglings have HP left. When that exceeds the limit at the start (the contest's
 //!   z > 17), the answer is LOSE at once.
 
-use std::sync::atomic::AtomicBool;
 use endgame_core::search::{
     Pruning, Puzzle, SearchStats, Step, Stopped, TooManyStates, shortest_win_cancellable,
 };
+use std::sync::atomic::AtomicBool;
 
 use crate::setup::Battle;
 use crate::state::{Action, Key, Outcome, State, actions, play};
@@ -161,9 +161,11 @@ impl Battle {
         max_states: u64,
         progress: &mut dyn FnMut(&SearchStats),
     ) -> Result<Solution, TooManyStates> {
-        self.solve_cancellable(limit, pruning, max_states, progress, &AtomicBool::new(false)).map_err(|e| match e {
-            Stopped::TooManyStates(e) => e,
-            Stopped::Cancelled(_) => unreachable!("nobody else holds the flag"),
+        self.solve_cancellable(limit, pruning, max_states, progress, &AtomicBool::new(false)).map_err(|e| {
+            match e {
+                Stopped::TooManyStates(e) => e,
+                Stopped::Cancelled(_) => unreachable!("nobody else holds the flag"),
+            }
         })
     }
 

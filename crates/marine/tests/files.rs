@@ -125,6 +125,7 @@ fn a_cancelled_solve_stops_and_an_unset_flag_changes_nothing() {
     }
     let small = battle(include_str!("data/battle8.txt"));
     let plain = small.solve(70, Pruning::ALL);
-    let flagged = small.solve_cancellable(70, Pruning::ALL, u64::MAX, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let flagged =
+        small.solve_cancellable(70, Pruning::ALL, u64::MAX, &mut |_| {}, &AtomicBool::new(false)).unwrap();
     assert_eq!((flagged.plan, flagged.stats), (plain.plan, plain.stats));
 }

@@ -69,8 +69,8 @@ fn a_colliding_record_on_a_grid_costs_what_random_points_cost() {
 
 #[test]
 fn a_cancelled_replay_stops_and_an_unset_flag_changes_nothing() {
-    use std::sync::atomic::AtomicBool;
     use replay::{ReplayError, replay_cancellable};
+    use std::sync::atomic::AtomicBool;
     let n = 1 << 30;
     let record = Record::parse(&judge_text(n.into(), &random_points(n, 101, 1)), None).unwrap();
     let cancel = AtomicBool::new(true);
@@ -80,7 +80,8 @@ fn a_cancelled_replay_stops_and_an_unset_flag_changes_nothing() {
     assert_eq!(played.steps.len(), 101);
     // An illegal move is still an input error naming the move.
     let bad = Record::parse("7 3\n0 3 6 5 0 3\n", None).unwrap();
-    let ReplayError::Input(e) = replay_cancellable(&bad, bad.default_config(), &AtomicBool::new(false)).unwrap_err()
+    let ReplayError::Input(e) =
+        replay_cancellable(&bad, bad.default_config(), &AtomicBool::new(false)).unwrap_err()
     else {
         panic!("an input error")
     };
