@@ -29,6 +29,39 @@ fn serve_prints_its_address_and_answers() {
     assert!(response.contains(r#"{"error":"FEN \"bad\": "#), "{response}");
 }
 
+/// `--allow-host` adds a name; any other name gets 403 with a JSON error.
+#[test]
+fn serve_answers_to_allowed_host_names_only() {
+    let mut child = Command::new(cargo_bin("endgame"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--allow-host", "club.lan", "--dir"])
+        .arg(std::env::temp_dir().join("endgame-serve-test-no-tables"))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr = line.trim().strip_prefix("Listening on http://").unwrap().to_string();
+    let get = |host: &str| {
+        let mut stream = TcpStream::connect(&addr).unwrap();
+        write!(stream, "GET /api/examples HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    };
+    let allowed = get("club.lan:8000");
+    let refused = get("evil.example");
+    let local = get(&addr);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(allowed.starts_with("HTTP/1.1 200"), "{allowed}");
+    assert!(local.starts_with("HTTP/1.1 200"), "{local}");
+    assert!(refused.starts_with("HTTP/1.1 403"), "{refused}");
+    assert!(
+        refused.contains(r#"{"error":"Host \"evil.example\" is not an address of this server"#),
+        "{refused}"
+    );
+}
+
 #[test]
 fn serve_refuses_a_bad_address() {
     let out = Command::new(cargo_bin("endgame")).args(["serve", "--addr", "localhost"]).output().unwrap();

@@ -12,7 +12,10 @@
 //!   the zerglings have HP left. When that exceeds the limit at the start (the contest's
 //!   z > 17), the answer is LOSE at once.
 
-use endgame_core::search::{Pruning, Puzzle, SearchStats, Step, TooManyStates, shortest_win_observed};
+use endgame_core::search::{
+    Pruning, Puzzle, SearchStats, Step, Stopped, TooManyStates, shortest_win_cancellable,
+};
+use std::sync::atomic::AtomicBool;
 
 use crate::setup::Battle;
 use crate::state::{Action, Key, Outcome, State, actions, play};
@@ -176,10 +179,31 @@ impl Battle {
         max_states: u64,
         progress: &mut dyn FnMut(&SearchStats),
     ) -> Result<Solution, TooManyStates> {
+        self.solve_cancellable(limit, pruning, max_states, progress, &AtomicBool::new(false)).map_err(|e| {
+            match e {
+                Stopped::TooManyStates(e) => e,
+                Stopped::Cancelled(_) => unreachable!("nobody else holds the flag"),
+            }
+        })
+    }
+
+    /// Like [`Battle::solve_observed`], but stops as soon as `cancel` is set (the search reads
+    /// it every 1,024 states expanded).
+    ///
+    /// # Errors
+    /// When the state limit is reached before the answer is known, or `cancel` is set first.
+    pub fn solve_cancellable(
+        &self,
+        limit: u32,
+        pruning: Pruning,
+        max_states: u64,
+        progress: &mut dyn FnMut(&SearchStats),
+        cancel: &AtomicBool,
+    ) -> Result<Solution, Stopped> {
         if pruning.bound && self.start().zergling_hp() > limit {
             return Ok(Solution { limit, plan: None, stats: SearchStats::default() });
         }
-        let result = shortest_win_observed(&Search(self), limit, pruning, max_states, progress)?;
+        let result = shortest_win_cancellable(&Search(self), limit, pruning, max_states, progress, cancel)?;
         let plan = result.plan.map(|plan| {
             // The search's shots index its (possibly sorted) states; zerglings with equal HP
             // and cell are interchangeable, so a shot names any of them in label order.
