@@ -1443,37 +1443,38 @@ fn parse_head(bytes: &[u8]) -> Result<(Head, Vec<u32>, Vec<u32>), String> {
     Ok((Head { kind, id, width, block, blocks, pair, counters, lists }, lengths, crcs))
 }
 
-/// A cursor over bytes that reports truncation.
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// A cursor over bytes that reports truncation (the headers of this format and of
+/// [`crate::table_v2`]).
+pub(crate) struct Cursor<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) at: usize,
 }
 
 /// The header ended before a field did.
 #[derive(Debug)]
-struct Short;
+pub(crate) struct Short;
 
 impl<'a> Cursor<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], Short> {
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], Short> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or(Short)?;
         let slice = &self.bytes[self.at..end];
         self.at = end;
         Ok(slice)
     }
 
-    fn u8(&mut self) -> Result<u8, Short> {
+    pub(crate) fn u8(&mut self) -> Result<u8, Short> {
         Ok(self.take(1)?[0])
     }
 
-    fn u16(&mut self) -> Result<u16, Short> {
+    pub(crate) fn u16(&mut self) -> Result<u16, Short> {
         Ok(u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes")))
     }
 
-    fn u32(&mut self) -> Result<u32, Short> {
+    pub(crate) fn u32(&mut self) -> Result<u32, Short> {
         Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
     }
 
-    fn u64(&mut self) -> Result<u64, Short> {
+    pub(crate) fn u64(&mut self) -> Result<u64, Short> {
         Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
     }
 }

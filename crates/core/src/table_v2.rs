@@ -35,7 +35,7 @@ use rayon::prelude::*;
 
 use crate::perpetual::{Ban, RuleSolution, RuleValue};
 use crate::retrograde::SolveError;
-use crate::table_file::{TableError, TableId, read_at, sync_directory, temporary_name};
+use crate::table_file::{Cursor, Short, TableError, TableId, read_at, sync_directory, temporary_name};
 use crate::value::{Plies, Value};
 
 const MAGIC: &[u8; 8] = b"ENDGMTB\0";
@@ -262,41 +262,11 @@ fn write_table_file(
     })
 }
 
-/// A cursor over bytes that reports truncation.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// A length-prefixed UTF-8 name (`None` when it is not UTF-8).
+fn string(r: &mut Cursor<'_>) -> Result<Option<String>, Short> {
+    let len = r.u16()? as usize;
+    Ok(String::from_utf8(r.take(len)?.to_vec()).ok())
 }
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], Short> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or(Short)?;
-        let slice = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(slice)
-    }
-
-    fn u16(&mut self) -> Result<u16, Short> {
-        Ok(u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes")))
-    }
-
-    fn u32(&mut self) -> Result<u32, Short> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
-    }
-
-    fn u64(&mut self) -> Result<u64, Short> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
-    }
-
-    fn string(&mut self) -> Result<Option<String>, Short> {
-        let len = self.u16()? as usize;
-        Ok(String::from_utf8(self.take(len)?.to_vec()).ok())
-    }
-}
-
-/// The header ended before a field did: read more of the file and try again.
-#[derive(Debug)]
-struct Short;
 
 /// The decompressed codes of one block.
 struct Block {
@@ -465,7 +435,7 @@ impl HeaderError {
 type Header = (usize, u32, Vec<u32>, Vec<u32>, usize);
 
 fn parse_header(bytes: &[u8], id: &TableId) -> Result<Header, HeaderError> {
-    let mut r = Reader { bytes, at: 0 };
+    let mut r = Cursor { bytes, at: 0 };
     let start = &bytes[..bytes.len().min(MAGIC.len())];
     if start != &MAGIC[..start.len()] || r.take(MAGIC.len())? != MAGIC.as_slice() {
         return Err(HeaderError::Bad("not an endgame table (bad magic)".into()));
@@ -474,7 +444,7 @@ fn parse_header(bytes: &[u8], id: &TableId) -> Result<Header, HeaderError> {
     if version != VERSION {
         return Err(HeaderError::Version(version));
     }
-    let names = [r.string()?, r.string()?, r.string()?];
+    let names = [string(&mut r)?, string(&mut r)?, string(&mut r)?];
     let positions = r.u64()?;
     let [Some(game), Some(variant), Some(rules)] = names else {
         return Err(HeaderError::Bad("a name is not UTF-8".into()));
