@@ -158,3 +158,54 @@ fn keeps_check_results(material: Material, by_chase: &RuleSolution, by_check: &R
         }
     }
 }
+
+/// `check-and-chase` files keep the ban of every result by the rule. No material up to 4 men
+/// has a result of the ban on perpetual chase, so the table is made: `KRvKN` solved under the
+/// rule (results of the ban on perpetual check only) with the ban of every other rule result
+/// turned to perpetual chase; written through the store, it reads back value for value, and
+/// the store's probes (what `solve` prints) name the same ban.
+#[test]
+fn check_and_chase_files_keep_the_ban_of_every_rule_result() {
+    use endgame_xiangqi::{Probe, Tablebases};
+    let material: Material = "KRvKN".parse().unwrap();
+    let mut tables = PerpetualTablebase::with_rules(Rules::CheckAndChase);
+    tables.solve(material).unwrap();
+    let solved = tables.solution(material).unwrap();
+    let index = tables.index(material).unwrap();
+    let chased = |v: Option<RuleValue>, i: usize| match v {
+        Some(RuleValue::WinByRule(_, r)) if i % 2 == 1 => Some(RuleValue::WinByRule(Ban::Chase, r)),
+        Some(RuleValue::LossByRule(_, r)) if i % 2 == 1 => Some(RuleValue::LossByRule(Ban::Chase, r)),
+        v => v,
+    };
+    let made = RuleSolution::from_values(solved.len(), |i| chased(solved.value(i), i)).unwrap();
+    let bans = |s: &RuleSolution, ban: Ban| {
+        s.values()
+            .filter(
+                |v| matches!(v, Some(RuleValue::WinByRule(b, _) | RuleValue::LossByRule(b, _)) if *b == ban),
+            )
+            .count()
+    };
+    let (chases, checks) = (bans(&made, Ban::Chase), bans(&made, Ban::Check));
+    assert!(chases > 100 && checks > 100, "both bans in the table: {chases} and {checks}");
+    let dir = std::env::temp_dir().join(format!("endgame-chase-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Tablebases::open(&dir, Rules::CheckAndChase);
+    std::fs::create_dir_all(store.dir()).unwrap();
+    store.write_rule_solution(material, &made).unwrap();
+    assert!(store.read_rule_solution(material).unwrap().values().eq(made.values()));
+    let mut probed = [0, 0];
+    for i in 0..index.len() {
+        let Some(value @ (RuleValue::WinByRule(ban, _) | RuleValue::LossByRule(ban, _))) = made.value(i)
+        else {
+            continue;
+        };
+        let Some(p) = index.decode(i) else { continue };
+        if p.check(Rules::CheckAndChase).is_err() {
+            continue;
+        }
+        assert_eq!(store.probe(&p).unwrap(), value, "{}", p.setup());
+        probed[usize::from(ban == Ban::Chase)] += 1;
+    }
+    assert!(probed[0] > 100 && probed[1] > 100, "{probed:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
