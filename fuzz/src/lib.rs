@@ -15,7 +15,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use endgame_core::search::Pruning;
-use endgame_core::table_file::{TableId, TableReader, read_table};
+use endgame_core::table_file::TableId;
 
 /// A check: feeds the bytes to one reader, panics on a bug.
 pub type Check = fn(&[u8]);
@@ -179,32 +179,51 @@ pub fn marine_battle(data: &[u8]) {
     let _ = battle.solve_within(12, Pruning::ALL, 20_000);
 }
 
-/// A table file (the `KvK` table under `hdu` rules): opening it, verifying it, reading every
-/// block and every value, and reading it whole must not panic, whatever the bytes. (Reading takes a path: the bytes go to a file of this process first.)
+/// A table's two files (the `KvK` table under `hdu` rules; the first two bytes say where the
+/// WDL file's bytes end and the DTM file's begin): opening them, verifying them, reading every
+/// block, every category, symbol and value, and reading them whole must not panic, whatever
+/// the bytes. (Reading takes paths: the bytes go to files of this process first.)
 pub fn table_file(data: &[u8]) {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    let path = PATH.get_or_init(|| {
+    use endgame_core::table_file::{Category, FileKind, TableFile, TableFiles, TablePaths};
+    static PATHS: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    let (wdl, dtm) = PATHS.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("endgame-fuzz-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a temporary directory");
-        dir.join("KvK.egtb")
+        (dir.join("KvK.wdl"), dir.join("KvK.dtm"))
     });
-    std::fs::write(path, data).expect("writing the temporary table");
+    let split = data.get(..2).map_or(0, |b| usize::from(u16::from_le_bytes([b[0], b[1]])));
+    let rest = data.get(2..).unwrap_or_default();
+    let (a, b) = rest.split_at(split.min(rest.len()));
+    std::fs::write(wdl, a).expect("writing the temporary table");
+    std::fs::write(dtm, b).expect("writing the temporary table");
     let material: endgame_xiangqi::Material = "KvK".parse().expect("a material");
     let positions = endgame_xiangqi::MaterialIndex::new(material).len() as u64;
     let id = TableId { game: "xiangqi".into(), variant: "KvK".into(), rules: "hdu".into(), positions };
-    if let Ok(reader) = TableReader::open(path, &id) {
-        let _ = reader.verify();
-        for b in 0..reader.blocks() {
-            if let Ok(block) = reader.read_block(b) {
+    if let Ok(file) = TableFile::open(wdl, &id, FileKind::Wdl) {
+        let _ = file.verify();
+        for b in 0..file.blocks() {
+            if let Ok(block) = file.read_block(b) {
                 for i in 0..block.len() {
-                    let _ = block.value(i);
-                    let _ = block.rule_value(i);
+                    let _ = block.category(i);
+                }
+            }
+        }
+        if let Ok(dtm) = TableFile::open_dtm(dtm, &file) {
+            let _ = dtm.verify();
+            for b in 0..dtm.blocks() {
+                let Ok(wdl) = file.read_block(dtm.wdl_block_of(b, &file)) else { continue };
+                if let Ok(block) = dtm.read_dtm_block(b, &wdl) {
+                    for i in 0..block.len() {
+                        for c in Category::ALL {
+                            let _ = dtm.value(c, block.symbol(i).unwrap_or(0));
+                        }
+                    }
                 }
             }
         }
     }
-    let _ = read_table(path, &id);
-    if let Ok(reader) = TableReader::open(path, &id) {
-        let _ = reader.read_rule_solution();
+    if let Ok(files) = TableFiles::open(TablePaths { wdl, dtm }, &id) {
+        let _ = files.read_solution_with(|_| false);
+        let _ = files.read_rule_solution_with(|p| p % 3 == 0);
     }
 }

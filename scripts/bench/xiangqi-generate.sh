@@ -24,11 +24,11 @@ grep -E "Elapsed|User time|System time|Maximum resident" "$dir/log"
 grep -E "tables generated|peak memory" "$dir/log"
 if [ -n "$earlier" ]; then
     different=0
-    for f in "$dir"/xiangqi/standard/*.egtb; do
+    for f in "$dir"/xiangqi/standard/*.wdl "$dir"/xiangqi/standard/*.dtm; do
         if ! cmp -s "$f" "$earlier/xiangqi/standard/$(basename "$f")"; then
             echo "differs: $(basename "$f")"
             different=$((different + 1))
         fi
     done
-    echo "$(ls "$dir"/xiangqi/standard/*.egtb | wc -l) files, $different different from $earlier"
+    echo "$(ls "$dir"/xiangqi/standard/*.wdl "$dir"/xiangqi/standard/*.dtm | wc -l) files, $different different from $earlier"
 fi

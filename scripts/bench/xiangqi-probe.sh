@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 cargo build --release -q -p endgame
 tb=target/release/endgame
 dir=target/bench-tables
-[ -f "$dir/xiangqi/standard/KRvKNN.egtb" ] || $tb xiangqi generate KRvKNN --dir "$dir"
+[ -f "$dir/xiangqi/standard/KRvKNN.wdl" ] || $tb xiangqi generate KRvKNN --dir "$dir"
 echo "machine: $(nproc) cores, $(lscpu | grep 'Model name' | sed 's/Model name: *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 fen="9/5n3/4k4/9/4n4/9/3R5/4K4/9/9 w"
 for command in solve moves; do

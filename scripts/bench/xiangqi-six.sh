@@ -28,7 +28,7 @@ for m in "${materials[@]}"; do
     indices=$(grep "^$m (" "$log" | sed -n 's/.*: \([0-9]*\) positions.*/\1/p' | head -1)
     [ -n "$indices" ] || indices=$("$ENDGAME" xiangqi generate --dry-run "$m" --dir "$dir" 2>/dev/null | awk -v m="$m" '$1 == m {print $2}')
     read -r user peak < "$log.time"
-    size=$(stat -c %s "$dir/xiangqi/standard/$m.egtb")
+    size=$(($(stat -c %s "$dir/xiangqi/standard/$m.wdl") + $(stat -c %s "$dir/xiangqi/standard/$m.dtm")))
     rate=$(awk -v n="$indices" -v s="$secs" 'BEGIN { if (s + 0 > 0) printf "%.2fM", n / s / 1e6; else print "-" }')
     printf '%-10s %12s %10s %12s %10s %12d %14s %s\n' "$m" "$indices" "$secs" "$rate" "$user" $((peak / 1024)) "$size" "$(cut -d' ' -f1 /proc/loadavg)"
     rm -f "$log" "$log.time"

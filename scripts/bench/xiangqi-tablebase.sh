@@ -17,9 +17,9 @@ grep -E '^KRvKR:' "$tmp/log4.txt"
 echo "KNRvKR (5 men), peak memory:"
 /usr/bin/time -f "  %e s wall, %U s user, peak RSS %M KiB" $tb xiangqi generate KNRvKR --dir "$tmp" 2> "$tmp/log5.txt" || true
 grep -E '^KNRvKR|peak RSS' "$tmp/log5.txt"
-# 1 byte per position on disk before compression while every distance fits; LZ4 blocks.
+# Table format version 3: a WDL file and a DTM file per material.
 for m in KRvKR KNRvKR; do
-    echo "$m file: $(stat -c %s "$tmp/xiangqi/standard/$m.egtb") bytes"
+    echo "$m files: WDL $(stat -c %s "$tmp/xiangqi/standard/$m.wdl") + DTM $(stat -c %s "$tmp/xiangqi/standard/$m.dtm") bytes"
 done
 $tb xiangqi stats KNRvKR --dir "$tmp" --json
 echo "everything up to 5 men (what --all-up-to 5 would solve):"

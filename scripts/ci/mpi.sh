@@ -16,13 +16,13 @@ mpi() { mpirun --allow-run-as-root --oversubscribe -np 3 "$tb" xiangqi generate 
 mpi "$tmp/mpi" > "$tmp/mpi.log" 2>&1 || { cat "$tmp/mpi.log"; exit 1; }
 tail -1 "$tmp/mpi.log"
 diff -r "$tmp/one" "$tmp/mpi"
-echo "mpi: 3 ranks wrote the same 91 files as one process"
+echo "mpi: 3 ranks wrote the same 91 tables (WDL and DTM files) as one process"
 
 # Kill one rank once 10 tables are written; the run stops; a rerun resumes.
 mpi "$tmp/killed" > "$tmp/killed.log" 2>&1 &
 run=$!
 dir="$tmp/killed/xiangqi/standard"
-until [ "$(find "$dir" -name '*.egtb' 2> /dev/null | wc -l)" -ge 10 ]; do sleep 0.02; done
+until [ "$(find "$dir" -name '*.wdl' 2> /dev/null | wc -l)" -ge 10 ]; do sleep 0.02; done
 victim=$(pgrep -P "$run" | tail -1)
 kill -9 "$victim"
 if wait "$run"; then
@@ -31,10 +31,10 @@ fi
 # mpirun may return before every rank has ended: wait for them (a rank still writing leaves
 # its temporary file, which the rerun removes once its process is gone).
 while pgrep -f -- "--dir $tmp/killed" > /dev/null; do sleep 0.05; done
-before=$(find "$dir" -name '*.egtb' | wc -l)
+before=$(find "$dir" -name '*.wdl' | wc -l)
 [ "$before" -lt 91 ] || { echo "mpi: the run finished before the kill"; exit 1; }
 mpi "$tmp/killed" > "$tmp/resumed.log" 2>&1 || { cat "$tmp/resumed.log"; exit 1; }
 tail -1 "$tmp/resumed.log"
 grep -q "already there" "$tmp/resumed.log"
 diff -r "$tmp/one" "$tmp/killed"
-echo "mpi: a run killed after $before tables resumed to the same 91 files"
+echo "mpi: a run killed after $before tables resumed to the same 91 tables"

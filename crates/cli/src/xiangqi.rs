@@ -45,6 +45,27 @@ pub enum XiangqiCommand {
     /// Checks every index of a small material, a random sample of a large one. Exit status 1
     /// when a value disagrees. Standard rules only.
     Verify(VerifyArgs),
+    /// Convert table files of the previous format (version 2, `<material>.egtb`) under DIR to
+    /// version 3 (a `.wdl` and a `.dtm` file per material), without solving again.
+    ///
+    /// Each table is read, written anew, read back and compared index by index; then its old
+    /// file is removed. DIR is the directory given to --dir (it holds xiangqi/<rules>/).
+    Convert(DirArgs),
+    /// Write DIR/manifest.txt: material, rule set, file, bytes and SHA-256 of every table
+    /// file under DIR, and print it.
+    Manifest(DirArgs),
+    /// Check every table file under DIR against DIR/manifest.txt (size and SHA-256).
+    ///
+    /// Exit status 0 when every listed file matches, 1 naming each file that differs or is
+    /// missing.
+    VerifyFiles(DirArgs),
+}
+
+/// A directory of tables.
+#[derive(Args)]
+pub struct DirArgs {
+    /// The directory (the one given to --dir: it holds xiangqi/<rules>/).
+    dir: PathBuf,
 }
 
 /// `verify` arguments.
@@ -158,6 +179,9 @@ pub fn run(command: &XiangqiCommand) -> Result<(), Failure> {
         XiangqiCommand::Generate(args) => generate(args, &mut out)?,
         XiangqiCommand::Stats(args) => stats(args, &mut out)?,
         XiangqiCommand::Verify(args) => verify(args, &mut out)?,
+        XiangqiCommand::Convert(args) => convert(args, &mut out)?,
+        XiangqiCommand::Manifest(args) => manifest(args, &mut out)?,
+        XiangqiCommand::VerifyFiles(args) => verify_files(args, &mut out)?,
     }
     out.flush()?;
     Ok(())
@@ -563,8 +587,18 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
             Failure::input(format!("stats: {e}"))
         }
     })?;
+    // The files' sizes, per legal position (when the material has files).
+    let size = |path: PathBuf| std::fs::metadata(path).ok().map(|m| m.len());
+    let sizes = size(tables.path(material)).zip(size(tables.dtm_path(material)));
+    let bits = |bytes: u64| if s.positions == 0 { 0.0 } else { bytes as f64 * 8.0 / s.positions as f64 };
     if args.json {
-        let report = report::stats_json(material, rules, &s);
+        let mut report = report::stats_json(material, rules, &s);
+        if let Some((wdl, dtm)) = sizes {
+            report["wdl_bytes"] = wdl.into();
+            report["dtm_bytes"] = dtm.into();
+            report["wdl_bits_per_position"] = bits(wdl).into();
+            report["dtm_bits_per_position"] = bits(dtm).into();
+        }
         writeln!(out, "{report}")?;
         return Ok(());
     }
@@ -587,6 +621,82 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
     }
     writeln!(out, "  longest win of Red to move:   {} plies", s.longest_red_win_plies)?;
     writeln!(out, "  longest win of Black to move: {} plies", s.longest_black_win_plies)?;
+    if let Some((wdl, dtm)) = sizes {
+        writeln!(
+            out,
+            "  files: WDL {wdl} bytes ({:.3} bits per position), DTM {dtm} bytes ({:.3} bits per position)",
+            bits(wdl),
+            bits(dtm)
+        )?;
+    }
+    Ok(())
+}
+
+fn dir_failure(e: endgame_xiangqi::files::FilesError) -> Failure {
+    Failure::Other(anyhow::Error::new(e))
+}
+
+fn convert(args: &DirArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    use endgame_xiangqi::files::{self, Converted};
+    if !args.dir.is_dir() {
+        return Err(Failure::input(format!("DIR {}: not a directory", args.dir.display())));
+    }
+    let printed = std::sync::Mutex::new(Vec::new());
+    let done = |c: &Converted| {
+        let line = format!(
+            "{} ({}): {} bytes -> WDL {} + DTM {} = {} bytes",
+            c.material,
+            c.rules,
+            c.before,
+            c.after.0,
+            c.after.1,
+            c.after.0 + c.after.1
+        );
+        eprintln!("{line}");
+        printed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(line);
+    };
+    let converted = files::convert(&args.dir, &done).map_err(dir_failure)?;
+    let before: u64 = converted.iter().map(|c| c.before).sum();
+    let after: u64 = converted.iter().map(|c| c.after.0 + c.after.1).sum();
+    writeln!(out, "{} tables converted: {before} bytes -> {after} bytes", converted.len())?;
+    Ok(())
+}
+
+fn manifest(args: &DirArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    use endgame_xiangqi::files;
+    if !args.dir.is_dir() {
+        return Err(Failure::input(format!("DIR {}: not a directory", args.dir.display())));
+    }
+    let entries = files::write_manifest(&args.dir).map_err(dir_failure)?;
+    write!(out, "{}", files::manifest_text(&entries))?;
+    writeln!(out, "# {} files, written to {}", entries.len(), args.dir.join(files::MANIFEST).display())?;
+    Ok(())
+}
+
+fn verify_files(args: &DirArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    use endgame_xiangqi::files;
+    if !args.dir.is_dir() {
+        return Err(Failure::input(format!("DIR {}: not a directory", args.dir.display())));
+    }
+    let check = files::verify_files(&args.dir).map_err(dir_failure)?;
+    for (e, what) in &check.differing {
+        writeln!(out, "differs: {} ({what})", e.file)?;
+    }
+    for e in &check.missing {
+        writeln!(out, "missing: {}", e.file)?;
+    }
+    for file in &check.unlisted {
+        writeln!(out, "not in the manifest: {file}")?;
+    }
+    let listed = check.matching + check.differing.len() + check.missing.len();
+    writeln!(out, "{} of {listed} files match the manifest", check.matching)?;
+    if !check.ok() {
+        return Err(Failure::Other(anyhow::anyhow!(
+            "{} files differ, {} are missing",
+            check.differing.len(),
+            check.missing.len()
+        )));
+    }
     Ok(())
 }
 

@@ -49,7 +49,7 @@ fn generate_stats_solve_and_moves_from_files() {
     assert!(text.contains("4 tables generated") && text.contains("rules perpetual-check"), "{text}");
     let files = dir.join("xiangqi/perpetual-check");
     for m in ["KvK", "KRvK", "KNvK", "KRvKN"] {
-        assert!(files.join(format!("{m}.egtb")).exists(), "{m}");
+        assert!(files.join(format!("{m}.wdl")).exists() && files.join(format!("{m}.dtm")).exists(), "{m}");
     }
     // The standard draws of KRvKN split as the in-memory solver counted them.
     let v = json(&mut rule("stats", &dir, &["KRvKN", "--json"]));
@@ -124,11 +124,14 @@ fn a_generation_from_the_standard_files_writes_the_same_bytes() {
     rule("generate", &with, &["KNvKR"]).assert().success();
     rule("generate", &without, &["KNvKR"]).assert().success();
     for m in ["KvK", "KNvK", "KRvK", "KRvKN"] {
-        let name = format!("xiangqi/perpetual-check/{m}.egtb");
-        let a = std::fs::read(with.join(&name)).unwrap();
-        assert_eq!(a, std::fs::read(without.join(&name)).unwrap(), "{m}");
-        // Another rule set's file of the same material differs (its header names the rules).
-        assert_ne!(a, std::fs::read(with.join(format!("xiangqi/standard/{m}.egtb"))).unwrap(), "{m}");
+        for extension in ["wdl", "dtm"] {
+            let name = format!("xiangqi/perpetual-check/{m}.{extension}");
+            let a = std::fs::read(with.join(&name)).unwrap();
+            assert_eq!(a, std::fs::read(without.join(&name)).unwrap(), "{m}.{extension}");
+            // Another rule set's file of the same material differs (its header names the rules).
+            let standard = std::fs::read(with.join(format!("xiangqi/standard/{m}.{extension}"))).unwrap();
+            assert_ne!(a, standard, "{m}.{extension}");
+        }
     }
     let v = json(&mut rule("stats", &with, &["KNvKR", "--json"]));
     assert_eq!((v["wins_by_rule"].as_u64(), v["losses_by_rule"].as_u64()), (Some(624), Some(2570)));
@@ -160,7 +163,9 @@ fn a_standard_file_is_not_read_as_a_perpetual_check_one() {
     endgame().args(["xiangqi", "generate", "KRvK", "--dir"]).arg(&dir).assert().success();
     let rules_dir = dir.join("xiangqi/perpetual-check");
     std::fs::create_dir_all(&rules_dir).unwrap();
-    std::fs::copy(dir.join("xiangqi/standard/KRvK.egtb"), rules_dir.join("KRvK.egtb")).unwrap();
+    for name in ["KRvK.wdl", "KRvK.dtm"] {
+        std::fs::copy(dir.join("xiangqi/standard").join(name), rules_dir.join(name)).unwrap();
+    }
     let out = rule("solve", &dir, &["4k4/9/9/9/9/9/9/9/9/R2K5 w"]).assert().code(1);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("holds xiangqi KRvK under rules standard"), "{err}");
@@ -172,7 +177,9 @@ fn a_standard_file_is_not_read_as_a_perpetual_check_one() {
         err.contains("KRvK: ") && err.contains("under rules standard") && err.contains("generating it anew"),
         "{err}"
     );
-    std::fs::copy(rules_dir.join("KRvK.egtb"), dir.join("xiangqi/standard/KRvK.egtb")).unwrap();
+    for name in ["KRvK.wdl", "KRvK.dtm"] {
+        std::fs::copy(rules_dir.join(name), dir.join("xiangqi/standard").join(name)).unwrap();
+    }
     let out = endgame().args(["xiangqi", "stats", "KRvK", "--dir"]).arg(&dir).assert().code(1);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("holds xiangqi KRvK under rules perpetual-check"), "{err}");
@@ -229,7 +236,7 @@ fn check_and_chase_keeps_every_result_of_the_ban_on_perpetual_check_up_to_4_men(
     };
     let text = stdout(&mut chase("generate", &["KRvKN"]));
     assert!(text.contains("4 tables generated") && text.contains("rules check-and-chase"), "{text}");
-    assert!(dir.join("xiangqi/check-and-chase/KRvKN.egtb").exists());
+    assert!(dir.join("xiangqi/check-and-chase/KRvKN.wdl").exists());
     let v = json(&mut chase("stats", &["KRvKN", "--json"]));
     let check = json(&mut rule("stats", &dir, &["KRvKN", "--json"]));
     assert_eq!(v["rules"], "check-and-chase");

@@ -148,9 +148,13 @@ fn stats_json_matches_the_published_figures() {
     assert_eq!(v["draws"], 732);
     assert_eq!(v["longest_red_win_plies"], 9);
     assert_eq!(v["longest_black_win_plies"], 0);
-    assert!(dir.join("xiangqi/standard/KRvKA.egtb").exists());
-    // KvKA (after the Rook's capture) is answered from the file of its colour twin.
-    assert!(dir.join("xiangqi/standard/KAvK.egtb").exists());
+    for m in ["KRvKA", "KAvK"] {
+        for extension in ["wdl", "dtm"] {
+            assert!(dir.join(format!("xiangqi/standard/{m}.{extension}")).exists(), "{m}.{extension}");
+        }
+    }
+    // KvKA (after the Rook's capture) is answered from the files of its colour twin.
+    assert!(!dir.join("xiangqi/standard/KvKA.wdl").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -220,7 +224,9 @@ fn generate_writes_one_file_for_colour_twins() {
     assert!(stderr.contains("KNvKR: answered from the file of its colour twin KRvKN"), "{stderr}");
     let files = dir.join("xiangqi/standard");
     for (m, written) in [("KvK", true), ("KRvKN", true), ("KNvKR", false), ("KvKR", false), ("KNvK", true)] {
-        assert_eq!(files.join(format!("{m}.egtb")).exists(), written, "{m}");
+        for extension in ["wdl", "dtm"] {
+            assert_eq!(files.join(format!("{m}.{extension}")).exists(), written, "{m}.{extension}");
+        }
     }
     // KNvKR answered from KRvKN's file, as the same position seen from the other side.
     let solve = |fen: &str| {
@@ -238,7 +244,7 @@ fn generate_writes_one_file_for_colour_twins() {
     let (krkn, knkr) = (stats("KRvKN"), stats("KNvKR"));
     assert_eq!(krkn["positions"], knkr["positions"]);
     assert_eq!(krkn["longest_red_win_plies"], knkr["longest_black_win_plies"]);
-    assert!(!files.join("KNvKR.egtb").exists(), "stats found the twin's file: nothing generated");
+    assert!(!files.join("KNvKR.wdl").exists(), "stats found the twin's file: nothing generated");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -328,7 +334,7 @@ fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
     assert_eq!(v["material"], "KCvKA");
     assert!(v["moves"].as_array().unwrap().len() > 10);
     // Damage the header (a block's checksum): the file is refused on opening.
-    let file = dir.join("xiangqi/hdu/KCvKA.egtb");
+    let file = dir.join("xiangqi/hdu/KCvKA.wdl");
     let mut bytes = std::fs::read(&file).unwrap();
     bytes[60] ^= 0x55;
     std::fs::write(&file, &bytes).unwrap();
@@ -342,7 +348,7 @@ fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
         .stderr
         .clone();
     let err = String::from_utf8(err).unwrap();
-    assert!(err.contains("KCvKA.egtb") && err.contains("checksum mismatch"), "{err}");
+    assert!(err.contains("KCvKA.wdl") && err.contains("checksum mismatch"), "{err}");
     assert!(err.contains("regenerate it with `endgame xiangqi generate KCvKA --rules hdu`"), "{err}");
     // A damaged block further in is found by generate's check, which replaces the file.
     bytes[60] ^= 0x55;
@@ -366,7 +372,10 @@ fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
     endgame().args(["xiangqi", "moves", fen, "--rules", "hdu", "--dir"]).arg(&dir).assert().success();
     let left: Vec<_> =
         std::fs::read_dir(dir.join("xiangqi/hdu")).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert!(left.iter().all(|n| n.to_string_lossy().ends_with(".egtb")), "{left:?}");
+    assert!(
+        left.iter().all(|n| [".wdl", ".dtm"].iter().any(|e| n.to_string_lossy().ends_with(e))),
+        "{left:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -391,8 +400,8 @@ fn two_generators_into_one_directory_both_succeed() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert!(names.iter().all(|n| n.ends_with(".egtb")), "{names:?}");
-    assert_eq!(names.len(), 7, "{names:?}");
+    assert!(names.iter().all(|n| n.ends_with(".wdl") || n.ends_with(".dtm")), "{names:?}");
+    assert_eq!(names.len(), 14, "{names:?}");
     // Every file is whole: a third run checks and keeps them all.
     let out = endgame()
         .args(["xiangqi", "generate", "KRvKA", "KCvKN", "--dir"])
@@ -475,5 +484,30 @@ fn solve_and_moves_generate_what_they_need() {
         String::from_utf8_lossy(&moves.get_output().stderr)
     );
     assert!(String::from_utf8_lossy(&moves.get_output().stdout).contains("legal moves, best first"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn manifest_and_verify_files_exit_0_then_1_naming_the_file() {
+    let dir = temp_dir("manifest");
+    endgame().args(["xiangqi", "generate", "KRvK", "--dir"]).arg(&dir).assert().success();
+    let out =
+        endgame().args(["xiangqi", "manifest"]).arg(&dir).assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("KRvK  standard  xiangqi/standard/KRvK.wdl  "), "{text}");
+    assert!(dir.join("manifest.txt").exists());
+    endgame().args(["xiangqi", "verify-files"]).arg(&dir).assert().success();
+    let file = dir.join("xiangqi/standard/KRvK.wdl");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[40] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+    let out = endgame().args(["xiangqi", "verify-files"]).arg(&dir).assert().code(1).get_output().clone();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("differs: xiangqi/standard/KRvK.wdl (SHA-256 "), "{stdout}");
+    std::fs::remove_file(dir.join("xiangqi/standard/KvK.dtm")).unwrap();
+    let out = endgame().args(["xiangqi", "verify-files"]).arg(&dir).assert().code(1).get_output().clone();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("missing: xiangqi/standard/KvK.dtm"));
+    // Not a directory: the user's input.
+    endgame().args(["xiangqi", "manifest"]).arg(dir.join("nowhere")).assert().code(2);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -16,8 +16,10 @@
 //! - [`conformance`]: the checks every game runs in its tests (index round trip, un-moves
 //!   against moves, symmetry, and a full consistency check of a solution).
 //! - [`input`]: input errors that name the place, and a token reader for contest formats.
-//! - [`table_file`]: the file format of solved tables (compact codes, small LZ4 blocks read one
-//!   at a time, checksums, atomic writes) and a byte-bounded cache of decompressed blocks.
+//! - [`table_file`]: the file format of solved tables (a WDL file and a DTM file per table,
+//!   values remapped by frequency, holes chosen freely, zstd blocks read one at a time,
+//!   checksums, statistics in the header, atomic writes) and a byte-bounded cache of
+//!   decompressed blocks; [`table_v2`]: the previous format, read to convert it.
 //! - [`explicit`]: a game given by an explicit move list, for tests and examples.
 //!
 //! Distances are always plies (half-moves), never full moves.
@@ -34,6 +36,7 @@ pub mod retrograde;
 pub mod schedule;
 pub mod search;
 pub mod table_file;
+pub mod table_v2;
 pub mod value;
 
 pub use cancel::Cancelled;

@@ -1,57 +1,77 @@
-//! Table files: a solved game's values on disk, compact, checked, written atomically and read
-//! one block at a time.
+//! Table files: a solved game's values on disk, compressed, checked, written atomically and
+//! read one block at a time.
 //!
-//! # Format (version 2, all integers little-endian)
+//! A table is two files: a **WDL file**, each position's category (win, draw, loss; under a
+//! ban on perpetual play also win and loss by the rule), and a **DTM file**, the distances to
+//! the end and the rule's ranks. A probe of a value (for an engine's search) reads the WDL file
+//! only; a distance reads a block of each.
+//!
+//! # Format (version 3, integers little-endian), both files
 //!
 //! ```text
 //! magic        8 bytes  "ENDGMTB\0"
-//! version      u32      2
+//! version      u32      3
+//! header size  u32      bytes from the magic to the end of the header checksum
+//! kind         u8       1 a WDL file, 2 a DTM file
 //! game         u16 length + UTF-8    e.g. "xiangqi"
 //! variant      u16 length + UTF-8    e.g. "KNvK" (a material)
 //! rules        u16 length + UTF-8    e.g. "standard"
 //! positions    u64      size of the index (holes included)
-//! width        u8       bytes per position code: 1, 2 or 4; plus 128 for rule codes
-//! block        u32      positions per block (4096)
-//! blocks       u32      number of blocks
+//! width        u8       WDL: bits per position, 2 (or 4 with rule results); DTM: 0, 8, 16, 32
+//! block        u32      positions per block (a power of two)
+//! blocks       u32      number of blocks (0 when the width is 0)
+//! pair         u32      WDL: 0; DTM: the header checksum of its WDL file
+//! counters     u16 n, n x (u8 length + UTF-8 name, u64 value): the table's statistics
+//! lists        DTM: 5 x (u32 n, n x u32 entry): the values of each category, most frequent first
 //! index        blocks x (compressed length u32, CRC-32 of the compressed bytes u32)
 //! header crc   u32      CRC-32 of everything above
-//! data         the blocks, each LZ4-compressed (lz4_flex block format, size prepended)
+//! data         the blocks, each one zstd frame
 //! ```
 //!
-//! A position's code: 0 a hole, 1 a draw by endless play, and `2 + 3 d + k` for distance `d`
-//! with `k` = 0 win, 1 loss, 2 draw that ends. The width is the smallest of 1, 2 and 4 bytes
-//! that holds the largest code of the table: 1 byte while every win and loss is within 84 plies
-//! and every draw that ends within 83.
+//! *Categories* (the WDL file's symbols, packed 4 or 2 to a byte, first position in the low
+//! bits; in each block the even positions first, then the odd ones: the Xiangqi index's
+//! lowest digit is the side to move): 0 draw, 1 win, 2 loss, 3 win by the rule, 4 loss by the
+//! rule. The *DTM symbol* of a
+//! position of category `c` is the number of its value in `c`'s list: values are remapped per
+//! table by frequency, so the common ones are small numbers. An *entry* of a list: a win's or a
+//! loss's plies; for a draw 0 (endless play) or `d + 1` (a drawn end in `d` plies); for a result
+//! by the rule `2 r + b`: rank `r` (the winner's progress measure, see [`crate::perpetual`]) and
+//! the ban `b` that decided (0 perpetual check, 1 perpetual chase). A category
+//! with at most one entry needs no symbol. A DTM block holds the symbols of its positions whose
+//! category needs one, and only those: one stream per category (in the order of the
+//! categories), each in the positions' order, so a DTM block is read with the WDL block that
+//! holds its positions ([`TableFile::read_dtm_block`]), whose categories say which position
+//! each symbol is of. Symbols wider than a byte are stored as byte planes (all low bytes of
+//! the block's streams, then the next bytes).
 //!
-//! *Rule codes* (the width byte's bit 128 set; tables solved under the ban on perpetual check,
-//! [`crate::perpetual`]): 0 a hole, 1 a draw by endless play, and `2 + 5 x + k` with `k` = 0
-//! win in `x` plies, 1 loss in `x`, 2 draw that ends in `x`, 3 win by the rule of rank `x`,
-//! 4 loss by the rule of rank `x` (the rank is the winner's progress measure, see
-//! [`crate::perpetual`]). Files of plain solutions never set the bit, so they are the same
-//! bytes as before rule codes existed. *Ban codes* (bits 128 and 64 set; a solution with
-//! results of the ban on perpetual chase): `2 + 7 x + k`, `k` as above for 0 to 4 (3 and 4 by
-//! the ban on perpetual check), 5 win and 6 loss by the ban on perpetual chase of rank `x`; a
-//! solution without such results is written with rule codes. The rule set's name is in the
-//! header besides: a file is only read as the table of the rule set it names.
+//! *Holes* (indices that are no legal position) have no value: the writer chooses their
+//! category ("don't care", as Syzygy tables do): one that needs no DTM symbol (draw, when the
+//! table has at most one kind of draw), so that holes cost the DTM file nothing; else the
+//! previous position's category and that category's previous symbol. A reader gives a hole
+//! some value. Callers probe legal positions only.
 //!
-//! Blocks are small (4096 positions, 4 KiB at one byte a position) so that a probe reads and
-//! decompresses little: [`TableReader`] opens a file by reading its header only, and reads a
-//! block with one positioned read (`pread`), checking its CRC before decompressing it.
-//! [`BlockCache`] keeps decompressed blocks, least recently used first out, within a budget
-//! of bytes. Version 1 files (64 Ki-position blocks) are refused with a message that says to
-//! regenerate them.
+//! The counters are the caller's (the Xiangqi store keeps its statistics there, so they are
+//! read from the header alone). The rule set's name is in the header: a file is only read as
+//! the table of the rule set it names. A DTM file names its WDL file's header checksum: a pair
+//! from two generations is refused. Version 2 files (one file, LZ4, see
+//! [`crate::table_v2`]) are refused with [`TableError::Version`]; they convert without solving.
 //!
-//! The reader allocates only what the expected table needs (sizes in the file are checked
-//! against it before use), so a damaged file is refused rather than trusted.
+//! [`TableFile`] opens a file by reading its header only and reads a block with one positioned
+//! read (`pread`), checking its CRC before decompressing it; [`BlockCache`] keeps decompressed
+//! blocks within a budget of bytes. The reader allocates only what the header, checked against
+//! the expected table and the file's length, describes: a damaged file is refused, not trusted.
 //!
-//! Files are written to a temporary name unique to the process and the call, synced, renamed
-//! into place, and the directory synced: a crash never leaves a partial table under the real
-//! name, and two writers of one table never clobber each other's temporary files.
+//! Files are written to temporary names unique to the machine, process and call, synced, the
+//! DTM file renamed into place, then the WDL file, and the directory synced: a crash never
+//! leaves a partial file under a real name, and a WDL file is only there with its DTM file.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
 use std::fs;
 use std::hash::{Hash, Hasher};
 use std::io::{self, Seek, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -60,13 +80,19 @@ use rayon::prelude::*;
 
 use crate::perpetual::{Ban, RuleSolution, RuleValue};
 use crate::retrograde::{Solution, SolveError};
-use crate::value::{Plies, Value};
+use crate::value::{Plies, Wdl};
 
 const MAGIC: &[u8; 8] = b"ENDGMTB\0";
 /// The version of the file format this code reads and writes.
-pub const FORMAT_VERSION: u32 = 2;
-/// Positions per block.
-pub const BLOCK_POSITIONS: usize = 1 << 12;
+pub const FORMAT_VERSION: u32 = 3;
+/// Positions per block of a WDL file.
+pub const WDL_BLOCK: usize = 1 << 18;
+/// Positions per block of a DTM file (a WDL block holds a whole number of them).
+pub const DTM_BLOCK: usize = 1 << 16;
+/// The zstd level of the blocks.
+const LEVEL: i32 = 9;
+/// The largest header a reader accepts.
+const MAX_HEADER: u64 = 1 << 28;
 
 /// What a table is the table of: checked on reading.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,6 +113,152 @@ impl fmt::Display for TableId {
     }
 }
 
+/// Which of a table's two files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FileKind {
+    /// Each position's category.
+    Wdl,
+    /// The distances and ranks.
+    Dtm,
+}
+
+impl FileKind {
+    const fn byte(self) -> u8 {
+        match self {
+            FileKind::Wdl => 1,
+            FileKind::Dtm => 2,
+        }
+    }
+}
+
+impl fmt::Display for FileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FileKind::Wdl => "WDL",
+            FileKind::Dtm => "DTM",
+        })
+    }
+}
+
+/// A position's result without its distance or rank: what a WDL file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Category {
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move wins (by mate, or by the game's terminal values).
+    Win,
+    /// The side to move loses.
+    Loss,
+    /// The side to move wins by the rule (the opponent can only avoid losing by a banned
+    /// perpetual).
+    WinByRule,
+    /// The side to move loses by the rule.
+    LossByRule,
+}
+
+impl Category {
+    /// Every category, in the order of their symbols.
+    pub const ALL: [Category; 5] =
+        [Category::Draw, Category::Win, Category::Loss, Category::WinByRule, Category::LossByRule];
+
+    /// The category of a value.
+    #[must_use]
+    pub const fn of(value: RuleValue) -> Category {
+        match value {
+            RuleValue::Draw(_) => Category::Draw,
+            RuleValue::Win(_) => Category::Win,
+            RuleValue::Loss(_) => Category::Loss,
+            RuleValue::WinByRule(..) => Category::WinByRule,
+            RuleValue::LossByRule(..) => Category::LossByRule,
+        }
+    }
+
+    /// Win, draw or loss (results by the rule are wins and losses).
+    #[must_use]
+    pub const fn wdl(self) -> Wdl {
+        match self {
+            Category::Draw => Wdl::Draw,
+            Category::Win | Category::WinByRule => Wdl::Win,
+            Category::Loss | Category::LossByRule => Wdl::Loss,
+        }
+    }
+
+    /// Whether the result is decided by the rule.
+    #[must_use]
+    pub const fn is_by_rule(self) -> bool {
+        matches!(self, Category::WinByRule | Category::LossByRule)
+    }
+
+    /// The category in the plain game (endless play always a draw).
+    #[must_use]
+    pub const fn plain(self) -> Category {
+        if self.is_by_rule() { Category::Draw } else { self }
+    }
+
+    const fn symbol(self) -> usize {
+        self as usize
+    }
+
+    const fn from_symbol(symbol: u8) -> Option<Category> {
+        match symbol {
+            0 => Some(Category::Draw),
+            1 => Some(Category::Win),
+            2 => Some(Category::Loss),
+            3 => Some(Category::WinByRule),
+            4 => Some(Category::LossByRule),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Category::Draw => "draw",
+            Category::Win => "win",
+            Category::Loss => "loss",
+            Category::WinByRule => "win by the rule",
+            Category::LossByRule => "loss by the rule",
+        })
+    }
+}
+
+/// The list entry of a value (see the module notes); `None` beyond 32 bits.
+fn entry(value: RuleValue) -> Option<u32> {
+    match value {
+        RuleValue::Win(d) | RuleValue::Loss(d) => Some(d.0),
+        RuleValue::Draw(None) => Some(0),
+        RuleValue::Draw(Some(d)) => d.0.checked_add(1),
+        RuleValue::WinByRule(ban, r) | RuleValue::LossByRule(ban, r) => {
+            r.checked_mul(2)?.checked_add(ban_bit(ban))
+        }
+    }
+}
+
+/// The value of a list entry of category `c`.
+fn from_entry(c: Category, e: u32) -> RuleValue {
+    match c {
+        Category::Win => RuleValue::Win(Plies(e)),
+        Category::Loss => RuleValue::Loss(Plies(e)),
+        Category::Draw if e == 0 => RuleValue::Draw(None),
+        Category::Draw => RuleValue::Draw(Some(Plies(e - 1))),
+        Category::WinByRule => RuleValue::WinByRule(ban_of(e), e >> 1),
+        Category::LossByRule => RuleValue::LossByRule(ban_of(e), e >> 1),
+    }
+}
+
+/// The ban's bit in an entry of a result by the rule.
+const fn ban_bit(ban: Ban) -> u32 {
+    match ban {
+        Ban::Check => 0,
+        Ban::Chase => 1,
+    }
+}
+
+const fn ban_of(e: u32) -> Ban {
+    if e & 1 == 0 { Ban::Check } else { Ban::Chase }
+}
+
 /// Why a table could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
@@ -100,7 +272,11 @@ pub enum TableError {
         error: io::Error,
     },
     /// The file is of another version of the format.
-    #[error("{}: format version {found}, this program reads version {FORMAT_VERSION}", path.display())]
+    #[error(
+        "{}: format version {found}, this program reads version {FORMAT_VERSION}{}",
+        path.display(),
+        if *found == 2 { " (version 2 files convert to version 3 without solving again)" } else { "" }
+    )]
     Version {
         /// The file.
         path: PathBuf,
@@ -149,10 +325,17 @@ impl TableError {
     }
 
     /// Whether the file exists but cannot be used as it is (another version, another table,
-    /// damaged): regenerating it is the cure.
+    /// damaged): regenerating it (or converting it, see [`TableError::needs_conversion`]) is
+    /// the cure.
     #[must_use]
     pub const fn needs_regeneration(&self) -> bool {
         !matches!(self, TableError::Io { .. } | TableError::Unwritable { .. })
+    }
+
+    /// Whether the file is of format version 2: converting it is the cure.
+    #[must_use]
+    pub const fn needs_conversion(&self) -> bool {
+        matches!(self, TableError::Version { found: 2, .. })
     }
 
     /// An I/O error about `path`.
@@ -161,83 +344,10 @@ impl TableError {
         TableError::Io { path: path.to_path_buf(), error }
     }
 
-    fn damaged(path: &Path, why: impl Into<String>) -> TableError {
+    pub(crate) fn damaged(path: &Path, why: impl Into<String>) -> TableError {
         TableError::Damaged { path: path.to_path_buf(), why: why.into() }
     }
 }
-
-fn code(value: Option<Value>) -> u32 {
-    let (d, k) = match value {
-        None => return 0,
-        Some(Value::Draw(None)) => return 1,
-        Some(Value::Win(d)) => (d, 0),
-        Some(Value::Loss(d)) => (d, 1),
-        Some(Value::Draw(Some(d))) => (d, 2),
-    };
-    2 + 3 * d.0 + k
-}
-
-fn value(code: u32) -> Option<Value> {
-    match code {
-        0 => None,
-        1 => Some(Value::Draw(None)),
-        c => {
-            let d = Plies((c - 2) / 3);
-            Some(match (c - 2) % 3 {
-                0 => Value::Win(d),
-                1 => Value::Loss(d),
-                _ => Value::Draw(Some(d)),
-            })
-        }
-    }
-}
-
-/// Kinds of values in rule codes (`2 + 5 x + k`) and in ban codes (`2 + 7 x + k`).
-const RULE_KINDS: u32 = 5;
-const BAN_KINDS: u32 = 7;
-
-/// The rule code (`kinds` [`RULE_KINDS`]) or ban code ([`BAN_KINDS`]) of a value (see the
-/// module notes), when it fits in 32 bits (distances and ranks up to about 858 million, 613
-/// million in ban codes) and, in rule codes, is no result of the ban on perpetual chase.
-fn rule_code(value: Option<RuleValue>, kinds: u32) -> Option<u32> {
-    let (x, k) = match value {
-        None => return Some(0),
-        Some(RuleValue::Draw(None)) => return Some(1),
-        Some(RuleValue::Win(d)) => (d.0, 0),
-        Some(RuleValue::Loss(d)) => (d.0, 1),
-        Some(RuleValue::Draw(Some(d))) => (d.0, 2),
-        Some(RuleValue::WinByRule(Ban::Check, r)) => (r, 3),
-        Some(RuleValue::LossByRule(Ban::Check, r)) => (r, 4),
-        Some(RuleValue::WinByRule(Ban::Chase, r)) if kinds == BAN_KINDS => (r, 5),
-        Some(RuleValue::LossByRule(Ban::Chase, r)) if kinds == BAN_KINDS => (r, 6),
-        Some(_) => return None,
-    };
-    x.checked_mul(kinds)?.checked_add(2 + k)
-}
-
-fn rule_value(code: u32, kinds: u32) -> Option<RuleValue> {
-    match code {
-        0 => None,
-        1 => Some(RuleValue::Draw(None)),
-        c => {
-            let x = (c - 2) / kinds;
-            Some(match (c - 2) % kinds {
-                0 => RuleValue::Win(Plies(x)),
-                1 => RuleValue::Loss(Plies(x)),
-                2 => RuleValue::Draw(Some(Plies(x))),
-                3 => RuleValue::WinByRule(Ban::Check, x),
-                4 => RuleValue::LossByRule(Ban::Check, x),
-                5 => RuleValue::WinByRule(Ban::Chase, x),
-                _ => RuleValue::LossByRule(Ban::Chase, x),
-            })
-        }
-    }
-}
-
-/// The width byte's flag for rule codes.
-const RULE_CODES: u8 = 128;
-/// The width byte's flag (with [`RULE_CODES`]) for ban codes.
-const BAN_CODES: u8 = 64;
 
 /// This machine's name as it goes into temporary file names (letters, digits and `-` of the
 /// host name, at most 32), so that processes of several machines sharing a directory (a
@@ -256,7 +366,7 @@ pub fn host_tag() -> String {
 
 /// A name for a temporary file next to `path`, unique to this machine, process and call:
 /// `<path>.<host>.<pid>.<nanoseconds>.<n>.tmp`.
-fn temporary_name(path: &Path) -> PathBuf {
+pub(crate) fn temporary_name(path: &Path) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let nanos =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
@@ -266,82 +376,9 @@ fn temporary_name(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Writes a solution as a table at `path`: to a temporary file (unique to the process and the
-/// call), synced, renamed into place, and the directory synced. On an error the temporary file
-/// is removed.
-///
-/// # Errors
-/// When the file cannot be written, or the solution's size differs from `id.positions`.
-pub fn write_table(path: &Path, id: &TableId, solution: &Solution) -> Result<(), TableError> {
-    if solution.len() as u64 != id.positions {
-        return Err(TableError::damaged(
-            path,
-            format!("{} positions in the solution, {} in the table id", solution.len(), id.positions),
-        ));
-    }
-    write_table_file(path, id, solution.len(), 0, None, |range, out| {
-        out.extend(range.map(|p| code(solution.value(p))));
-    })
-}
-
-/// Writes the table whose values are those of `like` in another order (a permutation of its
-/// positions, holes aside: the codes take the width of `like`'s, so no second pass over the
-/// values is needed), computed block by block: `fill(range, out)` appends the values of the
-/// positions `range` to `out` (`None` for holes). Atomic as [`write_table`] is; no [`Solution`]
-/// of the new table is held in memory. For a table derived from another on the fly.
-///
-/// # Errors
-/// When the file cannot be written, `id.positions` does not fit in a `usize`, or a value is
-/// beyond the width of `like`'s codes (then the values were not a permutation of `like`'s).
-pub fn write_table_permuted(
-    path: &Path,
-    id: &TableId,
-    like: &Solution,
-    fill: impl Fn(std::ops::Range<usize>, &mut Vec<Option<Value>>) + Sync,
-) -> Result<(), TableError> {
-    let n = usize::try_from(id.positions).map_err(|_| TableError::damaged(path, "too many positions"))?;
-    let max_code = (0..like.len()).into_par_iter().with_min_len(1 << 14).map(|p| code(like.value(p))).max();
-    write_table_file(path, id, n, 0, Some(max_code.unwrap_or(0)), |range, out| {
-        let mut values = Vec::with_capacity(range.len());
-        fill(range, &mut values);
-        out.extend(values.into_iter().map(code));
-    })
-}
-
-/// Writes a solution under the rule as a table at `path` with rule codes, or ban codes when it
-/// has results of the ban on perpetual chase (see the module notes), atomically as
-/// [`write_table`] does.
-///
-/// # Errors
-/// When the file cannot be written, or the solution's size differs from `id.positions`.
-pub fn write_rule_table(path: &Path, id: &TableId, solution: &RuleSolution) -> Result<(), TableError> {
-    if solution.len() as u64 != id.positions {
-        return Err(TableError::damaged(
-            path,
-            format!("{} positions in the solution, {} in the table id", solution.len(), id.positions),
-        ));
-    }
-    let chases = (0..solution.len())
-        .into_par_iter()
-        .with_min_len(1 << 14)
-        .any(|p| solution.value(p).and_then(RuleValue::ban) == Some(Ban::Chase));
-    let kinds = if chases { BAN_KINDS } else { RULE_KINDS };
-    let too_far =
-        (0..solution.len()).into_par_iter().find_first(|&p| rule_code(solution.value(p), kinds).is_none());
-    if let Some(p) = too_far {
-        let why = format!(
-            "the value of position {p} has a distance or rank beyond the format's limit (about 613 million)"
-        );
-        return Err(TableError::Unwritable { path: path.to_path_buf(), why });
-    }
-    write_table_file(path, id, solution.len(), kinds, None, |range, out| {
-        out.extend(range.map(|p| rule_code(solution.value(p), kinds).unwrap_or(u32::MAX)));
-    })
-}
-
 /// Syncs the directory of `path` so that a rename into it survives a crash (where directories
 /// can be opened; elsewhere renames are durable by themselves).
-fn sync_directory(path: &Path) -> io::Result<()> {
+pub(crate) fn sync_directory(path: &Path) -> io::Result<()> {
     #[cfg(unix)]
     if let Some(dir) = path.parent() {
         let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
@@ -352,125 +389,1080 @@ fn sync_directory(path: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Blocks compressed at once while a table is written: a write holds this many compressed
-/// blocks (and the block index, 8 bytes a block), whatever the size of the table.
-const WRITE_BATCH: usize = 1024;
+/// Where a table's two files go.
+#[derive(Clone, Copy, Debug)]
+pub struct TablePaths<'a> {
+    /// The WDL file.
+    pub wdl: &'a Path,
+    /// The DTM file.
+    pub dtm: &'a Path,
+}
 
-/// Writes the table of `n` codes at `path`, which `codes(range, out)` appends to `out` a block
-/// at a time: to a temporary file, synced, renamed into place, the directory synced; on an error
-/// the temporary file is removed. The header's block index is written as zeros first and filled
-/// in once the blocks are written. The codes' width comes from `max_code`, or from a first pass
-/// over the codes when it is `None`.
-fn write_table_file(
-    path: &Path,
+/// Writes a solution as a table (both files, see the module notes), atomically. `counters` go
+/// into both headers.
+///
+/// # Errors
+/// When a file cannot be written, or the solution's size differs from `id.positions`.
+pub fn write_solution(
+    paths: TablePaths<'_>,
     id: &TableId,
-    n: usize,
-    rule_kinds: u32,
-    max_code: Option<u32>,
-    codes: impl Fn(std::ops::Range<usize>, &mut Vec<u32>) + Sync,
+    counters: &[(String, u64)],
+    solution: &Solution,
 ) -> Result<(), TableError> {
-    let blocks = n.div_ceil(BLOCK_POSITIONS);
-    let block = |b: usize| b * BLOCK_POSITIONS..n.min((b + 1) * BLOCK_POSITIONS);
-    let max_code = max_code.unwrap_or_else(|| {
-        (0..blocks)
-            .into_par_iter()
-            .map(|b| {
-                let mut out = Vec::with_capacity(BLOCK_POSITIONS);
-                codes(block(b), &mut out);
-                out.into_iter().max().unwrap_or(0)
-            })
-            .max()
-            .unwrap_or(0)
-    });
-    let width: usize = if max_code <= 0xFF {
-        1
-    } else if max_code <= 0xFFFF {
-        2
-    } else {
-        4
-    };
-    let count = u32::try_from(blocks).map_err(|_| TableError::damaged(path, "too many blocks"))?;
-    let mut head = Vec::new();
-    head.extend_from_slice(MAGIC);
-    head.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    for s in [&id.game, &id.variant, &id.rules] {
-        let len = u16::try_from(s.len()).map_err(|_| TableError::damaged(path, "name too long"))?;
-        head.extend_from_slice(&len.to_le_bytes());
-        head.extend_from_slice(s.as_bytes());
-    }
-    head.extend_from_slice(&id.positions.to_le_bytes());
-    head.push(
-        width as u8
-            | match rule_kinds {
-                0 => 0,
-                RULE_KINDS => RULE_CODES,
-                _ => RULE_CODES | BAN_CODES,
-            },
-    );
-    head.extend_from_slice(&(BLOCK_POSITIONS as u32).to_le_bytes());
-    head.extend_from_slice(&count.to_le_bytes());
-    let compress = |b: usize| {
-        let mut codes_of_block = Vec::with_capacity(BLOCK_POSITIONS);
-        codes(block(b), &mut codes_of_block);
-        if codes_of_block.iter().any(|&c| c > max_code) {
-            return Err(io::Error::other(format!(
-                "a code of block {b} is beyond the width of the table's codes"
-            )));
-        }
-        let mut raw = Vec::with_capacity(BLOCK_POSITIONS * width);
-        for c in codes_of_block {
-            raw.extend_from_slice(&c.to_le_bytes()[..width]);
-        }
-        Ok(lz4_flex::compress_prepend_size(&raw))
-    };
-    let tmp = temporary_name(path);
-    let written = (|| {
-        let mut file = io::BufWriter::new(fs::File::create(&tmp)?);
-        file.write_all(&head)?;
-        file.write_all(&vec![0; blocks * 8 + 4])?;
-        let mut index = Vec::with_capacity(blocks * 8);
-        for batch in (0..blocks).step_by(WRITE_BATCH) {
-            let compressed: Vec<Vec<u8>> = (batch..blocks.min(batch + WRITE_BATCH))
-                .into_par_iter()
-                .map(compress)
-                .collect::<io::Result<_>>()?;
-            for block in &compressed {
-                index.extend_from_slice(&(block.len() as u32).to_le_bytes());
-                index.extend_from_slice(&crc32fast::hash(block).to_le_bytes());
-                file.write_all(block)?;
-            }
-        }
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&head);
-        crc.update(&index);
-        file.seek(io::SeekFrom::Start(head.len() as u64))?;
-        file.write_all(&index)?;
-        file.write_all(&crc.finalize().to_le_bytes())?;
-        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&tmp, path)?;
-        sync_directory(path)
-    })();
-    written.map_err(|e| {
-        // Best effort: the rename may have happened, then there is nothing to remove.
-        let _ = fs::remove_file(&tmp);
-        TableError::io(path, e)
+    check_size(paths.wdl, id, solution.len())?;
+    write_tables(paths, id, counters, |range, out| {
+        out.extend(range.map(|p| solution.value(p).map(RuleValue::from)));
     })
 }
 
+/// Writes a solution under the ban on perpetual check as a table, as [`write_solution`] does.
+///
+/// # Errors
+/// When a file cannot be written, or the solution's size differs from `id.positions`.
+pub fn write_rule_solution(
+    paths: TablePaths<'_>,
+    id: &TableId,
+    counters: &[(String, u64)],
+    solution: &RuleSolution,
+) -> Result<(), TableError> {
+    check_size(paths.wdl, id, solution.len())?;
+    write_tables(paths, id, counters, |range, out| out.extend(range.map(|p| solution.value(p))))
+}
+
+fn check_size(path: &Path, id: &TableId, len: usize) -> Result<(), TableError> {
+    if len as u64 == id.positions {
+        Ok(())
+    } else {
+        Err(TableError::damaged(
+            path,
+            format!("{len} positions in the solution, {} in the table id", id.positions),
+        ))
+    }
+}
+
+/// Counts of each category's entries.
+#[derive(Default)]
+struct Histogram {
+    /// Entries below [`DENSE`], per category.
+    dense: [Vec<u64>; 5],
+    sparse: [HashMap<u32, u64>; 5],
+}
+
+/// Entries below this are counted (and mapped to symbols) in arrays.
+const DENSE: u32 = 4096;
+
+impl Histogram {
+    fn add(&mut self, c: Category, e: u32) {
+        let c = c.symbol();
+        if e < DENSE {
+            let counts = &mut self.dense[c];
+            if counts.len() <= e as usize {
+                counts.resize(e as usize + 1, 0);
+            }
+            counts[e as usize] += 1;
+        } else {
+            *self.sparse[c].entry(e).or_insert(0) += 1;
+        }
+    }
+
+    fn merge(mut self, other: Histogram) -> Histogram {
+        for c in 0..5 {
+            let (a, b) = (&mut self.dense[c], &other.dense[c]);
+            if a.len() < b.len() {
+                a.resize(b.len(), 0);
+            }
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+            for (&e, &n) in &other.sparse[c] {
+                *self.sparse[c].entry(e).or_insert(0) += n;
+            }
+        }
+        self
+    }
+
+    /// Each category's entries, most frequent first (ties: the smaller entry first).
+    fn lists(&self) -> [Vec<u32>; 5] {
+        std::array::from_fn(|c| {
+            let mut counted: Vec<(u64, u32)> = self.dense[c]
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| **n > 0)
+                .map(|(e, &n)| (n, e as u32))
+                .chain(self.sparse[c].iter().map(|(&e, &n)| (n, e)))
+                .collect();
+            counted.sort_by_key(|&(n, e)| (std::cmp::Reverse(n), e));
+            counted.into_iter().map(|(_, e)| e).collect()
+        })
+    }
+}
+
+/// From entries to symbols, per category.
+struct Symbols {
+    dense: [Vec<u32>; 5],
+    sparse: [HashMap<u32, u32>; 5],
+    /// Whether a category needs symbols (more than one entry).
+    needed: [bool; 5],
+}
+
+impl Symbols {
+    fn new(lists: &[Vec<u32>; 5]) -> Symbols {
+        let mut dense: [Vec<u32>; 5] = Default::default();
+        let mut sparse: [HashMap<u32, u32>; 5] = Default::default();
+        for (c, list) in lists.iter().enumerate() {
+            for (s, &e) in list.iter().enumerate() {
+                if e < DENSE {
+                    if dense[c].len() <= e as usize {
+                        dense[c].resize(e as usize + 1, u32::MAX);
+                    }
+                    dense[c][e as usize] = s as u32;
+                } else {
+                    sparse[c].insert(e, s as u32);
+                }
+            }
+        }
+        Symbols { dense, sparse, needed: std::array::from_fn(|c| lists[c].len() > 1) }
+    }
+
+    fn symbol(&self, c: Category, e: u32) -> u32 {
+        let c = c.symbol();
+        if e < DENSE { self.dense[c][e as usize] } else { self.sparse[c][&e] }
+    }
+}
+
+/// The categories and DTM symbols of one WDL block's values, holes chosen to help the coder
+/// (see the module notes).
+fn symbols_of(values: &[Option<RuleValue>], symbols: &Symbols, cats: &mut Vec<u8>, dtm: &mut Vec<u32>) {
+    cats.clear();
+    dtm.clear();
+    // A hole takes a category that needs no DTM symbol (so that it costs the DTM file
+    // nothing), the first of draw, win, loss that has one; else the previous position's
+    // category and that category's previous symbol (before the first value, the first
+    // value's).
+    let free = [Category::Draw, Category::Win, Category::Loss]
+        .into_iter()
+        .find(|c| !symbols.needed[c.symbol()])
+        .map(|c| c.symbol() as u8);
+    let first = values.iter().flatten().next().map_or(0, |&v| Category::of(v).symbol() as u8);
+    let mut cat = first;
+    let mut last = [0u32; 5];
+    for v in values {
+        let sym = match *v {
+            Some(v) => {
+                let c = Category::of(v);
+                cat = c.symbol() as u8;
+                if symbols.needed[c.symbol()] {
+                    last[c.symbol()] = symbols.symbol(c, entry(v).expect("checked before"));
+                }
+                last[c.symbol()]
+            }
+            None => {
+                if let Some(free) = free {
+                    cats.push(free);
+                    dtm.push(0);
+                    continue;
+                }
+                last[cat as usize]
+            }
+        };
+        cats.push(cat);
+        dtm.push(sym);
+    }
+}
+
+/// Blocks of a WDL file compressed at once while a table is written.
+const WRITE_BATCH: usize = 32;
+
+thread_local! {
+    static COMPRESSOR: RefCell<Option<zstd::bulk::Compressor<'static>>> = const { RefCell::new(None) };
+    static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
+}
+
+fn compress(data: &[u8]) -> io::Result<Vec<u8>> {
+    COMPRESSOR.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.is_none() {
+            *c = Some(zstd::bulk::Compressor::new(LEVEL)?);
+        }
+        c.as_mut().expect("just made").compress(data)
+    })
+}
+
+fn decompress(data: &[u8], out: &mut [u8]) -> io::Result<usize> {
+    DECOMPRESSOR.with(|d| {
+        let mut d = d.borrow_mut();
+        if d.is_none() {
+            *d = Some(zstd::bulk::Decompressor::new()?);
+        }
+        d.as_mut().expect("just made").decompress_to_buffer(data, out)
+    })
+}
+
+/// The header of a file without its block index (see the module notes).
+#[derive(Clone, Debug)]
+struct Head {
+    kind: FileKind,
+    id: TableId,
+    width: u8,
+    block: usize,
+    blocks: usize,
+    pair: u32,
+    counters: Vec<(String, u64)>,
+    lists: [Vec<u32>; 5],
+}
+
+impl Head {
+    /// The bytes of the header (the index as given, and the checksum).
+    fn bytes(&self, index: &[u8]) -> Vec<u8> {
+        let mut h = Vec::new();
+        h.extend_from_slice(MAGIC);
+        h.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        h.extend_from_slice(&[0; 4]); // the size, below
+        h.push(self.kind.byte());
+        for s in [&self.id.game, &self.id.variant, &self.id.rules] {
+            h.extend_from_slice(&(s.len() as u16).to_le_bytes());
+            h.extend_from_slice(s.as_bytes());
+        }
+        h.extend_from_slice(&self.id.positions.to_le_bytes());
+        h.push(self.width);
+        h.extend_from_slice(&(self.block as u32).to_le_bytes());
+        h.extend_from_slice(&(self.blocks as u32).to_le_bytes());
+        h.extend_from_slice(&self.pair.to_le_bytes());
+        h.extend_from_slice(&(self.counters.len() as u16).to_le_bytes());
+        for (name, value) in &self.counters {
+            h.push(name.len() as u8);
+            h.extend_from_slice(name.as_bytes());
+            h.extend_from_slice(&value.to_le_bytes());
+        }
+        if self.kind == FileKind::Dtm {
+            for list in &self.lists {
+                h.extend_from_slice(&(list.len() as u32).to_le_bytes());
+                for e in list {
+                    h.extend_from_slice(&e.to_le_bytes());
+                }
+            }
+        }
+        h.extend_from_slice(index);
+        let size = (h.len() + 4) as u32;
+        h[12..16].copy_from_slice(&size.to_le_bytes());
+        let crc = crc32fast::hash(&h);
+        h.extend_from_slice(&crc.to_le_bytes());
+        h
+    }
+}
+
+/// One file being written: its temporary file, block index and header.
+struct Output {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: io::BufWriter<fs::File>,
+    index: Vec<u8>,
+    head: Head,
+}
+
+impl Output {
+    fn create(path: &Path, head: Head) -> io::Result<Output> {
+        let tmp = temporary_name(path);
+        let mut out = Output {
+            path: path.to_path_buf(),
+            file: io::BufWriter::new(fs::File::create(&tmp)?),
+            tmp,
+            index: Vec::new(),
+            head,
+        };
+        let placeholder = out.head.bytes(&vec![0; out.head.blocks * 8]);
+        out.file.write_all(&placeholder)?;
+        Ok(out)
+    }
+
+    fn block(&mut self, compressed: &[u8]) -> io::Result<()> {
+        self.index.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
+        self.index.extend_from_slice(&crc32fast::hash(compressed).to_le_bytes());
+        self.file.write_all(compressed)
+    }
+
+    /// Writes the final header and syncs the file; returns the header's checksum.
+    fn finish(&mut self) -> io::Result<u32> {
+        let head = self.head.bytes(&self.index);
+        self.file.seek(io::SeekFrom::Start(0))?;
+        self.file.write_all(&head)?;
+        self.file.flush()?;
+        self.file.get_ref().sync_all()?;
+        Ok(u32::from_le_bytes(head[head.len() - 4..].try_into().expect("4 bytes")))
+    }
+}
+
+/// Writes the table of `id.positions` values, which `fill(range, out)` appends to `out` a
+/// block at a time (`None` for holes), as its WDL and DTM files (see the module notes):
+/// a first pass counts the values, a second compresses them, `fill` is called twice for
+/// every position. Atomic as the module notes say; on an error the temporary files are
+/// removed and nothing is written.
+///
+/// # Errors
+/// When a file cannot be written, there are too many positions or counters, or a value is
+/// beyond the format (a distance or rank past 32 bits).
+pub fn write_tables(
+    paths: TablePaths<'_>,
+    id: &TableId,
+    counters: &[(String, u64)],
+    fill: impl Fn(Range<usize>, &mut Vec<Option<RuleValue>>) + Sync,
+) -> Result<(), TableError> {
+    let path = paths.wdl;
+    let n = usize::try_from(id.positions).map_err(|_| TableError::damaged(path, "too many positions"))?;
+    let blocks = n.div_ceil(WDL_BLOCK);
+    if u32::try_from(n.div_ceil(DTM_BLOCK)).is_err() {
+        return Err(TableError::damaged(path, "too many blocks"));
+    }
+    if counters.len() > u16::MAX as usize || counters.iter().any(|(name, _)| name.len() > 255) {
+        return Err(TableError::damaged(path, "too many counters, or a counter's name too long"));
+    }
+    if [&id.game, &id.variant, &id.rules].iter().any(|s| s.len() > u16::MAX as usize) {
+        return Err(TableError::damaged(path, "name too long"));
+    }
+    let range = |b: usize| b * WDL_BLOCK..n.min((b + 1) * WDL_BLOCK);
+    // First pass: every value's entry, counted per category.
+    let histogram = (0..blocks)
+        .into_par_iter()
+        .map(|b| {
+            let mut values = Vec::with_capacity(WDL_BLOCK);
+            fill(range(b), &mut values);
+            let mut h = Histogram::default();
+            for (i, v) in values.iter().enumerate() {
+                if let Some(v) = *v {
+                    let Some(e) = entry(v) else {
+                        let p = range(b).start + i;
+                        return Err(TableError::Unwritable {
+                            path: path.to_path_buf(),
+                            why: format!("the value of position {p} has a distance or rank beyond 32 bits"),
+                        });
+                    };
+                    h.add(Category::of(v), e);
+                }
+            }
+            if values.len() != range(b).len() {
+                return Err(TableError::damaged(
+                    path,
+                    format!("block {b}: {} values, expected {}", values.len(), range(b).len()),
+                ));
+            }
+            Ok(h)
+        })
+        .try_reduce(Histogram::default, |a, b| Ok(a.merge(b)))?;
+    let lists = histogram.lists();
+    let symbols = Symbols::new(&lists);
+    let wdl_width: u8 = if lists[4].is_empty() { 2 } else { 4 };
+    let longest = lists.iter().map(Vec::len).max().unwrap_or(0);
+    let dtm_width: u8 = match longest {
+        0 | 1 => 0,
+        2..=256 => 8,
+        257..=65_536 => 16,
+        _ => 32,
+    };
+    let wdl_head = Head {
+        kind: FileKind::Wdl,
+        id: id.clone(),
+        width: wdl_width,
+        block: WDL_BLOCK,
+        blocks,
+        pair: 0,
+        counters: counters.to_vec(),
+        lists: Default::default(),
+    };
+    let dtm_blocks = if dtm_width == 0 { 0 } else { n.div_ceil(DTM_BLOCK) };
+    let dtm_head = Head {
+        kind: FileKind::Dtm,
+        width: dtm_width,
+        block: DTM_BLOCK,
+        blocks: dtm_blocks,
+        lists,
+        ..wdl_head.clone()
+    };
+    // One WDL block and its DTM blocks, compressed.
+    let encode = |b: usize| -> io::Result<(Vec<u8>, Vec<Vec<u8>>)> {
+        let r = range(b);
+        let mut values = Vec::with_capacity(WDL_BLOCK);
+        fill(r.clone(), &mut values);
+        if values.len() != r.len() {
+            return Err(io::Error::other(format!(
+                "block {b}: {} values, expected {}",
+                values.len(),
+                r.len()
+            )));
+        }
+        let (mut cats, mut syms) = (Vec::new(), Vec::new());
+        symbols_of(&values, &symbols, &mut cats, &mut syms);
+        let wdl = compress(&pack_categories(&cats, wdl_width))?;
+        let mut dtm = Vec::new();
+        if dtm_width > 0 {
+            for (cats, syms) in cats.chunks(DTM_BLOCK).zip(syms.chunks(DTM_BLOCK)) {
+                dtm.push(compress(&planes(&streams(cats, syms, &symbols.needed), dtm_width))?);
+            }
+        }
+        Ok((wdl, dtm))
+    };
+    let mut outputs: Vec<Output> = Vec::new();
+    let written = (|| {
+        outputs.push(Output::create(paths.wdl, wdl_head)?);
+        outputs.push(Output::create(paths.dtm, dtm_head)?);
+        for batch in (0..blocks).step_by(WRITE_BATCH) {
+            let done: Vec<(Vec<u8>, Vec<Vec<u8>>)> = (batch..blocks.min(batch + WRITE_BATCH))
+                .into_par_iter()
+                .map(encode)
+                .collect::<io::Result<_>>()?;
+            for (wdl, dtm) in &done {
+                outputs[0].block(wdl)?;
+                for block in dtm {
+                    outputs[1].block(block)?;
+                }
+            }
+        }
+        let pair = outputs[0].finish()?;
+        outputs[1].head.pair = pair;
+        outputs[1].finish()?;
+        // The DTM file first: a WDL file under its real name has its DTM file.
+        fs::rename(&outputs[1].tmp, &outputs[1].path)?;
+        fs::rename(&outputs[0].tmp, &outputs[0].path)?;
+        sync_directory(paths.wdl)?;
+        sync_directory(paths.dtm)
+    })();
+    written.map_err(|e| {
+        // Best effort: a rename may have happened, then there is nothing to remove.
+        for out in &outputs {
+            let _ = fs::remove_file(&out.tmp);
+        }
+        TableError::io(paths.wdl, e)
+    })
+}
+
+/// A block's categories, those of its even positions first (the Xiangqi index's lowest digit
+/// is the side to move: positions of one side to move together), packed `8 / width` to a byte,
+/// the first in the low bits.
+fn pack_categories(cats: &[u8], width: u8) -> Vec<u8> {
+    let per = (8 / width) as usize;
+    let ordered: Vec<u8> = cats.iter().step_by(2).chain(cats.iter().skip(1).step_by(2)).copied().collect();
+    ordered
+        .chunks(per)
+        .map(|chunk| chunk.iter().enumerate().fold(0u8, |byte, (i, &c)| byte | c << (i * width as usize)))
+        .collect()
+}
+
+/// The place of position `i` of a block of `len` positions in its packed order (see
+/// [`pack_categories`]).
+#[inline]
+const fn packed_place(i: usize, len: usize) -> usize {
+    if i.is_multiple_of(2) { i / 2 } else { len.div_ceil(2) + i / 2 }
+}
+
+/// The DTM symbols of a DTM block's positions whose category needs them, one stream per
+/// category (in the order of the categories), each in the positions' order.
+fn streams(cats: &[u8], syms: &[u32], needed: &[bool; 5]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(syms.len());
+    for c in 0..5u8 {
+        if needed[c as usize] {
+            out.extend(cats.iter().zip(syms).filter(|&(&k, _)| k == c).map(|(_, &s)| s));
+        }
+    }
+    out
+}
+
+/// Symbols of `width` bits as byte planes.
+fn planes(symbols: &[u32], width: u8) -> Vec<u8> {
+    let bytes = (width / 8) as usize;
+    let mut out = Vec::with_capacity(symbols.len() * bytes);
+    for plane in 0..bytes {
+        out.extend(symbols.iter().map(|&s| (s >> (8 * plane)) as u8));
+    }
+    out
+}
+
+/// The decompressed symbols of one block of either file.
+#[derive(Debug)]
+pub struct Block {
+    kind: FileKind,
+    width: u8,
+    /// The table's index of the block's first position.
+    start: usize,
+    len: usize,
+    bytes: Box<[u8]>,
+}
+
+impl Block {
+    /// The category of the `i`-th position of a WDL block; `None` past the end, in a DTM
+    /// block, or for a symbol that is no category (a damaged file).
+    #[inline]
+    #[must_use]
+    pub fn category(&self, i: usize) -> Option<Category> {
+        if self.kind != FileKind::Wdl || i >= self.len {
+            return None;
+        }
+        let w = self.width as usize;
+        let per = 8 / w;
+        let j = packed_place(i, self.len);
+        let byte = self.bytes[j / per];
+        Category::from_symbol((byte >> ((j % per) * w)) & ((1 << w) - 1) as u8)
+    }
+
+    /// The DTM symbol of the `i`-th position of a DTM block; `None` past the end or in a WDL
+    /// block.
+    #[inline]
+    #[must_use]
+    pub fn symbol(&self, i: usize) -> Option<u32> {
+        if self.kind != FileKind::Dtm || i >= self.len {
+            return None;
+        }
+        let mut s = 0u32;
+        for plane in 0..(self.width / 8) as usize {
+            s |= u32::from(self.bytes[plane * self.len + i]) << (8 * plane);
+        }
+        Some(s)
+    }
+
+    /// The table's index of the block's first position.
+    #[must_use]
+    pub const fn start(&self) -> usize {
+        self.start
+    }
+
+    /// The number of positions in the block.
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the block holds no position.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The bytes it takes in memory.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.bytes.len() + std::mem::size_of::<Block>()
+    }
+}
+
+/// An open table file of either kind: its header read and checked, its blocks read on demand.
+#[derive(Debug)]
+pub struct TableFile {
+    path: PathBuf,
+    file: fs::File,
+    head: Head,
+    /// The header's checksum.
+    crc: u32,
+    /// Where each block starts in the file; one more entry for the end of the last.
+    offsets: Vec<u64>,
+    crcs: Vec<u32>,
+    /// The file's length in bytes.
+    length: u64,
+}
+
+impl TableFile {
+    /// Opens the file of `kind` of the table `id` at `path`: reads and checks the header and
+    /// the file's length, not the blocks.
+    ///
+    /// # Errors
+    /// When the file is missing or unreadable, not a table, of another format version, of
+    /// another kind, game, variant, rule set or size, truncated, or its header is damaged.
+    pub fn open(path: &Path, id: &TableId, kind: FileKind) -> Result<TableFile, TableError> {
+        let file = fs::File::open(path).map_err(|e| TableError::io(path, e))?;
+        let length = file.metadata().map_err(|e| TableError::io(path, e))?.len();
+        let damaged = |why: String| TableError::damaged(path, why);
+        let mut start = [0u8; 16];
+        let got = (length as usize).min(16);
+        read_at(&file, &mut start[..got], 0).map_err(|e| TableError::io(path, e))?;
+        if start[..got.min(8)] != MAGIC[..got.min(8)] {
+            return Err(damaged("not an endgame table (bad magic)".into()));
+        }
+        if got < 16 {
+            return Err(damaged(format!("truncated: {length} bytes, not even a header")));
+        }
+        let version = u32::from_le_bytes(start[8..12].try_into().expect("4 bytes"));
+        if version != FORMAT_VERSION {
+            return Err(TableError::Version { path: path.to_path_buf(), found: version });
+        }
+        let size = u64::from(u32::from_le_bytes(start[12..16].try_into().expect("4 bytes")));
+        if size > length {
+            return Err(damaged(format!("truncated: {length} bytes, the header alone has {size}")));
+        }
+        if !(16 + 4..=MAX_HEADER).contains(&size) {
+            return Err(damaged(format!("a header of {size} bytes")));
+        }
+        let mut bytes = vec![0u8; size as usize];
+        read_at(&file, &mut bytes, 0).map_err(|e| TableError::io(path, e))?;
+        let (body, crc) = bytes.split_at(bytes.len() - 4);
+        let crc = u32::from_le_bytes(crc.try_into().expect("4 bytes"));
+        if crc32fast::hash(body) != crc {
+            return Err(damaged("header checksum mismatch (damaged file)".into()));
+        }
+        let (head, lengths, crcs) = parse_head(body).map_err(damaged)?;
+        if head.id != *id {
+            return Err(TableError::Mismatch {
+                path: path.to_path_buf(),
+                found: Box::new(head.id),
+                expected: Box::new(id.clone()),
+            });
+        }
+        if head.kind != kind {
+            return Err(damaged(format!("a {} file where its {kind} file was expected", head.kind)));
+        }
+        let mut offsets = Vec::with_capacity(lengths.len() + 1);
+        let mut at = size;
+        offsets.push(at);
+        for &len in &lengths {
+            at += u64::from(len);
+            offsets.push(at);
+        }
+        if at != length {
+            return Err(damaged(if at > length {
+                format!("truncated: {length} bytes, the header describes {at}")
+            } else {
+                format!("{} bytes after the last block", length - at)
+            }));
+        }
+        Ok(TableFile { path: path.to_path_buf(), file, head, crc, offsets, crcs, length })
+    }
+
+    /// Opens the DTM file at `path` of the table whose WDL file is `wdl`, checking that the
+    /// two were written together.
+    ///
+    /// # Errors
+    /// As [`TableFile::open`], and when the DTM file belongs to another WDL file.
+    pub fn open_dtm(path: &Path, wdl: &TableFile) -> Result<TableFile, TableError> {
+        let dtm = TableFile::open(path, &wdl.head.id, FileKind::Dtm)?;
+        if dtm.head.pair != wdl.crc {
+            return Err(TableError::damaged(
+                path,
+                format!(
+                    "not the DTM file of {} (the two files were not written together)",
+                    wdl.path.display()
+                ),
+            ));
+        }
+        Ok(dtm)
+    }
+
+    /// The file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What the file holds.
+    #[must_use]
+    pub const fn id(&self) -> &TableId {
+        &self.head.id
+    }
+
+    /// Which file of the table it is.
+    #[must_use]
+    pub const fn kind(&self) -> FileKind {
+        self.head.kind
+    }
+
+    /// The file's length in bytes.
+    #[must_use]
+    pub const fn file_bytes(&self) -> u64 {
+        self.length
+    }
+
+    /// The counters of the header (the table's statistics), in the order written.
+    #[must_use]
+    pub fn counters(&self) -> &[(String, u64)] {
+        &self.head.counters
+    }
+
+    /// The counter named `name`.
+    #[must_use]
+    pub fn counter(&self, name: &str) -> Option<u64> {
+        self.head.counters.iter().find(|(n, _)| n == name).map(|&(_, v)| v)
+    }
+
+    /// Whether the table may hold results by the rule (a WDL file of 4-bit categories).
+    #[must_use]
+    pub fn has_rule_results(&self) -> bool {
+        self.head.kind == FileKind::Wdl && self.head.width == 4
+    }
+
+    /// The number of blocks.
+    #[must_use]
+    pub fn blocks(&self) -> usize {
+        self.crcs.len()
+    }
+
+    /// The block that holds position `pos` and the position's place in it.
+    #[inline]
+    #[must_use]
+    pub const fn locate(&self, pos: usize) -> (usize, usize) {
+        (pos / self.head.block, pos % self.head.block)
+    }
+
+    /// Whether a position of category `c` needs its DTM symbol for its value (in a DTM file:
+    /// its category has more than one value).
+    #[inline]
+    #[must_use]
+    pub fn needs_symbol(&self, c: Category) -> bool {
+        self.head.lists[c.symbol()].len() > 1
+    }
+
+    /// The value of a position of category `c` and DTM symbol `symbol` (ignored when the
+    /// category needs none), by this DTM file's lists.
+    ///
+    /// # Errors
+    /// When the symbol is beyond the category's list (a damaged file).
+    #[inline]
+    pub fn value(&self, c: Category, symbol: u32) -> Result<RuleValue, TableError> {
+        let list = &self.head.lists[c.symbol()];
+        match list.len() {
+            0 => Ok(from_entry(c, 0)),
+            1 => Ok(from_entry(c, list[0])),
+            len => list.get(symbol as usize).map(|&e| from_entry(c, e)).ok_or_else(|| {
+                TableError::damaged(&self.path, format!("DTM symbol {symbol} of a {c}: the list has {len}"))
+            }),
+        }
+    }
+
+    /// Reads and checks the compressed bytes of block `b`, decompresses them into a buffer of
+    /// `capacity` bytes; returns the buffer and the bytes written.
+    fn read_compressed(&self, b: usize, capacity: usize) -> Result<(Box<[u8]>, usize), TableError> {
+        let path = &self.path;
+        let (Some(&start), Some(&end)) = (self.offsets.get(b), self.offsets.get(b + 1)) else {
+            return Err(TableError::damaged(path, format!("no block {b}")));
+        };
+        let mut compressed = vec![0u8; (end - start) as usize];
+        read_at(&self.file, &mut compressed, start).map_err(|e| TableError::io(path, e))?;
+        if crc32fast::hash(&compressed) != self.crcs[b] {
+            return Err(TableError::damaged(path, format!("block {b}: checksum mismatch (damaged file)")));
+        }
+        let mut bytes = vec![0u8; capacity].into_boxed_slice();
+        let written = decompress(&compressed, &mut bytes)
+            .map_err(|e| TableError::damaged(path, format!("block {b}: {e}")))?;
+        Ok((bytes, written))
+    }
+
+    /// The positions of block `b`: the first and how many.
+    fn block_range(&self, b: usize) -> (usize, usize) {
+        let n = self.head.id.positions as usize;
+        let start = b * self.head.block;
+        (start, self.head.block.min(n.saturating_sub(start)))
+    }
+
+    /// Reads, checks and decompresses block `b` of a WDL file.
+    ///
+    /// # Errors
+    /// When it cannot be read or is damaged, or the file is a DTM file (whose blocks are read
+    /// with their WDL block, [`TableFile::read_dtm_block`]).
+    pub fn read_block(&self, b: usize) -> Result<Block, TableError> {
+        let path = &self.path;
+        if self.head.kind != FileKind::Wdl {
+            return Err(TableError::damaged(path, "a DTM block is read with its WDL block"));
+        }
+        if b >= self.blocks() {
+            return Err(TableError::damaged(path, format!("no block {b}")));
+        }
+        let (start, len) = self.block_range(b);
+        let expected = (len * self.head.width as usize).div_ceil(8);
+        let (bytes, written) = self.read_compressed(b, expected)?;
+        if written != expected {
+            return Err(TableError::damaged(
+                path,
+                format!("block {b}: {written} bytes, expected {expected}"),
+            ));
+        }
+        Ok(Block { kind: FileKind::Wdl, width: self.head.width, start, len, bytes })
+    }
+
+    /// The WDL block (of the table's WDL file) that holds DTM block `b` of this DTM file.
+    #[must_use]
+    pub const fn wdl_block_of(&self, b: usize, wdl: &TableFile) -> usize {
+        b * self.head.block / wdl.head.block
+    }
+
+    /// Reads, checks and decompresses block `b` of a DTM file, given the WDL block that holds
+    /// its positions (their categories tell which positions have symbols: the file holds the
+    /// symbols of each category needing them as a stream, see the module notes).
+    ///
+    /// # Errors
+    /// When it cannot be read or is damaged, `wdl` is not the WDL block that holds it, or the
+    /// file is a WDL file.
+    pub fn read_dtm_block(&self, b: usize, wdl: &Block) -> Result<Block, TableError> {
+        let path = &self.path;
+        if self.head.kind != FileKind::Dtm || wdl.kind != FileKind::Wdl {
+            return Err(TableError::damaged(path, "a DTM block is read from a DTM file with its WDL block"));
+        }
+        if b >= self.blocks() {
+            return Err(TableError::damaged(path, format!("no block {b}")));
+        }
+        let (start, len) = self.block_range(b);
+        if start < wdl.start || start + len > wdl.start + wdl.len {
+            return Err(TableError::damaged(
+                path,
+                format!("block {b} (positions {start}..{}) is not within the WDL block given", start + len),
+            ));
+        }
+        let at = start - wdl.start;
+        let needed: [bool; 5] = std::array::from_fn(|c| self.head.lists[c].len() > 1);
+        let mut cats = Vec::with_capacity(len);
+        let mut counts = [0usize; 5];
+        for i in 0..len {
+            let c = wdl.category(at + i).ok_or_else(|| {
+                TableError::damaged(path, format!("block {b}: its WDL block has no category"))
+            })?;
+            counts[c.symbol()] += usize::from(needed[c.symbol()]);
+            cats.push(c.symbol() as u8);
+        }
+        let n: usize = counts.iter().sum();
+        let width = self.head.width as usize / 8;
+        let (stream, written) = self.read_compressed(b, n * width)?;
+        if written != n * width {
+            return Err(TableError::damaged(
+                path,
+                format!("block {b}: {written} bytes, expected {}", n * width),
+            ));
+        }
+        // Where each category's stream starts.
+        let mut next = [0usize; 5];
+        let mut sum = 0;
+        for c in 0..5 {
+            next[c] = sum;
+            sum += counts[c];
+        }
+        let mut bytes = vec![0u8; len * width].into_boxed_slice();
+        for (i, &c) in cats.iter().enumerate() {
+            let c = c as usize;
+            if needed[c] {
+                let k = next[c];
+                next[c] += 1;
+                for plane in 0..width {
+                    bytes[plane * len + i] = stream[plane * n + k];
+                }
+            }
+        }
+        Ok(Block { kind: FileKind::Dtm, width: self.head.width, start, len, bytes })
+    }
+
+    /// Reads every block (in parallel) and checks its checksum and that it decompresses (a WDL
+    /// block to its size; a DTM block, whose size its WDL block tells, within its largest):
+    /// [`TableFiles::verify`] checks a table's two files in full.
+    ///
+    /// # Errors
+    /// The first damaged block.
+    pub fn verify(&self) -> Result<(), TableError> {
+        (0..self.blocks()).into_par_iter().try_for_each(|b| match self.head.kind {
+            FileKind::Wdl => self.read_block(b).map(drop),
+            FileKind::Dtm => {
+                let (_, len) = self.block_range(b);
+                self.read_compressed(b, len * self.head.width as usize / 8).map(drop)
+            }
+        })
+    }
+
+    fn read_all(&self) -> Result<Vec<Block>, TableError> {
+        (0..self.blocks()).into_par_iter().map(|b| self.read_block(b)).collect()
+    }
+
+    /// Every DTM block of this DTM file, read with the WDL blocks `wdl` of its WDL file `of`.
+    fn read_all_dtm(&self, of: &TableFile, wdl: &[Block]) -> Result<Vec<Block>, TableError> {
+        (0..self.blocks())
+            .into_par_iter()
+            .map(|b| {
+                let w = wdl.get(self.wdl_block_of(b, of)).ok_or_else(|| {
+                    TableError::damaged(&self.path, format!("block {b}: no WDL block holds it"))
+                })?;
+                self.read_dtm_block(b, w)
+            })
+            .collect()
+    }
+}
+
+/// A table's two files, open.
+#[derive(Debug)]
+pub struct TableFiles {
+    /// The WDL file.
+    pub wdl: TableFile,
+    /// The DTM file.
+    pub dtm: TableFile,
+}
+
+impl TableFiles {
+    /// Opens both files of table `id` (see [`TableFile::open`], [`TableFile::open_dtm`]).
+    ///
+    /// # Errors
+    /// When either cannot be opened, or they were not written together.
+    pub fn open(paths: TablePaths<'_>, id: &TableId) -> Result<TableFiles, TableError> {
+        let wdl = TableFile::open(paths.wdl, id, FileKind::Wdl)?;
+        let dtm = TableFile::open_dtm(paths.dtm, &wdl)?;
+        Ok(TableFiles { wdl, dtm })
+    }
+
+    /// Reads every block of both files and checks it.
+    ///
+    /// # Errors
+    /// The first damaged block.
+    pub fn verify(&self) -> Result<(), TableError> {
+        self.dtm.verify()?;
+        let wdl = self.wdl.read_all()?;
+        self.dtm.read_all_dtm(&self.wdl, &wdl).map(drop)
+    }
+
+    /// Calls `f` with the value function of the whole table read into memory (both files'
+    /// blocks decompressed: a quarter or half byte per position, and 1, 2 or 4 bytes where
+    /// the DTM file has symbols). Holes have some value (see the module notes).
+    fn with_values<T>(
+        &self,
+        f: impl FnOnce(&(dyn Fn(usize) -> Option<RuleValue> + Sync)) -> Result<T, SolveError>,
+    ) -> Result<T, TableError> {
+        let wdl = self.wdl.read_all()?;
+        let dtm = self.dtm.read_all_dtm(&self.wdl, &wdl)?;
+        let bad = std::sync::atomic::AtomicBool::new(false);
+        let value = |p: usize| {
+            let (b, i) = self.wdl.locate(p);
+            let Some(c) = wdl.get(b).and_then(|block| block.category(i)) else {
+                bad.store(true, Ordering::Relaxed);
+                return None;
+            };
+            let symbol = if self.dtm.needs_symbol(c) {
+                let (b, i) = self.dtm.locate(p);
+                dtm.get(b).and_then(|block| block.symbol(i)).unwrap_or(u32::MAX)
+            } else {
+                0
+            };
+            self.dtm.value(c, symbol).map_err(|_| bad.store(true, Ordering::Relaxed)).ok()
+        };
+        let result = f(&value).map_err(|e| TableError::damaged(&self.dtm.path, e.to_string()))?;
+        if bad.load(Ordering::Relaxed) {
+            return Err(TableError::damaged(&self.wdl.path, "a category or DTM symbol out of range"));
+        }
+        Ok(result)
+    }
+
+    /// Reads the whole table into memory as a solution under a ban on perpetual play. The
+    /// values of holes are whatever the writer chose (see the module notes); the indices
+    /// `is_hole` names read as `None`. The solution has no rounds (see
+    /// [`RuleSolution::from_values`]).
+    ///
+    /// # Errors
+    /// When a block is damaged.
+    pub fn read_rule_solution_with(
+        &self,
+        is_hole: impl Fn(usize) -> bool + Sync,
+    ) -> Result<RuleSolution, TableError> {
+        let n = self.wdl.head.id.positions as usize;
+        self.with_values(|value| RuleSolution::from_values(n, |p| if is_hole(p) { None } else { value(p) }))
+    }
+
+    /// Reads the whole table into memory as a solution of the plain game (results by the rule
+    /// are endless draws; holes as [`TableFiles::read_rule_solution_with`] says), in 1-byte
+    /// cells.
+    ///
+    /// # Errors
+    /// When a block is damaged.
+    pub fn read_solution_with(&self, is_hole: impl Fn(usize) -> bool + Sync) -> Result<Solution, TableError> {
+        let n = self.wdl.head.id.positions as usize;
+        self.with_values(|value| {
+            Solution::from_fn_bytes(n, |p| if is_hole(p) { None } else { value(p).map(RuleValue::plain) })
+        })
+    }
+}
+
+/// Parses a header's body (checksum checked): the header, block lengths and CRCs.
+fn parse_head(bytes: &[u8]) -> Result<(Head, Vec<u32>, Vec<u32>), String> {
+    let short = |_| "truncated header".to_string();
+    let mut r = Cursor { bytes, at: 16 };
+    let kind = match r.u8().map_err(short)? {
+        1 => FileKind::Wdl,
+        2 => FileKind::Dtm,
+        k => return Err(format!("bad file kind {k}")),
+    };
+    let mut names = Vec::new();
+    for _ in 0..3 {
+        let len = r.u16().map_err(short)? as usize;
+        let name =
+            String::from_utf8(r.take(len).map_err(short)?.to_vec()).map_err(|_| "a name is not UTF-8")?;
+        names.push(name);
+    }
+    let positions = r.u64().map_err(short)?;
+    let [game, variant, rules] = <[String; 3]>::try_from(names).expect("three names");
+    let id = TableId { game, variant, rules, positions };
+    let width = r.u8().map_err(short)?;
+    let block = r.u32().map_err(short)? as usize;
+    let blocks = r.u32().map_err(short)? as usize;
+    let pair = r.u32().map_err(short)?;
+    let widths: &[u8] = if kind == FileKind::Wdl { &[2, 4] } else { &[0, 8, 16, 32] };
+    if !widths.contains(&width) {
+        return Err(format!("bad width {width} of a {kind} file"));
+    }
+    if !block.is_power_of_two() || !(1 << 8..=1 << 22).contains(&block) {
+        return Err(format!("blocks of {block} positions"));
+    }
+    let n = usize::try_from(positions).map_err(|_| "too many positions for this machine".to_string())?;
+    let expected = if width == 0 { 0 } else { n.div_ceil(block) };
+    if blocks != expected {
+        return Err(format!("{blocks} blocks of {block} positions do not hold {n} positions"));
+    }
+    let count = r.u16().map_err(short)?;
+    let mut counters = Vec::with_capacity(count as usize);
+    for _ in 0..count {
+        let len = r.u8().map_err(short)? as usize;
+        let name = String::from_utf8(r.take(len).map_err(short)?.to_vec())
+            .map_err(|_| "a counter's name is not UTF-8")?;
+        counters.push((name, r.u64().map_err(short)?));
+    }
+    let mut lists: [Vec<u32>; 5] = Default::default();
+    if kind == FileKind::Dtm {
+        for list in &mut lists {
+            let len = r.u32().map_err(short)? as usize;
+            // Bounded by the header's size, read already.
+            let raw = r.take(len.checked_mul(4).ok_or_else(|| short(Short))?).map_err(short)?;
+            *list = raw.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        }
+        let longest = lists.iter().map(Vec::len).max().unwrap_or(0);
+        let fits = match width {
+            0 => longest <= 1,
+            8 => longest <= 1 << 8,
+            16 => longest <= 1 << 16,
+            _ => true,
+        };
+        if !fits {
+            return Err(format!("{longest} values do not fit DTM symbols of {width} bits"));
+        }
+    }
+    let raw = r.take(blocks.checked_mul(8).ok_or_else(|| short(Short))?).map_err(short)?;
+    let (lengths, crcs) = raw
+        .chunks_exact(8)
+        .map(|c| {
+            (
+                u32::from_le_bytes(c[..4].try_into().expect("4 bytes")),
+                u32::from_le_bytes(c[4..].try_into().expect("4 bytes")),
+            )
+        })
+        .unzip();
+    if r.at != bytes.len() {
+        return Err(format!("{} bytes of header left over", bytes.len() - r.at));
+    }
+    Ok((Head { kind, id, width, block, blocks, pair, counters, lists }, lengths, crcs))
+}
+
 /// A cursor over bytes that reports truncation.
-struct Reader<'a> {
+struct Cursor<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
-impl<'a> Reader<'a> {
+/// The header ended before a field did.
+#[derive(Debug)]
+struct Short;
+
+impl<'a> Cursor<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8], Short> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or(Short)?;
         let slice = &self.bytes[self.at..end];
         self.at = end;
         Ok(slice)
+    }
+
+    fn u8(&mut self) -> Result<u8, Short> {
+        Ok(self.take(1)?[0])
     }
 
     fn u16(&mut self) -> Result<u16, Short> {
@@ -484,272 +1476,17 @@ impl<'a> Reader<'a> {
     fn u64(&mut self) -> Result<u64, Short> {
         Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
     }
-
-    fn string(&mut self) -> Result<Option<String>, Short> {
-        let len = self.u16()? as usize;
-        Ok(String::from_utf8(self.take(len)?.to_vec()).ok())
-    }
-}
-
-/// The header ended before a field did: read more of the file and try again.
-#[derive(Debug)]
-struct Short;
-
-/// The decompressed codes of one block.
-#[derive(Debug)]
-pub struct Block {
-    width: usize,
-    /// 0 for plain codes, else [`RULE_KINDS`] or [`BAN_KINDS`].
-    rule_kinds: u32,
-    codes: Box<[u8]>,
-}
-
-impl Block {
-    /// The value of the `i`-th position of the block (`None` for a hole or past the end).
-    #[inline]
-    #[must_use]
-    pub fn value(&self, i: usize) -> Option<Value> {
-        let code = self.code(i)?;
-        if self.rule_kinds != 0 {
-            rule_value(code, self.rule_kinds).map(RuleValue::plain)
-        } else {
-            value(code)
-        }
-    }
-
-    /// The value of the `i`-th position under the ban on perpetual check (a plain table's
-    /// values as they are: it has no rule values).
-    #[inline]
-    #[must_use]
-    pub fn rule_value(&self, i: usize) -> Option<RuleValue> {
-        let code = self.code(i)?;
-        if self.rule_kinds != 0 {
-            rule_value(code, self.rule_kinds)
-        } else {
-            value(code).map(RuleValue::from)
-        }
-    }
-
-    #[inline]
-    fn code(&self, i: usize) -> Option<u32> {
-        let at = i.checked_mul(self.width)?;
-        let bytes = self.codes.get(at..at + self.width)?;
-        let mut word = [0u8; 4];
-        word[..self.width].copy_from_slice(bytes);
-        Some(u32::from_le_bytes(word))
-    }
-
-    /// The number of positions in the block.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.codes.len() / self.width
-    }
-
-    /// Whether the block holds no position.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.codes.is_empty()
-    }
-
-    /// The bytes it takes in memory.
-    #[must_use]
-    pub fn bytes(&self) -> usize {
-        self.codes.len() + std::mem::size_of::<Block>()
-    }
-}
-
-/// An open table file: its header read and checked, its blocks read on demand.
-#[derive(Debug)]
-pub struct TableReader {
-    path: PathBuf,
-    file: fs::File,
-    id: TableId,
-    width: usize,
-    rule_kinds: u32,
-    /// Where each block starts in the file; one more entry for the end of the last.
-    offsets: Vec<u64>,
-    crcs: Vec<u32>,
-}
-
-impl TableReader {
-    /// Opens the table at `path`, which must be the table `id`: reads and checks the header
-    /// and the file's length, not the blocks.
-    ///
-    /// # Errors
-    /// When the file is missing or unreadable, not a table, of another format version, of
-    /// another game, variant, rule set or size, truncated, or its header is damaged.
-    pub fn open(path: &Path, id: &TableId) -> Result<TableReader, TableError> {
-        let mut file = fs::File::open(path).map_err(|e| TableError::io(path, e))?;
-        let length = file.metadata().map_err(|e| TableError::io(path, e))?.len();
-        // The header is small: its names and one 8-byte entry per block. Read a first piece,
-        // then as much as the block count says.
-        let mut head = Vec::new();
-        let first = length.min(4096);
-        read_prefix(&mut file, &mut head, first).map_err(|e| TableError::io(path, e))?;
-        let header = match parse_header(&head, id) {
-            Err(HeaderError::Short) => {
-                let blocks = blocks_for(id.positions)
-                    .ok_or_else(|| TableError::damaged(path, "too many positions"))?;
-                // Magic, version, names, sizes, block entries, CRC: a bound, not an exact size.
-                let bound = 64 + 3 * 65_536 + blocks as u64 * 8;
-                read_prefix(&mut file, &mut head, length.min(bound)).map_err(|e| TableError::io(path, e))?;
-                parse_header(&head, id)
-            }
-            other => other,
-        };
-        let (width, rule_kinds, lengths, crcs, data_start) =
-            header.map_err(|e| e.into_table_error(path, head.len() as u64, id))?;
-        let mut offsets = Vec::with_capacity(lengths.len() + 1);
-        let mut at = data_start as u64;
-        offsets.push(at);
-        for &len in &lengths {
-            at += u64::from(len);
-            offsets.push(at);
-        }
-        if at != length {
-            return Err(TableError::damaged(
-                path,
-                if at > length {
-                    format!("truncated: {length} bytes, the header describes {at}")
-                } else {
-                    format!("{} bytes after the last block", length - at)
-                },
-            ));
-        }
-        Ok(TableReader { path: path.to_path_buf(), file, id: id.clone(), width, rule_kinds, offsets, crcs })
-    }
-
-    /// The file.
-    #[must_use]
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// What the file holds.
-    #[must_use]
-    pub const fn id(&self) -> &TableId {
-        &self.id
-    }
-
-    /// Whether the file holds rule codes (a solution under the rule, ban codes included).
-    #[must_use]
-    pub const fn has_rule_codes(&self) -> bool {
-        self.rule_kinds != 0
-    }
-
-    /// Whether the file holds ban codes (a solution with results of the ban on perpetual
-    /// chase).
-    #[must_use]
-    pub const fn has_ban_codes(&self) -> bool {
-        self.rule_kinds == BAN_KINDS
-    }
-
-    /// The number of blocks.
-    #[must_use]
-    pub fn blocks(&self) -> usize {
-        self.crcs.len()
-    }
-
-    /// Reads, checks and decompresses block `b`.
-    ///
-    /// # Errors
-    /// When it cannot be read or is damaged.
-    pub fn read_block(&self, b: usize) -> Result<Block, TableError> {
-        let path = &self.path;
-        let (start, end) = (self.offsets[b], self.offsets[b + 1]);
-        let mut compressed = vec![0u8; (end - start) as usize];
-        read_at(&self.file, &mut compressed, start).map_err(|e| TableError::io(path, e))?;
-        if crc32fast::hash(&compressed) != self.crcs[b] {
-            return Err(TableError::damaged(path, format!("block {b}: checksum mismatch (damaged file)")));
-        }
-        let n = self.id.positions as usize;
-        let expected = BLOCK_POSITIONS.min(n - b * BLOCK_POSITIONS) * self.width;
-        let (size, body) = lz4_flex::block::uncompressed_size(&compressed)
-            .map_err(|e| TableError::damaged(path, format!("block {b}: {e}")))?;
-        if size != expected {
-            return Err(TableError::damaged(path, format!("block {b}: {size} bytes, expected {expected}")));
-        }
-        let mut codes = vec![0u8; expected].into_boxed_slice();
-        let written = lz4_flex::block::decompress_into(body, &mut codes)
-            .map_err(|e| TableError::damaged(path, format!("block {b}: {e}")))?;
-        if written != expected {
-            return Err(TableError::damaged(
-                path,
-                format!("block {b}: {written} bytes, expected {expected}"),
-            ));
-        }
-        Ok(Block { width: self.width, rule_kinds: self.rule_kinds, codes })
-    }
-
-    /// The block that holds position `pos` and the position's place in it.
-    #[must_use]
-    pub const fn locate(pos: usize) -> (usize, usize) {
-        (pos / BLOCK_POSITIONS, pos % BLOCK_POSITIONS)
-    }
-
-    /// Reads every block (in parallel) and checks it: a file that passes is whole.
-    ///
-    /// # Errors
-    /// The first damaged block.
-    pub fn verify(&self) -> Result<(), TableError> {
-        (0..self.blocks()).into_par_iter().try_for_each(|b| self.read_block(b).map(drop))
-    }
-
-    /// Reads the whole table into memory (1-byte cells when the file's codes are 1 byte).
-    ///
-    /// # Errors
-    /// When a block is damaged.
-    pub fn read_solution(&self) -> Result<Solution, TableError> {
-        let blocks: Vec<Block> =
-            (0..self.blocks()).into_par_iter().map(|b| self.read_block(b)).collect::<Result<_, _>>()?;
-        let values = blocks.iter().flat_map(|block| (0..block.len()).map(|i| block.value(i)));
-        // One-byte codes: 1-byte cells (the rare long distances in the solution's side list).
-        // Two-byte codes: 2-byte cells (distances up to 16,381 plies); wider ones 4-byte cells.
-        let solution = match self.width {
-            1 => Solution::from_values_bytes(values),
-            2 => Solution::from_values_compact(values),
-            _ => Solution::from_values(values),
-        };
-        solution.map_err(|e: SolveError| TableError::damaged(&self.path, e.to_string()))
-    }
-
-    /// Reads the whole table into memory as a solution under the ban on perpetual check (a
-    /// plain table gives its values as they are). The solution has no rounds (see
-    /// [`RuleSolution::from_values`]).
-    ///
-    /// # Errors
-    /// When a block is damaged.
-    pub fn read_rule_solution(&self) -> Result<RuleSolution, TableError> {
-        let blocks: Vec<Block> =
-            (0..self.blocks()).into_par_iter().map(|b| self.read_block(b)).collect::<Result<_, _>>()?;
-        let n = self.id.positions as usize;
-        RuleSolution::from_values(n, |p| blocks[p / BLOCK_POSITIONS].rule_value(p % BLOCK_POSITIONS))
-            .map_err(|e: SolveError| TableError::damaged(&self.path, e.to_string()))
-    }
-}
-
-fn blocks_for(positions: u64) -> Option<usize> {
-    usize::try_from(positions).ok().map(|n| n.div_ceil(BLOCK_POSITIONS))
-}
-
-/// Appends bytes of `file` to `head` until it holds `upto` bytes (or the file ends).
-fn read_prefix(file: &mut fs::File, head: &mut Vec<u8>, upto: u64) -> io::Result<()> {
-    use std::io::{Read, Seek, SeekFrom};
-    let have = head.len() as u64;
-    file.seek(SeekFrom::Start(have))?;
-    Read::by_ref(file).take(upto.saturating_sub(have)).read_to_end(head)?;
-    Ok(())
 }
 
 /// Fills `buf` from `file` at `offset`, without moving a shared cursor.
 #[cfg(unix)]
-fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+pub(crate) fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
 }
 
 /// Fills `buf` from `file` at `offset`, without moving a shared cursor.
 #[cfg(windows)]
-fn read_at(file: &fs::File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
+pub(crate) fn read_at(file: &fs::File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
     use std::os::windows::fs::FileExt;
     while !buf.is_empty() {
         match file.seek_read(buf, offset)? {
@@ -763,116 +1500,13 @@ fn read_at(file: &fs::File, mut buf: &mut [u8], mut offset: u64) -> io::Result<(
     Ok(())
 }
 
-enum HeaderError {
-    Short,
-    Bad(String),
-    Version(u32),
-    Mismatch(Box<TableId>),
-}
-
-impl From<Short> for HeaderError {
-    fn from(_: Short) -> Self {
-        HeaderError::Short
-    }
-}
-
-impl HeaderError {
-    fn into_table_error(self, path: &Path, read: u64, id: &TableId) -> TableError {
-        match self {
-            HeaderError::Short => {
-                TableError::damaged(path, format!("truncated: the header does not end within {read} bytes"))
-            }
-            HeaderError::Bad(why) => TableError::damaged(path, why),
-            HeaderError::Version(found) => TableError::Version { path: path.to_path_buf(), found },
-            HeaderError::Mismatch(found) => {
-                TableError::Mismatch { path: path.to_path_buf(), found, expected: Box::new(id.clone()) }
-            }
-        }
-    }
-}
-
-/// Width, kinds of rule codes (0: plain codes), compressed block lengths, block CRCs and where
-/// the data starts.
-type Header = (usize, u32, Vec<u32>, Vec<u32>, usize);
-
-fn parse_header(bytes: &[u8], id: &TableId) -> Result<Header, HeaderError> {
-    let mut r = Reader { bytes, at: 0 };
-    let start = &bytes[..bytes.len().min(MAGIC.len())];
-    if start != &MAGIC[..start.len()] || r.take(MAGIC.len())? != MAGIC.as_slice() {
-        return Err(HeaderError::Bad("not an endgame table (bad magic)".into()));
-    }
-    let version = r.u32()?;
-    if version != FORMAT_VERSION {
-        return Err(HeaderError::Version(version));
-    }
-    let names = [r.string()?, r.string()?, r.string()?];
-    let positions = r.u64()?;
-    let [Some(game), Some(variant), Some(rules)] = names else {
-        return Err(HeaderError::Bad("a name is not UTF-8".into()));
-    };
-    let found = TableId { game, variant, rules, positions };
-    let width_byte = r.take(1)?[0];
-    let rule_kinds = match width_byte & (RULE_CODES | BAN_CODES) {
-        0 => 0,
-        RULE_CODES => RULE_KINDS,
-        flags if flags == RULE_CODES | BAN_CODES => BAN_KINDS,
-        _ => return Err(HeaderError::Bad(format!("bad code width {width_byte}"))),
-    };
-    let width = (width_byte & !(RULE_CODES | BAN_CODES)) as usize;
-    if ![1, 2, 4].contains(&width) {
-        return Err(HeaderError::Bad(format!("bad code width {width_byte}")));
-    }
-    let block = r.u32()? as usize;
-    let blocks = r.u32()? as usize;
-    if found != *id {
-        // A block count that the header's end can be found by: check the checksum first, so
-        // that a damaged name reads as damage, not as another table.
-        let end =
-            r.at.checked_add(blocks.checked_mul(8).ok_or(HeaderError::Short)?).ok_or(HeaderError::Short)?;
-        let crc = bytes.get(end..end + 4).ok_or(HeaderError::Short)?;
-        if crc32fast::hash(&bytes[..end]) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
-            return Err(HeaderError::Bad("header checksum mismatch (damaged file)".into()));
-        }
-        return Err(HeaderError::Mismatch(Box::new(found)));
-    }
-    let n = usize::try_from(id.positions)
-        .map_err(|_| HeaderError::Bad("too many positions for this machine".into()))?;
-    // Blocks always hold BLOCK_POSITIONS positions; a file that says otherwise is damaged (and
-    // must not make the reader allocate by its say-so).
-    if block != BLOCK_POSITIONS || blocks != n.div_ceil(block) {
-        return Err(HeaderError::Bad(format!(
-            "{blocks} blocks of {block} positions do not hold {n} positions"
-        )));
-    }
-    let mut lengths = Vec::with_capacity(blocks);
-    let mut crcs = Vec::with_capacity(blocks);
-    for _ in 0..blocks {
-        lengths.push(r.u32()?);
-        crcs.push(r.u32()?);
-    }
-    let header_end = r.at;
-    let header_crc = r.u32()?;
-    if crc32fast::hash(&bytes[..header_end]) != header_crc {
-        return Err(HeaderError::Bad("header checksum mismatch (damaged file)".into()));
-    }
-    Ok((width, rule_kinds, lengths, crcs, r.at))
-}
-
-/// Reads the table at `path`, which must be the table `id`, whole into memory.
-///
-/// # Errors
-/// When the file is missing or unreadable, not a table, of another format version, of another
-/// game, variant, rule set or size, truncated, or damaged (checksums).
-pub fn read_table(path: &Path, id: &TableId) -> Result<Solution, TableError> {
-    TableReader::open(path, id)?.read_solution()
-}
-
-/// A block of one table: the key of [`BlockCache`].
+/// A block of one table file: the key of [`BlockCache`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BlockKey {
-    /// A number the cache's user gives each table (unique among the tables sharing the cache).
+    /// A number the cache's user gives each table file (unique among the files sharing the
+    /// cache).
     pub table: u32,
-    /// The block within the table.
+    /// The block within the file.
     pub block: u32,
 }
 
@@ -957,7 +1591,7 @@ impl BlockCache {
         Ok(block)
     }
 
-    /// Drops every block of table `table` (when its file is replaced).
+    /// Drops every block of table file `table` (when its file is replaced).
     pub fn forget_table(&self, table: u32) {
         for shard in &self.shards {
             let mut s = shard.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -974,263 +1608,314 @@ impl BlockCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn id(positions: u64) -> TableId {
         TableId { game: "test".into(), variant: "KvK".into(), rules: "standard".into(), positions }
     }
 
-    fn sample(n: usize, far: u32) -> Solution {
-        Solution::from_values((0..n).map(|i| match i % 5 {
-            0 => None,
-            1 => Some(Value::Draw(None)),
-            2 => Some(Value::win_in((i as u32) % far)),
-            3 => Some(Value::loss_in((i as u32) % far)),
-            _ => Some(Value::Draw(Some(Plies(i as u32 % 7)))),
-        }))
-        .unwrap()
-    }
-
-    fn parse(bytes: &[u8], id: &TableId) -> Result<Solution, String> {
-        let dir = std::env::temp_dir().join(format!("endgame-tb-parse-{}", std::process::id()));
+    /// A fresh directory for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("endgame-tf-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{}.egtb", crc32fast::hash(bytes)));
-        fs::write(&path, bytes).unwrap();
-        let result = read_table(&path, id).map_err(|e| e.to_string());
-        fs::remove_file(&path).unwrap();
-        result
+        dir
     }
 
-    #[test]
-    fn codes_round_trip() {
-        for v in [None, Some(Value::Draw(None)), Some(Value::win_in(0)), Some(Value::loss_in(84))] {
-            assert_eq!(value(code(v)), v);
+    struct Pair {
+        wdl: PathBuf,
+        dtm: PathBuf,
+    }
+
+    impl Pair {
+        fn new(dir: &Path, name: &str) -> Pair {
+            Pair { wdl: dir.join(format!("{name}.wdl")), dtm: dir.join(format!("{name}.dtm")) }
         }
-        assert_eq!(code(Some(Value::loss_in(84))), 0xFF);
-        assert_eq!(code(Some(Value::Draw(Some(Plies(84))))), 0x100);
-    }
 
-    /// A table written from another's values in reverse order reads back reversed, is the file
-    /// `write_table` writes of the reversed solution, and values beyond `like`'s width are
-    /// refused with nothing left behind.
-    #[test]
-    fn permuted_tables_are_written_block_by_block() {
-        let dir = std::env::temp_dir().join(format!("endgame-tb-permuted-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        for (n, far) in [(1000, 50), (200_000, 300)] {
-            let like = sample(n, far);
-            let reversed = Solution::from_values((0..n).rev().map(|p| like.value(p))).unwrap();
-            let (a, b) = (dir.join(format!("p{n}.egtb")), dir.join(format!("r{n}.egtb")));
-            write_table_permuted(&a, &id(n as u64), &like, |range, out| {
-                out.extend(range.map(|p| like.value(n - 1 - p)));
-            })
-            .unwrap();
-            write_table(&b, &id(n as u64), &reversed).unwrap();
-            assert!(read_table(&a, &id(n as u64)).unwrap().values().eq(reversed.values()));
-            assert_eq!(fs::read(&a).unwrap(), fs::read(&b).unwrap());
+        fn paths(&self) -> TablePaths<'_> {
+            TablePaths { wdl: &self.wdl, dtm: &self.dtm }
         }
-        let like = sample(1000, 50);
-        let wider = dir.join("wider.egtb");
-        let error = write_table_permuted(&wider, &id(1000), &like, |range, out| {
-            out.extend(range.map(|_| Some(Value::loss_in(5000))));
-        })
-        .unwrap_err();
-        assert!(error.to_string().contains("beyond the width"), "{error}");
-        assert!(!wider.exists());
-        let left: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert!(left.iter().all(|name| !name.to_string_lossy().ends_with(".tmp")), "{left:?}");
-        fs::remove_dir_all(&dir).unwrap();
     }
 
-    #[test]
-    fn tables_round_trip_and_refuse_damage() {
-        let dir = std::env::temp_dir().join(format!("endgame-tb-test-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        for (n, far) in [(0, 1), (1000, 50), (200_000, 300), (70_000, 100_000)] {
-            let path = dir.join(format!("t{n}.egtb"));
-            let solution = sample(n, far);
-            write_table(&path, &id(n as u64), &solution).unwrap();
-            let back = read_table(&path, &id(n as u64)).unwrap();
-            assert!(back.values().eq(solution.values()));
-            assert_eq!(
-                back.bytes_per_position(),
-                if far <= 84 {
-                    1
-                } else if far <= 21_000 {
-                    2
-                } else {
-                    4
-                }
-            );
-            // Random access agrees with the whole table.
-            let reader = TableReader::open(&path, &id(n as u64)).unwrap();
-            reader.verify().unwrap();
-            for p in (0..n).step_by(997) {
-                let (b, i) = TableReader::locate(p);
-                assert_eq!(reader.read_block(b).unwrap().value(i), solution.value(p));
-            }
+    /// Writes `values` and checks that every value that is not a hole reads back, whole and
+    /// block by block; returns the files' sizes.
+    fn round_trip(dir: &Path, values: &[Option<RuleValue>]) -> (u64, u64) {
+        let pair = Pair::new(dir, "t");
+        let id = id(values.len() as u64);
+        let counters = vec![("positions".to_string(), values.len() as u64), ("x".to_string(), u64::MAX)];
+        write_tables(pair.paths(), &id, &counters, |r, out| out.extend(values[r].iter().copied())).unwrap();
+        let files = TableFiles::open(pair.paths(), &id).unwrap();
+        files.verify().unwrap();
+        assert_eq!(files.wdl.counters(), &counters[..]);
+        assert_eq!(files.wdl.counter("x"), Some(u64::MAX));
+        let whole = files.read_rule_solution_with(|p| values[p].is_none()).unwrap();
+        for (p, v) in values.iter().enumerate() {
+            assert_eq!(whole.value(p), *v, "position {p}");
         }
-        let left: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert!(left.iter().all(|name| !name.to_string_lossy().ends_with(".tmp")), "{left:?}");
-        let path = dir.join("t200000.egtb");
-        let good = fs::read(&path).unwrap();
-        let err = |bytes: &[u8], id: &TableId| parse(bytes, id).unwrap_err();
-        assert!(err(&good, &id(5)).contains("expected test KvK under rules standard (5 positions)"));
-        let other = TableId { rules: "hdu".into(), ..id(200_000) };
-        assert!(err(&good, &other).contains("holds test KvK under rules standard"));
-        assert!(err(&good[..good.len() - 3], &id(200_000)).contains("truncated"));
-        assert!(err(&good[..30], &id(200_000)).contains("truncated"));
-        assert!(err(b"PK\x03\x04", &id(200_000)).contains("bad magic"));
-        let mut longer = good.clone();
-        longer.push(0);
-        assert!(err(&longer, &id(200_000)).contains("1 bytes after the last block"));
-        let mut flipped = good.clone();
-        let last = flipped.len() - 10;
-        flipped[last] ^= 0x40;
-        assert!(err(&flipped, &id(200_000)).contains("checksum mismatch"));
-        // The block size sits after magic, version, the names, the size and the width.
-        let at = 8 + 4 + (2 + 4) + (2 + 3) + (2 + 8) + 8 + 1;
-        assert_eq!(good[at..at + 4], (BLOCK_POSITIONS as u32).to_le_bytes());
-        let mut tiny_blocks = good.clone();
-        tiny_blocks[at..at + 4].copy_from_slice(&1u32.to_le_bytes());
-        assert!(err(&tiny_blocks, &id(200_000)).contains("blocks of 1 positions"));
-        // A damaged name reads as damage (the checksum comes first), not as another table.
-        let mut name = good.clone();
-        name[8 + 4 + 2 + 1] ^= 0x20;
-        let e = err(&name, &id(200_000));
-        assert!(e.contains("header checksum mismatch"), "{e}");
-        let mut header = good.clone();
-        header[8] = 1;
-        let e = err(&header, &id(200_000));
-        assert!(e.contains("format version 1, this program reads version 2"), "{e}");
-        fs::remove_dir_all(&dir).unwrap();
+        let plain = files.read_solution_with(|p| values[p].is_none()).unwrap();
+        for (p, v) in values.iter().enumerate() {
+            assert_eq!(plain.value(p), v.map(RuleValue::plain), "position {p}");
+        }
+        // Block by block, as a probe reads them.
+        let wdl: Vec<Block> = (0..files.wdl.blocks()).map(|b| files.wdl.read_block(b).unwrap()).collect();
+        let dtm: Vec<Block> = (0..files.dtm.blocks())
+            .map(|b| files.dtm.read_dtm_block(b, &wdl[files.dtm.wdl_block_of(b, &files.wdl)]).unwrap())
+            .collect();
+        for (p, v) in values.iter().enumerate() {
+            let Some(v) = *v else { continue };
+            let (b, i) = files.wdl.locate(p);
+            let c = wdl[b].category(i).unwrap();
+            assert_eq!(c, Category::of(v));
+            let symbol = if files.dtm.needs_symbol(c) {
+                let (b, i) = files.dtm.locate(p);
+                dtm[b].symbol(i).unwrap()
+            } else {
+                0
+            };
+            assert_eq!(files.dtm.value(c, symbol).unwrap(), v, "position {p}");
+        }
+        (files.wdl.file_bytes(), files.dtm.file_bytes())
     }
 
+    fn any_value() -> impl Strategy<Value = Option<RuleValue>> {
+        prop_oneof![
+            3 => Just(None),
+            2 => Just(Some(RuleValue::Draw(None))),
+            1 => (0u32..5).prop_map(|d| Some(RuleValue::Draw(Some(Plies(d))))),
+            3 => (0u32..300).prop_map(|d| Some(RuleValue::Win(Plies(d)))),
+            3 => (0u32..300).prop_map(|d| Some(RuleValue::Loss(Plies(d)))),
+            1 => (any_ban(), 0u32..40).prop_map(|(b, r)| Some(RuleValue::WinByRule(b, r))),
+            1 => (any_ban(), 0u32..40).prop_map(|(b, r)| Some(RuleValue::LossByRule(b, r))),
+            1 => (any_ban(), 0u32..(1 << 29)).prop_map(|(b, r)| Some(RuleValue::LossByRule(b, r))),
+        ]
+    }
+
+    fn any_ban() -> impl Strategy<Value = Ban> {
+        prop_oneof![Just(Ban::Check), Just(Ban::Chase)]
+    }
+
+    /// Adversarial patterns: runs, one value, holes only, values alternating with holes.
+    fn patterned() -> impl Strategy<Value = Vec<Option<RuleValue>>> {
+        (any_value(), any_value(), 1usize..50, 0usize..3000)
+            .prop_map(|(a, b, run, n)| (0..n).map(|i| if (i / run) % 2 == 0 { a } else { b }).collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn every_value_round_trips(values in prop::collection::vec(any_value(), 0..3000)) {
+            let dir = scratch(&format!("prop-{}", crc32fast::hash(format!("{values:?}").as_bytes())));
+            round_trip(&dir, &values);
+            fs::remove_dir_all(&dir).unwrap();
+        }
+
+        #[test]
+        fn patterns_round_trip(values in patterned()) {
+            let dir = scratch(&format!("pattern-{}", crc32fast::hash(format!("{values:?}").as_bytes())));
+            round_trip(&dir, &values);
+            fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    /// Positions, their values, the DTM file's width.
+    type Case = (usize, fn(usize) -> Option<RuleValue>, u8);
+
     #[test]
-    fn rule_codes_round_trip() {
-        let values = [
-            None,
-            Some(RuleValue::Draw(None)),
-            Some(RuleValue::Win(Plies(0))),
-            Some(RuleValue::Loss(Plies(50))),
-            Some(RuleValue::Draw(Some(Plies(3)))),
-            Some(RuleValue::WinByRule(Ban::Check, 0)),
-            Some(RuleValue::LossByRule(Ban::Check, 12)),
-            Some(RuleValue::WinByRule(Ban::Check, 1 << 20)),
+    fn every_symbol_width_round_trips_across_blocks() {
+        let dir = scratch("widths");
+        // DTM symbols of 0 (one value per category), 8, 16 and 32 bits; several blocks.
+        let cases: [Case; 5] = [
+            (300_000, |p| if p % 3 == 0 { None } else { Some(RuleValue::Draw(None)) }, 0),
+            (
+                200_000,
+                |p| Some(if p % 2 == 0 { RuleValue::Win(Plies(1)) } else { RuleValue::Loss(Plies(0)) }),
+                0,
+            ),
+            (300_000, |p| (p % 7 != 0).then_some(RuleValue::Win(Plies((p % 255) as u32))), 8),
+            (150_000, |p| Some(RuleValue::Loss(Plies((p % 20_000) as u32))), 16),
+            (
+                140_000,
+                |p| {
+                    Some(RuleValue::WinByRule(if p % 3 == 0 { Ban::Chase } else { Ban::Check }, p as u32 / 2))
+                },
+                32,
+            ),
         ];
-        let chases =
-            [Some(RuleValue::WinByRule(Ban::Chase, 7)), Some(RuleValue::LossByRule(Ban::Chase, 1 << 20))];
-        for v in values {
-            assert_eq!(rule_value(rule_code(v, RULE_KINDS).unwrap(), RULE_KINDS), v);
-            assert_eq!(rule_value(rule_code(v, BAN_KINDS).unwrap(), BAN_KINDS), v);
+        for (n, f, width) in cases {
+            let values: Vec<_> = (0..n).map(f).collect();
+            round_trip(&dir, &values);
+            let files = TableFiles::open(Pair::new(&dir, "t").paths(), &id(n as u64)).unwrap();
+            assert_eq!(files.dtm.head.width, width, "{n}");
+            assert_eq!(files.dtm.blocks(), if width == 0 { 0 } else { n.div_ceil(DTM_BLOCK) });
+            assert_eq!(files.wdl.blocks(), n.div_ceil(WDL_BLOCK));
         }
-        for v in chases {
-            assert_eq!(rule_code(v, RULE_KINDS), None, "rule codes have no chase results");
-            assert_eq!(rule_value(rule_code(v, BAN_KINDS).unwrap(), BAN_KINDS), v);
-        }
-        // A 1-byte rule table holds ranks and distances up to 49 (ban codes: 35).
-        assert_eq!(rule_code(Some(RuleValue::LossByRule(Ban::Check, 49)), RULE_KINDS), Some(0xFB));
-        assert_eq!(rule_code(Some(RuleValue::WinByRule(Ban::Check, 50)), RULE_KINDS), Some(0xFF));
-        assert_eq!(rule_code(Some(RuleValue::LossByRule(Ban::Chase, 35)), BAN_KINDS), Some(0xFD));
-        // The last that fit in 32 bits, and the first that do not.
-        assert_eq!(rule_code(Some(RuleValue::Win(Plies(858_993_458))), RULE_KINDS), Some(u32::MAX - 3));
-        assert_eq!(
-            rule_code(Some(RuleValue::LossByRule(Ban::Check, 858_993_457)), RULE_KINDS),
-            Some(u32::MAX - 4)
-        );
-        assert_eq!(rule_code(Some(RuleValue::LossByRule(Ban::Check, 858_993_458)), RULE_KINDS), None);
-        assert_eq!(rule_code(Some(RuleValue::Win(Plies(858_993_459))), RULE_KINDS), None);
-        assert_eq!(
-            rule_code(Some(RuleValue::LossByRule(Ban::Chase, 613_566_755)), BAN_KINDS),
-            Some(u32::MAX - 2)
-        );
-        assert_eq!(rule_code(Some(RuleValue::Win(Plies(613_566_757))), BAN_KINDS), None);
-    }
-
-    fn rule_sample(n: usize, far: u32, chases: bool) -> RuleSolution {
-        let ban = |i: usize| if chases && i.is_multiple_of(3) { Ban::Chase } else { Ban::Check };
-        RuleSolution::from_values(n, |i| match i % 7 {
-            0 => None,
-            1 => Some(RuleValue::Draw(None)),
-            2 => Some(RuleValue::Win(Plies(i as u32 % far))),
-            3 => Some(RuleValue::Loss(Plies(i as u32 % far))),
-            4 => Some(RuleValue::WinByRule(ban(i), i as u32 % far)),
-            5 => Some(RuleValue::LossByRule(ban(i), i as u32 % far)),
-            _ => Some(RuleValue::Draw(Some(Plies(i as u32 % 7)))),
-        })
-        .unwrap()
+        // Nothing is left under temporary names.
+        let left: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(left.iter().all(|n| !n.to_string_lossy().ends_with(".tmp")), "{left:?}");
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
-    fn rule_tables_round_trip_and_plain_files_stay_the_same() {
-        let dir = std::env::temp_dir().join(format!("endgame-tb-rule-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let rule_id = |n: u64| TableId { rules: "perpetual-check".into(), ..id(n) };
-        for (n, far, width, chases) in [
-            (0, 1, 1, false),
-            (10_000, 50, 1, false),
-            (70_000, 300, 2, false),
-            (30_000, 20_000, 4, false),
-            (10_000, 36, 1, true),
-            (70_000, 300, 2, true),
-            (30_000, 20_000, 4, true),
-        ] {
-            let path = dir.join(format!("r{n}-{chases}.egtb"));
-            let solution = rule_sample(n, far, chases);
-            write_rule_table(&path, &rule_id(n as u64), &solution).unwrap();
-            let reader = TableReader::open(&path, &rule_id(n as u64)).unwrap();
-            assert!(reader.has_rule_codes());
-            assert_eq!(reader.has_ban_codes(), chases);
-            let flags = if chases { RULE_CODES | BAN_CODES } else { RULE_CODES };
-            assert_eq!(fs::read(&path).unwrap()[8 + 4 + 6 + 5 + 17 + 8], flags | width);
-            let back = reader.read_rule_solution().unwrap();
-            assert!(back.values().eq(solution.values()), "{n}");
-            // The plain view of a rule table: rule values are endless draws.
-            let plain = reader.read_solution().unwrap();
-            assert!(plain.values().eq(solution.values().map(|v| v.map(RuleValue::plain))));
-            for p in (0..n).step_by(97) {
-                let (b, i) = TableReader::locate(p);
-                assert_eq!(reader.read_block(b).unwrap().rule_value(i), solution.value(p));
-            }
-            // Under another rule set's name it is refused, naming what it holds.
-            let e = TableReader::open(&path, &id(n as u64)).unwrap_err().to_string();
-            assert!(e.contains("holds test KvK under rules perpetual-check"), "{e}");
+    fn frequent_values_get_small_symbols_and_holes_cost_little() {
+        let dir = scratch("remap");
+        let n = 1 << 18;
+        // Distances 100-199, mostly 150: one byte per symbol, 150 the first of the list.
+        let values: Vec<_> = (0..n)
+            .map(|p: usize| {
+                let h = p.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                let d = if h.is_multiple_of(5) { 100 + (h / 5 % 100) } else { 150 };
+                Some(RuleValue::Win(Plies(d as u32)))
+            })
+            .collect();
+        round_trip(&dir, &values);
+        let files = TableFiles::open(Pair::new(&dir, "t").paths(), &id(n as u64)).unwrap();
+        assert_eq!(files.dtm.head.lists[Category::Win.symbol()][0], 150);
+        // The same values with scattered holes: the holes take a category without DTM
+        // symbols (draw), so the DTM file holds the values' symbols only: smaller than with the
+        // holes given the previous value (as the WDL file would have them cheapest).
+        let hole = |p: usize| (p.wrapping_mul(2_654_435_761) >> 7) % 7 < 3;
+        let holed: Vec<_> = values.iter().enumerate().map(|(p, v)| if hole(p) { None } else { *v }).collect();
+        let (_, dtm) = round_trip(&dir, &holed);
+        let mut last = values[0];
+        let previous: Vec<_> = values
+            .iter()
+            .enumerate()
+            .map(|(p, v)| {
+                if !hole(p) {
+                    last = *v;
+                }
+                last
+            })
+            .collect();
+        let (_, dtm_previous) = round_trip(&dir, &previous);
+        assert!(dtm < dtm_previous, "{dtm} vs {dtm_previous}");
+        // Without holes, the same DTM file as the holed values' (the holes' symbols cost nothing).
+        let drawn: Vec<_> = values
+            .iter()
+            .enumerate()
+            .map(|(p, v)| if hole(p) { Some(RuleValue::Draw(None)) } else { *v })
+            .collect();
+        let (_, dtm_drawn) = round_trip(&dir, &drawn);
+        assert!(dtm.abs_diff(dtm_drawn) <= 4, "{dtm} vs {dtm_drawn}"); // the draws' list: 4 bytes
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn open_err(pair: &Pair, id: &TableId) -> String {
+        TableFiles::open(pair.paths(), id).and_then(|f| f.verify()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn damaged_truncated_and_mismatched_files_are_refused() {
+        let dir = scratch("damage");
+        let n = 200_000;
+        let values: Vec<_> =
+            (0..n).map(|p| (p % 3 != 0).then_some(RuleValue::Win(Plies((p % 90) as u32)))).collect();
+        let pair = Pair::new(&dir, "t");
+        round_trip(&dir, &values);
+        let good = (fs::read(&pair.wdl).unwrap(), fs::read(&pair.dtm).unwrap());
+        let id = id(n as u64);
+        let restore = || {
+            fs::write(&pair.wdl, &good.0).unwrap();
+            fs::write(&pair.dtm, &good.1).unwrap();
+        };
+        for (file, bytes) in [(&pair.wdl, &good.0), (&pair.dtm, &good.1)] {
+            // A byte of a block.
+            let mut flipped = bytes.clone();
+            let last = flipped.len() - 10;
+            flipped[last] ^= 0x40;
+            fs::write(file, &flipped).unwrap();
+            let e = open_err(&pair, &id);
+            assert!(
+                e.contains("checksum mismatch (damaged file)") && e.contains(&file.display().to_string()),
+                "{e}"
+            );
+            restore();
+            // A byte of the header.
+            let mut header = bytes.clone();
+            header[20] ^= 0x01;
+            fs::write(file, &header).unwrap();
+            let e = open_err(&pair, &id);
+            assert!(e.contains("header checksum mismatch"), "{e}");
+            restore();
+            // Truncated, longer.
+            fs::write(file, &bytes[..bytes.len() - 3]).unwrap();
+            assert!(open_err(&pair, &id).contains("truncated"));
+            fs::write(file, &bytes[..30]).unwrap();
+            assert!(open_err(&pair, &id).contains("truncated"));
+            fs::write(file, &bytes[..5]).unwrap();
+            assert!(open_err(&pair, &id).contains("truncated"));
+            let mut longer = bytes.clone();
+            longer.push(0);
+            fs::write(file, &longer).unwrap();
+            assert!(open_err(&pair, &id).contains("1 bytes after the last block"));
+            fs::write(file, b"PK\x03\x04 not a table").unwrap();
+            assert!(open_err(&pair, &id).contains("bad magic"));
+            restore();
         }
-        // A plain solution written through the rule path's twin stays byte for byte what
-        // write_table writes, and reads back as rule values without rule results.
-        let plain = sample(5000, 40);
-        let path = dir.join("p.egtb");
-        write_table(&path, &id(5000), &plain).unwrap();
-        let reader = TableReader::open(&path, &id(5000)).unwrap();
-        assert!(!reader.has_rule_codes());
-        let rule = reader.read_rule_solution().unwrap();
-        assert!(rule.values().eq(plain.values().map(|v| v.map(RuleValue::from))));
-        // The ranks a solution holds (below 2^29) all fit in both kinds of codes; a larger
-        // one is refused by the solution already.
-        let far = RuleSolution::from_values(3, |i| {
-            Some(RuleValue::LossByRule(Ban::Chase, (1 << 29) - 2 + i as u32))
-        });
-        assert_eq!(far.unwrap_err(), SolveError::DistanceTooLarge);
-        assert!(rule_code(Some(RuleValue::LossByRule(Ban::Chase, (1 << 29) - 1)), BAN_KINDS).is_some());
+        // Another table, another rule set, the files swapped.
+        let e = open_err(&pair, &TableId { rules: "hdu".into(), ..id.clone() });
+        assert!(
+            e.contains("holds test KvK under rules standard")
+                && e.contains("expected test KvK under rules hdu"),
+            "{e}"
+        );
+        let swapped = Pair { wdl: pair.dtm.clone(), dtm: pair.wdl.clone() };
+        assert!(open_err(&swapped, &id).contains("a DTM file where its WDL file was expected"));
+        // A DTM file of another generation of the table.
+        let other = Pair::new(&dir, "u");
+        let changed: Vec<_> = values.iter().map(|v| v.map(|_| RuleValue::Loss(Plies(4)))).collect();
+        write_tables(other.paths(), &id, &[], |r, out| out.extend(changed[r].iter().copied())).unwrap();
+        let mixed = Pair { wdl: pair.wdl.clone(), dtm: other.dtm.clone() };
+        let e = open_err(&mixed, &id);
+        assert!(e.contains("not the DTM file of") && e.contains("not written together"), "{e}");
+        // Version 2: refused, the message says it converts.
+        let v2 = dir.join("v2.egtb");
+        crate::table_v2::write_v2(&v2, &id, false, |p| values[p]).unwrap();
+        let e = TableFile::open(&v2, &id, FileKind::Wdl).unwrap_err();
+        assert!(e.needs_conversion());
+        assert!(
+            e.to_string().contains("format version 2, this program reads version 3 (version 2 files convert"),
+            "{e}"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn unwritable_values_leave_nothing_behind() {
+        let dir = scratch("unwritable");
+        let pair = Pair::new(&dir, "t");
+        let values = [Some(RuleValue::Win(Plies(3))), Some(RuleValue::Draw(Some(Plies(u32::MAX))))];
+        let e = write_tables(pair.paths(), &id(2), &[], |r, out| out.extend(values[r].iter().copied()))
+            .unwrap_err();
+        assert!(matches!(e, TableError::Unwritable { .. }) && e.to_string().contains("position 1"), "{e}");
+        // A fill that gives too few values.
+        let e = write_tables(pair.paths(), &id(10), &[], |_, out| out.push(None)).unwrap_err();
+        assert!(e.to_string().contains("1 values, expected 10"), "{e}");
+        let left: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(left.is_empty(), "{left:?}");
         fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn the_cache_keeps_its_budget_and_serves_right_blocks() {
-        let dir = std::env::temp_dir().join(format!("endgame-tb-cache-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("c.egtb");
-        let n = 100_000;
-        let solution = sample(n, 50);
-        write_table(&path, &id(n as u64), &solution).unwrap();
-        let reader = TableReader::open(&path, &id(n as u64)).unwrap();
-        // Room for about three blocks per shard at most.
-        let cache = BlockCache::new(SHARDS * 3 * (BLOCK_POSITIONS + 100));
+        let dir = scratch("cache");
+        let n = 300_000;
+        let values: Vec<_> = (0..n).map(|p| Some(RuleValue::Win(Plies((p % 50) as u32)))).collect();
+        round_trip(&dir, &values);
+        let files = TableFiles::open(Pair::new(&dir, "t").paths(), &id(n as u64)).unwrap();
+        // Room for about three DTM blocks per shard at most.
+        let cache = BlockCache::new(SHARDS * 3 * (DTM_BLOCK + 100));
         for round in 0..3 {
             for p in (0..n).step_by(331 + round) {
-                let (b, i) = TableReader::locate(p);
+                let (b, i) = files.dtm.locate(p);
                 let key = BlockKey { table: 7, block: b as u32 };
-                let block = cache.get_or_load(key, || reader.read_block(b)).unwrap();
-                assert_eq!(block.value(i), solution.value(p));
+                let wdl = files.wdl.read_block(files.dtm.wdl_block_of(b, &files.wdl)).unwrap();
+                let block = cache.get_or_load(key, || files.dtm.read_dtm_block(b, &wdl)).unwrap();
+                assert_eq!(
+                    files.dtm.value(Category::Win, block.symbol(i).unwrap()).unwrap(),
+                    values[p].unwrap()
+                );
                 assert!(cache.bytes() <= cache.budget());
             }
         }

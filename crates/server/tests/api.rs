@@ -428,7 +428,7 @@ async fn xiangqi_reads_the_table_directory_it_was_given() {
     let dir = std::env::temp_dir().join(format!("endgame-server-api-damaged-{}", std::process::id()));
     let tables = dir.join("xiangqi").join("standard");
     std::fs::create_dir_all(&tables).unwrap();
-    std::fs::write(tables.join("KRvK.egtb"), b"not a table").unwrap();
+    std::fs::write(tables.join("KRvK.wdl"), b"not a table").unwrap();
     let limits = Limits { tb_dir: Some(dir.clone()), ..Limits::default() };
     let (status, json) =
         call_with(limits.clone(), "GET", "/api/xiangqi/stats?material=KRvK", Body::empty()).await;

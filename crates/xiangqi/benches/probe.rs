@@ -60,6 +60,21 @@ fn probe_warm(bencher: divan::Bencher) {
     });
 }
 
+/// One category probe ([`Probe::probe_wdl`]: the WDL file only) of a random position, the
+/// store warm.
+#[divan::bench]
+fn probe_wdl_warm(bencher: divan::Bencher) {
+    let (tables, positions) = setup();
+    for p in &positions {
+        tables.probe_wdl(p).expect("a category");
+    }
+    let mut i = 0;
+    bencher.bench_local(|| {
+        i = (i + 1) % positions.len();
+        tables.probe_wdl(&positions[i]).expect("a category")
+    });
+}
+
 /// One probe of a random position whose block is not cached (a read and a decompression).
 #[divan::bench]
 fn probe_uncached_block(bencher: divan::Bencher) {

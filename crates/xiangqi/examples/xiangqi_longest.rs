@@ -3,8 +3,6 @@
 //! `--dir` of the tool; default the tool's data directory).
 
 use endgame_core::Value;
-use endgame_core::table_file::read_table;
-use endgame_xiangqi::store::table_id;
 use endgame_xiangqi::{Material, MaterialIndex, Rules, Tablebases};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -16,7 +14,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let tables = Tablebases::open(dir, Rules::Standard);
     let index = MaterialIndex::new(material);
-    let solution = read_table(&tables.path(material), &table_id(material, Rules::Standard, index.len()))?;
+    let solution = tables.read_solution(material)?;
     let best = (0..index.len())
         .filter_map(|i| match solution.value(i) {
             Some(Value::Win(d)) => Some((d, i)),

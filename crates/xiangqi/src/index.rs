@@ -166,6 +166,8 @@ pub struct MaterialIndex {
     /// For each slot whose piece is alone in its group, what one step of its point number adds
     /// to the index; 0 for a slot of a group of identical pieces.
     lone_strides: Vec<usize>,
+    /// For each group and digit, whether its points are their own mirror image.
+    invariant: Vec<Vec<bool>>,
 }
 
 impl MaterialIndex {
@@ -243,7 +245,24 @@ impl MaterialIndex {
         let lone_strides = (0..slots.len())
             .map(|i| if groups[group_of[i]].k == 1 { group_strides[group_of[i]] } else { 0 })
             .collect();
+        let invariant = groups
+            .iter()
+            .map(|g| {
+                let points = &slots[g.start].points;
+                (0..g.size)
+                    .map(|digit| {
+                        let set: Vec<Square> = if g.k == 1 {
+                            vec![points[digit]]
+                        } else {
+                            (0..g.k).map(|j| points[usize::from(g.sets[digit * g.k + j])]).collect()
+                        };
+                        set.iter().all(|sq| set.contains(&sq.mirror()))
+                    })
+                    .collect()
+            })
+            .collect();
         MaterialIndex {
+            invariant,
             material,
             lone_strides,
             slots,
@@ -462,6 +481,43 @@ impl MaterialIndex {
                 f(pos, turn, if self.is_symmetric(squares) { 1 } else { 2 });
             }
         }
+    }
+
+    /// Whether index `pos` is a legal position (not a hole of the index, every piece on a point
+    /// it may stand on, the side not to move not in check): what [`MaterialIndex::for_each_legal`]
+    /// visits.
+    #[must_use]
+    pub fn is_legal(&self, pos: usize) -> bool {
+        let mut all = [Square::A0; MAX_MEN];
+        let Some(turn) = self.squares(pos, &mut all) else { return false };
+        crate::material_game::legal(&all[..self.pieces().len()], self.pieces(), turn)
+    }
+
+    /// How many positions index `pos` stands for, when it is a position: 1 when it is its own
+    /// mirror image, else 2 (as [`MaterialIndex::for_each_legal`] counts). Reads the digits
+    /// from the lowest up and stops at the first piece off the axis (most indices: one digit).
+    #[must_use]
+    pub fn stands_for(&self, pos: usize) -> u64 {
+        if let Ok(mut rest) = u32::try_from(pos / 2) {
+            // Multiplications for divisions, as in `squares`.
+            for (g, invariant) in self.groups.iter().zip(&self.invariant).rev() {
+                let (q, digit) = g.div_rem(rest);
+                rest = q;
+                if !invariant[digit as usize] {
+                    return 2;
+                }
+            }
+            return 1;
+        }
+        let mut rest = pos / 2;
+        for (g, invariant) in self.groups.iter().zip(&self.invariant).rev() {
+            let digit = rest % g.size;
+            rest /= g.size;
+            if !invariant[digit] {
+                return 2;
+            }
+        }
+        1
     }
 
     /// The index of the position with these points (in slot order, in any order among

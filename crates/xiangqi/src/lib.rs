@@ -15,7 +15,8 @@
 //!   un-moves and 1-byte cells; [`Stats`] counts the legal positions as GamesmanXiangqi
 //!   published them. [`hdu()`] holds `KvKN` under `hdu` rules.
 //! - Probing: [`Tablebases`] (the tables of one rule set in one directory, read block by
-//!   block through a byte-bounded cache) and the [`Probe`] trait (value, moves, main line).
+//!   block through a byte-bounded cache) and the [`Probe`] trait (value, category, moves,
+//!   main line); [`files`]: converting files of the previous format, manifests of checksums.
 //! - [`jobs`]: generation on demand: the estimate of what a material still needs, `ensure`
 //!   with progress and a memory budget, and a queue of cancellable jobs for a server.
 //! - [`perpetual`]: tables under `perpetual-check` (a side that checks forever loses), solved
@@ -41,6 +42,7 @@ pub mod chase;
 #[cfg(feature = "mpi")]
 pub mod cluster;
 pub mod fen;
+pub mod files;
 pub mod index;
 pub mod jobs;
 pub mod judge;
@@ -60,6 +62,7 @@ pub mod verify;
 pub mod wxf;
 
 pub use board::{Board, Setup};
+pub use endgame_core::table_file::Category;
 pub use fen::FenError;
 pub use index::{ColourFlip, MaterialIndex};
 pub use material::{Defenders, DefendersError, Material, MaterialError, SideDefenders};

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use endgame_core::perpetual::{Ban, Choice, Label, RuleValue, winning_move};
-use endgame_core::table_file::TableError;
+use endgame_core::table_file::{Category, TableError};
 use endgame_core::{Plies, SolveError};
 
 use crate::material::Material;
@@ -106,7 +106,11 @@ pub enum ProbeError {
 
 /// "; regenerate it with ..." when regenerating the file is the cure (not for I/O errors).
 fn regenerate_hint(error: &TableError, material: Material, rules: Rules) -> String {
-    if error.needs_regeneration() {
+    if error.needs_conversion() {
+        let dir = error.path().parent().and_then(|d| d.parent()).and_then(|d| d.parent());
+        let dir = dir.map_or_else(|| "DIR".to_string(), |d| d.display().to_string());
+        format!("; convert the directory's tables with `endgame xiangqi convert {dir}` (no solving again)")
+    } else if error.needs_regeneration() {
         format!("; regenerate it with `endgame xiangqi generate {material} --rules {rules}`")
     } else {
         String::new()
@@ -234,6 +238,30 @@ pub trait Probe {
         }
         position.check(self.rules())?;
         self.lookup(position)
+    }
+
+    /// The category of a position that has both Generals and is legal (win, draw, loss, or
+    /// under `perpetual-check` a win or loss by the rule), without its distance or rank: what
+    /// [`Probe::probe_wdl`] looks up. Tables on disk read their WDL files only; the default
+    /// takes [`Probe::lookup`]'s value's category.
+    ///
+    /// # Errors
+    /// As [`Probe::lookup`].
+    fn lookup_wdl(&self, position: &Position) -> Result<Category, ProbeError> {
+        self.lookup(position).map(Category::of)
+    }
+
+    /// The category of a legal position for the side to move, without its distance (a loss
+    /// once its General has been captured): for an engine's search, the fewest bytes read.
+    ///
+    /// # Errors
+    /// As [`Probe::probe`].
+    fn probe_wdl(&self, position: &Position) -> Result<Category, ProbeError> {
+        if position.is_game_over() {
+            return Ok(Category::Loss);
+        }
+        position.check(self.rules())?;
+        self.lookup_wdl(position)
     }
 
     /// Every legal move with its value, best first (the shortest win, then wins by the rule

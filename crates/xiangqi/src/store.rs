@@ -2,14 +2,20 @@
 //! generated in dependency order.
 //!
 //! [`Tablebases`] is the library's door to the tables, shared by the command line and the web
-//! server, and safe to probe from many threads at once. Files live in
-//! `<dir>/xiangqi/<rules>/<material>.egtb` (see [`endgame_core::table_file`]).
+//! server, and safe to probe from many threads at once. A material's table is two files,
+//! `<dir>/xiangqi/<rules>/<material>.wdl` and `<material>.dtm` (see
+//! [`endgame_core::table_file`]).
 //!
-//! - **Probing** reads only the block that holds the position: a file is opened on its first
+//! - **Probing** reads only the blocks that hold the position: a file is opened on its first
 //!   probe (its header is read and checked, not its data), a block is read with one positioned
 //!   read, checked and decompressed, and kept in a [`BlockCache`] bounded in bytes (least
-//!   recently used blocks go first). A material of at most [`SOLVE_ON_THE_FLY_MEN`] men without
-//!   a file is solved in memory on first use (a fraction of a second) and kept.
+//!   recently used blocks go first). A value's category ([`Probe::probe_wdl`]) reads the WDL
+//!   file only; its distance a block of the DTM file besides (opened on the first such
+//!   probe). [`Tablebases::stats`] of a material with files reads the WDL file's header only.
+//!   A material of at most [`SOLVE_ON_THE_FLY_MEN`] men without
+//!   a file is solved in memory on first use (a fraction of a second) and kept. Files of the
+//!   previous format (`<material>.egtb`, version 2) are refused with a message that names
+//!   `endgame xiangqi convert`; [`convert`] rewrites them.
 //! - **Generation** ([`Tablebases::generate`]) solves the materials asked for and every
 //!   material a capture leads to, fewer men first, skipping files that exist and pass a full
 //!   check (a damaged or outdated file is replaced), checking a memory estimate against the
@@ -34,7 +40,8 @@ use endgame_core::perpetual::{
 };
 use endgame_core::schedule::{Scheduler, Tier};
 use endgame_core::table_file::{
-    BlockCache, BlockKey, TableError, TableId, TableReader, read_table, write_rule_table, write_table,
+    Block, BlockCache, BlockKey, Category, TableError, TableFile, TableFiles, TableId, TablePaths,
+    write_rule_solution, write_solution,
 };
 use endgame_core::{Progress, Retrograde, Solution, SolveError};
 use rayon::prelude::*;
@@ -100,10 +107,13 @@ fn rule_solver(
     Ok(PerpetualCheck::new().edge_budget(lists.min(DEFAULT_EDGE_BUDGET)))
 }
 
-/// Where a material's values come from.
+/// Where a material's values come from (one per material, shared in an `Arc`: its size does
+/// not matter).
+#[allow(clippy::large_enum_variant)]
 enum Source {
-    /// A table file, read block by block through the cache under `key`.
-    File { key: u32, reader: TableReader, index: MaterialIndex },
+    /// Table files, read block by block through the cache under `2 key` (the WDL file) and
+    /// `2 key + 1` (the DTM file, opened on first use).
+    File { key: u32, wdl: TableFile, dtm: std::sync::OnceLock<TableFile>, index: MaterialIndex },
     /// A table solved in memory.
     Memory(Table),
     /// A table solved in memory under `perpetual-check` or `check-and-chase`.
@@ -345,6 +355,17 @@ pub enum GenerateError {
     },
 }
 
+/// Whether index `p` of `index` is a hole of a table under `rules` (no value: the files hold
+/// one chosen for compression there): under `hdu` every index that decodes has a value (a
+/// position with the side not to move in check is one, see [`Rules::Hdu`]), under the other
+/// rule sets only the legal ones.
+fn is_hole(index: &MaterialIndex, rules: Rules, p: usize) -> bool {
+    match rules {
+        Rules::Hdu => index.squares(p, &mut [crate::Square::A0; crate::index::MAX_MEN]).is_none(),
+        Rules::Standard | Rules::PerpetualCheck | Rules::CheckAndChase => !index.is_legal(p),
+    }
+}
+
 /// What a table file of `material` under `rules` holds (checked when reading it).
 #[must_use]
 pub fn table_id(material: Material, rules: Rules, positions: usize) -> TableId {
@@ -395,7 +416,20 @@ pub fn index_size(material: Material) -> Result<usize, ProbeError> {
     })
 }
 
-/// Removes the temporary files (`<material>.egtb.<host>.<pid>.<time>.<n>.tmp`) that processes
+/// The extension of a material's WDL file.
+pub const WDL_EXTENSION: &str = "wdl";
+/// The extension of a material's DTM file.
+pub const DTM_EXTENSION: &str = "dtm";
+
+/// The statistics in a WDL file's header.
+fn stats_of_file(wdl: &TableFile) -> Result<Stats, TableError> {
+    Stats::from_counters(|name| wdl.counter(name)).ok_or_else(|| TableError::Damaged {
+        path: wdl.path().to_path_buf(),
+        why: "the header has no statistics".into(),
+    })
+}
+
+/// Removes the temporary files (`<material>.<wdl|dtm|egtb>.<host>.<pid>.<time>.<n>.tmp`) that processes
 /// of this machine which no longer run left behind (a killed generation). Files of other
 /// machines (a directory shared by a cluster) are left alone, and so is anything of another
 /// shape. Where processes cannot be looked up (not Linux), nothing is removed.
@@ -409,7 +443,10 @@ fn remove_stale_temporaries(dir: &Path) {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
         let Some(rest) = name.strip_suffix(".tmp") else { continue };
-        let Some((material, after)) = rest.split_once(".egtb.") else { continue };
+        let Some((material, after)) = [".wdl.", ".dtm.", ".egtb."].iter().find_map(|e| rest.split_once(e))
+        else {
+            continue;
+        };
         let parts: Vec<&str> = after.split('.').collect();
         let [tag, pid, nanos, n] = parts[..] else { continue };
         let numbers = [pid, nanos, n].iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
@@ -477,10 +514,101 @@ impl Tablebases {
         &self.dir
     }
 
-    /// The file of `material`.
+    /// The WDL file of `material` (see the [module](self) docs): the file whose presence says
+    /// that the material is generated (it is written last, after its DTM file).
     #[must_use]
     pub fn path(&self, material: Material) -> PathBuf {
+        self.dir.join(format!("{material}.{WDL_EXTENSION}"))
+    }
+
+    /// The DTM file of `material`.
+    #[must_use]
+    pub fn dtm_path(&self, material: Material) -> PathBuf {
+        self.dir.join(format!("{material}.{DTM_EXTENSION}"))
+    }
+
+    /// The file of `material` in the previous format (version 2), which [`convert`] rewrites.
+    #[must_use]
+    pub fn v2_path(&self, material: Material) -> PathBuf {
         self.dir.join(format!("{material}.egtb"))
+    }
+
+    /// Opens both files of `material`'s table (the headers only).
+    fn open_files(&self, material: Material, rules: Rules, dir: &Path) -> Result<TableFiles, TableError> {
+        let id = table_id(material, rules, MaterialIndex::new(material).len());
+        let (wdl, dtm) = (
+            dir.join(format!("{material}.{WDL_EXTENSION}")),
+            dir.join(format!("{material}.{DTM_EXTENSION}")),
+        );
+        TableFiles::open(TablePaths { wdl: &wdl, dtm: &dtm }, &id)
+    }
+
+    /// `material`'s table read whole from its files, holes as `None` (restored from the index:
+    /// the files' holes hold values chosen for compression), as a solve leaves them.
+    ///
+    /// # Errors
+    /// When a file is missing, damaged, or another table.
+    pub fn read_solution(&self, material: Material) -> Result<Solution, TableError> {
+        let index = MaterialIndex::new(material);
+        let rules = self.rules;
+        self.open_files(material, rules, &self.dir)?.read_solution_with(|p| is_hole(&index, rules, p))
+    }
+
+    /// [`Tablebases::read_solution`] under `perpetual-check` (rule values and ranks).
+    ///
+    /// # Errors
+    /// When a file is missing, damaged, or another table.
+    pub fn read_rule_solution(&self, material: Material) -> Result<RuleSolution, TableError> {
+        let index = MaterialIndex::new(material);
+        let rules = self.rules;
+        self.open_files(material, rules, &self.dir)?.read_rule_solution_with(|p| is_hole(&index, rules, p))
+    }
+
+    /// Writes `solution`, `material`'s table solved in memory under this store's rules, as its
+    /// two files with its statistics in the header, as a generation writes them (the
+    /// directory must exist). For a table solved elsewhere, such as by a [`Tablebase`].
+    ///
+    /// # Errors
+    /// When a file cannot be written, or the solution is not of `material`'s size.
+    pub fn write_solution(&self, material: Material, solution: &Solution) -> Result<(), TableError> {
+        let index = MaterialIndex::new(material);
+        let stats = Stats::of_values(&index, |p| solution.value(p).map(RuleValue::from));
+        let (path, dtm_path) = (self.path(material), self.dtm_path(material));
+        let id = table_id(material, self.rules, index.len());
+        write_solution(TablePaths { wdl: &path, dtm: &dtm_path }, &id, &stats.counters(), solution)?;
+        self.forget(material);
+        Ok(())
+    }
+
+    /// [`Tablebases::write_solution`] of a table solved under the rule (a
+    /// [`PerpetualTablebase`]'s).
+    ///
+    /// # Errors
+    /// When a file cannot be written, or the solution is not of `material`'s size.
+    pub fn write_rule_solution(&self, material: Material, solution: &RuleSolution) -> Result<(), TableError> {
+        let index = MaterialIndex::new(material);
+        let stats = Stats::of_values(&index, |p| solution.value(p));
+        let (path, dtm_path) = (self.path(material), self.dtm_path(material));
+        let id = table_id(material, self.rules, index.len());
+        write_rule_solution(TablePaths { wdl: &path, dtm: &dtm_path }, &id, &stats.counters(), solution)?;
+        self.forget(material);
+        Ok(())
+    }
+
+    /// The statistics of `material` from its WDL file's header, when it has a file (none of
+    /// its blocks is read).
+    ///
+    /// # Errors
+    /// When the file cannot be opened, or its header has no statistics.
+    pub fn file_stats(&self, material: Material) -> Result<Option<Stats>, ProbeError> {
+        let path = self.path(material);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let id = table_id(material, self.rules, index_size(material)?);
+        let wdl = TableFile::open(&path, &id, endgame_core::table_file::FileKind::Wdl)
+            .map_err(|e| self.table_error(material, e))?;
+        Ok(Some(stats_of_file(&wdl).map_err(|e| self.table_error(material, e))?))
     }
 
     /// The block cache (its budget and what it holds now).
@@ -499,10 +627,14 @@ impl Tablebases {
         let exists = path.try_exists().map_err(|e| self.table_error(material, TableError::io(&path, e)))?;
         let source = if exists {
             let id = table_id(material, self.rules, positions);
-            let reader =
-                TableReader::open(&path, &id).map_err(|source| self.table_error(material, source))?;
+            let wdl = TableFile::open(&path, &id, endgame_core::table_file::FileKind::Wdl)
+                .map_err(|source| self.table_error(material, source))?;
             let key = self.next_key.fetch_add(1, Ordering::Relaxed);
-            Source::File { key, reader, index: MaterialIndex::new(material) }
+            Source::File { key, wdl, dtm: std::sync::OnceLock::new(), index: MaterialIndex::new(material) }
+        } else if self.v2_path(material).exists() {
+            // A file of the previous format: refused with the command that converts it.
+            let v2 = self.v2_path(material);
+            return Err(self.table_error(material, TableError::Version { path: v2, found: 2 }));
         } else if material.men() <= SOLVE_ON_THE_FLY_MEN && self.rules.has_bans() {
             return self.solve_in_memory_by_rule(material);
         } else if material.men() <= SOLVE_ON_THE_FLY_MEN {
@@ -596,8 +728,7 @@ impl Tablebases {
             let file = self.file_material(m);
             let path = self.path(file);
             if path.exists() {
-                let id = table_id(file, self.rules, MaterialIndex::new(file).len());
-                let solution = read_table(&path, &id).map_err(|source| self.table_error(file, source))?;
+                let solution = self.read_solution(file).map_err(|source| self.table_error(file, source))?;
                 tables
                     .insert(file, solution)
                     .map_err(|source| ProbeError::Solve { material: file, error: source })?;
@@ -629,10 +760,8 @@ impl Tablebases {
             let path = self.path(file);
             let failed = |source| ProbeError::Solve { material: m, error: source };
             if path.exists() {
-                let id = table_id(file, self.rules, MaterialIndex::new(file).len());
-                let solution = TableReader::open(&path, &id)
-                    .and_then(|r| r.read_rule_solution())
-                    .map_err(|source| self.table_error(file, source))?;
+                let solution =
+                    self.read_rule_solution(file).map_err(|source| self.table_error(file, source))?;
                 tables.insert(file, solution).map_err(failed)?;
             } else {
                 tables.solve_one(m, None, &solver).map_err(failed)?;
@@ -657,20 +786,63 @@ impl Tablebases {
         match source {
             Source::Memory(table) => Ok(table.solution().value(i).map(RuleValue::from)),
             Source::RuleMemory { solution, .. } => Ok(solution.value(i)),
-            Source::File { key, reader, .. } => {
-                let (b, at) = TableReader::locate(i);
-                let block = BlockKey { table: *key, block: b as u32 };
-                let block = self
-                    .cache
-                    .get_or_load(block, || reader.read_block(b))
-                    .map_err(|source| self.table_error(material, source))?;
-                Ok(block.rule_value(at))
+            Source::File { key, wdl, dtm, .. } => {
+                let category = self.category_at(material, *key, wdl, i)?;
+                let dtm = match dtm.get() {
+                    Some(dtm) => dtm,
+                    None => {
+                        let opened = TableFile::open_dtm(&self.dtm_path(material), wdl)
+                            .map_err(|source| self.table_error(material, source))?;
+                        dtm.get_or_init(|| opened)
+                    }
+                };
+                let symbol = if dtm.needs_symbol(category) {
+                    let (b, at) = dtm.locate(i);
+                    let block = BlockKey { table: 2 * key + 1, block: b as u32 };
+                    let block = self
+                        .cache
+                        .get_or_load(block, || {
+                            let wdl_block = self.wdl_block(*key, wdl, dtm.wdl_block_of(b, wdl))?;
+                            dtm.read_dtm_block(b, &wdl_block)
+                        })
+                        .map_err(|source| self.table_error(material, source))?;
+                    block.symbol(at).unwrap_or(u32::MAX)
+                } else {
+                    0
+                };
+                dtm.value(category, symbol).map(Some).map_err(|source| self.table_error(material, source))
             }
         }
     }
 
-    /// Counts over the legal positions of `material` (see [`Stats`]), from its file (read
-    /// block by block, not kept) or solved in memory when it is small and has none.
+    /// Block `b` of the WDL file `wdl` (of the table numbered `key`), through the cache.
+    fn wdl_block(&self, key: u32, wdl: &TableFile, b: usize) -> Result<Arc<Block>, TableError> {
+        self.cache.get_or_load(BlockKey { table: 2 * key, block: b as u32 }, || wdl.read_block(b))
+    }
+
+    /// The category of index `i` from `material`'s WDL file `wdl`, through the cache.
+    fn category_at(
+        &self,
+        material: Material,
+        key: u32,
+        wdl: &TableFile,
+        i: usize,
+    ) -> Result<Category, ProbeError> {
+        let (b, at) = wdl.locate(i);
+        let block = self.wdl_block(key, wdl, b).map_err(|source| self.table_error(material, source))?;
+        block.category(at).ok_or_else(|| {
+            self.table_error(
+                material,
+                TableError::Damaged {
+                    path: wdl.path().to_path_buf(),
+                    why: format!("block {b}: a symbol that is no category"),
+                },
+            )
+        })
+    }
+
+    /// Counts over the legal positions of `material` (see [`Stats`]), from its WDL file's
+    /// header (no block is read) or solved in memory when it is small and has no file.
     ///
     /// # Errors
     /// When the material has no table or its file is damaged.
@@ -691,14 +863,9 @@ impl Tablebases {
                     Stats::count(index, range, |p| solution.value(p))
                 })
                 .reduce(Stats::default, Stats::merge)),
-            Source::File { reader, index, .. } => (0..reader.blocks())
-                .into_par_iter()
-                .map(|b| {
-                    let block = reader.read_block(b).map_err(|source| self.table_error(material, source))?;
-                    let start = b * endgame_core::table_file::BLOCK_POSITIONS;
-                    Ok(Stats::count(index, start..start + block.len(), |p| block.rule_value(p - start)))
-                })
-                .try_reduce(Stats::default, |a, b| Ok(a.merge(b))),
+            Source::File { wdl, .. } => {
+                stats_of_file(wdl).map_err(|source| self.table_error(material, source))
+            }
         }
     }
 
@@ -786,8 +953,7 @@ impl Tablebases {
     fn standard_solution(&self, material: Material, positions: usize) -> Option<Solution> {
         let standard = Tablebases::open(self.dir.parent()?.parent()?, Rules::Standard);
         let file = standard.file_material(material);
-        let id = table_id(file, Rules::Standard, MaterialIndex::new(file).len());
-        let solution = TableReader::open(&standard.path(file), &id).and_then(|r| r.read_solution()).ok()?;
+        let solution = standard.read_solution(file).ok()?;
         if file == material {
             return Some(solution);
         }
@@ -845,8 +1011,7 @@ impl Tablebases {
             let positions = MaterialIndex::new(material).len();
             let path = self.path(material);
             if path.exists() {
-                let id = table_id(material, self.rules, positions);
-                match TableReader::open(&path, &id).and_then(|r| r.verify()) {
+                match self.open_files(material, self.rules, &self.dir).and_then(|f| f.verify()) {
                     Ok(()) => {
                         summary.kept += 1;
                         finished.insert(material);
@@ -905,6 +1070,8 @@ impl Tablebases {
             error => GenerateError::Solve { material, error },
         };
         let path = self.path(material);
+        let dtm_path = self.dtm_path(material);
+        let paths = TablePaths { wdl: &path, dtm: &dtm_path };
         let id = table_id(material, self.rules, positions);
         for smaller in material.after_captures() {
             // A material whose colour twin's table is loaded is answered from it.
@@ -912,12 +1079,10 @@ impl Tablebases {
                 continue;
             }
             let file = self.file_material(smaller);
-            let n = MaterialIndex::new(file).len();
-            let (path, id) = (self.path(file), table_id(file, self.rules, n));
             match loaded {
-                Loaded::Plain(t) => t.insert(file, read_table(&path, &id)?).map_err(failed)?,
+                Loaded::Plain(t) => t.insert(file, self.read_solution(file)?).map_err(failed)?,
                 Loaded::Rule(t) => {
-                    let solution = TableReader::open(&path, &id)?.read_rule_solution()?;
+                    let solution = self.read_rule_solution(file)?;
                     t.insert(file, solution).map_err(failed)?;
                 }
             }
@@ -931,7 +1096,10 @@ impl Tablebases {
         match loaded {
             Loaded::Plain(t) => {
                 t.solve_with(material, &solver).map_err(failed)?;
-                write_table(&path, &id, t.table(material).expect("just solved").solution())?;
+                let table = t.table(material).expect("just solved");
+                let stats =
+                    Stats::of_values(table.index(), |p| table.solution().value(p).map(RuleValue::from));
+                write_solution(paths, &id, &stats.counters(), table.solution())?;
             }
             Loaded::Rule(t) => {
                 let step = |step| report(GenerateEvent::Step { material, step });
@@ -951,7 +1119,8 @@ impl Tablebases {
                 check_rule_solution(&game, solution)
                     .map_err(|why| GenerateError::Certificate { material, why })?;
                 step("writing");
-                write_rule_table(&path, &id, solution)?;
+                let stats = Stats::of_values(t.index(material).expect("just solved"), |p| solution.value(p));
+                write_rule_solution(paths, &id, &stats.counters(), solution)?;
             }
         }
         self.forget(material);
@@ -1029,7 +1198,8 @@ impl Tablebases {
         if let Some(old) = old
             && let Source::File { key, .. } = &*old
         {
-            self.cache.forget_table(*key);
+            self.cache.forget_table(2 * key);
+            self.cache.forget_table(2 * key + 1);
         }
     }
 }
@@ -1048,5 +1218,17 @@ impl Probe for Tablebases {
             None => None,
         };
         value.ok_or(ProbeError::NoValue { material })
+    }
+
+    fn lookup_wdl(&self, position: &Position) -> Result<Category, ProbeError> {
+        let material = position.material();
+        let source = self.source(material)?;
+        let Some(i) = source.index().encode(position) else { return Err(ProbeError::NoValue { material }) };
+        match &*source {
+            Source::File { key, wdl, .. } => self.category_at(material, *key, wdl, i),
+            _ => {
+                self.value_at(material, &source, i)?.map(Category::of).ok_or(ProbeError::NoValue { material })
+            }
+        }
     }
 }

@@ -318,6 +318,81 @@ impl Stats {
     }
 }
 
+impl Stats {
+    /// Counts over the positions of `index` whose values `value` gives, `None` for holes (a
+    /// solved table's holes are exactly the indices that are no legal position, so no
+    /// position's legality is tested: each index takes a lookup and a digit or two), in
+    /// parallel. The same as [`Stats::count`] over a solved table's values.
+    pub(crate) fn of_values(
+        index: &MaterialIndex,
+        value: impl Fn(usize) -> Option<RuleValue> + Sync,
+    ) -> Stats {
+        use rayon::prelude::*;
+        const CHUNK: usize = 1 << 16;
+        (0..index.len().div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let mut stats = Stats::default();
+                for p in c * CHUNK..index.len().min((c + 1) * CHUNK) {
+                    if let Some(v) = value(p) {
+                        let turn = MaterialIndex::turn(p);
+                        for _ in 0..index.stands_for(p) {
+                            stats = stats.add(turn, v);
+                        }
+                    }
+                }
+                stats
+            })
+            .reduce(Stats::default, Stats::merge)
+    }
+
+    /// The names of the counters of a table file's header (see
+    /// [`endgame_core::table_file`]), in the order of [`Stats::counters`].
+    pub const COUNTERS: [&'static str; 8] = [
+        "positions",
+        "wins",
+        "losses",
+        "draws",
+        "wins_by_rule",
+        "losses_by_rule",
+        "longest_red_win_plies",
+        "longest_black_win_plies",
+    ];
+
+    /// The statistics as a table file's counters.
+    #[must_use]
+    pub fn counters(&self) -> Vec<(String, u64)> {
+        let values = [
+            self.positions,
+            self.wins,
+            self.losses,
+            self.draws,
+            self.wins_by_rule,
+            self.losses_by_rule,
+            u64::from(self.longest_red_win_plies),
+            u64::from(self.longest_black_win_plies),
+        ];
+        Stats::COUNTERS.iter().zip(values).map(|(n, v)| ((*n).to_string(), v)).collect()
+    }
+
+    /// The statistics from a table file's counters; `None` when one is missing or too large.
+    #[must_use]
+    pub fn from_counters(counter: impl Fn(&str) -> Option<u64>) -> Option<Stats> {
+        let [positions, wins, losses, draws, wins_by_rule, losses_by_rule, red, black] =
+            Stats::COUNTERS.map(&counter);
+        Some(Stats {
+            positions: positions?,
+            wins: wins?,
+            losses: losses?,
+            draws: draws?,
+            wins_by_rule: wins_by_rule?,
+            losses_by_rule: losses_by_rule?,
+            longest_red_win_plies: u32::try_from(red?).ok()?,
+            longest_black_win_plies: u32::try_from(black?).ok()?,
+        })
+    }
+}
+
 impl Table {
     /// Counts over the legal positions of this table (see [`Stats`]).
     #[must_use]

@@ -229,8 +229,7 @@ fn the_checking_side_must_choose_the_check_that_is_no_perpetual() {
 
 #[test]
 fn the_store_round_trips_rule_values_and_rule_lines_end_in_the_losers_perpetual_check() {
-    use endgame_core::table_file::TableReader;
-    use endgame_xiangqi::{LineEnd, Tablebases, store::table_id};
+    use endgame_xiangqi::{LineEnd, Tablebases};
     let dir = std::env::temp_dir().join(format!("endgame-perpetual-store-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let material: Material = "KRvKN".parse().unwrap();
@@ -240,11 +239,7 @@ fn the_store_round_trips_rule_values_and_rule_lines_end_in_the_losers_perpetual_
     let index = memory.index(material).unwrap();
     let solution = memory.solution(material).unwrap();
     // The file holds every value and rank of the solver's solution.
-    let reader =
-        TableReader::open(&store.path(material), &table_id(material, Rules::PerpetualCheck, index.len()))
-            .unwrap();
-    assert!(reader.has_rule_codes());
-    assert!(reader.read_rule_solution().unwrap().values().eq(solution.values()));
+    assert!(store.read_rule_solution(material).unwrap().values().eq(solution.values()));
     let mut lines = 0;
     for i in 0..index.len() {
         let Some(value) = solution.value(i) else { continue };

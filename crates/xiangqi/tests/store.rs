@@ -239,8 +239,7 @@ fn lines_of_80_plies_and_more_are_complete_and_replay_to_the_end() {
     let m = store.file_material(material("KRvKNN"));
     assert_eq!(m, material("KNNvKR"));
     let index = MaterialIndex::new(m);
-    let id = endgame_xiangqi::store::table_id(m, Rules::Standard, index.len());
-    let solution = endgame_core::table_file::read_table(&store.path(m), &id).unwrap();
+    let solution = store.read_solution(m).unwrap();
     let long: Vec<usize> = (0..index.len())
         .filter(|&i| matches!(solution.value(i), Some(Value::Win(d) | Value::Loss(d)) if d.0 >= 80))
         .collect();
@@ -283,14 +282,19 @@ fn generate_removes_only_this_hosts_temporaries_of_dead_processes() {
     let store = Tablebases::open(&dir, Rules::Standard);
     std::fs::create_dir_all(store.dir()).unwrap();
     let host = endgame_core::table_file::host_tag();
-    let mine = format!("KRvK.egtb.{host}.999999999.1.0.tmp");
-    let live = format!("KRvK.egtb.{host}.{}.1.0.tmp", std::process::id());
-    let others = ["KRvK.egtb.some-other-host.999999999.1.0.tmp", "notes.egtb.999999999.tmp", "KRvK.egtb.tmp"];
-    for name in [mine.as_str(), live.as_str()].into_iter().chain(others) {
+    let mine = format!("KRvK.wdl.{host}.999999999.1.0.tmp");
+    let mine_dtm = format!("KRvK.dtm.{host}.999999999.1.1.tmp");
+    let mine_v2 = format!("KRvK.egtb.{host}.999999999.1.2.tmp");
+    let live = format!("KRvK.wdl.{host}.{}.1.0.tmp", std::process::id());
+    let others = ["KRvK.wdl.some-other-host.999999999.1.0.tmp", "notes.wdl.999999999.tmp", "KRvK.dtm.tmp"];
+    for name in [mine.as_str(), mine_dtm.as_str(), mine_v2.as_str(), live.as_str()].into_iter().chain(others)
+    {
         std::fs::write(store.dir().join(name), b"partial").unwrap();
     }
     store.generate(&[material("KvK")], &|_| {}).unwrap();
-    assert!(!store.dir().join(&mine).exists(), "a dead process's file of this host stays");
+    for name in [&mine, &mine_dtm, &mine_v2] {
+        assert!(!store.dir().join(name).exists(), "a dead process's file of this host stays: {name}");
+    }
     assert!(store.dir().join(&live).exists(), "a live process's file was removed");
     for name in others {
         assert!(store.dir().join(name).exists(), "{name} was removed");

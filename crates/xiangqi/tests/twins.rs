@@ -5,8 +5,6 @@
 
 use std::path::PathBuf;
 
-use endgame_core::table_file::{write_rule_table, write_table};
-use endgame_xiangqi::store::table_id;
 use endgame_xiangqi::{Material, MaterialIndex, PerpetualTablebase, Probe, Rules, Tablebase, Tablebases};
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -36,8 +34,7 @@ fn own_files(dir: &std::path::Path, rules: Rules, materials: &[Material]) {
             tables.solve(m).unwrap();
         }
         for m in twins {
-            let id = table_id(m, rules, MaterialIndex::new(m).len());
-            write_rule_table(&store.path(m), &id, tables.solution(m).unwrap()).unwrap();
+            store.write_rule_solution(m, tables.solution(m).unwrap()).unwrap();
         }
     } else {
         let mut tables = Tablebase::new(rules).colour_twins(false);
@@ -45,8 +42,7 @@ fn own_files(dir: &std::path::Path, rules: Rules, materials: &[Material]) {
             tables.solve(m).unwrap();
         }
         for m in twins {
-            let id = table_id(m, rules, MaterialIndex::new(m).len());
-            write_table(&store.path(m), &id, tables.table(m).unwrap().solution()).unwrap();
+            store.write_solution(m, tables.table(m).unwrap().solution()).unwrap();
         }
     }
 }

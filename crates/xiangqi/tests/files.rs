@@ -1,0 +1,165 @@
+//! Converting version-2 files, and the manifest of a table set (issue 22).
+
+use std::path::PathBuf;
+
+use endgame_core::Retrograde;
+use endgame_core::perpetual::RuleValue;
+use endgame_core::table_v2::write_v2;
+use endgame_xiangqi::files::{self, MANIFEST};
+use endgame_xiangqi::store::table_id;
+use endgame_xiangqi::{Material, MaterialIndex, PerpetualTablebase, Probe, Rules, Tablebase, Tablebases};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("endgame-files-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn material(name: &str) -> Material {
+    name.parse().unwrap()
+}
+
+/// Version-2 files of `KRvKN` and its smaller materials (`KCvKA` under `hdu`, whose holes are
+/// other indices than the other rule sets'; written from tables solved in memory, as the
+/// previous version wrote them) are refused with the command that converts them; converted,
+/// every index of every material holds its value (holes `None`), the files are byte for byte
+/// those a generation writes, and the old files are gone.
+#[test]
+fn convert_keeps_every_index_and_writes_what_a_generation_writes() {
+    for rules in [Rules::Standard, Rules::PerpetualCheck, Rules::Hdu] {
+        let dir = temp_dir(&format!("convert-{rules}"));
+        let reference = temp_dir(&format!("reference-{rules}"));
+        let top = material(if rules == Rules::Hdu { "KCvKA" } else { "KRvKN" });
+        Tablebases::open(&reference, rules).generate(&[top], &|_| {}).unwrap();
+        let store = Tablebases::open(&dir, rules);
+        std::fs::create_dir_all(store.dir()).unwrap();
+        // The values, solved in memory.
+        let mut values: Vec<(Material, Vec<Option<RuleValue>>)> = Vec::new();
+        if rules != Rules::PerpetualCheck {
+            let mut tables = Tablebase::new(rules);
+            for m in top.with_smaller() {
+                tables.solve(m).unwrap();
+                let s = tables.table(m).unwrap().solution();
+                values.push((m, s.values().map(|v| v.map(RuleValue::from)).collect()));
+            }
+        } else {
+            let mut tables = PerpetualTablebase::new();
+            for m in top.with_smaller() {
+                tables.solve_one(m, None, &Retrograde::new()).unwrap();
+                values.push((m, tables.solution(m).unwrap().values().collect()));
+            }
+        }
+        for (m, v) in &values {
+            let id = table_id(*m, rules, v.len());
+            write_v2(&store.v2_path(*m), &id, rules == Rules::PerpetualCheck, |p| v[p]).unwrap();
+        }
+        let position = MaterialIndex::new(top)
+            .decode(12_345)
+            .into_iter()
+            .chain((0..).filter_map(|i| MaterialIndex::new(top).decode(i)))
+            .find(|p| p.check(rules).is_ok())
+            .unwrap();
+        let e = store.probe(&position).unwrap_err().to_string();
+        assert!(e.contains("format version 2") && e.contains("endgame xiangqi convert"), "{e}");
+        let converted = files::convert(&dir, &|_| {}).unwrap();
+        assert_eq!(converted.len(), values.len());
+        let store = Tablebases::open(&dir, rules);
+        let mut compared = 0;
+        for (m, v) in &values {
+            assert!(!store.v2_path(*m).exists(), "{m}");
+            let back = store.read_rule_solution(*m).unwrap();
+            for (p, value) in v.iter().enumerate() {
+                assert_eq!(back.value(p), *value, "{m} ({rules}) index {p}");
+            }
+            let reference = Tablebases::open(&reference, rules);
+            // A generation writes one file per pair of colour twins (the previous version
+            // wrote both, and both convert).
+            if !reference.path(*m).exists() {
+                assert!(reference.path(m.colour_twin()).exists(), "{m}");
+                continue;
+            }
+            compared += 1;
+            for (a, b) in [(store.path(*m), reference.path(*m)), (store.dtm_path(*m), reference.dtm_path(*m))]
+            {
+                assert!(std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap(), "{}", a.display());
+            }
+        }
+        assert!(compared >= 3, "{compared}");
+        assert!(store.probe(&position).is_ok());
+        // A second run has nothing to convert.
+        assert!(files::convert(&dir, &|_| {}).unwrap().is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&reference).unwrap();
+    }
+}
+
+#[test]
+fn the_manifest_catches_a_changed_byte_and_a_missing_file() {
+    let dir = temp_dir("manifest");
+    let store = Tablebases::open(&dir, Rules::Standard);
+    store.generate(&[material("KRvKA")], &|_| {}).unwrap();
+    let entries = files::write_manifest(&dir).unwrap();
+    // KvK, KRvK, KAvK (which answers for KvKA), KRvKA: two files each.
+    assert_eq!(entries.len(), 8);
+    assert_eq!(files::read_manifest(&dir.join(MANIFEST)).unwrap(), entries);
+    let check = files::verify_files(&dir).unwrap();
+    assert!(check.ok() && check.matching == 8, "{check:?}");
+    // One byte of a DTM file.
+    let dtm = store.dtm_path(material("KRvKA"));
+    let mut bytes = std::fs::read(&dtm).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&dtm, &bytes).unwrap();
+    let check = files::verify_files(&dir).unwrap();
+    assert!(!check.ok());
+    assert_eq!(check.differing.len(), 1);
+    assert_eq!(check.differing[0].0.file, "xiangqi/standard/KRvKA.dtm");
+    assert!(check.differing[0].1.starts_with("SHA-256 "), "{:?}", check.differing);
+    // A missing file, and one the manifest does not list.
+    std::fs::remove_file(store.path(material("KAvK"))).unwrap();
+    std::fs::write(dir.join("xiangqi/standard/KCvK.wdl"), b"new").unwrap();
+    let check = files::verify_files(&dir).unwrap();
+    assert_eq!(
+        check.missing.iter().map(|e| e.file.as_str()).collect::<Vec<_>>(),
+        ["xiangqi/standard/KAvK.wdl"]
+    );
+    assert_eq!(check.unlisted, ["xiangqi/standard/KCvK.wdl"]);
+    assert_eq!(check.matching, 6);
+    // A bad line is named.
+    std::fs::write(dir.join(MANIFEST), "KvK  standard  xiangqi/standard/KvK.wdl  12  abc\n").unwrap();
+    let e = files::verify_files(&dir).unwrap_err().to_string();
+    assert!(e.contains("line 1: sha256 \"abc\": expected 64 lowercase hexadecimal digits"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `stats` of a generated material comes from the header, equal to the count over the table.
+#[test]
+fn statistics_in_the_header_equal_a_count_over_the_table() {
+    let dir = temp_dir("stats");
+    let store = Tablebases::open(&dir, Rules::Standard);
+    for m in ["KRvKA", "KAvKR", "KNvKB"] {
+        store.generate(&[material(m)], &|_| {}).unwrap();
+    }
+    let mut memory = Tablebase::new(Rules::Standard);
+    for name in ["KRvKA", "KAvKR", "KNvKB"] {
+        let m = material(name);
+        for smaller in m.with_smaller() {
+            if memory.table(smaller).is_none() {
+                memory.solve(smaller).unwrap();
+            }
+        }
+        let expected = memory.table(m).unwrap().stats();
+        // KAvKR is answered from the file of its colour twin KRvKA.
+        let file = store.file_material(m);
+        let from_header = store.file_stats(file).unwrap().unwrap();
+        if file == m {
+            assert_eq!(from_header, expected, "{m}");
+        } else {
+            assert!(store.file_stats(m).unwrap().is_none(), "{m}");
+            assert_eq!(from_header.colour_twin(), expected, "{m}");
+        }
+        assert_eq!(store.stats(m).unwrap(), expected, "{m}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
