@@ -360,6 +360,20 @@ pub enum Phase {
     Draws,
 }
 
+impl Phase {
+    /// The pass's name for people: `counting moves`, `reverse edges`, `wins and losses`,
+    /// `draws`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Start => "counting moves",
+            Phase::ReverseEdges => "reverse edges",
+            Phase::WinsAndLosses => "wins and losses",
+            Phase::Draws => "draws",
+        }
+    }
+}
+
 /// A progress report: `done` of `total` units of the current phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {

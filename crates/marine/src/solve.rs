@@ -23,6 +23,24 @@ use crate::state::{Action, Key, Outcome, State, actions, play};
 /// The contest's round limit.
 pub const DEFAULT_ROUNDS: u32 = 34;
 
+/// Bytes a stored search state takes at most: the states themselves (36 bytes each, with the
+/// move that led there) and the dominance table (33 bytes an entry), with room to grow. Peak RSS
+/// over the states stored, measured on 8 x 8 to 16 x 16 battles with 3 to 7 zerglings: 69 to
+/// 155 bytes, the most just after the table has doubled (BENCHMARKS.md).
+pub const BYTES_PER_STATE: u64 = 160;
+
+/// The default limit of stored states: as many as half the available memory holds (Linux:
+/// `MemAvailable`; else 8 GiB), at [`BYTES_PER_STATE`] each.
+#[must_use]
+pub fn default_max_states() -> u64 {
+    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|info| {
+        let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
+    });
+    available.unwrap_or(8 << 30) / 2 / BYTES_PER_STATE
+}
+
 /// The battle as a puzzle for [`shortest_win`].
 struct Search<'a>(&'a Battle);
 

@@ -619,7 +619,7 @@ impl Tablebases {
     /// When a file cannot be written, or the solution is not of `material`'s size.
     pub fn write_solution(&self, material: Material, solution: &Solution) -> Result<(), TableError> {
         let index = MaterialIndex::new(material);
-        let stats = Stats::of_values(&index, |p| solution.value(p).map(RuleValue::from));
+        let stats = Stats::of_values(&index, self.rules, |p| solution.value(p).map(RuleValue::from));
         let (path, dtm_path) = (self.path(material), self.dtm_path(material));
         let id = table_id(material, self.rules, index.len());
         write_solution(TablePaths { wdl: &path, dtm: &dtm_path }, &id, &stats.counters(), solution)?;
@@ -634,7 +634,7 @@ impl Tablebases {
     /// When a file cannot be written, or the solution is not of `material`'s size.
     pub fn write_rule_solution(&self, material: Material, solution: &RuleSolution) -> Result<(), TableError> {
         let index = MaterialIndex::new(material);
-        let stats = Stats::of_values(&index, |p| solution.value(p));
+        let stats = Stats::of_values(&index, self.rules, |p| solution.value(p));
         let (path, dtm_path) = (self.path(material), self.dtm_path(material));
         let id = table_id(material, self.rules, index.len());
         write_rule_solution(TablePaths { wdl: &path, dtm: &dtm_path }, &id, &stats.counters(), solution)?;
@@ -1162,8 +1162,9 @@ impl Tablebases {
             Loaded::Plain(t) => {
                 t.solve_with(material, &solver).map_err(failed)?;
                 let table = t.table(material).expect("just solved");
-                let stats =
-                    Stats::of_values(table.index(), |p| table.solution().value(p).map(RuleValue::from));
+                let stats = Stats::of_values(table.index(), self.rules, |p| {
+                    table.solution().value(p).map(RuleValue::from)
+                });
                 write_solution(paths, &id, &stats.counters(), table.solution())?;
             }
             Loaded::Rule(t) => {
@@ -1184,7 +1185,9 @@ impl Tablebases {
                 check_rule_solution(&game, solution)
                     .map_err(|why| GenerateError::Certificate { material, why })?;
                 step("writing");
-                let stats = Stats::of_values(t.index(material).expect("just solved"), |p| solution.value(p));
+                let stats = Stats::of_values(t.index(material).expect("just solved"), self.rules, |p| {
+                    solution.value(p)
+                });
                 write_rule_solution(paths, &id, &stats.counters(), solution)?;
             }
         }
@@ -1319,15 +1322,17 @@ impl Probe for Tablebases {
 
     fn lookup_wdl(&self, position: &Position) -> Result<Category, ProbeError> {
         let material = position.material();
+        // A colour twin is answered from its twin's file, as `lookup` does.
         self.renewing(material, || {
-            let source = self.source(material)?;
-            let Some(i) = source.index().encode(position) else {
+            let (answering, source, flipped) = self.answering(material)?;
+            let position = if flipped { position.colour_twin() } else { *position };
+            let Some(i) = source.index().encode(&position) else {
                 return Err(ProbeError::NoValue { material });
             };
             match &*source {
-                Source::File { key, wdl, .. } => self.category_at(material, *key, wdl, i),
+                Source::File { key, wdl, .. } => self.category_at(answering, *key, wdl, i),
                 _ => self
-                    .value_at(material, &source, i)?
+                    .value_at(answering, &source, i)?
                     .map(Category::of)
                     .ok_or(ProbeError::NoValue { material }),
             }
