@@ -38,5 +38,5 @@ pub mod winner;
 pub use board::{Board, BoardError, Field, Square};
 pub use game::CheesyGame;
 pub use position::{Color, Ending, Move, Placement, Position, PositionError, Setup};
-pub use solve::{Answer, Ply, scored_moves, solve, value};
+pub use solve::{Answer, Ply, scored_moves, solve, solve_cancellable, value};
 pub use winner::winner;

@@ -4,6 +4,8 @@
 //! retrograde solver; the line follows the best moves (the winner's fastest win, the loser's
 //! slowest loss).
 
+use std::sync::atomic::AtomicBool;
+
 use endgame_core::{Retrograde, Solution, SolveError, Successor, Value, main_line};
 
 use crate::board::Square;
@@ -52,8 +54,19 @@ impl Answer {
 /// # Errors
 /// Never for boards of at most 64 x 64 (the solver's limits are far larger).
 pub fn solve_reachable(position: &Position) -> Result<(CheesyGame<'_>, Solution), SolveError> {
+    solve_reachable_cancellable(position, &AtomicBool::new(false))
+}
+
+/// [`solve_reachable`], stopped with [`SolveError::Cancelled`] once `cancel` is set.
+///
+/// # Errors
+/// When `cancel` is set before the solve ends.
+pub fn solve_reachable_cancellable<'b>(
+    position: &'b Position,
+    cancel: &AtomicBool,
+) -> Result<(CheesyGame<'b>, Solution), SolveError> {
     let game = CheesyGame::for_pawn(position.board(), position.placement().pawn);
-    let solution = Retrograde::new().solve_with_unmoves(&game)?;
+    let solution = Retrograde::new().cancel(cancel).solve_with_unmoves(&game)?;
     Ok((game, solution))
 }
 
@@ -87,7 +100,16 @@ fn lookup(game: &CheesyGame<'_>, solution: &Solution, placement: Placement) -> V
 /// # Errors
 /// Never for boards of at most 64 x 64.
 pub fn solve(position: &Position) -> Result<Answer, SolveError> {
-    let (game, solution) = solve_reachable(position)?;
+    solve_cancellable(position, &AtomicBool::new(false))
+}
+
+/// [`solve()`], stopped with [`SolveError::Cancelled`] once `cancel` is set (the solver reads
+/// the flag between chunks of positions and between levels).
+///
+/// # Errors
+/// When `cancel` is set before the answer is known.
+pub fn solve_cancellable(position: &Position, cancel: &AtomicBool) -> Result<Answer, SolveError> {
+    let (game, solution) = solve_reachable_cancellable(position, cancel)?;
     let start = position.placement();
     let value = lookup(&game, &solution, start);
     let index = game.index(start).expect("checked by lookup");

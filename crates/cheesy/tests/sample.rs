@@ -66,3 +66,17 @@ fn a_longest_white_win_takes_15_plies() {
     assert_eq!(answer.ending, Ending::Captured);
     assert_eq!(answer.line.len(), 15);
 }
+
+/// A set flag stops the solve with `Cancelled`; an unset one gives the same answer.
+#[test]
+fn a_cancelled_solve_stops() {
+    use endgame_core::SolveError;
+    use std::sync::atomic::AtomicBool;
+    let position = parse_position(include_str!("../examples/longest.txt"), Color::White).unwrap();
+    let cancel = AtomicBool::new(true);
+    assert_eq!(endgame_cheesy::solve_cancellable(&position, &cancel).unwrap_err(), SolveError::Cancelled);
+    assert_eq!(
+        endgame_cheesy::solve_cancellable(&position, &AtomicBool::new(false)).unwrap(),
+        solve(&position).unwrap()
+    );
+}

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 use endgame_core::search::{Pruning, SearchStats, TooManyStates};
-use endgame_marine::{Battle, DEFAULT_ROUNDS, report};
+use endgame_marine::{BYTES_PER_STATE, Battle, DEFAULT_ROUNDS, default_max_states, report};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::failure::Failure;
@@ -37,12 +37,6 @@ pub enum MarineCommand {
     },
 }
 
-/// Bytes a stored search state takes at most: the states themselves (36 bytes each, with the
-/// move that led there) and the dominance table (33 bytes an entry), with room to grow. Peak RSS
-/// over the states stored, measured on 8 x 8 to 16 x 16 battles with 3 to 7 zerglings: 69 to
-/// 155 bytes, the most just after the table has doubled (BENCHMARKS.md).
-const BYTES_PER_STATE: u64 = 160;
-
 /// A search stopped by `--max-states`, with what it cost and what to do.
 #[derive(Debug)]
 struct StateLimit(TooManyStates);
@@ -59,16 +53,6 @@ impl std::fmt::Display for StateLimit {
 }
 
 impl std::error::Error for StateLimit {}
-
-/// As many states as half the available memory holds (Linux: `MemAvailable`; else 8 GiB).
-fn default_max_states() -> u64 {
-    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|info| {
-        let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kib * 1024)
-    });
-    available.unwrap_or(8 << 30) / 2 / BYTES_PER_STATE
-}
 
 /// Runs an `endgame marine` command.
 pub fn run(command: &MarineCommand) -> Result<(), Failure> {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
-use endgame_server::{AppState, Limits};
+use endgame_server::{Access, AppState, Limits};
 
 use crate::failure::Failure;
 
@@ -17,6 +17,10 @@ pub struct ServeArgs {
     /// (0.0.0.0:8000 listens on every interface).
     #[arg(long, default_value = "127.0.0.1:8000", value_parser = parse_addr)]
     addr: SocketAddr,
+    /// A host name the server answers to besides its addresses and localhost (repeatable);
+    /// requests under any other name get 403 (DNS rebinding).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_hosts: Vec<String>,
     /// The Xiangqi tablebase directory (default: as for `endgame xiangqi`).
     #[arg(long)]
     dir: Option<PathBuf>,
@@ -68,6 +72,11 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         generate_memory: generate_memory(args),
         ..Limits::default()
     };
+    // Table files and connections share the descriptors: have as many as the system allows.
+    if let Err(e) = endgame_server::descriptors::raise_limit() {
+        eprintln!("warning: cannot raise the limit on open files: {e}");
+    }
+    let access = args.allow_hosts.iter().fold(Access::new(), |access, name| access.allow(name));
     let limits_budget = limits.generate_memory;
     let runtime = tokio::runtime::Runtime::new().context("starting the server's runtime")?;
     runtime.block_on(async {
@@ -76,6 +85,9 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::input(format!("--addr {}: cannot listen: {e}", args.addr)))?;
         let addr = listener.local_addr().context("reading the bound address")?;
         println!("Listening on http://{addr}");
+        if let Some(warning) = network_warning(addr) {
+            eprintln!("{warning}");
+        }
         match limits_budget {
             Some(bytes) => {
                 eprintln!("Generating missing tables on demand, up to {} MiB of memory each", bytes >> 20)
@@ -85,9 +97,38 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         let ctrl_c = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        endgame_server::serve_until(listener, Arc::new(AppState::new(limits)), ctrl_c)
+        endgame_server::serve_until(listener, Arc::new(AppState::with_access(limits, access)), ctrl_c)
             .await
             .context("serving")?;
         Ok(())
     })
+}
+
+/// The warning for an address other machines can reach (not the loopback).
+fn network_warning(addr: SocketAddr) -> Option<String> {
+    (!addr.ip().is_loopback()).then(|| {
+        format!(
+            "warning: --addr {addr}: the API is reachable from the network; anyone who can reach this \
+             address can use it (it reads tables and runs searches, within the server's limits)"
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_network_address_is_warned_about() {
+        for addr in ["0.0.0.0:8000", "192.168.1.2:80", "[::]:8000"] {
+            let warning = network_warning(addr.parse().unwrap()).unwrap();
+            assert!(
+                warning
+                    .starts_with(&format!("warning: --addr {addr}: the API is reachable from the network"))
+            );
+        }
+        for addr in ["127.0.0.1:8000", "[::1]:8000"] {
+            assert_eq!(network_warning(addr.parse().unwrap()), None);
+        }
+    }
 }

@@ -4,12 +4,11 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use endgame_core::Phase;
 use endgame_core::perpetual::RuleValue;
 use endgame_xiangqi::Defenders;
 use endgame_xiangqi::{
     GenerateError, GenerateEvent, GenerateSummary, Material, MaterialIndex, Move, Position, Probe,
-    ProbeError, Rules, Setup, Tablebases, kvkn, report,
+    ProbeError, Rules, Tablebases, input, kvkn, report,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -260,28 +259,20 @@ fn ensure_tables(tables: &Tablebases, material: Material) -> Result<(), Failure>
 }
 
 fn load(args: &PositionArgs) -> Result<(Position, Tablebases), Failure> {
-    let setup: Setup = args
-        .fen
-        .parse()
-        .map_err(|e| Failure::input(format!("FEN {}: {e}", endgame_core::input::quote(&args.fen))))?;
-    let position = Position::from_setup(setup).map_err(|e| Failure::input(format!("position: {e}")))?;
-    position.check(args.tables.rules).map_err(|e| Failure::input(format!("position: {e}")))?;
+    let position = input::position(&args.fen, args.tables.rules)?;
     let tables = tables(&args.tables)?.with_cache_bytes(args.cache.saturating_mul(1 << 20));
     Ok((position, tables))
 }
 
-/// `--rules` in any case (`HDU`, `Standard`).
+/// `--rules` in any case (`HDU`, `Standard`), as [`input::rules`] reads it (clap names the
+/// option, so the message is the library's without its `rules: ` prefix).
 fn parse_rules(text: &str) -> Result<Rules, String> {
-    text.to_ascii_lowercase().parse().map_err(|e: endgame_xiangqi::rules::ParseRulesError| e.to_string())
+    input::rules(text).map_err(|e| e.message)
 }
 
 /// A material in any case: `krvknn` is `KRvKNN` (no piece letter is a `v`).
 fn parse_material(text: &str) -> Result<Material, Failure> {
-    let normal: String = text
-        .chars()
-        .map(|c| if c.eq_ignore_ascii_case(&'v') { 'v' } else { c.to_ascii_uppercase() })
-        .collect();
-    normal.parse().map_err(|e| Failure::input(format!("material {text:?}: {e}")))
+    Ok(input::material(text)?)
 }
 
 /// `1500`, `500M`, `2G`, `64K`: a count with an optional decimal suffix.
@@ -539,13 +530,7 @@ fn run_generation(tables: &Tablebases, materials: &[Material]) -> Result<Generat
             bar.set_position(0);
         }
         GenerateEvent::Progress { material, progress } => {
-            let phase = match progress.phase {
-                Phase::Start => "counting moves",
-                Phase::ReverseEdges => "reverse edges",
-                Phase::WinsAndLosses => "wins and losses",
-                Phase::Draws => "draws",
-            };
-            bar.set_message(format!("{material} {phase}"));
+            bar.set_message(format!("{material} {}", progress.phase.name()));
             bar.set_position(progress.done);
         }
         GenerateEvent::Step { material, step } => {
@@ -587,19 +572,15 @@ fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure> {
             Failure::input(format!("stats: {e}"))
         }
     })?;
-    // The files' sizes, per legal position (when the material has files).
+    // The sizes of the files that answer for the material (its own or its twin's), per legal
+    // position.
     let size = |path: PathBuf| std::fs::metadata(path).ok().map(|m| m.len());
-    let sizes = size(tables.path(material)).zip(size(tables.dtm_path(material)));
+    let file = tables.file_material(material);
+    let sizes = size(tables.path(file)).zip(size(tables.dtm_path(file)));
     let bits = |bytes: u64| if s.positions == 0 { 0.0 } else { bytes as f64 * 8.0 / s.positions as f64 };
     if args.json {
-        let mut report = report::stats_json(material, rules, &s);
-        if let Some((wdl, dtm)) = sizes {
-            report["wdl_bytes"] = wdl.into();
-            report["dtm_bytes"] = dtm.into();
-            report["wdl_bits_per_position"] = bits(wdl).into();
-            report["dtm_bits_per_position"] = bits(dtm).into();
-        }
-        writeln!(out, "{report}")?;
+        // The same fields as the Python module's `stats`.
+        writeln!(out, "{}", report::stats_with_files_json(&tables, material, &s))?;
         return Ok(());
     }
     writeln!(out, "{material} under {rules} rules, legal positions with either side to move:")?;

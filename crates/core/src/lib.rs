@@ -12,6 +12,7 @@
 //!   first, finished ones skipped: one scheduler for a process and for a cluster.
 //! - [`search`]: shortest-win search for one agent against a deterministic environment, with
 //!   symmetry, dominance and bound pruning.
+//! - [`cancel`]: cooperative cancellation, a flag the solvers read between blocks of work.
 //! - [`conformance`]: the checks every game runs in its tests (index round trip, un-moves
 //!   against moves, symmetry, and a full consistency check of a solution).
 //! - [`input`]: input errors that name the place, and a token reader for contest formats.
@@ -23,11 +24,13 @@
 //!
 //! Distances are always plies (half-moves), never full moves.
 
+pub mod cancel;
 pub mod conformance;
 pub mod explicit;
 pub mod game;
 pub mod input;
 pub mod line;
+pub mod open_files;
 pub mod perpetual;
 pub mod retrograde;
 pub mod schedule;
@@ -36,12 +39,13 @@ pub mod table_file;
 pub mod table_v2;
 pub mod value;
 
+pub use cancel::Cancelled;
 pub use game::{FirstLook, Game, Successor, Unmoves};
 pub use input::{InputError, JudgeError, Tokens};
 pub use line::{ScoredMove, best_move, main_line, scored_moves};
 pub use retrograde::{CellSize, Phase, Progress, Retrograde, Solution, SolveError, Summary};
 pub use search::{
-    Pruning, Puzzle, SearchResult, SearchStats, Step, TooManyStates, shortest_win, shortest_win_observed,
-    shortest_win_within,
+    CANCEL_EVERY, Pruning, Puzzle, SearchResult, SearchStats, Step, Stopped, TooManyStates, shortest_win,
+    shortest_win_cancellable, shortest_win_observed, shortest_win_within,
 };
 pub use value::{Plies, Value, Wdl};

@@ -360,6 +360,20 @@ pub enum Phase {
     Draws,
 }
 
+impl Phase {
+    /// The pass's name for people: `counting moves`, `reverse edges`, `wins and losses`,
+    /// `draws`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Start => "counting moves",
+            Phase::ReverseEdges => "reverse edges",
+            Phase::WinsAndLosses => "wins and losses",
+            Phase::Draws => "draws",
+        }
+    }
+}
+
 /// A progress report: `done` of `total` units of the current phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
@@ -483,7 +497,8 @@ impl<'a> Retrograde<'a> {
     }
 
     /// Stops the solve with [`SolveError::Cancelled`] soon after `flag` is set: the solver
-    /// looks at it once per chunk of 16,384 positions of the start pass and once per level.
+    /// looks at it once per chunk of 16,384 positions of the start pass and of the reverse
+    /// edges' passes, and once per level and per task of a level.
     #[must_use]
     pub fn cancel(mut self, flag: &'a AtomicBool) -> Self {
         self.hooks.cancel = Some(flag);
@@ -1234,6 +1249,10 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         };
         let done = AtomicU64::new(0);
         (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
+            // Cancelled: the edges are left incomplete, and `propagate` stops at once.
+            if self.hooks.cancelled() {
+                return;
+            }
             let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
             let len = range.len() as u64;
             for pos in range {
@@ -1251,6 +1270,10 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         }
         let edges: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
         (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
+            // Cancelled: the edges are left incomplete, and `propagate` stops at once.
+            if self.hooks.cancelled() {
+                return;
+            }
             let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
             let len = range.len() as u64;
             for pos in range {
@@ -1333,6 +1356,10 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         };
         let from_decided = (0..tasks).into_par_iter().map(|task| {
             let (mut processed, mut decided) = (0, 0);
+            // Cancelled: `propagate` returns before it reads what this level did.
+            if self.hooks.cancelled() {
+                return (0, 0);
+            }
             // Predecessors are gathered in batches and their cells read all at once before any
             // is changed: the reads are independent, so their cache misses overlap.
             let mut batch: Vec<(usize, Event)> = Vec::with_capacity(BATCH + 64);
@@ -1514,6 +1541,9 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             }
         }
         drop((current, spare));
+        if self.hooks.cancelled() {
+            return Err(SolveError::Cancelled);
+        }
         // Whatever is still open can neither be won nor lost, nor reach a drawn end.
         self.cells.par_iter().with_min_len(CHUNK).for_each(|c| {
             let word = c.get();

@@ -23,6 +23,9 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::hash::Hash;
+use std::sync::atomic::AtomicBool;
+
+use crate::cancel;
 
 /// What one action leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,6 +157,31 @@ impl std::fmt::Display for TooManyStates {
 
 impl std::error::Error for TooManyStates {}
 
+/// Why a search stopped without an answer (see [`shortest_win_cancellable`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// It would have stored more states than it was allowed to.
+    TooManyStates(TooManyStates),
+    /// Its cancellation flag was set; the counts up to the stop.
+    Cancelled(SearchStats),
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stopped::TooManyStates(e) => e.fmt(f),
+            Stopped::Cancelled(stats) => {
+                write!(f, "the search was stopped after storing {} states", stats.states)
+            }
+        }
+    }
+}
+
+impl std::error::Error for Stopped {}
+
+/// How many states a search expands between two reads of its cancellation flag.
+pub const CANCEL_EVERY: u64 = 1 << 10;
+
 /// Finds a shortest win of at most `max_steps` steps.
 pub fn shortest_win<P: Puzzle>(puzzle: &P, max_steps: u32, pruning: Pruning) -> SearchResult<P::Action> {
     match shortest_win_within(puzzle, max_steps, pruning, u64::MAX) {
@@ -193,6 +221,27 @@ pub fn shortest_win_observed<P: Puzzle>(
     max_states: u64,
     progress: &mut dyn FnMut(&SearchStats),
 ) -> Result<SearchResult<P::Action>, TooManyStates> {
+    shortest_win_cancellable(puzzle, max_steps, pruning, max_states, progress, &AtomicBool::new(false))
+        .map_err(|e| match e {
+            Stopped::TooManyStates(e) => e,
+            Stopped::Cancelled(_) => unreachable!("nobody else holds the flag"),
+        })
+}
+
+/// [`shortest_win_observed`] that also stops when `cancel` is set (it reads the flag every
+/// [`CANCEL_EVERY`] expanded states).
+///
+/// # Errors
+/// When more than `max_states` states would be stored before the answer is known, or when
+/// `cancel` is set first.
+pub fn shortest_win_cancellable<P: Puzzle>(
+    puzzle: &P,
+    max_steps: u32,
+    pruning: Pruning,
+    max_states: u64,
+    progress: &mut dyn FnMut(&SearchStats),
+    cancel: &AtomicBool,
+) -> Result<SearchResult<P::Action>, Stopped> {
     let canon = |s: P::State| if pruning.symmetry { puzzle.canonical(s) } else { s };
     let mut stats = SearchStats::default();
     let start = canon(puzzle.start());
@@ -270,7 +319,13 @@ pub fn shortest_win_observed<P: Puzzle>(
             }
             if stats.states + next.len() as u64 > max_states {
                 stats.states += next.len() as u64;
-                return Err(TooManyStates { max_states, stats });
+                return Err(Stopped::TooManyStates(TooManyStates { max_states, stats }));
+            }
+            if stats.expanded.is_multiple_of(CANCEL_EVERY) && cancel::is_set(cancel) {
+                return Err(Stopped::Cancelled(SearchStats {
+                    states: stats.states + next.len() as u64,
+                    ..stats
+                }));
             }
             if stats.expanded.is_multiple_of(PROGRESS_EVERY) {
                 progress(&SearchStats { states: stats.states + next.len() as u64, ..stats });

@@ -156,6 +156,12 @@ proptest! {
                     if let Some(plan) = &result.plan {
                         prop_assert!(replays_to_a_win(&walk, plan), "{:?}: plan {:?}", pruning, plan);
                     }
+                    // A flag nobody sets changes nothing.
+                    let flagged = endgame_core::shortest_win_cancellable(
+                        &walk, limit, pruning, u64::MAX, &mut |_| {}, &std::sync::atomic::AtomicBool::new(false),
+                    ).unwrap();
+                    prop_assert_eq!(flagged.plan, result.plan);
+                    prop_assert_eq!(flagged.stats, result.stats);
                 }
             }
         }
@@ -214,4 +220,62 @@ fn progress_is_reported_after_every_layer() {
     let stopped = endgame_core::shortest_win_within(&walk, 40, Pruning::NONE, 1).unwrap_err();
     assert_eq!(stopped.stats.layers, 1);
     assert!(stopped.to_string().contains("states in 1 layer without"), "{stopped}");
+}
+
+/// An endless binary tree without a win: every state has two children.
+struct Tree;
+
+impl Puzzle for Tree {
+    type State = u64;
+    type Action = u8;
+    type Key = u64;
+    fn start(&self) -> u64 {
+        1
+    }
+    fn for_each_action(&self, &state: &u64, mut f: impl FnMut(u8, Step<u64>)) {
+        f(0, Step::Next(2 * state));
+        f(1, Step::Next(2 * state + 1));
+    }
+    fn dominance_key(&self, &state: &u64) -> (u64, u64) {
+        (state, 0)
+    }
+}
+
+#[test]
+fn a_cancelled_search_stops_within_one_block() {
+    use endgame_core::{CANCEL_EVERY, Stopped, shortest_win_cancellable};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // Set before the start: it stops at the first check.
+    let cancel = AtomicBool::new(true);
+    let stopped =
+        shortest_win_cancellable(&Tree, 40, Pruning::ALL, u64::MAX, &mut |_| {}, &cancel).unwrap_err();
+    let Stopped::Cancelled(stats) = stopped else { panic!("{stopped:?}") };
+    assert_eq!(stats.expanded, CANCEL_EVERY);
+    assert!(stopped.to_string().starts_with("the search was stopped after storing"), "{stopped}");
+    // Set from elsewhere mid-search (here by the progress report of layer 12, 4,095 states
+    // expanded): it stops within CANCEL_EVERY more expansions.
+    let cancel = AtomicBool::new(false);
+    let mut at = None;
+    let stopped = shortest_win_cancellable(
+        &Tree,
+        40,
+        Pruning::ALL,
+        u64::MAX,
+        &mut |s| {
+            if s.layers == 12 && at.is_none() {
+                at = Some(s.expanded);
+                cancel.store(true, Ordering::Relaxed);
+            }
+        },
+        &cancel,
+    )
+    .unwrap_err();
+    let Stopped::Cancelled(stats) = stopped else { panic!("{stopped:?}") };
+    let at = at.unwrap();
+    assert!(stats.expanded > at && stats.expanded <= at + CANCEL_EVERY, "{at} then {stats:?}");
+    // Without the flag, a state limit still stops it as before.
+    let stopped =
+        shortest_win_cancellable(&Tree, 40, Pruning::ALL, 5000, &mut |_| {}, &AtomicBool::new(false))
+            .unwrap_err();
+    assert!(matches!(stopped, Stopped::TooManyStates(e) if e.max_states == 5000), "{stopped:?}");
 }

@@ -56,3 +56,24 @@ fn a_solve_stops_when_cancelled() {
         }
     }
 }
+
+/// The solver that builds reverse edges stops too when the flag is set by the first report of
+/// each of its phases, the reverse edges' included (a cancelled pass leaves the edges
+/// incomplete: the solve must not go on with them).
+#[test]
+fn a_solve_with_reverse_edges_stops_in_every_phase() {
+    use endgame_core::{Phase, Progress, SolveError};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let game = Synthetic::new(100_000);
+    for phase in [Phase::Start, Phase::ReverseEdges, Phase::WinsAndLosses] {
+        let flag = AtomicBool::new(false);
+        let report = |p: Progress| {
+            if p.phase == phase {
+                flag.store(true, Ordering::Relaxed);
+            }
+        };
+        let stopped = Retrograde::new().progress(&report).cancel(&flag).solve(&game).err();
+        assert!(flag.load(Ordering::Relaxed), "{phase:?} was reported");
+        assert_eq!(stopped, Some(SolveError::Cancelled), "{phase:?}");
+    }
+}

@@ -33,5 +33,5 @@ pub mod text;
 
 pub use map::{Cell, Direction, MAX_CELLS, Map, MapError, ParseDirectionError};
 pub use setup::{Battle, Setup, SetupError, Unit};
-pub use solve::{DEFAULT_ROUNDS, Solution, Turn};
+pub use solve::{BYTES_PER_STATE, DEFAULT_ROUNDS, Solution, Turn, default_max_states};
 pub use state::{Action, Key, MAX_ZERGLINGS, Outcome, State, Zergling, actions, play};

@@ -12,13 +12,34 @@
 //!   the zerglings have HP left. When that exceeds the limit at the start (the contest's
 //!   z > 17), the answer is LOSE at once.
 
-use endgame_core::search::{Pruning, Puzzle, SearchStats, Step, TooManyStates, shortest_win_observed};
+use endgame_core::search::{
+    Pruning, Puzzle, SearchStats, Step, Stopped, TooManyStates, shortest_win_cancellable,
+};
+use std::sync::atomic::AtomicBool;
 
 use crate::setup::Battle;
 use crate::state::{Action, Key, Outcome, State, actions, play};
 
 /// The contest's round limit.
 pub const DEFAULT_ROUNDS: u32 = 34;
+
+/// Bytes a stored search state takes at most: the states themselves (36 bytes each, with the
+/// move that led there) and the dominance table (33 bytes an entry), with room to grow. Peak RSS
+/// over the states stored, measured on 8 x 8 to 16 x 16 battles with 3 to 7 zerglings: 69 to
+/// 155 bytes, the most just after the table has doubled (BENCHMARKS.md).
+pub const BYTES_PER_STATE: u64 = 160;
+
+/// The default limit of stored states: as many as half the available memory holds (Linux:
+/// `MemAvailable`; else 8 GiB), at [`BYTES_PER_STATE`] each.
+#[must_use]
+pub fn default_max_states() -> u64 {
+    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|info| {
+        let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
+    });
+    available.unwrap_or(8 << 30) / 2 / BYTES_PER_STATE
+}
 
 /// The battle as a puzzle for [`shortest_win`].
 struct Search<'a>(&'a Battle);
@@ -158,10 +179,31 @@ impl Battle {
         max_states: u64,
         progress: &mut dyn FnMut(&SearchStats),
     ) -> Result<Solution, TooManyStates> {
+        self.solve_cancellable(limit, pruning, max_states, progress, &AtomicBool::new(false)).map_err(|e| {
+            match e {
+                Stopped::TooManyStates(e) => e,
+                Stopped::Cancelled(_) => unreachable!("nobody else holds the flag"),
+            }
+        })
+    }
+
+    /// Like [`Battle::solve_observed`], but stops as soon as `cancel` is set (the search reads
+    /// it every 1,024 states expanded).
+    ///
+    /// # Errors
+    /// When the state limit is reached before the answer is known, or `cancel` is set first.
+    pub fn solve_cancellable(
+        &self,
+        limit: u32,
+        pruning: Pruning,
+        max_states: u64,
+        progress: &mut dyn FnMut(&SearchStats),
+        cancel: &AtomicBool,
+    ) -> Result<Solution, Stopped> {
         if pruning.bound && self.start().zergling_hp() > limit {
             return Ok(Solution { limit, plan: None, stats: SearchStats::default() });
         }
-        let result = shortest_win_observed(&Search(self), limit, pruning, max_states, progress)?;
+        let result = shortest_win_cancellable(&Search(self), limit, pruning, max_states, progress, cancel)?;
         let plan = result.plan.map(|plan| {
             // The search's shots index its (possibly sorted) states; zerglings with equal HP
             // and cell are interchangeable, so a shot names any of them in label order.

@@ -111,3 +111,21 @@ proptest! {
         }
     }
 }
+
+/// A cancelled search stops with `Cancelled` and no plan; an unset flag changes nothing.
+#[test]
+fn a_cancelled_solve_stops_and_an_unset_flag_changes_nothing() {
+    use endgame_core::Stopped;
+    use std::sync::atomic::AtomicBool;
+    let big = battle(include_str!("data/battle16.txt"));
+    let cancel = AtomicBool::new(true);
+    match big.solve_cancellable(100, Pruning::ALL, u64::MAX, &mut |_| {}, &cancel) {
+        Err(Stopped::Cancelled(stats)) => assert!(stats.expanded <= endgame_core::CANCEL_EVERY, "{stats:?}"),
+        other => panic!("{other:?}"),
+    }
+    let small = battle(include_str!("data/battle8.txt"));
+    let plain = small.solve(70, Pruning::ALL);
+    let flagged =
+        small.solve_cancellable(70, Pruning::ALL, u64::MAX, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    assert_eq!((flagged.plan, flagged.stats), (plain.plan, plain.stats));
+}

@@ -95,7 +95,7 @@ fn main() {
                 stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
                 let mut stream = BufReader::new(stream);
                 let mut latencies = Vec::with_capacity(count);
-                let mut errors = 0usize;
+                let mut errors = Vec::new();
                 for i in 0..count {
                     let (method, path, body) = MIX[(c + i) % MIX.len()];
                     let t = Instant::now();
@@ -103,19 +103,23 @@ fn main() {
                     latencies.push(t.elapsed());
                     // The last request of the mix is a bad FEN: 400 is its right answer.
                     let expected = if path.ends_with("=bad") { 400 } else { 200 };
-                    errors += usize::from(status != expected);
+                    if status != expected {
+                        errors.push(format!("{status} {method} {}", path.split('?').next().unwrap_or(path)));
+                    }
                 }
                 (latencies, errors)
             })
         })
         .collect();
     let mut latencies = Vec::with_capacity(total);
-    let mut errors = 0;
+    let mut unexpected: Vec<String> = Vec::new();
     for t in threads {
         let (l, e) = t.join().unwrap();
         latencies.extend(l);
-        errors += e;
+        unexpected.extend(e);
     }
+    let errors = unexpected.len();
+    unexpected.sort();
     let wall = started.elapsed();
     latencies.sort();
     let pct = |p: f64| latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)];
@@ -129,5 +133,10 @@ fn main() {
         latencies.last().unwrap().as_secs_f64() * 1e3,
         peak_rss_mib(),
     );
+    let mut kinds = unexpected.clone();
+    kinds.dedup();
+    for kind in kinds {
+        println!("  {} x {kind}", unexpected.iter().filter(|e| **e == kind).count());
+    }
     assert_eq!(errors, 0, "every request answered as expected");
 }

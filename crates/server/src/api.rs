@@ -8,17 +8,18 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::body::Body;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use endgame_core::search::Pruning;
+use endgame_core::search::{Pruning, Stopped};
 use endgame_twixt::replay::{self, Report, Threats};
 use endgame_twixt::{Config, Format, Record, Rules};
 use serde::Serialize;
 
-use crate::{ApiError, AppState};
+use crate::{ApiError, AppState, Limits, MAX_BODY};
 
 /// The API routes.
 pub fn routes() -> Router<Arc<AppState>> {
@@ -31,17 +32,27 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/marine/solve", post(marine_solve))
 }
 
-/// The query parameters, or a 400 naming what is wrong with them.
-pub(crate) type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
+/// The query parameters in order, or a 400 naming what is wrong with them.
+pub(crate) type Params = Result<Query<Vec<(String, String)>>, QueryRejection>;
 
-/// The parameters as a map; unknown names are an error (a typo must not be ignored).
+/// The parameters as a map; unknown names and names given twice are errors (a typo or a
+/// second value must not be ignored).
 pub(crate) fn params(params: Params, known: &[&str]) -> Result<HashMap<String, String>, ApiError> {
-    let Query(map) = params.map_err(|e| ApiError::bad_request(format!("query: {}", e.body_text())))?;
-    if let Some(name) = map.keys().find(|k| !known.contains(&k.as_str())) {
-        let expected = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-        return Err(ApiError::bad_request(format!(
-            "query: unknown parameter '{name}' (expected: {expected})"
-        )));
+    let Query(pairs) = params.map_err(|e| ApiError::bad_request(format!("query: {}", e.body_text())))?;
+    let mut map = HashMap::with_capacity(pairs.len());
+    for (name, value) in pairs {
+        if !known.contains(&name.as_str()) {
+            let expected = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+            return Err(ApiError::bad_request(format!(
+                "query: unknown parameter '{name}' (expected: {expected})"
+            )));
+        }
+        if map.contains_key(&name) {
+            return Err(ApiError::bad_request(format!(
+                "query: parameter '{name}' given twice (expected it once)"
+            )));
+        }
+        map.insert(name, value);
     }
     Ok(map)
 }
@@ -59,11 +70,30 @@ where
         .transpose()
 }
 
-/// The request body as text: over the size limit 413, not UTF-8 400 naming line and column
-/// (the tool's message for a file that is not text).
-fn body_text(body: Result<Bytes, BytesRejection>) -> Result<String, ApiError> {
-    let bytes = body
-        .map_err(|e| ApiError { status: e.status(), message: format!("request body: {}", e.body_text()) })?;
+/// The request body as text: not received within the body time limit 408, over the size limit
+/// 413, not UTF-8 400 naming line and column (the tool's message for a file that is not text).
+async fn body_text(limits: &Limits, body: Body) -> Result<String, ApiError> {
+    let seconds = limits.body_time.as_secs_f64();
+    let bytes = tokio::time::timeout(limits.body_time, axum::body::to_bytes(body, MAX_BODY))
+        .await
+        .map_err(|_| ApiError {
+            status: StatusCode::REQUEST_TIMEOUT,
+            message: format!("request body: not received within the server's limit of {seconds} s"),
+        })?
+        .map_err(|e| {
+            let e = e.into_inner();
+            if e.is::<http_body_util::LengthLimitError>() {
+                ApiError {
+                    status: StatusCode::PAYLOAD_TOO_LARGE,
+                    message: format!(
+                        "request body: longer than the server's limit of {} MiB",
+                        MAX_BODY >> 20
+                    ),
+                }
+            } else {
+                ApiError::bad_request(format!("request body: {e}"))
+            }
+        })?;
     String::from_utf8(bytes.to_vec()).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let text = &e.as_bytes()[..at];
@@ -99,7 +129,7 @@ struct TwixtAnswer {
 async fn twixt_replay(
     State(state): State<Arc<AppState>>,
     query: Params,
-    body: Result<Bytes, BytesRejection>,
+    body: Body,
 ) -> Result<Response, ApiError> {
     let map = params(query, &["format", "rules", "swap", "upto"])?;
     let format: Option<Format> = parsed(&map, "format")?;
@@ -115,9 +145,9 @@ async fn twixt_replay(
         }
     };
     let upto: Option<usize> = parsed(&map, "upto")?;
-    let text = body_text(body)?;
+    let text = body_text(&state.limits, body).await?;
     let answer = state
-        .search(move || -> Result<TwixtAnswer, ApiError> {
+        .search(move |cancel| -> Result<TwixtAnswer, ApiError> {
             let mut record = Record::parse(&text, format).map_err(|mut e| {
                 if e.message == endgame_twixt::record::UNKNOWN_FORMAT {
                     e.message.push_str("; choose the format (format=judge, sgf or t1)");
@@ -134,7 +164,10 @@ async fn twixt_replay(
             if let Some(upto) = upto {
                 record.moves.truncate(upto);
             }
-            let played = replay::replay(&record, config).map_err(ApiError::bad_request)?;
+            let played = replay::replay_cancellable(&record, config, cancel).map_err(|e| match e {
+                replay::ReplayError::Input(e) => ApiError::bad_request(e),
+                replay::ReplayError::Cancelled(e) => ApiError::unavailable(e),
+            })?;
             let report = Report::new(&record, &played);
             let threats = replay::threats(&record, &played.position);
             Ok(TwixtAnswer { report, threats })
@@ -147,7 +180,7 @@ async fn twixt_replay(
 async fn cheesy_solve(
     State(state): State<Arc<AppState>>,
     query: Params,
-    body: Result<Bytes, BytesRejection>,
+    body: Body,
 ) -> Result<Response, ApiError> {
     use endgame_cheesy::Color;
     let map = params(query, &["to_move"])?;
@@ -160,12 +193,13 @@ async fn cheesy_solve(
             )));
         }
     };
-    let text = body_text(body)?;
+    let text = body_text(&state.limits, body).await?;
     let report = state
-        .search(move || -> Result<endgame_cheesy::report::Report, ApiError> {
+        .search(move |cancel| -> Result<endgame_cheesy::report::Report, ApiError> {
             let position =
                 endgame_cheesy::text::parse_position(&text, to_move).map_err(ApiError::bad_request)?;
-            let answer = endgame_cheesy::solve(&position).map_err(ApiError::unavailable)?;
+            let answer =
+                endgame_cheesy::solve_cancellable(&position, cancel).map_err(ApiError::unavailable)?;
             Ok(endgame_cheesy::report::Report::new(&position, &answer))
         })
         .await??;
@@ -176,7 +210,7 @@ async fn cheesy_solve(
 async fn marine_solve(
     State(state): State<Arc<AppState>>,
     query: Params,
-    body: Result<Bytes, BytesRejection>,
+    body: Body,
 ) -> Result<Response, ApiError> {
     use endgame_marine::{Battle, DEFAULT_ROUNDS};
     let map = params(query, &["rounds"])?;
@@ -188,16 +222,18 @@ async fn marine_solve(
         )));
     }
     let max_states = state.limits.marine_states;
-    let text = body_text(body)?;
+    let text = body_text(&state.limits, body).await?;
     let json = state
-        .search(move || -> Result<serde_json::Value, ApiError> {
+        .search(move |cancel| -> Result<serde_json::Value, ApiError> {
             let battle: Battle = text.parse().map_err(ApiError::bad_request)?;
-            let solution = battle.solve_within(rounds, Pruning::ALL, max_states).map_err(|e| {
-                ApiError::unavailable(format!(
-                    "{e} (the server's limit), about {} MB; fewer rounds or hit points make the search smaller",
-                    e.stats.states * 100 / 1_000_000
-                ))
-            })?;
+            let solution =
+                battle.solve_cancellable(rounds, Pruning::ALL, max_states, &mut |_| {}, cancel).map_err(|e| match e {
+                    Stopped::TooManyStates(e) => ApiError::unavailable(format!(
+                        "{e} (the server's limit), about {} MB; fewer rounds or hit points make the search smaller",
+                        e.stats.states * 100 / 1_000_000
+                    )),
+                    Stopped::Cancelled(_) => ApiError::unavailable(e),
+                })?;
             Ok(endgame_marine::report::to_json(&battle, &solution))
         })
         .await??;

@@ -434,6 +434,12 @@ async fn xiangqi_reads_the_table_directory_it_was_given() {
         call_with(limits.clone(), "GET", "/api/xiangqi/stats?material=KRvK", Body::empty()).await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{json}");
     assert!(error(&json).contains("endgame xiangqi generate KRvK --rules standard"), "{json}");
+    // The file is named relative to the table directory, which the message does not show.
+    assert!(
+        error(&json).contains(&format!("xiangqi{0}standard{0}KRvK.", std::path::MAIN_SEPARATOR)),
+        "{json}"
+    );
+    assert!(!error(&json).contains(&*dir.to_string_lossy()), "{json}");
     let fen = query("3k5/9/9/9/9/9/9/9/4R4/5K3 w");
     let (status, json) =
         call_with(limits.clone(), "GET", &format!("/api/xiangqi?fen={fen}"), Body::empty()).await;

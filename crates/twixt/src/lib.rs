@@ -10,7 +10,7 @@
 //! - [`geometry`]: points, knight directions, the exact crossing test and the blocking table
 //!   derived from it.
 //! - [`rules`]: the vocabulary: colors, rule sets, moves, links, outcomes, move errors.
-//! - [`position`]: the engine ([`Position`]: a game in progress; not the core `Game` trait) (hash map of pegs, constant work per move, union-find win detection).
+//! - [`position`]: the engine ([`Position`]: a game in progress; not the core `Game` trait) (a peg map with no worst case, constant work per move, union-find win detection).
 //! - [`record`]: game records in the judge's token format, SGF (Little Golem) and T1 (T1j), with
 //!   format detection and writers.
 //! - [`replay`]: a record played through, move by move, with threats at the end.
@@ -21,6 +21,7 @@
 pub mod generate;
 pub mod geometry;
 pub mod judge;
+mod pegmap;
 pub mod position;
 pub mod record;
 pub mod render;

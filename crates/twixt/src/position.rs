@@ -1,20 +1,22 @@
 //! The rules engine: pegs, links, blocking, and incremental win detection.
 //!
-//! Pegs live in a hash map from point to peg number, so memory is proportional to the number of
-//! pegs, not to the board's area. Each peg keeps an 8-bit set of its link directions. Placing a
+//! Pegs live in a [peg map](crate::pegmap) from point to peg number: a grid on boards of up
+//! to 2048 x 2048 points, a table keyed by a random hash key on larger ones (memory
+//! proportional to the pegs, not to the board's area); no record can choose points that make
+//! it slow. Each peg keeps an 8-bit set of its link directions. Placing a
 //! peg looks at its 8 knight neighbours; a link to a same-colored neighbour is refused when one
 //! of the 9 knight segments that could cross it ([`crate::geometry::blockers`]) is already a link
 //! (of either color under [`Rules::Poj`], of the opponent under [`Rules::Pp`]). That is at most
-//! 8 + 8 * 9 hash look-ups per move, whatever the number of pegs.
+//! 8 + 8 * 9 map look-ups per move, whatever the number of pegs.
 //!
 //! Connectivity is a union-find over pegs (path halving, union by size); each root carries two
 //! flags, "touches my first endzone" and "touches my second endzone". A move wins when the root
 //! of its peg has both, so a whole record is replayed in linear time.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::geometry::{Dir, Point, blockers};
+use crate::pegmap::{PegMap, Slot};
 use crate::rules::{
     Color, Config, Link, Move, MoveError, MoveErrorKind, Outcome, OutcomeText, Placed, Played, Rules,
     SizeError,
@@ -24,41 +26,6 @@ use crate::rules::{
 pub const MIN_N: i32 = 3;
 /// The largest board; coordinates stay far from `i32` overflow.
 pub const MAX_N: i32 = 1 << 30;
-
-/// A fast hasher for points (the map is keyed by trusted coordinates, not by an adversary).
-#[derive(Default)]
-struct PointHasher(u64);
-
-impl Hasher for PointHasher {
-    fn finish(&self) -> u64 {
-        let h = (self.0 ^ (self.0 >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^ (h >> 32)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u8(b);
-        }
-    }
-    fn write_u8(&mut self, b: u8) {
-        self.0 = (self.0 << 8) ^ u64::from(b) ^ (self.0 >> 56);
-    }
-    fn write_i32(&mut self, i: i32) {
-        self.0 = (self.0 << 32) ^ u64::from(i as u32);
-    }
-}
-
-/// What the map holds for a peg: everything the per-move checks read, so that a check costs one
-/// probe of the map and no second look-up elsewhere.
-#[derive(Clone, Copy, Debug)]
-struct Slot {
-    /// The peg's number (its union-find node).
-    index: u32,
-    color: Color,
-    /// Bit `d` set: linked to the peg in direction `d`.
-    links: u8,
-}
-
-type PointMap = HashMap<Point, Slot, BuildHasherDefault<PointHasher>>;
 
 #[derive(Clone, Copy, Debug)]
 struct Peg {
@@ -75,7 +42,7 @@ const BOTH: u8 = 3;
 pub struct Position {
     n: i32,
     config: Config,
-    index: PointMap,
+    index: PegMap,
     pegs: Vec<Peg>,
     parent: Vec<u32>,
     rank: Vec<u32>,
@@ -93,7 +60,7 @@ impl Position {
         Ok(Position {
             n: n as i32,
             config,
-            index: PointMap::default(),
+            index: PegMap::new(n as i32),
             pegs: Vec::new(),
             parent: Vec::new(),
             rank: Vec::new(),
@@ -112,6 +79,14 @@ impl Position {
         game.rank.reserve(pegs);
         game.zones.reserve(pegs);
         Ok(game)
+    }
+
+    /// Slots of the peg map examined by look-ups so far: the map's work, independent of the
+    /// machine (a move costs at most 8 + 8 x 9 look-ups; a look-up examines one slot on a grid,
+    /// about 1.5 on average in the keyed table of a large board, whatever the points).
+    #[must_use]
+    pub fn map_probes(&self) -> u64 {
+        self.index.probes()
     }
 
     /// The largest coordinate, N.
@@ -147,7 +122,7 @@ impl Position {
     /// The color of the peg on `p`, if any.
     #[must_use]
     pub fn peg_at(&self, p: Point) -> Option<Color> {
-        self.index.get(&p).map(|s| s.color)
+        self.index.get(p).map(|s| s.color)
     }
 
     /// Every peg, in the order placed.
@@ -158,7 +133,7 @@ impl Position {
     /// Every link with its color, each once.
     pub fn links(&self) -> impl Iterator<Item = (Link, Color)> + '_ {
         self.pegs.iter().flat_map(|p| {
-            let links = self.index.get(&p.point).map_or(0, |s| s.links);
+            let links = self.index.get(p.point).map_or(0, |s| s.links);
             Dir::ALL[..4]
                 .iter()
                 .filter(move |d| links >> d.index() & 1 == 1)
@@ -168,7 +143,7 @@ impl Position {
 
     /// The pegs linked to the peg on `p`.
     pub fn linked(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
-        let links = self.index.get(&p).map_or(0, |s| s.links);
+        let links = self.index.get(p).map_or(0, |s| s.links);
         Dir::ALL.into_iter().filter(move |d| links >> d.index() & 1 == 1).map(move |d| p.step(d))
     }
 
@@ -195,7 +170,7 @@ impl Position {
         if self.zone(p, !color) != 0 {
             return Err(MoveErrorKind::Endzone(p, !color, color));
         }
-        if self.index.contains_key(&p) {
+        if self.index.contains(p) {
             return Err(MoveErrorKind::Occupied(p));
         }
         Ok(())
@@ -270,7 +245,7 @@ impl Position {
     fn blocker(&self, p: Point, d: Dir, color: Color) -> Option<Link> {
         for b in blockers(d) {
             let start = p.offset(b.offset.0, b.offset.1);
-            if let Some(peg) = self.index.get(&start)
+            if let Some(peg) = self.index.get(start)
                 && peg.links >> b.dir.index() & 1 == 1
                 && (self.config.rules == Rules::Poj || peg.color != color)
             {
@@ -282,7 +257,7 @@ impl Position {
 
     /// The same-colored peg in direction `d` of `p`, if any.
     fn friend(&self, p: Point, d: Dir, color: Color) -> Option<u32> {
-        self.index.get(&p.step(d)).filter(|s| s.color == color).map(|s| s.index)
+        self.index.get(p.step(d)).filter(|s| s.color == color).map(|s| s.index)
     }
 
     fn place(&mut self, p: Point, color: Color, number: usize) -> Placed {
@@ -300,9 +275,7 @@ impl Position {
                 continue;
             }
             placed.linked |= 1 << d.index();
-            if let Some(other) = self.index.get_mut(&p.step(d)) {
-                other.links |= 1 << d.opposite().index();
-            }
+            self.index.add_links(p.step(d), 1 << d.opposite().index());
             self.union(i, j);
         }
         // The new peg enters the map last: the checks above never look at `p` itself.

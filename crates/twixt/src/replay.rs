@@ -6,7 +6,9 @@
 
 use std::io::{self, Write};
 
-use endgame_core::InputError;
+use std::sync::atomic::AtomicBool;
+
+use endgame_core::{Cancelled, InputError, cancel};
 
 use crate::geometry::Point;
 use crate::position::Position;
@@ -49,10 +51,38 @@ fn describe(kind: MoveErrorKind, format: Format) -> String {
 
 /// Plays `record` under `config`.
 pub fn replay(record: &Record, config: Config) -> Result<Replay, InputError> {
+    replay_cancellable(record, config, &AtomicBool::new(false)).map_err(|e| match e {
+        ReplayError::Input(e) => e,
+        ReplayError::Cancelled(_) => unreachable!("nobody else holds the flag"),
+    })
+}
+
+/// Why [`replay_cancellable`] gave no replay.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// A move is illegal (or the board size is wrong).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The flag was set first.
+    #[error(transparent)]
+    Cancelled(#[from] Cancelled),
+}
+
+/// Moves played between two reads of the cancel flag in [`replay_cancellable`].
+const CANCEL_EVERY: usize = 1 << 12;
+
+/// [`replay`], stopped once `flag` is set (read every 4,096 moves).
+///
+/// # Errors
+/// An illegal move, or `flag` set before the end.
+pub fn replay_cancellable(record: &Record, config: Config, flag: &AtomicBool) -> Result<Replay, ReplayError> {
     let mut game = Position::with_capacity(record.n, config, record.moves.len())
         .map_err(|e| InputError::new("board size", e.to_string()))?;
     let mut steps = Vec::with_capacity(record.moves.len());
-    for m in &record.moves {
+    for (k, m) in record.moves.iter().enumerate() {
+        if k % CANCEL_EVERY == 0 {
+            cancel::check(flag)?;
+        }
         let played = game.play(m.mv).map_err(|e| {
             InputError::new(format!("move {} (line {})", e.number, m.line), describe(e.kind, record.format))
         })?;

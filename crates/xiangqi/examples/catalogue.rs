@@ -8,9 +8,8 @@
 //! ```
 use std::process::ExitCode;
 
-use endgame_core::perpetual::RuleValue;
 use endgame_xiangqi::catalogue::catalogue;
-use endgame_xiangqi::{Material, Probe, Rules, Tablebases};
+use endgame_xiangqi::{Material, Rules, Tablebases};
 
 fn main() -> ExitCode {
     let Some(dir) = std::env::args().nth(1) else {
@@ -23,37 +22,12 @@ fn main() -> ExitCode {
         eprintln!("{e}");
         return ExitCode::FAILURE;
     }
-    println!(
-        "| Chinese | English | Material | Typical position (Red to move) | Its result | Positions | Won by the side to move | Drawn | Lost | Longest win of Red |"
-    );
-    println!("|---|---|---|---|---|--:|--:|--:|--:|--:|");
-    for e in catalogue() {
-        let (value, stats) = match (store.probe(&e.position()), store.stats(e.material())) {
-            (Ok(v), Ok(s)) => (v, s),
-            (Err(err), _) | (_, Err(err)) => {
-                eprintln!("{}: {err}", e.material);
-                return ExitCode::FAILURE;
-            }
-        };
-        let plies = |n: u32| if n == 1 { "1 ply".to_string() } else { format!("{n} plies") };
-        let result = match value {
-            RuleValue::Win(n) => format!("Red wins in {}", plies(n.0)),
-            RuleValue::Loss(n) => format!("Black wins in {}", plies(n.0)),
-            _ => "draw".to_string(),
-        };
-        let share = |n: u64| format!("{:.1} %", 100.0 * n as f64 / stats.positions.max(1) as f64);
-        println!(
-            "| {} | {} | `{}` | `{}` | {result} | {} | {} | {} | {} | {} plies |",
-            e.chinese,
-            e.english,
-            e.material,
-            e.fen,
-            stats.positions,
-            share(stats.wins),
-            share(stats.draws),
-            share(stats.losses),
-            stats.longest_red_win_plies
-        );
+    match endgame_xiangqi::catalogue::table(&store) {
+        Ok(table) => print!("{table}"),
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
     }
     ExitCode::SUCCESS
 }

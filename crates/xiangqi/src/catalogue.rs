@@ -218,6 +218,44 @@ pub fn catalogue_json() -> serde_json::Value {
         .collect()
 }
 
+/// The README's table of the classic endgames: for each, its names, material, typical
+/// position, that position's result and the statistics of the material under the rules of
+/// `store` (a Markdown table, a line per endgame after the header).
+///
+/// # Errors
+/// When a material has no tables in `store` (generate them first) or a file cannot be read.
+pub fn table(store: &crate::Tablebases) -> Result<String, crate::ProbeError> {
+    use crate::Probe;
+    use endgame_core::perpetual::RuleValue;
+    let mut out = String::from(
+        "| Chinese | English | Material | Typical position (Red to move) | Its result | Positions | Won by the side to move | Drawn | Lost | Longest win of Red |\n|---|---|---|---|---|--:|--:|--:|--:|--:|\n",
+    );
+    for e in catalogue() {
+        let value = store.probe(&e.position())?;
+        let stats = store.stats(e.material())?;
+        let plies = |n: u32| if n == 1 { "1 ply".to_string() } else { format!("{n} plies") };
+        let result = match value {
+            RuleValue::Win(n) => format!("Red wins in {}", plies(n.0)),
+            RuleValue::Loss(n) => format!("Black wins in {}", plies(n.0)),
+            _ => "draw".to_string(),
+        };
+        let share = |n: u64| format!("{:.1} %", 100.0 * n as f64 / stats.positions.max(1) as f64);
+        out.push_str(&format!(
+            "| {} | {} | `{}` | `{}` | {result} | {} | {} | {} | {} | {} plies |\n",
+            e.chinese,
+            e.english,
+            e.material,
+            e.fen,
+            stats.positions,
+            share(stats.wins),
+            share(stats.draws),
+            share(stats.losses),
+            stats.longest_red_win_plies
+        ));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

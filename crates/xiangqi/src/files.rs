@@ -132,7 +132,7 @@ fn convert_one(tables: &Tablebases, material: Material) -> Result<Converted, Fil
     let index = MaterialIndex::new(material);
     let id = table_id(material, tables.rules(), index.len());
     let solution = V2Reader::open(&old, &id)?.read()?;
-    let stats = Stats::of_values(&index, |p| solution.value(p));
+    let stats = Stats::of_values(&index, tables.rules(), |p| solution.value(p));
     let (wdl, dtm) = (tables.path(material), tables.dtm_path(material));
     let paths = TablePaths { wdl: &wdl, dtm: &dtm };
     write_tables(paths, &id, &stats.counters(), |range, out| out.extend(range.map(|p| solution.value(p))))?;

@@ -21,6 +21,8 @@
 //!   with progress and a memory budget, and a queue of cancellable jobs for a server.
 //! - [`perpetual`]: tables under `perpetual-check` (a side that checks forever loses), solved
 //!   in memory by the core's [`endgame_core::perpetual`] solver.
+//! - [`input`]: positions, materials and rule sets as users type them, with the command line's
+//!   messages (shared by the command line and the bindings).
 //! - [`judge`]: the HDU 5897 contest format.
 //! - [`wxf`]: moves in WXF notation (`C2.5`, `H8+7`), as players write them.
 //!
@@ -44,6 +46,7 @@ pub mod cluster;
 pub mod fen;
 pub mod files;
 pub mod index;
+pub mod input;
 pub mod jobs;
 pub mod judge;
 pub mod material;

@@ -37,12 +37,19 @@ pub fn dtm(value: RuleValue) -> Option<i64> {
     }
 }
 
+/// The ban a result is won or lost by (`perpetual-check`, `perpetual-chase`), `None` for a
+/// mate, a loss or a draw: the `rule` field of the JSON answers and of the bindings.
+#[must_use]
+pub fn rule(value: RuleValue) -> Option<&'static str> {
+    value.ban().map(|ban| ban.name())
+}
+
 /// `category`, `dtm` and, for a result by the rule, `rule` into `json`.
 fn put_value(json: &mut Json, value: RuleValue) {
     json["category"] = json!(category(value));
     json["dtm"] = json!(dtm(value));
-    if let Some(ban) = value.ban() {
-        json["rule"] = json!(ban.name());
+    if let Some(rule) = rule(value) {
+        json["rule"] = json!(rule);
     }
 }
 
@@ -143,6 +150,29 @@ pub fn stats_json(material: crate::Material, rules: crate::Rules, s: &crate::Sta
         json["standard_draws"] = json!(s.draws + s.wins_by_rule + s.losses_by_rule);
     }
     json
+}
+
+/// [`stats_json`] of `material` in `tables`, with the sizes of the files that answer for it
+/// (its own, or its colour twin's) when there are files: `wdl_bytes`, `dtm_bytes`, and their
+/// bits per legal position (`wdl_bits_per_position`, `dtm_bits_per_position`): what
+/// `endgame xiangqi stats --json` prints.
+#[must_use]
+pub fn stats_with_files_json(
+    tables: &crate::Tablebases,
+    material: crate::Material,
+    s: &crate::Stats,
+) -> Json {
+    let mut report = stats_json(material, tables.rules(), s);
+    let size = |path: std::path::PathBuf| std::fs::metadata(path).ok().map(|m| m.len());
+    let bits = |bytes: u64| if s.positions == 0 { 0.0 } else { bytes as f64 * 8.0 / s.positions as f64 };
+    let file = tables.file_material(material);
+    if let Some((wdl, dtm)) = size(tables.path(file)).zip(size(tables.dtm_path(file))) {
+        report["wdl_bytes"] = wdl.into();
+        report["dtm_bytes"] = dtm.into();
+        report["wdl_bits_per_position"] = bits(wdl).into();
+        report["dtm_bits_per_position"] = bits(dtm).into();
+    }
+    report
 }
 
 /// Probes and builds [`solve_json`].

@@ -319,12 +319,15 @@ impl Stats {
 }
 
 impl Stats {
-    /// Counts over the positions of `index` whose values `value` gives, `None` for holes (a
-    /// solved table's holes are exactly the indices that are no legal position, so no
-    /// position's legality is tested: each index takes a lookup and a digit or two), in
-    /// parallel. The same as [`Stats::count`] over a solved table's values.
+    /// Counts over the positions of `index` whose values `value` gives, `None` for holes, in
+    /// parallel: the same as [`Stats::count`] over a table solved under `rules`. A table's
+    /// holes are exactly the indices that are no legal position, so no position's legality is
+    /// tested (each index takes a lookup and a digit or two), except under `hdu`, whose
+    /// tables also value the positions where the side not to move is in check (its General
+    /// is taken next): those are no legal positions and are not counted.
     pub(crate) fn of_values(
         index: &MaterialIndex,
+        rules: Rules,
         value: impl Fn(usize) -> Option<RuleValue> + Sync,
     ) -> Stats {
         use rayon::prelude::*;
@@ -334,6 +337,9 @@ impl Stats {
             .map(|c| {
                 let mut stats = Stats::default();
                 for p in c * CHUNK..index.len().min((c + 1) * CHUNK) {
+                    if rules == Rules::Hdu && !index.is_legal(p) {
+                        continue;
+                    }
                     if let Some(v) = value(p) {
                         let turn = MaterialIndex::turn(p);
                         for _ in 0..index.stands_for(p) {

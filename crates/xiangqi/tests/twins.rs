@@ -73,6 +73,7 @@ fn answered_from_the_twin(name: &str, rules: Rules, materials: &[&str]) {
             match (generated.probe(&position), own.probe(&position)) {
                 (Ok(a), Ok(b)) => {
                     assert_eq!(a, b, "{twin} under {rules}: {}", position.setup());
+                    assert_eq!(generated.probe_wdl(&position).unwrap(), endgame_xiangqi::Category::of(a));
                     answered += 1;
                     if i % 997 == 0 {
                         assert_eq!(generated.moves(&position).unwrap(), own.moves(&position).unwrap());
