@@ -108,3 +108,105 @@ fn serve_says_whether_it_generates() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Issue 23: table files do not exhaust the descriptors. Under a limit of 32 open files (set in
+/// the child's shell, soft and hard, so the server cannot raise it), a server over 20
+/// materials with table files (40 files: far more than the limit leaves once the server has
+/// its own) answers every probe right, round after round, keeps at most its share of table
+/// files open, and still serves the page afterwards.
+#[cfg(target_os = "linux")]
+#[test]
+fn serve_under_a_low_descriptor_limit_answers_every_material() {
+    use endgame_xiangqi::probe::Probe;
+    use endgame_xiangqi::{Material, MaterialIndex, Rules, Tablebases, report};
+    const LIMIT: u64 = 32;
+    let dir = std::env::temp_dir().join(format!("endgame-serve-test-nofile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let names = [
+        "KRvK", "KNvK", "KCvK", "KPvK", "KAvK", "KBvK", "KAAvK", "KABvK", "KBBvK", "KAvKA", "KAvKB", "KBvKB",
+        "KRvKA", "KRvKB", "KNvKA", "KNvKB", "KCvKA", "KCvKB", "KPvKA", "KPvKB",
+    ];
+    let materials: Vec<Material> = names.iter().map(|m| m.parse().unwrap()).collect();
+    let store = Tablebases::open(&dir, Rules::Standard);
+    store.generate(&materials, &|_| {}).unwrap();
+    // Two positions of each material (its first and last legal index), with the answer the
+    // library gives in this process (no limit).
+    let mut expected = Vec::new();
+    for &m in &materials {
+        let index = MaterialIndex::new(m);
+        let legal = |i: usize| index.decode(i).filter(|p| p.check(Rules::Standard).is_ok());
+        let first = (0..index.len()).find_map(legal).unwrap();
+        let last = (0..index.len()).rev().find_map(legal).unwrap();
+        for p in [first, last] {
+            let json = report::solve_json(
+                &p,
+                Rules::Standard,
+                store.probe(&p).unwrap(),
+                &store.main_line(&p).unwrap(),
+            );
+            expected.push((
+                m,
+                p.setup().to_string().replace(' ', "%20"),
+                json["category"].clone(),
+                json["dtm"].clone(),
+            ));
+        }
+    }
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -n {LIMIT} && exec \"$0\" serve --addr 127.0.0.1:0 --dir \"$1\""))
+        .arg(cargo_bin("endgame"))
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr =
+        line.trim().strip_prefix("Listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
+    let limits = std::fs::read_to_string(format!("/proc/{}/limits", child.id())).unwrap();
+    let nofile = limits.lines().find(|l| l.starts_with("Max open files")).unwrap().to_string();
+    // The open table files of the server now.
+    let table_files = || {
+        std::fs::read_dir(format!("/proc/{}/fd", child.id()))
+            .unwrap()
+            .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+            .filter(|target| target.starts_with(&dir))
+            .count()
+    };
+    let get = |path: &str| {
+        let mut stream = TcpStream::connect(&addr).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    };
+    let share = endgame_server::descriptors::Budget::for_limit(LIMIT, 1024).table_files;
+    let mut failures = Vec::new();
+    let mut most = 0;
+    for _round in 0..3 {
+        for (m, fen, category, dtm) in &expected {
+            let response = get(&format!("/api/xiangqi?fen={fen}"));
+            let body = response.split("\r\n\r\n").nth(1).unwrap_or("");
+            let json: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+            if !response.starts_with("HTTP/1.1 200") || json["category"] != *category || json["dtm"] != *dtm {
+                failures.push(format!("{m} {fen}: {response}"));
+            }
+            most = most.max(table_files());
+        }
+    }
+    let page = get("/");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(nofile.split_whitespace().nth(3), Some("32"), "the limit in force: {nofile}");
+    assert!(
+        failures.is_empty(),
+        "{} of {} probes failed, the first: {}",
+        failures.len(),
+        3 * expected.len(),
+        failures[0]
+    );
+    assert!(most <= share, "{most} table files open at once, more than the share of {share}");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+}

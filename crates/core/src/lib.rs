@@ -30,6 +30,7 @@ pub mod explicit;
 pub mod game;
 pub mod input;
 pub mod line;
+pub mod open_files;
 pub mod perpetual;
 pub mod retrograde;
 pub mod schedule;

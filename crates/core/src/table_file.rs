@@ -78,6 +78,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
+use crate::open_files::{Identity, OpenFiles, PooledFile};
 use crate::perpetual::{Ban, RuleSolution, RuleValue};
 use crate::retrograde::{Solution, SolveError};
 use crate::value::{Plies, Wdl};
@@ -942,11 +943,46 @@ impl Block {
     }
 }
 
+/// The file under a [`TableFile`]: a descriptor of its own, or one a pool of open files
+/// closes and opens again ([`OpenFiles`]).
+#[derive(Debug)]
+enum Handle {
+    Own(fs::File, Identity),
+    Pooled(PooledFile),
+}
+
+impl Handle {
+    fn open(path: &Path, files: Option<&Arc<OpenFiles>>) -> io::Result<Handle> {
+        Ok(match files {
+            Some(files) => Handle::Pooled(PooledFile::open(files, path)?),
+            None => {
+                let file = fs::File::open(path)?;
+                let identity = Identity::of(&file.metadata()?);
+                Handle::Own(file, identity)
+            }
+        })
+    }
+
+    fn identity(&self) -> Identity {
+        match self {
+            Handle::Own(_, identity) => *identity,
+            Handle::Pooled(file) => file.identity(),
+        }
+    }
+
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        match self {
+            Handle::Own(file, _) => read_at(file, buf, offset),
+            Handle::Pooled(file) => file.read_exact_at(buf, offset),
+        }
+    }
+}
+
 /// An open table file of either kind: its header read and checked, its blocks read on demand.
 #[derive(Debug)]
 pub struct TableFile {
     path: PathBuf,
-    file: fs::File,
+    file: Handle,
     head: Head,
     /// The header's checksum.
     crc: u32,
@@ -965,12 +1001,36 @@ impl TableFile {
     /// When the file is missing or unreadable, not a table, of another format version, of
     /// another kind, game, variant, rule set or size, truncated, or its header is damaged.
     pub fn open(path: &Path, id: &TableId, kind: FileKind) -> Result<TableFile, TableError> {
-        let file = fs::File::open(path).map_err(|e| TableError::io(path, e))?;
-        let length = file.metadata().map_err(|e| TableError::io(path, e))?.len();
+        TableFile::open_with(None, path, id, kind)
+    }
+
+    /// [`TableFile::open`] with its descriptor in the pool `files`, which keeps a bounded
+    /// number open: the file is opened again when it was closed, and never as another file put
+    /// at its path since (see [`TableFile::replaced`]).
+    ///
+    /// # Errors
+    /// As [`TableFile::open`].
+    pub fn open_in(
+        files: &Arc<OpenFiles>,
+        path: &Path,
+        id: &TableId,
+        kind: FileKind,
+    ) -> Result<TableFile, TableError> {
+        TableFile::open_with(Some(files), path, id, kind)
+    }
+
+    fn open_with(
+        files: Option<&Arc<OpenFiles>>,
+        path: &Path,
+        id: &TableId,
+        kind: FileKind,
+    ) -> Result<TableFile, TableError> {
+        let file = Handle::open(path, files).map_err(|e| TableError::io(path, e))?;
+        let length = file.identity().len();
         let damaged = |why: String| TableError::damaged(path, why);
         let mut start = [0u8; 16];
         let got = (length as usize).min(16);
-        read_at(&file, &mut start[..got], 0).map_err(|e| TableError::io(path, e))?;
+        file.read_at(&mut start[..got], 0).map_err(|e| TableError::io(path, e))?;
         if start[..got.min(8)] != MAGIC[..got.min(8)] {
             return Err(damaged("not an endgame table (bad magic)".into()));
         }
@@ -989,7 +1049,7 @@ impl TableFile {
             return Err(damaged(format!("a header of {size} bytes")));
         }
         let mut bytes = vec![0u8; size as usize];
-        read_at(&file, &mut bytes, 0).map_err(|e| TableError::io(path, e))?;
+        file.read_at(&mut bytes, 0).map_err(|e| TableError::io(path, e))?;
         let (body, crc) = bytes.split_at(bytes.len() - 4);
         let crc = u32::from_le_bytes(crc.try_into().expect("4 bytes"));
         if crc32fast::hash(body) != crc {
@@ -1029,7 +1089,28 @@ impl TableFile {
     /// # Errors
     /// As [`TableFile::open`], and when the DTM file belongs to another WDL file.
     pub fn open_dtm(path: &Path, wdl: &TableFile) -> Result<TableFile, TableError> {
-        let dtm = TableFile::open(path, &wdl.head.id, FileKind::Dtm)?;
+        TableFile::open_dtm_with(None, path, wdl)
+    }
+
+    /// [`TableFile::open_dtm`] with its descriptor in the pool `files` (see
+    /// [`TableFile::open_in`]).
+    ///
+    /// # Errors
+    /// As [`TableFile::open_dtm`].
+    pub fn open_dtm_in(
+        files: &Arc<OpenFiles>,
+        path: &Path,
+        wdl: &TableFile,
+    ) -> Result<TableFile, TableError> {
+        TableFile::open_dtm_with(Some(files), path, wdl)
+    }
+
+    fn open_dtm_with(
+        files: Option<&Arc<OpenFiles>>,
+        path: &Path,
+        wdl: &TableFile,
+    ) -> Result<TableFile, TableError> {
+        let dtm = TableFile::open_with(files, path, &wdl.head.id, FileKind::Dtm)?;
         if dtm.head.pair != wdl.crc {
             return Err(TableError::damaged(
                 path,
@@ -1046,6 +1127,22 @@ impl TableFile {
     #[must_use]
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Whether the file at its path now is not the one opened: written anew (a generation
+    /// renames a new file over the old one), changed in place, or gone. A reader that keeps
+    /// table files open across such a change asks this to read the new file rather than the
+    /// old (deleted) one.
+    ///
+    /// # Errors
+    /// When the path cannot be examined for another reason than its absence.
+    pub fn replaced(&self) -> Result<bool, TableError> {
+        let now = match fs::metadata(&self.path) {
+            Ok(meta) => Identity::of(&meta),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(true),
+            Err(e) => return Err(TableError::io(&self.path, e)),
+        };
+        Ok(now != self.file.identity())
     }
 
     /// What the file holds.
@@ -1130,7 +1227,7 @@ impl TableFile {
             return Err(TableError::damaged(path, format!("no block {b}")));
         };
         let mut compressed = vec![0u8; (end - start) as usize];
-        read_at(&self.file, &mut compressed, start).map_err(|e| TableError::io(path, e))?;
+        self.file.read_at(&mut compressed, start).map_err(|e| TableError::io(path, e))?;
         if crc32fast::hash(&compressed) != self.crcs[b] {
             return Err(TableError::damaged(path, format!("block {b}: checksum mismatch (damaged file)")));
         }

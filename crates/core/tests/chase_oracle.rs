@@ -20,19 +20,22 @@
 //!   the ban on perpetual chase. What neither side wins is a draw; draws that can reach a
 //!   drawn end get the shortest such distance by rounds again.
 
+mod common;
+
+use common::{CHASE, CHECK, Edge, IDLE, Shape, edges, mates, union_over_strategies, with_draws};
 use endgame_core::explicit::ExplicitGame;
 use endgame_core::perpetual::{Ban, PerpetualCheck, RuleSolution, RuleValue, best_move, check_rule_solution};
-use endgame_core::{Game, Plies, Retrograde, Successor, Value, Wdl};
+use endgame_core::{Game, Retrograde, Value, Wdl};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
-/// At most this many strategies per game (the generator trims moves to stay below).
-const MAX_STRATEGIES: usize = 4096;
+/// The random games: up to 11 nodes, chase labels on moves, moves out into results of both
+/// bans.
+const SHAPE: Shape = Shape { nodes: 11, check: 0.4, chase: 0.45, bans: &[Ban::Check, Ban::Chase] };
 
-/// The levels of a label.
-const IDLE: u8 = 0;
-const CHASE: u8 = 1;
-const CHECK: u8 = 2;
+fn any_game() -> impl Strategy<Value = ExplicitGame> {
+    common::any_game(SHAPE)
+}
 
 /// Which rule the oracle judges by.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -61,64 +64,6 @@ impl Judge {
         let wdl = if self == Judge::CheckOnly { after.check_wdl() } else { after.wdl() };
         if mover_is_me { wdl == Wdl::Loss } else { wdl == Wdl::Win }
     }
-}
-
-/// A move as the oracle sees it: to a node with its level, or an end with its value for the
-/// side to move there.
-#[derive(Clone, Copy)]
-enum Edge {
-    To(usize, u8),
-    End(RuleValue),
-}
-
-fn edges(game: &ExplicitGame, u: usize) -> Vec<Edge> {
-    game.moves_of(u)
-        .iter()
-        .enumerate()
-        .map(|(mv, s)| match *s {
-            Successor::Position(q) if game.is_check(q) => Edge::To(q, CHECK),
-            Successor::Position(q) if game.is_chase_move(u, mv) => Edge::To(q, CHASE),
-            Successor::Position(q) => Edge::To(q, IDLE),
-            Successor::Known(_) => Edge::End(game.known_rule_value(u, mv).unwrap()),
-        })
-        .collect()
-}
-
-/// Mate values by rounds (`None`: no forced mate either way).
-fn mates(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
-    let n = game.num_positions();
-    let mut value: Vec<Option<RuleValue>> = vec![None; n];
-    for u in 0..n {
-        if game.is_position(u) {
-            value[u] = match game.terminal(u) {
-                Some(t) => Some(t.into()),
-                None if game.moves_of(u).is_empty() => Some(RuleValue::Loss(Plies(0))),
-                None => None,
-            };
-        }
-    }
-    let fixed: Vec<bool> = value.iter().map(Option::is_some).collect();
-    for r in 1..=(2 * n + 10) as u32 {
-        let before = value.clone();
-        for u in 0..n {
-            if !game.is_position(u) || fixed[u] || before[u].is_some() {
-                continue;
-            }
-            let children: Vec<Option<RuleValue>> = edges(game, u)
-                .into_iter()
-                .map(|e| match e {
-                    Edge::To(q, _) => before[q],
-                    Edge::End(v) => Some(v),
-                })
-                .collect();
-            if children.iter().any(|c| *c == Some(RuleValue::Loss(Plies(r - 1)))) {
-                value[u] = Some(RuleValue::Win(Plies(r)));
-            } else if children.iter().all(|c| matches!(c, Some(RuleValue::Win(d)) if d.0 < r)) {
-                value[u] = Some(RuleValue::Loss(Plies(r)));
-            }
-        }
-    }
-    value.iter().map(|v| v.filter(|v| matches!(v, RuleValue::Win(_) | RuleValue::Loss(_)))).collect()
 }
 
 /// The game on states `2 u + s` (`s = 0`: me to move at `u`, `1`: the opponent).
@@ -252,29 +197,7 @@ fn winning_with(st: &States, succ: &[Vec<(usize, u8)>], judge: Judge) -> u32 {
 
 /// My winning states under `judge`, by enumerating my memoryless strategies.
 fn winning_region(st: &States, judge: Judge) -> u32 {
-    let k = st.succ.len();
-    let choosers: Vec<usize> = (0..k).filter(|&x| x.is_multiple_of(2) && st.succ[x].len() > 1).collect();
-    let mut pick = vec![0usize; choosers.len()];
-    let mut won = 0u32;
-    loop {
-        let mut succ = st.succ.clone();
-        for (c, &x) in choosers.iter().enumerate() {
-            succ[x] = vec![st.succ[x][pick[c]]];
-        }
-        won |= winning_with(st, &succ, judge);
-        let mut c = 0;
-        while c < choosers.len() {
-            pick[c] += 1;
-            if pick[c] < st.succ[choosers[c]].len() {
-                break;
-            }
-            pick[c] = 0;
-            c += 1;
-        }
-        if c == choosers.len() {
-            return won;
-        }
-    }
+    union_over_strategies(&st.succ, |succ| winning_with(st, succ, judge))
 }
 
 fn oracle_by(game: &ExplicitGame, judge: Judge) -> Vec<Option<RuleValue>> {
@@ -303,121 +226,11 @@ fn oracle_by(game: &ExplicitGame, judge: Judge) -> Vec<Option<RuleValue>> {
             (None, None) => None,
         };
     }
-    // Draws: the shortest line through draws to a drawn end.
-    let draws: Vec<usize> = (0..n).filter(|&u| game.is_position(u) && value[u].is_none()).collect();
-    for r in 1..=(n + 10) as u32 {
-        let before = value.clone();
-        for &u in &draws {
-            if before[u].is_none()
-                && edges(game, u).into_iter().any(|e| {
-                    let child = match e {
-                        Edge::To(q, _) => before[q],
-                        Edge::End(v) => Some(v),
-                    };
-                    child == Some(RuleValue::Draw(Some(Plies(r - 1))))
-                })
-            {
-                value[u] = Some(RuleValue::Draw(Some(Plies(r))));
-            }
-        }
-    }
-    for &u in &draws {
-        value[u].get_or_insert(RuleValue::Draw(None));
-    }
-    value
+    with_draws(game, value)
 }
 
 fn oracle(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
     oracle_by(game, Judge::Both)
-}
-
-fn any_plain_value() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        (0u32..4).prop_map(Value::win_in),
-        (0u32..4).prop_map(Value::loss_in),
-        (0u32..3).prop_map(|d| Value::Draw(Some(Plies(d)))),
-        Just(Value::Draw(None)),
-    ]
-}
-
-fn any_rule_value() -> impl Strategy<Value = RuleValue> {
-    let ban = prop_oneof![Just(Ban::Check), Just(Ban::Chase)];
-    prop_oneof![
-        any_plain_value().prop_map(RuleValue::from),
-        (ban.clone(), 0u32..5).prop_map(|(b, r)| RuleValue::WinByRule(b, r)),
-        (ban, 0u32..5).prop_map(|(b, r)| RuleValue::LossByRule(b, r)),
-    ]
-}
-
-/// A random game of up to 11 nodes: check marks, chase marks on moves, holes, terminal
-/// values, moves (cycles and repeated moves included) and moves out with values under the
-/// rule. Moves are trimmed so that the oracle enumerates at most [`MAX_STRATEGIES`]
-/// strategies.
-fn any_game() -> impl Strategy<Value = ExplicitGame> {
-    (1usize..=11).prop_flat_map(|n| {
-        let node = (
-            prop::collection::vec((0..n, prop::bool::weighted(0.45)), 0..5),
-            prop::option::weighted(0.08, any_plain_value()),
-            prop::option::weighted(0.25, any_rule_value()),
-            prop::bool::weighted(0.4),
-            prop::bool::weighted(0.05),
-        );
-        prop::collection::vec(node, n).prop_map(move |nodes| {
-            let holes: Vec<bool> = nodes.iter().enumerate().map(|(i, node)| node.4 && i > 0).collect();
-            let mut product = 1usize;
-            let mut chases = Vec::new();
-            let edges: Vec<Vec<usize>> = nodes
-                .iter()
-                .enumerate()
-                .map(|(u, (targets, ..))| {
-                    let mut list: Vec<(usize, bool)> = Vec::new();
-                    let mut distinct = 0usize;
-                    for &(q, chase) in targets {
-                        if holes[q] {
-                            continue;
-                        }
-                        // Distinct options of a node (target and label): their product bounds
-                        // the strategies.
-                        if !list.contains(&(q, chase)) {
-                            let grown = product / distinct.max(1) * (distinct + 1);
-                            if grown > MAX_STRATEGIES {
-                                continue;
-                            }
-                            product = grown;
-                            distinct += 1;
-                        }
-                        list.push((q, chase));
-                    }
-                    for (mv, &(_, chase)) in list.iter().enumerate() {
-                        if chase {
-                            chases.push((u, mv));
-                        }
-                    }
-                    list.into_iter().map(|(q, _)| q).collect()
-                })
-                .collect();
-            let mut game = ExplicitGame::new(edges);
-            for (u, mv) in chases {
-                game = game.with_chase(u, mv);
-            }
-            for (p, (_, terminal, known, check, _)) in nodes.into_iter().enumerate() {
-                if holes[p] {
-                    game = game.with_hole(p);
-                    continue;
-                }
-                if let Some(v) = terminal {
-                    game = game.with_terminal(p, v);
-                }
-                if let Some(v) = known {
-                    game = game.with_known_rule_move(p, v);
-                }
-                if check {
-                    game = game.with_check(p);
-                }
-            }
-            game
-        })
-    })
 }
 
 /// Checks that the solver's best moves win: with them as my strategy everywhere, every play

@@ -19,75 +19,22 @@
 //! - What neither side wins is a draw; draws that can reach a drawn end get the shortest such
 //!   distance by rounds again.
 
+mod common;
+
+use common::{Edge, Shape, any_game, edges, mates, union_over_strategies, with_draws};
 use endgame_core::explicit::ExplicitGame;
 use endgame_core::perpetual::{Ban, PerpetualCheck, RuleSolution, RuleValue, best_move, check_rule_solution};
 use endgame_core::{Game, Plies, Retrograde, Successor, Value};
 use proptest::prelude::*;
 
-/// At most this many strategies per game (the generator trims moves to stay below).
-const MAX_STRATEGIES: usize = 4096;
+/// The random games: up to 12 nodes, no chase labels.
+const SHAPE: Shape = Shape { nodes: 12, check: 0.55, chase: 0.0, bans: &[Ban::Check] };
 
 /// Whether a move's end (a value for the side to move after it) is a win for the player who
 /// moves into it, when `mine` says whether that player is me.
 fn good_end(next_mover_value: RuleValue, mover_is_me: bool) -> bool {
     use endgame_core::Wdl;
     if mover_is_me { next_mover_value.wdl() == Wdl::Loss } else { next_mover_value.wdl() == Wdl::Win }
-}
-
-/// The moves of a node as the oracle sees them: to a node, or an end with its value for the
-/// side to move there.
-enum Edge {
-    To(usize),
-    End(RuleValue),
-}
-
-fn edges(game: &ExplicitGame, u: usize) -> Vec<Edge> {
-    game.moves_of(u)
-        .iter()
-        .enumerate()
-        .map(|(mv, s)| match *s {
-            Successor::Position(q) => Edge::To(q),
-            Successor::Known(_) => Edge::End(game.known_rule_value(u, mv).unwrap()),
-        })
-        .collect()
-}
-
-/// Mate values by rounds (`None`: no forced mate either way).
-fn mates(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
-    let n = game.num_positions();
-    let mut value: Vec<Option<RuleValue>> = vec![None; n];
-    for u in 0..n {
-        if game.is_position(u) {
-            value[u] = match game.terminal(u) {
-                Some(t) => Some(t.into()),
-                None if game.moves_of(u).is_empty() => Some(RuleValue::Loss(Plies(0))),
-                None => None,
-            };
-        }
-    }
-    let fixed: Vec<bool> = value.iter().map(Option::is_some).collect();
-    for r in 1..=(2 * n + 10) as u32 {
-        let before = value.clone();
-        for u in 0..n {
-            if !game.is_position(u) || fixed[u] || before[u].is_some() {
-                continue;
-            }
-            let children: Vec<Option<RuleValue>> = edges(game, u)
-                .into_iter()
-                .map(|e| match e {
-                    Edge::To(q) => before[q],
-                    Edge::End(v) => Some(v),
-                })
-                .collect();
-            if children.iter().any(|c| *c == Some(RuleValue::Loss(Plies(r - 1)))) {
-                value[u] = Some(RuleValue::Win(Plies(r)));
-            } else if children.iter().all(|c| matches!(c, Some(RuleValue::Win(d)) if d.0 < r)) {
-                value[u] = Some(RuleValue::Loss(Plies(r)));
-            }
-        }
-    }
-    // Terminal draws and the undecided are no mates.
-    value.iter().map(|v| v.filter(|v| matches!(v, RuleValue::Win(_) | RuleValue::Loss(_)))).collect()
 }
 
 /// The game on states `2 u + s` (`s = 0`: me to move at `u`, `1`: the opponent).
@@ -100,8 +47,6 @@ struct States {
     e: Vec<bool>,
     /// The opponent to move, not in check.
     f: Vec<bool>,
-    /// States where I choose among `succ`.
-    choice: Vec<bool>,
 }
 
 fn states(game: &ExplicitGame) -> States {
@@ -111,7 +56,6 @@ fn states(game: &ExplicitGame) -> States {
         succ: vec![Vec::new(); 2 * n],
         e: vec![false; 2 * n],
         f: vec![false; 2 * n],
-        choice: vec![false; 2 * n],
     };
     for u in 0..n {
         if !game.is_position(u) {
@@ -134,14 +78,15 @@ fn states(game: &ExplicitGame) -> States {
         if es.iter().any(|e| matches!(e, Edge::End(v) if good_end(*v, true))) {
             // I take the win at once: a good end, no successors.
         } else {
-            let mut targets: Vec<usize> =
-                es.iter().filter_map(|e| if let Edge::To(q) = e { Some(2 * q + 1) } else { None }).collect();
+            let mut targets: Vec<usize> = es
+                .iter()
+                .filter_map(|e| if let Edge::To(q, _) = e { Some(2 * q + 1) } else { None })
+                .collect();
             targets.sort_unstable();
             targets.dedup();
             if targets.is_empty() {
                 st.local_bad[2 * u] = true;
             } else {
-                st.choice[2 * u] = targets.len() > 1;
                 st.succ[2 * u] = targets;
             }
         }
@@ -153,7 +98,7 @@ fn states(game: &ExplicitGame) -> States {
             st.local_bad[2 * u + 1] = true;
         }
         let mut targets: Vec<usize> =
-            es.iter().filter_map(|e| if let Edge::To(q) = e { Some(2 * q) } else { None }).collect();
+            es.iter().filter_map(|e| if let Edge::To(q, _) = e { Some(2 * q) } else { None }).collect();
         targets.sort_unstable();
         targets.dedup();
         st.succ[2 * u + 1] = targets;
@@ -207,30 +152,7 @@ fn winning_with(st: &States, succ: &[Vec<usize>]) -> u32 {
 
 /// My winning states, by enumerating my memoryless strategies.
 fn winning_region(st: &States) -> u32 {
-    let k = st.succ.len();
-    let choosers: Vec<usize> = (0..k).filter(|&x| st.choice[x]).collect();
-    let mut pick = vec![0usize; choosers.len()];
-    let mut won = 0u32;
-    loop {
-        let mut succ = st.succ.clone();
-        for (c, &x) in choosers.iter().enumerate() {
-            succ[x] = vec![st.succ[x][pick[c]]];
-        }
-        won |= winning_with(st, &succ);
-        // Next strategy (odometer).
-        let mut c = 0;
-        while c < choosers.len() {
-            pick[c] += 1;
-            if pick[c] < st.succ[choosers[c]].len() {
-                break;
-            }
-            pick[c] = 0;
-            c += 1;
-        }
-        if c == choosers.len() {
-            return won;
-        }
-    }
+    union_over_strategies(&st.succ, |succ| winning_with(st, succ))
 }
 
 fn oracle(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
@@ -260,103 +182,7 @@ fn oracle(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
             (None, None) => None,
         };
     }
-    // Draws: the shortest line through draws to a drawn end.
-    let draws: Vec<usize> = (0..n).filter(|&u| game.is_position(u) && value[u].is_none()).collect();
-    for r in 1..=(n + 10) as u32 {
-        let before = value.clone();
-        for &u in &draws {
-            if before[u].is_none()
-                && edges(game, u).into_iter().any(|e| {
-                    let child = match e {
-                        Edge::To(q) => before[q],
-                        Edge::End(v) => Some(v),
-                    };
-                    child == Some(RuleValue::Draw(Some(Plies(r - 1))))
-                })
-            {
-                value[u] = Some(RuleValue::Draw(Some(Plies(r))));
-            }
-        }
-    }
-    for &u in &draws {
-        value[u].get_or_insert(RuleValue::Draw(None));
-    }
-    value
-}
-
-fn any_plain_value() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        (0u32..4).prop_map(Value::win_in),
-        (0u32..4).prop_map(Value::loss_in),
-        (0u32..3).prop_map(|d| Value::Draw(Some(Plies(d)))),
-        Just(Value::Draw(None)),
-    ]
-}
-
-fn any_rule_value() -> impl Strategy<Value = RuleValue> {
-    prop_oneof![
-        any_plain_value().prop_map(RuleValue::from),
-        (0u32..5).prop_map(|r| RuleValue::WinByRule(Ban::Check, r)),
-        (0u32..5).prop_map(|r| RuleValue::LossByRule(Ban::Check, r)),
-    ]
-}
-
-/// A random game of up to 12 nodes: check marks, holes, terminal values, moves (cycles and
-/// repeated moves included) and moves out with values under the rule. Moves are trimmed so that
-/// the oracle enumerates at most [`MAX_STRATEGIES`] strategies.
-fn any_game() -> impl Strategy<Value = ExplicitGame> {
-    (1usize..=12).prop_flat_map(|n| {
-        let node = (
-            prop::collection::vec(0..n, 0..5),
-            prop::option::weighted(0.08, any_plain_value()),
-            prop::option::weighted(0.25, any_rule_value()),
-            prop::bool::weighted(0.55),
-            prop::bool::weighted(0.05),
-        );
-        prop::collection::vec(node, n).prop_map(move |nodes| {
-            let holes: Vec<bool> = nodes.iter().enumerate().map(|(i, node)| node.4 && i > 0).collect();
-            let mut product = 1usize;
-            let edges: Vec<Vec<usize>> = nodes
-                .iter()
-                .map(|(targets, ..)| {
-                    let mut list: Vec<usize> = Vec::new();
-                    let mut distinct = 0usize;
-                    for &q in targets {
-                        if holes[q] {
-                            continue;
-                        }
-                        if !list.contains(&q) {
-                            let grown = product / distinct.max(1) * (distinct + 1);
-                            if grown > MAX_STRATEGIES {
-                                continue;
-                            }
-                            product = grown;
-                            distinct += 1;
-                        }
-                        list.push(q);
-                    }
-                    list
-                })
-                .collect();
-            let mut game = ExplicitGame::new(edges);
-            for (p, (_, terminal, known, check, _)) in nodes.into_iter().enumerate() {
-                if holes[p] {
-                    game = game.with_hole(p);
-                    continue;
-                }
-                if let Some(v) = terminal {
-                    game = game.with_terminal(p, v);
-                }
-                if let Some(v) = known {
-                    game = game.with_known_rule_move(p, v);
-                }
-                if check {
-                    game = game.with_check(p);
-                }
-            }
-            game
-        })
-    })
+    with_draws(game, value)
 }
 
 /// Checks that the solver's best moves win: with them as my strategy everywhere, every play
@@ -383,7 +209,7 @@ fn best_moves_win(game: &ExplicitGame, solution: &RuleSolution) -> Result<(), St
             }
         }
     }
-    let fixed = States { local_bad, succ: Vec::new(), e: st.e.clone(), f: st.f.clone(), choice: Vec::new() };
+    let fixed = States { local_bad, succ: Vec::new(), e: st.e.clone(), f: st.f.clone() };
     let won = winning_with(&fixed, &succ);
     for u in 0..n {
         let v = solution.value(u);
@@ -403,7 +229,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(6000))]
 
     #[test]
-    fn perpetual_check_agrees_with_the_oracle(game in any_game()) {
+    fn perpetual_check_agrees_with_the_oracle(game in any_game(SHAPE)) {
         let expected = oracle(&game);
         let solution = PerpetualCheck::new().solve(&game).unwrap();
         let compact = PerpetualCheck::new().compact(true).solve(&game).unwrap();

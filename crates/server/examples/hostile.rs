@@ -291,7 +291,7 @@ fn files(addr: SocketAddr, dir: &std::path::Path, rounds: usize) {
         .expect("the table directory")
         .filter_map(|e| {
             let name = e.ok()?.file_name().into_string().ok()?;
-            name.strip_suffix(".egtb")?.parse().ok()
+            name.strip_suffix(".wdl")?.parse().ok()
         })
         .collect();
     materials.sort_by_key(ToString::to_string);

@@ -186,7 +186,10 @@ impl AppState {
             pool: OnceLock::new(),
         };
         let probes = Arc::new(Semaphore::new(limits.probes.max(1)));
-        let xiangqi = xiangqi::Stores::new(limits.tb_dir.clone(), limits.cache_bytes);
+        // Table files share the descriptors with connections: at most their share open.
+        let files = descriptors::Budget::current(limits.max_connections).table_files;
+        let files = Arc::new(endgame_core::open_files::OpenFiles::new(files));
+        let xiangqi = xiangqi::Stores::new(limits.tb_dir.clone(), limits.cache_bytes).with_open_files(files);
         let generation = generate::Generation::new(limits.generate_memory);
         AppState { limits, access, searches, probes, xiangqi, generation }
     }

@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
+use endgame_core::open_files::OpenFiles;
 use endgame_xiangqi::probe::{Probe, ProbeError};
 use endgame_xiangqi::{Material, Position, Rules, Setup, Tablebases, report, wxf};
 use serde_json::json;
@@ -30,6 +31,8 @@ pub struct Stores {
     dir: PathBuf,
     cache_bytes: usize,
     stores: [OnceLock<Arc<Tablebases>>; Rules::ALL.len()],
+    /// The open table files of every store: at most the server's share of descriptors.
+    files: Arc<OpenFiles>,
     /// The materials (with their rule set) that have answered a position: probes from then on.
     ready: Mutex<HashSet<(usize, Material)>>,
 }
@@ -45,7 +48,16 @@ impl Stores {
     pub fn new(dir: Option<PathBuf>, cache_bytes: usize) -> Self {
         // Without any directory, the in-memory materials still answer.
         let dir = dir.or_else(|| Tablebases::default_dir().ok()).unwrap_or_else(std::env::temp_dir);
-        Stores { dir, cache_bytes, stores: Default::default(), ready: Mutex::default() }
+        let files = OpenFiles::shared();
+        Stores { dir, cache_bytes, stores: Default::default(), files, ready: Mutex::default() }
+    }
+
+    /// The same stores keeping at most `files`' capacity of table files open (the least
+    /// recently used are closed, and opened again when needed).
+    #[must_use]
+    pub fn with_open_files(mut self, files: Arc<OpenFiles>) -> Self {
+        self.files = files;
+        self
     }
 
     /// The store of `rules`.
@@ -53,7 +65,8 @@ impl Stores {
         Arc::clone(self.stores[rule_index(rules)].get_or_init(|| {
             Arc::new(
                 Tablebases::open(self.dir.clone(), rules)
-                    .with_cache_bytes(self.cache_bytes / Rules::ALL.len()),
+                    .with_cache_bytes(self.cache_bytes / Rules::ALL.len())
+                    .with_open_files(Arc::clone(&self.files)),
             )
         }))
     }

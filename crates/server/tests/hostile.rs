@@ -296,3 +296,38 @@ fn a_search_past_its_time_limit_stops_and_frees_its_slot() {
     assert_eq!(answer.status, 200, "{answer:?}");
     assert_eq!(answer.json["result"], "win");
 }
+
+/// Issue 23: a table regenerated under a running server is read anew. A damaged `KRvKA`
+/// table answers 500 "checksum mismatch"; written anew as the message advises (a new file
+/// renamed over it), the very next request answers from the new file, without a restart.
+#[test]
+fn a_table_regenerated_under_a_running_server_answers_at_once() {
+    use endgame_xiangqi::{Rules, Tablebases};
+    let dir = std::env::temp_dir().join(format!("endgame-server-hostile-replaced-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let tables = Tablebases::open(&dir, Rules::Standard);
+    let m = "KRvKA".parse().unwrap();
+    tables.generate(&[m], &|_| {}).unwrap();
+    let path = tables.path(m);
+    let good = std::fs::read(&path).unwrap();
+    let mut damaged = good.clone();
+    *damaged.last_mut().unwrap() ^= 0x55;
+    let replace = |bytes: &[u8]| {
+        let tmp = path.with_extension("new");
+        std::fs::write(&tmp, bytes).unwrap();
+        std::fs::rename(&tmp, &path).unwrap();
+    };
+    replace(&damaged);
+    let addr = start(Limits { tb_dir: Some(dir.clone()), ..limits() }, Access::new());
+    // Red: king e0, rook e1; Black: king d9, advisor e8 (the last block of a one-block table).
+    let probe = "/api/xiangqi?fen=3k5/4a4/9/9/9/9/9/9/4R4/4K4%20w";
+    let answer = request(addr, "GET", probe, &[], "");
+    assert_eq!(answer.status, 500, "{answer:?}");
+    assert!(error(&answer).contains("checksum mismatch"), "{answer:?}");
+    assert!(error(&answer).contains("endgame xiangqi generate KRvKA"), "{answer:?}");
+    replace(&good);
+    let answer = request(addr, "GET", probe, &[], "");
+    assert_eq!(answer.status, 200, "{answer:?}");
+    assert_eq!(answer.json["category"], "win", "{answer:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

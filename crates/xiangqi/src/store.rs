@@ -16,6 +16,13 @@
 //!   a file is solved in memory on first use (a fraction of a second) and kept. Files of the
 //!   previous format (`<material>.egtb`, version 2) are refused with a message that names
 //!   `endgame xiangqi convert`; [`convert`] rewrites them.
+//! - **Open files** are bounded: the files' descriptors live in a pool ([`OpenFiles`], the
+//!   process's by default, [`Tablebases::with_open_files`]) that keeps a fixed number open and
+//!   opens a closed file again on its next read. A table written anew while the store is in
+//!   use (another process's generation, a file copied in) is noticed: before a probe that
+//!   failed on a file is answered, and at most every [`REPLACED_CHECK_MS`] while a table is
+//!   probed, its open files are compared with those at their paths (device, inode, length,
+//!   modification time); replaced or removed, they are forgotten and the new ones opened.
 //! - **Generation** ([`Tablebases::generate`]) solves the materials asked for and every
 //!   material a capture leads to, fewer men first, skipping files that exist and pass a full
 //!   check (a damaged or outdated file is replaced), checking a memory estimate against the
@@ -31,10 +38,11 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Instant;
 
+use endgame_core::open_files::OpenFiles;
 use endgame_core::perpetual::{
     DEFAULT_EDGE_BUDGET, PerpetualCheck, RuleSolution, RuleValue, check_rule_solution,
 };
@@ -56,6 +64,10 @@ use crate::tablebase::{Stats, Table, Tablebase};
 
 /// The default budget of the block cache: 64 MiB.
 pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
+
+/// How often (at most) a table's open files are compared with the files at their paths, in
+/// milliseconds (see [`Tablebases::source`]).
+pub const REPLACED_CHECK_MS: u64 = 1000;
 
 /// Materials with at most this many men are solved in memory when they have no file.
 pub const SOLVE_ON_THE_FLY_MEN: usize = 4;
@@ -112,8 +124,16 @@ fn rule_solver(
 #[allow(clippy::large_enum_variant)]
 enum Source {
     /// Table files, read block by block through the cache under `2 key` (the WDL file) and
-    /// `2 key + 1` (the DTM file, opened on first use).
-    File { key: u32, wdl: TableFile, dtm: std::sync::OnceLock<TableFile>, index: MaterialIndex },
+    /// `2 key + 1` (the DTM file, opened on first use); `checked`: when the files' identity at
+    /// their paths was last compared with the files open (milliseconds since the store opened,
+    /// see [`Tablebases::source`]).
+    File {
+        key: u32,
+        wdl: TableFile,
+        dtm: std::sync::OnceLock<TableFile>,
+        index: MaterialIndex,
+        checked: AtomicU64,
+    },
     /// A table solved in memory.
     Memory(Table),
     /// A table solved in memory under `perpetual-check` or `check-and-chase`.
@@ -121,6 +141,18 @@ enum Source {
 }
 
 impl Source {
+    /// Whether the source's files are not those at their paths any more (written anew, or
+    /// gone). `false` for a source in memory.
+    fn replaced(&self) -> bool {
+        match self {
+            // A path that cannot be examined (permissions) is not taken for a replaced file.
+            Source::File { wdl, dtm, .. } => {
+                wdl.replaced().unwrap_or(false) || dtm.get().is_some_and(|d| d.replaced().unwrap_or(false))
+            }
+            Source::Memory(_) | Source::RuleMemory { .. } => false,
+        }
+    }
+
     fn index(&self) -> &MaterialIndex {
         match self {
             Source::File { index, .. } | Source::RuleMemory { index, .. } => index,
@@ -210,6 +242,10 @@ pub struct Tablebases {
     next_key: AtomicU32,
     /// One in-memory solve at a time (two probes of one missing material solve it once).
     solving: Mutex<()>,
+    /// The pool the table files' descriptors are kept in (a bounded number open).
+    files: Arc<OpenFiles>,
+    /// When the store was opened: the clock of [`Source::File`]'s `checked`.
+    opened: Instant,
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -485,7 +521,18 @@ impl Tablebases {
             twin_answers: RwLock::new(HashMap::new()),
             next_key: AtomicU32::new(0),
             solving: Mutex::new(()),
+            files: OpenFiles::shared(),
+            opened: Instant::now(),
         }
+    }
+
+    /// The same tables with their files' descriptors kept in `files`, which keeps at most its
+    /// capacity open, closing the least recently used (opened again on their next read). By
+    /// default the process's pool, [`OpenFiles::shared`] (256 files).
+    #[must_use]
+    pub fn with_open_files(mut self, files: Arc<OpenFiles>) -> Tablebases {
+        self.files = files;
+        self
     }
 
     /// The same tables with a block cache of `bytes`.
@@ -617,20 +664,36 @@ impl Tablebases {
         &self.cache
     }
 
-    /// The source of `material`'s values: opened (or solved) on first use.
+    /// The source of `material`'s values: opened (or solved) on first use. A source of files
+    /// is checked at most once every [`REPLACED_CHECK_MS`] milliseconds against the files at
+    /// its paths (one `stat` each): when they were written anew (a generation in another
+    /// process, a table copied in) or removed, it is forgotten and opened again, so that no
+    /// probe reads a deleted file for long.
     fn source(&self, material: Material) -> Result<Arc<Source>, ProbeError> {
-        if let Some(source) = self.sources.read().unwrap_or_else(PoisonError::into_inner).get(&material) {
-            return Ok(Arc::clone(source));
+        let known = self.sources.read().unwrap_or_else(PoisonError::into_inner).get(&material).cloned();
+        if let Some(source) = known {
+            let Source::File { checked, .. } = &*source else { return Ok(source) };
+            let now = self.opened.elapsed().as_millis() as u64;
+            let last = checked.load(Ordering::Relaxed);
+            if now.saturating_sub(last) < REPLACED_CHECK_MS
+                || checked.compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed).is_err()
+                || !source.replaced()
+            {
+                return Ok(source);
+            }
+            self.forget(material);
         }
         let positions = index_size(material)?;
         let path = self.path(material);
         let exists = path.try_exists().map_err(|e| self.table_error(material, TableError::io(&path, e)))?;
         let source = if exists {
             let id = table_id(material, self.rules, positions);
-            let wdl = TableFile::open(&path, &id, endgame_core::table_file::FileKind::Wdl)
+            let wdl = TableFile::open_in(&self.files, &path, &id, endgame_core::table_file::FileKind::Wdl)
                 .map_err(|source| self.table_error(material, source))?;
             let key = self.next_key.fetch_add(1, Ordering::Relaxed);
-            Source::File { key, wdl, dtm: std::sync::OnceLock::new(), index: MaterialIndex::new(material) }
+            let checked = AtomicU64::new(self.opened.elapsed().as_millis() as u64);
+            let (dtm, index) = (std::sync::OnceLock::new(), MaterialIndex::new(material));
+            Source::File { key, wdl, dtm, index, checked }
         } else if self.v2_path(material).exists() {
             // A file of the previous format: refused with the command that converts it.
             let v2 = self.v2_path(material);
@@ -791,7 +854,7 @@ impl Tablebases {
                 let dtm = match dtm.get() {
                     Some(dtm) => dtm,
                     None => {
-                        let opened = TableFile::open_dtm(&self.dtm_path(material), wdl)
+                        let opened = TableFile::open_dtm_in(&self.files, &self.dtm_path(material), wdl)
                             .map_err(|source| self.table_error(material, source))?;
                         dtm.get_or_init(|| opened)
                     }
@@ -847,9 +910,11 @@ impl Tablebases {
     /// # Errors
     /// When the material has no table or its file is damaged.
     pub fn stats(&self, material: Material) -> Result<Stats, ProbeError> {
-        let (answering, source, flipped) = self.answering(material)?;
-        let stats = self.source_stats(answering, &source)?;
-        Ok(if flipped { stats.colour_twin() } else { stats })
+        self.renewing(material, || {
+            let (answering, source, flipped) = self.answering(material)?;
+            let stats = self.source_stats(answering, &source)?;
+            Ok(if flipped { stats.colour_twin() } else { stats })
+        })
     }
 
     /// [`Tablebases::stats`] of `material` from its own source.
@@ -1191,6 +1256,36 @@ impl Tablebases {
         Ok(summary)
     }
 
+    /// After a probe of `material` failed on its table: whether the files that answer for it
+    /// (its own or its colour twin's) were replaced or removed since they were opened; then
+    /// they are forgotten, and the probe is worth trying again (it opens the files now there).
+    /// A damaged block is therefore answered as damaged only when the file at the path is the
+    /// one that was read: a table regenerated as the message advises answers at once.
+    fn renew(&self, material: Material) -> bool {
+        let mut renewed = false;
+        for m in [material, material.colour_twin()] {
+            let known = self.sources.read().unwrap_or_else(PoisonError::into_inner).get(&m).cloned();
+            if known.is_some_and(|source| source.replaced()) {
+                self.forget(m);
+                renewed = true;
+            }
+        }
+        renewed
+    }
+
+    /// Runs `probe` on `material`'s tables, once more when it failed on a table file that was
+    /// replaced meanwhile ([`Tablebases::renew`]).
+    fn renewing<T>(
+        &self,
+        material: Material,
+        probe: impl Fn() -> Result<T, ProbeError>,
+    ) -> Result<T, ProbeError> {
+        match probe() {
+            Err(ProbeError::Table { .. }) if self.renew(material) => probe(),
+            result => result,
+        }
+    }
+
     /// Forgets what was opened or solved of `material` (after its file was written anew).
     fn forget(&self, material: Material) {
         let mut twins = self.twin_answers.write().unwrap_or_else(PoisonError::into_inner);
@@ -1214,27 +1309,33 @@ impl Probe for Tablebases {
 
     fn lookup(&self, position: &Position) -> Result<RuleValue, ProbeError> {
         let material = position.material();
-        let (answering, source, flipped) = self.answering(material)?;
-        let position = if flipped { position.colour_twin() } else { *position };
-        let value = match source.index().encode(&position) {
-            Some(i) => self.value_at(answering, &source, i)?,
-            None => None,
-        };
-        value.ok_or(ProbeError::NoValue { material })
+        self.renewing(material, || {
+            let (answering, source, flipped) = self.answering(material)?;
+            let position = if flipped { position.colour_twin() } else { *position };
+            let value = match source.index().encode(&position) {
+                Some(i) => self.value_at(answering, &source, i)?,
+                None => None,
+            };
+            value.ok_or(ProbeError::NoValue { material })
+        })
     }
 
     fn lookup_wdl(&self, position: &Position) -> Result<Category, ProbeError> {
         let material = position.material();
         // A colour twin is answered from its twin's file, as `lookup` does.
-        let (answering, source, flipped) = self.answering(material)?;
-        let position = if flipped { position.colour_twin() } else { *position };
-        let Some(i) = source.index().encode(&position) else { return Err(ProbeError::NoValue { material }) };
-        match &*source {
-            Source::File { key, wdl, .. } => self.category_at(answering, *key, wdl, i),
-            _ => self
-                .value_at(answering, &source, i)?
-                .map(Category::of)
-                .ok_or(ProbeError::NoValue { material }),
-        }
+        self.renewing(material, || {
+            let (answering, source, flipped) = self.answering(material)?;
+            let position = if flipped { position.colour_twin() } else { *position };
+            let Some(i) = source.index().encode(&position) else {
+                return Err(ProbeError::NoValue { material });
+            };
+            match &*source {
+                Source::File { key, wdl, .. } => self.category_at(answering, *key, wdl, i),
+                _ => self
+                    .value_at(answering, &source, i)?
+                    .map(Category::of)
+                    .ok_or(ProbeError::NoValue { material }),
+            }
+        })
     }
 }

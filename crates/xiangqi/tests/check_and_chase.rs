@@ -158,3 +158,144 @@ fn keeps_check_results(material: Material, by_chase: &RuleSolution, by_check: &R
         }
     }
 }
+
+/// `check-and-chase` files keep the ban of every result by the rule. No material up to 4 men
+/// has a result of the ban on perpetual chase, so the table is made: `KRvKN` solved under the
+/// rule (results of the ban on perpetual check only) with the ban of every other rule result
+/// turned to perpetual chase; written through the store, it reads back value for value, and
+/// the store's probes (what `solve` prints) name the same ban.
+#[test]
+fn check_and_chase_files_keep_the_ban_of_every_rule_result() {
+    use endgame_xiangqi::{Probe, Tablebases};
+    let material: Material = "KRvKN".parse().unwrap();
+    let mut tables = PerpetualTablebase::with_rules(Rules::CheckAndChase);
+    tables.solve(material).unwrap();
+    let solved = tables.solution(material).unwrap();
+    let index = tables.index(material).unwrap();
+    let chased = |v: Option<RuleValue>, i: usize| match v {
+        Some(RuleValue::WinByRule(_, r)) if i % 2 == 1 => Some(RuleValue::WinByRule(Ban::Chase, r)),
+        Some(RuleValue::LossByRule(_, r)) if i % 2 == 1 => Some(RuleValue::LossByRule(Ban::Chase, r)),
+        v => v,
+    };
+    let made = RuleSolution::from_values(solved.len(), |i| chased(solved.value(i), i)).unwrap();
+    let bans = |s: &RuleSolution, ban: Ban| {
+        s.values()
+            .filter(
+                |v| matches!(v, Some(RuleValue::WinByRule(b, _) | RuleValue::LossByRule(b, _)) if *b == ban),
+            )
+            .count()
+    };
+    let (chases, checks) = (bans(&made, Ban::Chase), bans(&made, Ban::Check));
+    assert!(chases > 100 && checks > 100, "both bans in the table: {chases} and {checks}");
+    let dir = std::env::temp_dir().join(format!("endgame-chase-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Tablebases::open(&dir, Rules::CheckAndChase);
+    std::fs::create_dir_all(store.dir()).unwrap();
+    store.write_rule_solution(material, &made).unwrap();
+    assert!(store.read_rule_solution(material).unwrap().values().eq(made.values()));
+    let mut probed = [0, 0];
+    for i in 0..index.len() {
+        let Some(value @ (RuleValue::WinByRule(ban, _) | RuleValue::LossByRule(ban, _))) = made.value(i)
+        else {
+            continue;
+        };
+        let Some(p) = index.decode(i) else { continue };
+        if p.check(Rules::CheckAndChase).is_err() {
+            continue;
+        }
+        assert_eq!(store.probe(&p).unwrap(), value, "{}", p.setup());
+        probed[usize::from(ban == Ban::Chase)] += 1;
+    }
+    assert!(probed[0] > 100 && probed[1] > 100, "{probed:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The `KNvKPP` positions of the README decided by the ban on perpetual chase: their values
+/// (a draw under `standard`), the values of their moves and their main lines' ends, from
+/// tables generated under both rule sets into `$XIANGQI_CHASE_DIR` (tables already there are
+/// kept: a scratch directory may be given again) or a temporary directory (an hour of CPU on a
+/// shared machine):
+/// `cargo test --release -p endgame-xiangqi --test check_and_chase -- --ignored knvkpp`
+/// A position of [`knvkpp_positions_decided_by_the_ban_on_perpetual_chase`]: its value without
+/// rank, the value of each move for the side that plays it (all of them, when any), the main
+/// line, the ply the cycle starts at, the ply that brings it back, the chased Soldier's point.
+struct Case {
+    fen: &'static str,
+    value: RuleValue,
+    moves: &'static [(&'static str, RuleValue)],
+    line: &'static str,
+    ply: usize,
+    again: usize,
+    chased: &'static str,
+}
+
+#[test]
+#[ignore = "generates KNvKPP under standard and check-and-chase (about 11 minutes of CPU)"]
+fn knvkpp_positions_decided_by_the_ban_on_perpetual_chase() {
+    use endgame_xiangqi::{Color, LineEnd, Piece, Position, Probe, Role, Setup, Tablebases};
+    let (dir, temporary) = match std::env::var("XIANGQI_CHASE_DIR") {
+        Ok(dir) => (std::path::PathBuf::from(dir), false),
+        Err(_) => (std::env::temp_dir().join(format!("endgame-knvkpp-{}", std::process::id())), true),
+    };
+    let material: Material = "KNvKPP".parse().unwrap();
+    let standard = Tablebases::open(&dir, Rules::Standard);
+    standard.generate(&[material], &|_| {}).unwrap();
+    let store = Tablebases::open(&dir, Rules::CheckAndChase);
+    store.generate(&[material], &|_| {}).unwrap();
+    let soldier = Piece { color: Color::Black, role: Role::Soldier };
+    let cases = [
+        Case {
+            fen: "9/5k3/9/9/9/9/6p2/3p5/N8/4K4 w",
+            value: RuleValue::LossByRule(Ban::Chase, 0),
+            moves: &[
+                ("a1b3", RuleValue::LossByRule(Ban::Chase, 0)),
+                ("e0e1", RuleValue::LossByRule(Ban::Chase, 0)),
+                ("e0d0", RuleValue::Loss(endgame_core::Plies(24))),
+                ("a1c0", RuleValue::Loss(endgame_core::Plies(20))),
+                ("a1c2", RuleValue::Loss(endgame_core::Plies(6))),
+            ],
+            line: "a1b3 d2e2 b3d4 e2d2 d4b3",
+            ply: 1,
+            again: 5,
+            chased: "e2",
+        },
+        Case {
+            fen: "3k5/9/9/5N3/9/9/2p6/7p1/9/5K3 b",
+            value: RuleValue::WinByRule(Ban::Chase, 0),
+            moves: &[],
+            line: "c3d3 f0f1 d9d8 f6g4 h2g2 g4i3 g2h2 i3g4",
+            ply: 4,
+            again: 8,
+            chased: "g2",
+        },
+    ];
+    for Case { fen, value, moves, line, ply, again, chased } in cases {
+        let p = Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap();
+        assert_eq!(standard.probe(&p).unwrap(), RuleValue::Draw(None), "{fen}");
+        assert_eq!(store.probe(&p).unwrap().without_rank(), value, "{fen}");
+        let got: Vec<(String, RuleValue)> =
+            store.moves(&p).unwrap().iter().map(|m| (m.mv.to_string(), m.value.without_rank())).collect();
+        for &(mv, v) in moves {
+            assert!(got.contains(&(mv.to_string(), v)), "{fen} {mv}: {got:?}");
+        }
+        if !moves.is_empty() {
+            assert_eq!(got.len(), moves.len(), "{fen}: {got:?}");
+        }
+        let main = store.main_line(&p).unwrap();
+        let played: Vec<String> = main.moves.iter().map(|m| m.mv.to_string()).collect();
+        assert_eq!(played.join(" "), line, "{fen}");
+        assert_eq!(
+            main.end,
+            LineEnd::PerpetualChase {
+                ply,
+                again,
+                loser: Color::Red,
+                chased: Some((soldier, chased.parse().unwrap()))
+            },
+            "{fen}"
+        );
+    }
+    if temporary {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

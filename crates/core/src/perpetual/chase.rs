@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::graph::{CHUNK, Graph, Target};
+use super::graph::{CHUNK, Graph, Levels, Target, concat};
 use super::{Ban, Checks, RuleValue};
 use crate::retrograde::SolveError;
 use crate::value::Wdl;
@@ -90,11 +90,6 @@ pub(super) struct Parity<'a, 'g, G, F> {
 
 fn atomics(m: usize) -> Vec<AtomicU32> {
     (0..m).map(|_| AtomicU32::new(0)).collect()
-}
-
-fn concat(mut a: Vec<u32>, mut b: Vec<u32>) -> Vec<u32> {
-    a.append(&mut b);
-    a
 }
 
 impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g, G, F> {
@@ -203,7 +198,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         }
         let m = self.graph.len();
         let flags = &self.flags;
-        let mut frontier: Vec<u32> = (0..m)
+        let frontier: Vec<u32> = (0..m)
             .into_par_iter()
             .with_min_len(CHUNK)
             .fold(Vec::new, |mut seeds, i| {
@@ -235,56 +230,24 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 seeds
             })
             .reduce(Vec::new, concat);
-        let mut count = frontier.len();
-        let mut level = first;
-        let mut top = first;
-        while !frontier.is_empty() {
-            if level >= MAX_LEVEL {
-                return Err(SolveError::DistanceTooLarge);
-            }
-            let next_level = level + 1;
-            let next: Vec<u32> = frontier
-                .par_iter()
-                .with_min_len(256)
-                .fold(Vec::new, |mut next, &s| {
-                    let (i, copy) = (s as usize / 2, s % 2);
-                    if flags[i] & CHECK == 0 {
-                        // The moves into it are no checks: they count through the fixed sets.
-                        return next;
-                    }
-                    self.graph.for_each_pred(i, |j, _| {
-                        let g = flags[j];
-                        if copy == 1 {
-                            // I check into Z1.
-                            if g & (Z3_M | Z2_M) == Z2_M
-                                && self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
-                            {
-                                next.push(2 * j as u32);
-                            }
-                        } else if g & (Z3_O | Z2_O | BAD_EXIT) == Z2_O && self.blockers[j].load(Relaxed) == 0
-                        {
-                            let before = self.counter[j].fetch_sub(1, Relaxed);
-                            debug_assert!(before > 0, "un-moves disagree with moves at D'-number {j}");
-                            if before == 1
-                                && self.level[2 * j + 1]
-                                    .compare_exchange(0, next_level, Relaxed, Relaxed)
-                                    .is_ok()
-                            {
-                                next.push(2 * j as u32 + 1);
-                            }
-                        }
-                    });
-                    next
-                })
-                .reduce(Vec::new, concat);
-            if !next.is_empty() {
-                top = next_level;
-            }
-            count += next.len();
-            frontier = next;
-            level = next_level;
-        }
-        Ok((count, top))
+        let levels = Levels { level: &self.level, counter: &self.counter, max: MAX_LEVEL };
+        // Only checks carry a state's joining: the moves into a state not in check count
+        // through the fixed sets.
+        self.graph.attract(
+            frontier,
+            first,
+            &levels,
+            |i| flags[i] & CHECK != 0,
+            |j, copy| {
+                let g = flags[j];
+                if copy == 0 {
+                    // I check into Z1.
+                    g & (Z3_M | Z2_M) == Z2_M
+                } else {
+                    g & (Z3_O | Z2_O | BAD_EXIT) == Z2_O && self.blockers[j].load(Relaxed) == 0
+                }
+            },
+        )
     }
 
     pub(super) fn solve(&mut self) -> Result<ChaseFigures, SolveError> {

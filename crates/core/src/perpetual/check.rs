@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::graph::{CHUNK, Graph, Target};
+use super::graph::{CHUNK, Graph, Levels, Target, concat};
 use super::{Ban, Checks, RuleStats, RuleValue};
 use crate::retrograde::{Solution, SolveError};
 use crate::value::Wdl;
@@ -142,10 +142,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                         }
                         left
                     })
-                    .reduce(Vec::new, |mut a, mut b| {
-                        a.append(&mut b);
-                        a
-                    });
+                    .reduce(Vec::new, concat);
                 left.par_iter().with_min_len(256).for_each(|&i| {
                     self.for_each_pred(i as usize, |j| {
                         self.to_y[j].fetch_sub(1, Relaxed);
@@ -174,10 +171,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                     }
                     new
                 })
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
+                .reduce(Vec::new, concat);
             // Cpre(Z) kept up: counts of moves into Z_M, marks of moves into Z_O.
             let marked: Vec<u32> = new
                 .par_iter()
@@ -192,10 +186,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                     });
                     marked
                 })
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
+                .reduce(Vec::new, concat);
             for j in marked {
                 self.flags[j as usize] |= TO_Z;
             }
@@ -227,7 +218,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         let flags = &self.flags;
         // The seeds: Cpre(Z) and F ∩ Cpre(Y); the counters for the rest. Only states of Y
         // outside Z can join X (X ⊆ Y: Y only shrinks within a round).
-        let mut frontier: Vec<u32> = (0..m)
+        let frontier: Vec<u32> = (0..m)
             .into_par_iter()
             .with_min_len(CHUNK)
             .fold(Vec::new, |mut seeds, i| {
@@ -253,58 +244,23 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                 }
                 seeds
             })
-            .reduce(Vec::new, |mut a, mut b| {
-                a.append(&mut b);
-                a
-            });
-        let mut count = frontier.len();
-        let mut level = first;
-        let mut top = first;
-        while !frontier.is_empty() {
-            if level + 1 >= 1 << 30 {
-                return Err(SolveError::DistanceTooLarge);
-            }
-            let next_level = level + 1;
-            let next: Vec<u32> = frontier
-                .par_iter()
-                .with_min_len(256)
-                .fold(Vec::new, |mut next, &s| {
-                    let (i, copy) = (s as usize / 2, s % 2);
-                    self.for_each_pred(i, |j| {
-                        let g = flags[j];
-                        if copy == 1 {
-                            // The M-state of the predecessor: I move into X (only in check).
-                            if g & (Z_M | Y_M | CHECK) == Y_M | CHECK
-                                && self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
-                            {
-                                next.push(2 * j as u32);
-                            }
-                        } else if g & (Z_O | Y_O | SAFE_EXIT) == Y_O {
-                            let before = self.counter[j].fetch_sub(1, Relaxed);
-                            debug_assert!(before > 0, "un-moves disagree with moves at D-number {j}");
-                            if before == 1
-                                && self.level[2 * j + 1]
-                                    .compare_exchange(0, next_level, Relaxed, Relaxed)
-                                    .is_ok()
-                            {
-                                next.push(2 * j as u32 + 1);
-                            }
-                        }
-                    });
-                    next
-                })
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
-            if !next.is_empty() {
-                top = next_level;
-            }
-            count += next.len();
-            frontier = next;
-            level = next_level;
-        }
-        Ok((count, top))
+            .reduce(Vec::new, concat);
+        let levels = Levels { level: &self.level, counter: &self.counter, max: (1 << 30) - 1 };
+        self.graph.attract(
+            frontier,
+            first,
+            &levels,
+            |_| true,
+            |j, copy| {
+                let g = flags[j];
+                if copy == 0 {
+                    // I move into X (only in check).
+                    g & (Z_M | Y_M | CHECK) == Y_M | CHECK
+                } else {
+                    g & (Z_O | Y_O | SAFE_EXIT) == Y_O
+                }
+            },
+        )
     }
 
     /// The value by the ban on perpetual check of `D`-number `i` after [`Rabin::solve`]:

@@ -2,6 +2,8 @@
 //! ([`DrawIndex`]), their predecessors inside the set ([`Preds`], lists built once when they
 //! fit the budget, else un-moves generated on each pass), with chase labels when asked.
 
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
 use rayon::prelude::*;
 
 use super::{Checks, RuleValue};
@@ -95,6 +97,23 @@ impl Preds {
     fn of(&self, i: usize) -> &[u32] {
         &self.edges[self.offsets[i] as usize..self.offsets[i + 1] as usize]
     }
+}
+
+/// Two lists one after the other (to gather lists made in parallel).
+pub(super) fn concat(mut a: Vec<u32>, mut b: Vec<u32>) -> Vec<u32> {
+    a.append(&mut b);
+    a
+}
+
+/// The levels of an attractor's states (see [`Graph::attract`]).
+pub(super) struct Levels<'a> {
+    /// Per state `2 i + copy` (copy 0: me to move at member `i`, the `M`-state; 1: the
+    /// opponent, the `O`-state): 0 while outside the attractor, else the level it joined at.
+    pub(super) level: &'a [AtomicU32],
+    /// Per member `i`, for its `O`-state: its moves still to join before it joins.
+    pub(super) counter: &'a [AtomicU32],
+    /// The largest level a pass may give.
+    pub(super) max: u32,
 }
 
 /// Where a move of a member leads.
@@ -240,6 +259,64 @@ impl<'g, G: Checks> Graph<'g, G> {
             },
             Successor::Known(v) => f(Target::Out(self.game.known_by_rule(pos, mv, v))),
         });
+    }
+
+    /// Grows an attractor breadth first from `frontier`, its states of the level `first`
+    /// (given in `levels`): level by level, a state that joined makes its predecessors join by
+    /// the move into it when `spreads` accepts it (by member), an `M`-state at once when
+    /// `open(j, 0)` accepts it, an `O`-state when `open(j, 1)` accepts it and its counter falls
+    /// to 0. Returns how many states joined (the frontier included) and the largest level
+    /// given.
+    pub(super) fn attract(
+        &self,
+        mut frontier: Vec<u32>,
+        first: u32,
+        levels: &Levels<'_>,
+        spreads: impl Fn(usize) -> bool + Sync,
+        open: impl Fn(usize, u32) -> bool + Sync,
+    ) -> Result<(usize, u32), SolveError> {
+        let mut count = frontier.len();
+        let mut level = first;
+        let mut top = first;
+        while !frontier.is_empty() {
+            if level >= levels.max {
+                return Err(SolveError::DistanceTooLarge);
+            }
+            let next_level = level + 1;
+            let join = |s: usize| levels.level[s].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok();
+            let next: Vec<u32> = frontier
+                .par_iter()
+                .with_min_len(256)
+                .fold(Vec::new, |mut next, &s| {
+                    let (i, copy) = (s as usize / 2, s % 2);
+                    if !spreads(i) {
+                        return next;
+                    }
+                    self.for_each_pred(i, |j, _| {
+                        if copy == 1 {
+                            // The M-state of the predecessor moves into the attractor.
+                            if open(j, 0) && join(2 * j) {
+                                next.push(2 * j as u32);
+                            }
+                        } else if open(j, 1) {
+                            let before = levels.counter[j].fetch_sub(1, Relaxed);
+                            debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
+                            if before == 1 && join(2 * j + 1) {
+                                next.push(2 * j as u32 + 1);
+                            }
+                        }
+                    });
+                    next
+                })
+                .reduce(Vec::new, concat);
+            if !next.is_empty() {
+                top = next_level;
+            }
+            count += next.len();
+            frontier = next;
+            level = next_level;
+        }
+        Ok((count, top))
     }
 
     /// The distance to a drawn end of every member that `is_draw` accepts, breadth first

@@ -1,0 +1,241 @@
+//! What the oracle tests of the bans on perpetual play share (`perpetual_oracle.rs`,
+//! `chase_oracle.rs`): random games with check marks and chase labels, the oracle's view of a
+//! move, mates and draw distances by rounds, and the enumeration of memoryless strategies.
+//! Like the oracles, it shares nothing with the solver but the game.
+
+use endgame_core::explicit::ExplicitGame;
+use endgame_core::perpetual::{Ban, RuleValue};
+use endgame_core::{Game, Plies, Successor, Value};
+use proptest::prelude::*;
+
+/// At most this many strategies per game (the generator trims moves to stay below).
+pub const MAX_STRATEGIES: usize = 4096;
+
+/// The levels of a move's label.
+pub const IDLE: u8 = 0;
+pub const CHASE: u8 = 1;
+pub const CHECK: u8 = 2;
+
+/// A move as the oracle sees it: to a node with its level (a move into a position in check is
+/// a check, else a chase when the game labels it so, else idle), or an end with its value for
+/// the side to move there.
+#[derive(Clone, Copy)]
+#[allow(dead_code, reason = "perpetual_oracle.rs reads no levels")]
+pub enum Edge {
+    To(usize, u8),
+    End(RuleValue),
+}
+
+pub fn edges(game: &ExplicitGame, u: usize) -> Vec<Edge> {
+    game.moves_of(u)
+        .iter()
+        .enumerate()
+        .map(|(mv, s)| match *s {
+            Successor::Position(q) if game.is_check(q) => Edge::To(q, CHECK),
+            Successor::Position(q) if game.is_chase_move(u, mv) => Edge::To(q, CHASE),
+            Successor::Position(q) => Edge::To(q, IDLE),
+            Successor::Known(_) => Edge::End(game.known_rule_value(u, mv).unwrap()),
+        })
+        .collect()
+}
+
+/// Mate values by rounds: the minimax equations iterated round by round (a win in `r` if some
+/// move reaches a loss in `r - 1`, a loss in `r` if every move reaches a win in less), moves
+/// out of the index counting with their mate values only (`None`: no forced mate either way).
+pub fn mates(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
+    let n = game.num_positions();
+    let mut value: Vec<Option<RuleValue>> = vec![None; n];
+    for u in 0..n {
+        if game.is_position(u) {
+            value[u] = match game.terminal(u) {
+                Some(t) => Some(t.into()),
+                None if game.moves_of(u).is_empty() => Some(RuleValue::Loss(Plies(0))),
+                None => None,
+            };
+        }
+    }
+    let fixed: Vec<bool> = value.iter().map(Option::is_some).collect();
+    for r in 1..=(2 * n + 10) as u32 {
+        let before = value.clone();
+        for u in 0..n {
+            if !game.is_position(u) || fixed[u] || before[u].is_some() {
+                continue;
+            }
+            let children: Vec<Option<RuleValue>> = edges(game, u)
+                .into_iter()
+                .map(|e| match e {
+                    Edge::To(q, _) => before[q],
+                    Edge::End(v) => Some(v),
+                })
+                .collect();
+            if children.iter().any(|c| *c == Some(RuleValue::Loss(Plies(r - 1)))) {
+                value[u] = Some(RuleValue::Win(Plies(r)));
+            } else if children.iter().all(|c| matches!(c, Some(RuleValue::Win(d)) if d.0 < r)) {
+                value[u] = Some(RuleValue::Loss(Plies(r)));
+            }
+        }
+    }
+    // Terminal draws and the undecided are no mates.
+    value.iter().map(|v| v.filter(|v| matches!(v, RuleValue::Win(_) | RuleValue::Loss(_)))).collect()
+}
+
+/// `value` with the draws filled in: every position left `None` is a draw, with the shortest
+/// distance through draws to a drawn end (by rounds) when it can reach one.
+pub fn with_draws(game: &ExplicitGame, mut value: Vec<Option<RuleValue>>) -> Vec<Option<RuleValue>> {
+    let n = game.num_positions();
+    let draws: Vec<usize> = (0..n).filter(|&u| game.is_position(u) && value[u].is_none()).collect();
+    for r in 1..=(n + 10) as u32 {
+        let before = value.clone();
+        for &u in &draws {
+            if before[u].is_none()
+                && edges(game, u).into_iter().any(|e| {
+                    let child = match e {
+                        Edge::To(q, _) => before[q],
+                        Edge::End(v) => Some(v),
+                    };
+                    child == Some(RuleValue::Draw(Some(Plies(r - 1))))
+                })
+            {
+                value[u] = Some(RuleValue::Draw(Some(Plies(r))));
+            }
+        }
+    }
+    for &u in &draws {
+        value[u].get_or_insert(RuleValue::Draw(None));
+    }
+    value
+}
+
+/// The union over my memoryless strategies of what `won_with` says I win with each: on states
+/// `2 u + s` (`s = 0`: me to move), a strategy keeps one of the moves `succ` lists for each of
+/// my states (the others' moves all stay).
+pub fn union_over_strategies<T: Clone>(succ: &[Vec<T>], mut won_with: impl FnMut(&[Vec<T>]) -> u32) -> u32 {
+    let choosers: Vec<usize> =
+        (0..succ.len()).filter(|&x| x.is_multiple_of(2) && succ[x].len() > 1).collect();
+    let mut pick = vec![0usize; choosers.len()];
+    let mut won = 0u32;
+    loop {
+        let mut fixed = succ.to_vec();
+        for (c, &x) in choosers.iter().enumerate() {
+            fixed[x] = vec![succ[x][pick[c]].clone()];
+        }
+        won |= won_with(&fixed);
+        // The next strategy (an odometer).
+        let mut c = 0;
+        while c < choosers.len() {
+            pick[c] += 1;
+            if pick[c] < succ[choosers[c]].len() {
+                break;
+            }
+            pick[c] = 0;
+            c += 1;
+        }
+        if c == choosers.len() {
+            return won;
+        }
+    }
+}
+
+pub fn any_plain_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        (0u32..4).prop_map(Value::win_in),
+        (0u32..4).prop_map(Value::loss_in),
+        (0u32..3).prop_map(|d| Value::Draw(Some(Plies(d)))),
+        Just(Value::Draw(None)),
+    ]
+}
+
+/// A value under the rule of a move out of the index: a plain value, or a result of one of
+/// `bans`.
+pub fn any_rule_value(bans: &[Ban]) -> impl Strategy<Value = RuleValue> + use<> {
+    let ban = prop::sample::select(bans.to_vec());
+    prop_oneof![
+        any_plain_value().prop_map(RuleValue::from),
+        (ban.clone(), 0u32..5).prop_map(|(b, r)| RuleValue::WinByRule(b, r)),
+        (ban, 0u32..5).prop_map(|(b, r)| RuleValue::LossByRule(b, r)),
+    ]
+}
+
+/// The shape of the random games.
+#[derive(Clone, Copy)]
+pub struct Shape {
+    /// At most this many nodes.
+    pub nodes: usize,
+    /// How often a node is in check.
+    pub check: f64,
+    /// How often a move is labelled a chase (0: never).
+    pub chase: f64,
+    /// The bans of the moves out's results by the rule.
+    pub bans: &'static [Ban],
+}
+
+/// A random game of up to `shape.nodes` nodes: check marks, chase labels on moves, holes,
+/// terminal values, moves (cycles and repeated moves included) and moves out with values under
+/// the rule. Moves are trimmed so that the oracle enumerates at most [`MAX_STRATEGIES`]
+/// strategies.
+pub fn any_game(shape: Shape) -> impl Strategy<Value = ExplicitGame> {
+    (1usize..=shape.nodes).prop_flat_map(move |n| {
+        let node = (
+            prop::collection::vec((0..n, prop::bool::weighted(shape.chase)), 0..5),
+            prop::option::weighted(0.08, any_plain_value()),
+            prop::option::weighted(0.25, any_rule_value(shape.bans)),
+            prop::bool::weighted(shape.check),
+            prop::bool::weighted(0.05),
+        );
+        prop::collection::vec(node, n).prop_map(move |nodes| {
+            let holes: Vec<bool> = nodes.iter().enumerate().map(|(i, node)| node.4 && i > 0).collect();
+            let mut product = 1usize;
+            let mut chases = Vec::new();
+            let edges: Vec<Vec<usize>> = nodes
+                .iter()
+                .enumerate()
+                .map(|(u, (targets, ..))| {
+                    let mut list: Vec<(usize, bool)> = Vec::new();
+                    let mut distinct = 0usize;
+                    for &(q, chase) in targets {
+                        if holes[q] {
+                            continue;
+                        }
+                        // Distinct options of a node (target and label): their product bounds
+                        // the strategies.
+                        if !list.contains(&(q, chase)) {
+                            let grown = product / distinct.max(1) * (distinct + 1);
+                            if grown > MAX_STRATEGIES {
+                                continue;
+                            }
+                            product = grown;
+                            distinct += 1;
+                        }
+                        list.push((q, chase));
+                    }
+                    for (mv, &(_, chase)) in list.iter().enumerate() {
+                        if chase {
+                            chases.push((u, mv));
+                        }
+                    }
+                    list.into_iter().map(|(q, _)| q).collect()
+                })
+                .collect();
+            let mut game = ExplicitGame::new(edges);
+            for (u, mv) in chases {
+                game = game.with_chase(u, mv);
+            }
+            for (p, (_, terminal, known, check, _)) in nodes.into_iter().enumerate() {
+                if holes[p] {
+                    game = game.with_hole(p);
+                    continue;
+                }
+                if let Some(v) = terminal {
+                    game = game.with_terminal(p, v);
+                }
+                if let Some(v) = known {
+                    game = game.with_known_rule_move(p, v);
+                }
+                if check {
+                    game = game.with_check(p);
+                }
+            }
+            game
+        })
+    })
+}
