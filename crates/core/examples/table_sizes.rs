@@ -48,7 +48,9 @@ fn entropy(counts: &HashMap<u32, u64>) -> f64 {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [file, game, variant, rules, rest @ ..] = &args[..] else {
-        return Err("usage: table_sizes FILE.egtb GAME VARIANT RULES [quick | holes | tune | params | ctx]".into());
+        return Err(
+            "usage: table_sizes FILE.egtb GAME VARIANT RULES [quick | holes | tune | params | ctx]".into()
+        );
     };
     let quick = rest.iter().any(|a| a == "quick");
     // The size of the index is in the file's header: positions after the three names.
@@ -122,6 +124,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "DTM entropy per (parity, category): order 0 {e0:.0} bytes, order 1 {e1:.0} bytes (models not counted)"
     );
 
+    if rest.iter().any(|a| a == "wdl") {
+        wdl_variants(&cat, &needed);
+        return Ok(());
+    }
+    if rest.iter().any(|a| a == "residues") {
+        residues(&cat, &sym, &needed);
+        return Ok(());
+    }
     if rest.iter().any(|a| a == "params") {
         params(&cat, &sym, &needed)?;
         return Ok(());
@@ -320,12 +330,14 @@ fn cpu() -> f64 {
 /// block sizes and a dictionary trained per table: bytes and CPU seconds of compression.
 fn tune(cat: &[i8], sym: &[u32], needed: &[bool]) -> Result<(), Box<dyn std::error::Error>> {
     let free = (0..5).find(|&c| !needed[c] && c < 3).map(|c| c as i8);
-    let levels: Vec<i32> = std::env::var("LEVELS")
-        .ok()
-        .map_or_else(|| vec![9, 12, 15, 17, 19], |l| l.split(',').map(|x| x.parse().expect("a level")).collect());
-    let blocks: Vec<usize> = std::env::var("BLOCKS")
-        .ok()
-        .map_or_else(|| vec![1 << 16, 1 << 18], |l| l.split(',').map(|x| x.parse().expect("a size")).collect());
+    let levels: Vec<i32> = std::env::var("LEVELS").ok().map_or_else(
+        || vec![9, 12, 15, 17, 19],
+        |l| l.split(',').map(|x| x.parse().expect("a level")).collect(),
+    );
+    let blocks: Vec<usize> = std::env::var("BLOCKS").ok().map_or_else(
+        || vec![1 << 16, 1 << 18],
+        |l| l.split(',').map(|x| x.parse().expect("a size")).collect(),
+    );
     // Categories with holes filled, and each position's symbol (holes: previous of the category).
     let mut filled = Vec::with_capacity(cat.len());
     let mut fsym = Vec::with_capacity(cat.len());
@@ -350,7 +362,8 @@ fn tune(cat: &[i8], sym: &[u32], needed: &[bool]) -> Result<(), Box<dyn std::err
     let wdl: Vec<Vec<u8>> = filled
         .chunks(wblock)
         .map(|ch| {
-            let ord: Vec<u8> = ch.iter().step_by(2).chain(ch.iter().skip(1).step_by(2)).map(|&c| c as u8).collect();
+            let ord: Vec<u8> =
+                ch.iter().step_by(2).chain(ch.iter().skip(1).step_by(2)).map(|&c| c as u8).collect();
             ord.chunks(4).map(|c| c.iter().enumerate().fold(0, |b, (i, &x)| b | x << (2 * i))).collect()
         })
         .collect();
@@ -367,7 +380,9 @@ fn tune(cat: &[i8], sym: &[u32], needed: &[bool]) -> Result<(), Box<dyn std::err
                 let mut d = Vec::new();
                 for c in 0..5 {
                     if needed[c] {
-                        d.extend((start..end).filter(|&p| filled[p] == c as i8).map(|p| fsym[p].min(255) as u8));
+                        d.extend(
+                            (start..end).filter(|&p| filled[p] == c as i8).map(|p| fsym[p].min(255) as u8),
+                        );
                     }
                 }
                 d
@@ -400,16 +415,25 @@ fn tune(cat: &[i8], sym: &[u32], needed: &[bool]) -> Result<(), Box<dyn std::err
 /// in the index (a context model's reference).
 fn contexts(cat: &[i8], sym: &[u32], needed: &[bool]) {
     let strides: Vec<Vec<usize>> = std::env::var("CTX").map_or_else(
-        |_| vec![vec![1], vec![2], vec![12], vec![1080], vec![2, 1080], vec![2, 12], vec![12, 1080], vec![2, 12, 1080], vec![9720], vec![2, 9720]],
+        |_| {
+            vec![
+                vec![1],
+                vec![2],
+                vec![12],
+                vec![1080],
+                vec![2, 1080],
+                vec![2, 12],
+                vec![12, 1080],
+                vec![2, 12, 1080],
+                vec![9720],
+                vec![2, 9720],
+            ]
+        },
         |v| v.split(';').map(|g| g.split(',').map(|x| x.parse().expect("a stride")).collect()).collect(),
     );
     // A position's context value: 0 hole/outside, else 1 + category * 64 + symbol (clipped).
     let val = |p: usize, s: usize| -> u32 {
-        if p < s || cat[p - s] < 0 {
-            0
-        } else {
-            1 + cat[p - s] as u32 * 64 + sym[p - s].min(63)
-        }
+        if p < s || cat[p - s] < 0 { 0 } else { 1 + cat[p - s] as u32 * 64 + sym[p - s].min(63) }
     };
     for group in &strides {
         let mut h: HashMap<(u8, u64), HashMap<u32, u64>> = HashMap::new();
@@ -453,7 +477,8 @@ fn params(cat: &[i8], sym: &[u32], needed: &[bool]) -> Result<(), Box<dyn std::e
     let wdl: Vec<Vec<u8>> = filled
         .chunks(1 << 18)
         .map(|ch| {
-            let ord: Vec<u8> = ch.iter().step_by(2).chain(ch.iter().skip(1).step_by(2)).map(|&c| c as u8).collect();
+            let ord: Vec<u8> =
+                ch.iter().step_by(2).chain(ch.iter().skip(1).step_by(2)).map(|&c| c as u8).collect();
             ord.chunks(4).map(|c| c.iter().enumerate().fold(0, |b, (i, &x)| b | x << (2 * i))).collect()
         })
         .collect();
@@ -468,7 +493,17 @@ fn params(cat: &[i8], sym: &[u32], needed: &[bool]) -> Result<(), Box<dyn std::e
             z.set_parameter(CParameter::SearchLog(v[2]))?;
         }
         if v.len() > 3 && v[3] > 0 {
-            let s = [Strategy::ZSTD_fast, Strategy::ZSTD_dfast, Strategy::ZSTD_greedy, Strategy::ZSTD_lazy, Strategy::ZSTD_lazy2, Strategy::ZSTD_btlazy2, Strategy::ZSTD_btopt, Strategy::ZSTD_btultra, Strategy::ZSTD_btultra2][v[3] as usize - 1];
+            let s = [
+                Strategy::ZSTD_fast,
+                Strategy::ZSTD_dfast,
+                Strategy::ZSTD_greedy,
+                Strategy::ZSTD_lazy,
+                Strategy::ZSTD_lazy2,
+                Strategy::ZSTD_btlazy2,
+                Strategy::ZSTD_btopt,
+                Strategy::ZSTD_btultra,
+                Strategy::ZSTD_btultra2,
+            ][v[3] as usize - 1];
             z.set_parameter(CParameter::Strategy(s))?;
         }
         if v.len() > 4 && v[4] > 0 {
@@ -483,4 +518,91 @@ fn params(cat: &[i8], sym: &[u32], needed: &[bool]) -> Result<(), Box<dyn std::e
         println!("{set:>20}: DTM {total:>10} bytes of {raw}, {c:.2} s CPU; WDL {wtotal:>9}, {wc:.2} s CPU");
     }
     Ok(())
+}
+
+/// Each block's positions grouped by their index modulo `m` (2: by side to move; 12: also by
+/// the index's next digit), in the WDL blocks (262,144) and in each category's DTM stream
+/// (blocks of `BLOCK`), holes a free category, zstd level 9.
+fn residues(cat: &[i8], sym: &[u32], needed: &[bool]) {
+    let block: usize = std::env::var("BLOCK").ok().and_then(|b| b.parse().ok()).unwrap_or(1 << 16);
+    let free = (0..5).find(|&c| !needed[c] && c < 3).map(|c| c as i8).expect("a free category");
+    let filled: Vec<i8> = cat.iter().map(|&c| if c < 0 { free } else { c }).collect();
+    let moduli: Vec<usize> = std::env::var("MODULI").map_or_else(
+        |_| vec![1, 2, 4, 12, 36, 1080],
+        |v| v.split(',').map(|x| x.parse().expect("a modulus")).collect(),
+    );
+    for &m in &moduli {
+        let order = |len: usize| -> Vec<usize> { (0..m).flat_map(|r| (r..len).step_by(m)).collect() };
+        let t = cpu();
+        let wdl: usize = filled
+            .chunks(1 << 18)
+            .map(|ch| {
+                let ord: Vec<u8> = order(ch.len()).into_iter().map(|i| ch[i] as u8).collect();
+                let packed: Vec<u8> = ord
+                    .chunks(4)
+                    .map(|c| c.iter().enumerate().fold(0, |b, (i, &x)| b | x << (2 * i)))
+                    .collect();
+                zsize(&packed, 9) + 8
+            })
+            .sum();
+        let wc = cpu() - t;
+        let t = cpu();
+        let dtm: usize = (0..cat.len())
+            .step_by(block)
+            .map(|start| {
+                let end = cat.len().min(start + block);
+                let ord = order(end - start);
+                let mut d = Vec::new();
+                for c in 0..5 {
+                    if needed[c] {
+                        d.extend(
+                            ord.iter()
+                                .map(|&i| start + i)
+                                .filter(|&p| filled[p] == c as i8)
+                                .map(|p| sym[p].min(255) as u8),
+                        );
+                    }
+                }
+                zsize(&d, 9) + 8
+            })
+            .sum();
+        println!(
+            "modulus {m:5}: WDL {wdl:>9} ({wc:.2} s CPU), DTM {dtm:>10} ({:.2} s CPU), in all {:>10}",
+            cpu() - t,
+            wdl + dtm
+        );
+    }
+}
+
+/// WDL blocks of 262,144 with holes a free category: packed 4 to a byte, a byte each, or two
+/// bit planes; zstd levels 3, 6, 9.
+fn wdl_variants(cat: &[i8], needed: &[bool]) {
+    let free = (0..5).find(|&c| !needed[c] && c < 3).map(|c| c as i8).expect("a free category");
+    let filled: Vec<u8> = cat.iter().map(|&c| if c < 0 { free } else { c } as u8).collect();
+    for level in [3, 6, 9] {
+        for kind in ["packed", "bytes", "planes"] {
+            let t = cpu();
+            let total: usize = filled
+                .chunks(1 << 18)
+                .map(|ch| {
+                    let data: Vec<u8> = match kind {
+                        "packed" => ch
+                            .chunks(4)
+                            .map(|c| c.iter().enumerate().fold(0, |b, (i, &x)| b | x << (2 * i)))
+                            .collect(),
+                        "bytes" => ch.to_vec(),
+                        _ => (0..2)
+                            .flat_map(|plane| {
+                                ch.chunks(8).map(move |c| {
+                                    c.iter().enumerate().fold(0u8, |b, (i, &x)| b | ((x >> plane) & 1) << i)
+                                })
+                            })
+                            .collect(),
+                    };
+                    zsize(&data, level) + 8
+                })
+                .sum();
+            println!("WDL {kind:6} level {level}: {total:>9} bytes, {:.2} s CPU", cpu() - t);
+        }
+    }
 }
