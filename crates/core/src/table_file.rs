@@ -1682,7 +1682,7 @@ mod tests {
             3 => (0u32..300).prop_map(|d| Some(RuleValue::Loss(Plies(d)))),
             1 => (any_ban(), 0u32..40).prop_map(|(b, r)| Some(RuleValue::WinByRule(b, r))),
             1 => (any_ban(), 0u32..40).prop_map(|(b, r)| Some(RuleValue::LossByRule(b, r))),
-            1 => (any_ban(), 0u32..(1 << 30)).prop_map(|(b, r)| Some(RuleValue::LossByRule(b, r))),
+            1 => (any_ban(), 0u32..(1 << 29)).prop_map(|(b, r)| Some(RuleValue::LossByRule(b, r))),
         ]
     }
 
