@@ -6,8 +6,8 @@
 # 1. `endgame xiangqi generate --all-up-to MEN` (default 5: 445 materials) into DIR (default a
 #    fresh temporary directory, removed at the end) under /usr/bin/time -v: wall and CPU time,
 #    peak resident set.
-# 2. The files' sizes: the total, and per material for KNvKNC, KRvKNN, KRvKAABB (WDL, DTM,
-#    bits per legal position, from `stats --json`).
+# 2. The files' sizes: the total, by number of men (bits per legal position), and per material
+#    for KNvKNC, KRvKNN, KRvKAABB (WDL, DTM, bits per legal position, from `stats --json`).
 # 3. Cold `solve --json` of KRvKNN's 87-ply win (a new process, median of 5: wall, peak RSS),
 #    then the warm probes (divan bench `probe`: probe_warm, probe_wdl_warm, uncached blocks).
 # The figures go to BENCHMARKS.md with the machine and the commit.
@@ -31,6 +31,29 @@ grep -E "Elapsed|User time|System time|Maximum resident" "$dir/log"
 grep -E "tables generated" "$dir/log"
 files=("$dir"/xiangqi/standard/*.wdl "$dir"/xiangqi/standard/*.dtm)
 echo "files: ${#files[@]}, $(cat "${files[@]}" | wc -c) bytes in all (WDL $(cat "$dir"/xiangqi/standard/*.wdl | wc -c), DTM $(cat "$dir"/xiangqi/standard/*.dtm | wc -c))"
+# Bits per legal position by number of men, over every table file (the README's table).
+for f in "$dir"/xiangqi/standard/*.wdl; do
+    $tb xiangqi stats "$(basename "$f" .wdl)" --json --dir "$dir"
+    echo
+done | python3 -c '
+import json, sys
+rows = {}
+for line in sys.stdin:
+    if not line.strip():
+        continue
+    v = json.loads(line)
+    men = sum(c.isupper() for c in v["material"])
+    r = rows.setdefault(men, [0, 0, 0, 0])
+    r[0] += 1; r[1] += v["positions"]; r[2] += v["wdl_bytes"]; r[3] += v["dtm_bytes"]
+print("| men | tables | legal positions | WDL bytes | DTM bytes | bits per legal position (WDL + DTM) |")
+print("|---|---|---|---|---|---|")
+t = [0, 0, 0, 0]
+for men in sorted(rows):
+    r = rows[men]
+    t = [a + b for a, b in zip(t, r)]
+    print(f"| {men} | {r[0]} | {r[1]:,} | {r[2]:,} | {r[3]:,} | {8*r[2]/r[1]:.3f} + {8*r[3]/r[1]:.3f} |")
+print(f"| all | {t[0]} | {t[1]:,} | {t[2]:,} | {t[3]:,} | {8*t[2]/t[1]:.3f} + {8*t[3]/t[1]:.3f} |")
+'
 for m in KNvKNC KRvKNN KRvKAABB; do
     if [ -f "$dir/xiangqi/standard/$m.wdl" ]; then
         $tb xiangqi stats "$m" --json --dir "$dir" |

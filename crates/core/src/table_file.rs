@@ -28,9 +28,8 @@
 //! data         the blocks, each one zstd frame
 //! ```
 //!
-//! *Categories* (the WDL file's symbols, packed 4 or 2 to a byte, first position in the low
-//! bits; in each block the even positions first, then the odd ones: the Xiangqi index's
-//! lowest digit is the side to move): 0 draw, 1 win, 2 loss, 3 win by the rule, 4 loss by the
+//! *Categories* (the WDL file's symbols, packed 4 or 2 to a byte in the positions' order,
+//! first position in the low bits): 0 draw, 1 win, 2 loss, 3 win by the rule, 4 loss by the
 //! rule. The *DTM symbol* of a
 //! position of category `c` is the number of its value in `c`'s list: values are remapped per
 //! table by frequency, so the common ones are small numbers. An *entry* of a list: a win's or a
@@ -39,7 +38,8 @@
 //! the ban `b` that decided (0 perpetual check, 1 perpetual chase). A category
 //! with at most one entry needs no symbol. A DTM block holds the symbols of its positions whose
 //! category needs one, and only those: one stream per category (in the order of the
-//! categories), each in the positions' order, so a DTM block is read with the WDL block that
+//! categories), each the symbols of the block's even positions in their order, then those of
+//! its odd ones (the Xiangqi index's lowest digit is the side to move), so a DTM block is read with the WDL block that
 //! holds its positions ([`TableFile::read_dtm_block`]), whose categories say which position
 //! each symbol is of. Symbols wider than a byte are stored as byte planes (all low bytes of
 //! the block's streams, then the next bytes).
@@ -835,32 +835,27 @@ pub fn write_tables(
     })
 }
 
-/// A block's categories, those of its even positions first (the Xiangqi index's lowest digit
-/// is the side to move: positions of one side to move together), packed `8 / width` to a byte,
-/// the first in the low bits.
+/// A block's categories, packed `8 / width` to a byte, the first in the low bits.
 fn pack_categories(cats: &[u8], width: u8) -> Vec<u8> {
     let per = (8 / width) as usize;
-    let ordered: Vec<u8> = cats.iter().step_by(2).chain(cats.iter().skip(1).step_by(2)).copied().collect();
-    ordered
-        .chunks(per)
+    cats.chunks(per)
         .map(|chunk| chunk.iter().enumerate().fold(0u8, |byte, (i, &c)| byte | c << (i * width as usize)))
         .collect()
 }
 
-/// The place of position `i` of a block of `len` positions in its packed order (see
-/// [`pack_categories`]).
-#[inline]
-const fn packed_place(i: usize, len: usize) -> usize {
-    if i.is_multiple_of(2) { i / 2 } else { len.div_ceil(2) + i / 2 }
-}
-
 /// The DTM symbols of a DTM block's positions whose category needs them, one stream per
-/// category (in the order of the categories), each in the positions' order.
+/// category (in the order of the categories), each the symbols of the block's even positions
+/// in their order, then those of its odd positions (the Xiangqi index's lowest digit is the
+/// side to move).
 fn streams(cats: &[u8], syms: &[u32], needed: &[bool; 5]) -> Vec<u32> {
     let mut out = Vec::with_capacity(syms.len());
     for c in 0..5u8 {
         if needed[c as usize] {
-            out.extend(cats.iter().zip(syms).filter(|&(&k, _)| k == c).map(|(_, &s)| s));
+            for parity in 0..2 {
+                out.extend(
+                    cats.iter().zip(syms).skip(parity).step_by(2).filter(|&(&k, _)| k == c).map(|(_, &s)| s),
+                );
+            }
         }
     }
     out
@@ -898,9 +893,8 @@ impl Block {
         }
         let w = self.width as usize;
         let per = 8 / w;
-        let j = packed_place(i, self.len);
-        let byte = self.bytes[j / per];
-        Category::from_symbol((byte >> ((j % per) * w)) & ((1 << w) - 1) as u8)
+        let byte = self.bytes[i / per];
+        Category::from_symbol((byte >> ((i % per) * w)) & ((1 << w) - 1) as u8)
     }
 
     /// The DTM symbol of the `i`-th position of a DTM block; `None` past the end or in a WDL
@@ -1300,12 +1294,13 @@ impl TableFile {
         let at = start - wdl.start;
         let needed: [bool; 5] = std::array::from_fn(|c| self.head.lists[c].len() > 1);
         let mut cats = Vec::with_capacity(len);
-        let mut counts = [0usize; 5];
+        // Symbols per (category, parity): the streams' parts, in this order.
+        let mut counts = [0usize; 10];
         for i in 0..len {
             let c = wdl.category(at + i).ok_or_else(|| {
                 TableError::damaged(path, format!("block {b}: its WDL block has no category"))
             })?;
-            counts[c.symbol()] += usize::from(needed[c.symbol()]);
+            counts[2 * c.symbol() + i % 2] += usize::from(needed[c.symbol()]);
             cats.push(c.symbol() as u8);
         }
         let n: usize = counts.iter().sum();
@@ -1317,19 +1312,20 @@ impl TableFile {
                 format!("block {b}: {written} bytes, expected {}", n * width),
             ));
         }
-        // Where each category's stream starts.
-        let mut next = [0usize; 5];
+        // Where each (category, parity) part starts.
+        let mut next = [0usize; 10];
         let mut sum = 0;
-        for c in 0..5 {
-            next[c] = sum;
-            sum += counts[c];
+        for (next, count) in next.iter_mut().zip(counts) {
+            *next = sum;
+            sum += count;
         }
         let mut bytes = vec![0u8; len * width].into_boxed_slice();
         for (i, &c) in cats.iter().enumerate() {
             let c = c as usize;
             if needed[c] {
-                let k = next[c];
-                next[c] += 1;
+                let part = 2 * c + i % 2;
+                let k = next[part];
+                next[part] += 1;
                 for plane in 0..width {
                     bytes[plane * len + i] = stream[plane * n + k];
                 }
