@@ -511,3 +511,61 @@ fn manifest_and_verify_files_exit_0_then_1_naming_the_file() {
     endgame().args(["xiangqi", "manifest"]).arg(dir.join("nowhere")).assert().code(2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `generate --compression best` writes files that answer as the normal ones do;
+/// `convert --rewrite --compression normal` turns them into exactly the normal files; an
+/// unknown compression is the user's error, named.
+#[test]
+fn best_compression_answers_alike_and_rewrites_back() {
+    let (normal, best) = (temp_dir("compression-normal"), temp_dir("compression-best"));
+    endgame().args(["xiangqi", "generate", "KRvKN", "--dir"]).arg(&normal).assert().success();
+    endgame()
+        .args(["xiangqi", "generate", "KRvKN", "--compression", "best", "--dir"])
+        .arg(&best)
+        .assert()
+        .success();
+    for args in [
+        &["stats", "KRvKN", "--json"][..],
+        &["moves", "--json", "3k5/9/9/9/4n4/9/9/9/4R4/5K3 w"],
+        &["solve", "--json", "3k5/9/9/9/4n4/9/9/9/4R4/5K3 w"],
+    ] {
+        let run = |dir: &std::path::Path| {
+            let out = endgame().arg("xiangqi").args(args).arg("--dir").arg(dir).assert().success();
+            String::from_utf8(out.get_output().stdout.clone()).unwrap()
+        };
+        let (a, b) = (run(&normal), run(&best));
+        if args[0] == "stats" {
+            // The same statistics; only the files' sizes differ.
+            let strip = |s: &str| {
+                let mut v: serde_json::Value = serde_json::from_str(s).unwrap();
+                let o = v.as_object_mut().unwrap();
+                o.retain(|k, _| !k.starts_with("wdl_") && !k.starts_with("dtm_"));
+                v
+            };
+            assert_eq!(strip(&a), strip(&b));
+        } else {
+            assert_eq!(a, b, "{args:?}");
+        }
+    }
+    let out = endgame()
+        .args(["xiangqi", "convert", "--rewrite", "--compression", "normal"])
+        .arg(&best)
+        .assert()
+        .success();
+    assert!(String::from_utf8_lossy(&out.get_output().stdout).contains("tables converted or rewritten"));
+    for name in ["KRvKN.wdl", "KRvKN.dtm", "KNvK.wdl", "KNvK.dtm"] {
+        let file = |dir: &std::path::Path| std::fs::read(dir.join("xiangqi/standard").join(name)).unwrap();
+        assert!(file(&normal) == file(&best), "{name}");
+    }
+    let out = endgame()
+        .args(["xiangqi", "generate", "KRvK", "--compression", "smallest", "--dir"])
+        .arg(&best)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("unknown compression 'smallest': expected normal or best"), "{stderr}");
+    std::fs::remove_dir_all(&normal).unwrap();
+    std::fs::remove_dir_all(&best).unwrap();
+}

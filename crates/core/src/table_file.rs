@@ -90,8 +90,59 @@ pub const FORMAT_VERSION: u32 = 3;
 pub const WDL_BLOCK: usize = 1 << 18;
 /// Positions per block of a DTM file (a WDL block holds a whole number of them).
 pub const DTM_BLOCK: usize = 1 << 16;
-/// The zstd level of the blocks.
-const LEVEL: i32 = 9;
+/// How hard [`write_tables`] compresses: the time of a generation against the size of its
+/// files. A reader need not know: every file names its block size, and zstd frames decode
+/// alike whatever their level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Compression {
+    /// zstd level 9, DTM blocks of [`DTM_BLOCK`] positions: what a generation writes.
+    #[default]
+    Normal,
+    /// zstd level 19, DTM blocks as long as the WDL blocks ([`WDL_BLOCK`] positions): for
+    /// tables to download and share. About 10 times the compressing CPU of `Normal` (still a
+    /// small part of a generation's for the big tables: see BENCHMARKS.md), a slower cold
+    /// distance probe (a DTM block 4 times longer), and files about 10 % smaller.
+    Best,
+}
+
+impl Compression {
+    /// The zstd level of the blocks.
+    const fn level(self) -> i32 {
+        match self {
+            Compression::Normal => 9,
+            Compression::Best => 19,
+        }
+    }
+
+    /// Positions per DTM block (a divisor of [`WDL_BLOCK`]).
+    const fn dtm_block(self) -> usize {
+        match self {
+            Compression::Normal => DTM_BLOCK,
+            Compression::Best => WDL_BLOCK,
+        }
+    }
+
+    /// The name of the CLI's `--compression` (`normal`, `best`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Compression::Normal => "normal",
+            Compression::Best => "best",
+        }
+    }
+}
+
+impl std::str::FromStr for Compression {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Compression, String> {
+        match s {
+            "normal" => Ok(Compression::Normal),
+            "best" => Ok(Compression::Best),
+            _ => Err(format!("unknown compression '{s}': expected normal or best")),
+        }
+    }
+}
 /// The largest header a reader accepts.
 const MAX_HEADER: u64 = 1 << 28;
 
@@ -408,10 +459,11 @@ pub fn write_solution(
     paths: TablePaths<'_>,
     id: &TableId,
     counters: &[(String, u64)],
+    compression: Compression,
     solution: &Solution,
 ) -> Result<(), TableError> {
     check_size(paths.wdl, id, solution.len())?;
-    write_tables(paths, id, counters, |range, out| {
+    write_tables(paths, id, counters, compression, |range, out| {
         out.extend(range.map(|p| solution.value(p).map(RuleValue::from)));
     })
 }
@@ -424,10 +476,11 @@ pub fn write_rule_solution(
     paths: TablePaths<'_>,
     id: &TableId,
     counters: &[(String, u64)],
+    compression: Compression,
     solution: &RuleSolution,
 ) -> Result<(), TableError> {
     check_size(paths.wdl, id, solution.len())?;
-    write_tables(paths, id, counters, |range, out| out.extend(range.map(|p| solution.value(p))))
+    write_tables(paths, id, counters, compression, |range, out| out.extend(range.map(|p| solution.value(p))))
 }
 
 fn check_size(path: &Path, id: &TableId, len: usize) -> Result<(), TableError> {
@@ -575,17 +628,17 @@ fn symbols_of(values: &[Option<RuleValue>], symbols: &Symbols, cats: &mut Vec<u8
 const WRITE_BATCH: usize = 32;
 
 thread_local! {
-    static COMPRESSOR: RefCell<Option<zstd::bulk::Compressor<'static>>> = const { RefCell::new(None) };
+    static COMPRESSOR: RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> = const { RefCell::new(None) };
     static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
 }
 
-fn compress(data: &[u8]) -> io::Result<Vec<u8>> {
+fn compress(data: &[u8], level: i32) -> io::Result<Vec<u8>> {
     COMPRESSOR.with(|c| {
         let mut c = c.borrow_mut();
-        if c.is_none() {
-            *c = Some(zstd::bulk::Compressor::new(LEVEL)?);
+        if c.as_ref().is_none_or(|(l, _)| *l != level) {
+            *c = Some((level, zstd::bulk::Compressor::new(level)?));
         }
-        c.as_mut().expect("just made").compress(data)
+        c.as_mut().expect("just made").1.compress(data)
     })
 }
 
@@ -706,12 +759,14 @@ pub fn write_tables(
     paths: TablePaths<'_>,
     id: &TableId,
     counters: &[(String, u64)],
+    compression: Compression,
     fill: impl Fn(Range<usize>, &mut Vec<Option<RuleValue>>) + Sync,
 ) -> Result<(), TableError> {
     let path = paths.wdl;
+    let (level, dtm_block) = (compression.level(), compression.dtm_block());
     let n = usize::try_from(id.positions).map_err(|_| TableError::damaged(path, "too many positions"))?;
     let blocks = n.div_ceil(WDL_BLOCK);
-    if u32::try_from(n.div_ceil(DTM_BLOCK)).is_err() {
+    if u32::try_from(n.div_ceil(dtm_block)).is_err() {
         return Err(TableError::damaged(path, "too many blocks"));
     }
     if counters.len() > u16::MAX as usize || counters.iter().any(|(name, _)| name.len() > 255) {
@@ -769,11 +824,11 @@ pub fn write_tables(
         counters: counters.to_vec(),
         lists: Default::default(),
     };
-    let dtm_blocks = if dtm_width == 0 { 0 } else { n.div_ceil(DTM_BLOCK) };
+    let dtm_blocks = if dtm_width == 0 { 0 } else { n.div_ceil(dtm_block) };
     let dtm_head = Head {
         kind: FileKind::Dtm,
         width: dtm_width,
-        block: DTM_BLOCK,
+        block: dtm_block,
         blocks: dtm_blocks,
         lists,
         ..wdl_head.clone()
@@ -792,11 +847,11 @@ pub fn write_tables(
         }
         let (mut cats, mut syms) = (Vec::new(), Vec::new());
         symbols_of(&values, &symbols, &mut cats, &mut syms);
-        let wdl = compress(&pack_categories(&cats, wdl_width))?;
+        let wdl = compress(&pack_categories(&cats, wdl_width), level)?;
         let mut dtm = Vec::new();
         if dtm_width > 0 {
-            for (cats, syms) in cats.chunks(DTM_BLOCK).zip(syms.chunks(DTM_BLOCK)) {
-                dtm.push(compress(&planes(&streams(cats, syms, &symbols.needed), dtm_width))?);
+            for (cats, syms) in cats.chunks(dtm_block).zip(syms.chunks(dtm_block)) {
+                dtm.push(compress(&planes(&streams(cats, syms, &symbols.needed), dtm_width), level)?);
             }
         }
         Ok((wdl, dtm))
@@ -895,6 +950,30 @@ impl Block {
         let per = 8 / w;
         let byte = self.bytes[i / per];
         Category::from_symbol((byte >> ((i % per) * w)) & ((1 << w) - 1) as u8)
+    }
+
+    /// The category symbols of positions `at..at + len` of a WDL block, a byte each; `None`
+    /// when one is no category (a damaged file), the range is not within the block, or this is
+    /// no WDL block.
+    fn unpack_categories(&self, at: usize, len: usize) -> Option<Vec<u8>> {
+        if self.kind != FileKind::Wdl || at.checked_add(len)? > self.len {
+            return None;
+        }
+        let w = self.width as usize;
+        let per = 8 / w;
+        let mask = ((1u16 << w) - 1) as u8;
+        // Whole bytes from the one holding position `at`, then the few extra dropped.
+        let (first, skip) = (at / per, at % per);
+        let packed = &self.bytes[first..(at + len).div_ceil(per)];
+        let mut cats = vec![0u8; packed.len() * per];
+        for (&byte, out) in packed.iter().zip(cats.chunks_exact_mut(per)) {
+            for (k, c) in out.iter_mut().enumerate() {
+                *c = (byte >> (k * w)) & mask;
+            }
+        }
+        cats.drain(..skip);
+        cats.truncate(len);
+        (cats.iter().fold(0, |most, &c| most.max(c)) <= 4).then_some(cats)
     }
 
     /// The DTM symbol of the `i`-th position of a DTM block; `None` past the end or in a WDL
@@ -1293,16 +1372,27 @@ impl TableFile {
         }
         let at = start - wdl.start;
         let needed: [bool; 5] = std::array::from_fn(|c| self.head.lists[c].len() > 1);
-        let mut cats = Vec::with_capacity(len);
-        // Symbols per (category, parity): the streams' parts, in this order.
-        let mut counts = [0usize; 10];
-        for i in 0..len {
-            let c = wdl.category(at + i).ok_or_else(|| {
-                TableError::damaged(path, format!("block {b}: its WDL block has no category"))
-            })?;
-            counts[2 * c.symbol() + i % 2] += usize::from(needed[c.symbol()]);
-            cats.push(c.symbol() as u8);
+        let cats = wdl.unpack_categories(at, len).ok_or_else(|| {
+            TableError::damaged(path, format!("block {b}: its WDL block has a symbol that is no category"))
+        })?;
+        // Symbols per (category, parity): the streams' parts, in this order. Four positions
+        // at a time into four sets of counters (no chain of increments of one counter).
+        let mut sets = [[0usize; 10]; 4];
+        let mut quads = cats.chunks_exact(4);
+        for quad in &mut quads {
+            for (k, (&c, set)) in quad.iter().zip(sets.iter_mut()).enumerate() {
+                set[2 * c as usize + (k & 1)] += 1;
+            }
         }
+        for (k, &c) in quads.remainder().iter().enumerate() {
+            sets[k][2 * c as usize + (k & 1)] += 1;
+        }
+        let counts: [usize; 10] =
+            std::array::from_fn(
+                |part| {
+                    if needed[part / 2] { sets.iter().map(|set| set[part]).sum() } else { 0 }
+                },
+            );
         let n: usize = counts.iter().sum();
         let width = self.head.width as usize / 8;
         let (stream, written) = self.read_compressed(b, n * width)?;
@@ -1312,23 +1402,27 @@ impl TableFile {
                 format!("block {b}: {written} bytes, expected {}", n * width),
             ));
         }
-        // Where each (category, parity) part starts.
-        let mut next = [0usize; 10];
+        // Where each (category, parity) part starts; the parts of categories without symbols
+        // point at a zero byte past the stream's end and do not move (no branch per position).
+        let mut next = [n; 10];
+        let mut step = [0usize; 10];
         let mut sum = 0;
-        for (next, count) in next.iter_mut().zip(counts) {
-            *next = sum;
-            sum += count;
+        for (part, count) in counts.into_iter().enumerate() {
+            if needed[part / 2] {
+                (next[part], step[part]) = (sum, 1);
+                sum += count;
+            }
         }
         let mut bytes = vec![0u8; len * width].into_boxed_slice();
-        for (i, &c) in cats.iter().enumerate() {
-            let c = c as usize;
-            if needed[c] {
-                let part = 2 * c + i % 2;
-                let k = next[part];
-                next[part] += 1;
-                for plane in 0..width {
-                    bytes[plane * len + i] = stream[plane * n + k];
-                }
+        for plane in 0..width {
+            let mut stream = stream[plane * n..(plane + 1) * n].to_vec();
+            stream.push(0);
+            let mut next = next;
+            let out = &mut bytes[plane * len..(plane + 1) * len];
+            for (i, (&c, out)) in cats.iter().zip(out.iter_mut()).enumerate() {
+                let part = 2 * c as usize + (i & 1);
+                *out = stream[next[part]];
+                next[part] += step[part];
             }
         }
         Ok(Block { kind: FileKind::Dtm, width: self.head.width, start, len, bytes })
@@ -1731,13 +1825,21 @@ mod tests {
         }
     }
 
+    /// [`round_trip_with`] the normal compression.
+    fn round_trip(dir: &Path, values: &[Option<RuleValue>]) -> (u64, u64) {
+        round_trip_with(dir, values, Compression::Normal)
+    }
+
     /// Writes `values` and checks that every value that is not a hole reads back, whole and
     /// block by block; returns the files' sizes.
-    fn round_trip(dir: &Path, values: &[Option<RuleValue>]) -> (u64, u64) {
+    fn round_trip_with(dir: &Path, values: &[Option<RuleValue>], compression: Compression) -> (u64, u64) {
         let pair = Pair::new(dir, "t");
         let id = id(values.len() as u64);
         let counters = vec![("positions".to_string(), values.len() as u64), ("x".to_string(), u64::MAX)];
-        write_tables(pair.paths(), &id, &counters, |r, out| out.extend(values[r].iter().copied())).unwrap();
+        write_tables(pair.paths(), &id, &counters, compression, |r, out| {
+            out.extend(values[r].iter().copied())
+        })
+        .unwrap();
         let files = TableFiles::open(pair.paths(), &id).unwrap();
         files.verify().unwrap();
         assert_eq!(files.wdl.counters(), &counters[..]);
@@ -1798,9 +1900,12 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(48))]
 
         #[test]
-        fn every_value_round_trips(values in prop::collection::vec(any_value(), 0..3000)) {
+        fn every_value_round_trips(
+            values in prop::collection::vec(any_value(), 0..3000),
+            compression in prop_oneof![Just(Compression::Normal), Just(Compression::Best)],
+        ) {
             let dir = scratch(&format!("prop-{}", crc32fast::hash(format!("{values:?}").as_bytes())));
-            round_trip(&dir, &values);
+            round_trip_with(&dir, &values, compression);
             fs::remove_dir_all(&dir).unwrap();
         }
 
@@ -1838,11 +1943,14 @@ mod tests {
         ];
         for (n, f, width) in cases {
             let values: Vec<_> = (0..n).map(f).collect();
-            round_trip(&dir, &values);
-            let files = TableFiles::open(Pair::new(&dir, "t").paths(), &id(n as u64)).unwrap();
-            assert_eq!(files.dtm.head.width, width, "{n}");
-            assert_eq!(files.dtm.blocks(), if width == 0 { 0 } else { n.div_ceil(DTM_BLOCK) });
-            assert_eq!(files.wdl.blocks(), n.div_ceil(WDL_BLOCK));
+            for compression in [Compression::Normal, Compression::Best] {
+                round_trip_with(&dir, &values, compression);
+                let files = TableFiles::open(Pair::new(&dir, "t").paths(), &id(n as u64)).unwrap();
+                assert_eq!(files.dtm.head.width, width, "{n}");
+                let dtm_blocks = if width == 0 { 0 } else { n.div_ceil(compression.dtm_block()) };
+                assert_eq!(files.dtm.blocks(), dtm_blocks, "{n} {compression:?}");
+                assert_eq!(files.wdl.blocks(), n.div_ceil(WDL_BLOCK));
+            }
         }
         // Nothing is left under temporary names.
         let left: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
@@ -1959,7 +2067,10 @@ mod tests {
         // A DTM file of another generation of the table.
         let other = Pair::new(&dir, "u");
         let changed: Vec<_> = values.iter().map(|v| v.map(|_| RuleValue::Loss(Plies(4)))).collect();
-        write_tables(other.paths(), &id, &[], |r, out| out.extend(changed[r].iter().copied())).unwrap();
+        write_tables(other.paths(), &id, &[], Compression::Normal, |r, out| {
+            out.extend(changed[r].iter().copied())
+        })
+        .unwrap();
         let mixed = Pair { wdl: pair.wdl.clone(), dtm: other.dtm.clone() };
         let e = open_err(&mixed, &id);
         assert!(e.contains("not the DTM file of") && e.contains("not written together"), "{e}");
@@ -1980,11 +2091,14 @@ mod tests {
         let dir = scratch("unwritable");
         let pair = Pair::new(&dir, "t");
         let values = [Some(RuleValue::Win(Plies(3))), Some(RuleValue::Draw(Some(Plies(u32::MAX))))];
-        let e = write_tables(pair.paths(), &id(2), &[], |r, out| out.extend(values[r].iter().copied()))
-            .unwrap_err();
+        let e = write_tables(pair.paths(), &id(2), &[], Compression::Normal, |r, out| {
+            out.extend(values[r].iter().copied())
+        })
+        .unwrap_err();
         assert!(matches!(e, TableError::Unwritable { .. }) && e.to_string().contains("position 1"), "{e}");
         // A fill that gives too few values.
-        let e = write_tables(pair.paths(), &id(10), &[], |_, out| out.push(None)).unwrap_err();
+        let e = write_tables(pair.paths(), &id(10), &[], Compression::Normal, |_, out| out.push(None))
+            .unwrap_err();
         assert!(e.to_string().contains("1 values, expected 10"), "{e}");
         let left: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert!(left.is_empty(), "{left:?}");

@@ -9,8 +9,9 @@
 //!   of hundreds of millions of states, 1 MiB Twixt records whose points collide under the
 //!   old peg-map hash) while 16 clients probe Xiangqi positions on keep-alive connections.
 //! - `files ADDR DIR [ROUNDS]`: probes one legal position of every material with a table file
-//!   in `DIR/xiangqi/standard` (ROUNDS passes, 1 by default), on one keep-alive connection,
-//!   counting errors; with the server's pid in `$SERVER_PID`, also its open descriptors.
+//!   in `DIR/xiangqi/<rules>` and of its colour twin (answered from the same file), under
+//!   every rule set there (ROUNDS passes, 1 by default), on one keep-alive connection, counting
+//!   errors; with the server's pid in `$SERVER_PID`, also its open descriptors.
 //!
 //! `cargo run --release -p endgame-server --example hostile -- MODE ADDR ...`
 
@@ -286,24 +287,34 @@ fn open_descriptors(pid: &str) -> Option<usize> {
 fn files(addr: SocketAddr, dir: &std::path::Path, rounds: usize) {
     use endgame_xiangqi::MaterialIndex;
     use endgame_xiangqi::{Material, Rules};
-    let tables = dir.join("xiangqi").join("standard");
-    let mut materials: Vec<Material> = std::fs::read_dir(&tables)
-        .expect("the table directory")
-        .filter_map(|e| {
-            let name = e.ok()?.file_name().into_string().ok()?;
-            name.strip_suffix(".wdl")?.parse().ok()
-        })
-        .collect();
-    materials.sort_by_key(ToString::to_string);
+    // Every material with a WDL file under every rule set's directory, and its colour twin
+    // (answered from the same file where the rules treat both sides alike).
+    let mut materials: Vec<(Rules, Material)> = Vec::new();
+    for rules in Rules::ALL {
+        let Ok(entries) = std::fs::read_dir(dir.join("xiangqi").join(rules.name())) else { continue };
+        for e in entries.filter_map(Result::ok) {
+            let Some(m) =
+                e.file_name().to_str().and_then(|n| n.strip_suffix(".wdl")?.parse::<Material>().ok())
+            else {
+                continue;
+            };
+            materials.push((rules, m));
+            if rules.colour_symmetric() && m.colour_twin() != m {
+                materials.push((rules, m.colour_twin()));
+            }
+        }
+    }
+    materials.sort_by_key(|(r, m)| (r.name(), m.to_string()));
+    materials.dedup();
     // One legal position of each material, as a FEN.
     let fens: Vec<(Material, String)> = materials
         .iter()
-        .filter_map(|&m| {
+        .filter_map(|&(rules, m)| {
             let index = MaterialIndex::new(m);
             (0..index.len()).find_map(|i| {
                 let p = index.decode(i)?;
-                p.check(Rules::Standard).ok()?;
-                Some((m, p.setup().to_string().replace(' ', "%20")))
+                p.check(rules).ok()?;
+                Some((m, format!("{}&rules={}", p.setup().to_string().replace(' ', "%20"), rules.name())))
             })
         })
         .collect();
@@ -329,7 +340,7 @@ fn files(addr: SocketAddr, dir: &std::path::Path, rounds: usize) {
     let mut index = connect(addr);
     let page = request(&mut index, "GET", "/", b"");
     println!(
-        "files: {} materials with a table file ({} with a legal position), {rounds} pass(es) in {:.1} s",
+        "files: {} materials (with their colour twins, every rule set) answered from a table file ({} with a legal position), {rounds} pass(es) in {:.1} s",
         materials.len(),
         fens.len(),
         started.elapsed().as_secs_f64()

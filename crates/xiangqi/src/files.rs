@@ -4,7 +4,10 @@
 //! - [`convert`]: every version-2 file (`<dir>/xiangqi/<rules>/<material>.egtb`, one file per
 //!   table, LZ4) is read whole, written as version 3 (a WDL file and a DTM file, see
 //!   [`endgame_core::table_file`]) with its statistics in the header, read back and compared
-//!   index by index (every legal position's value), and only then removed. No solving.
+//!   index by index (every legal position's value), and only then removed. No solving. With
+//!   [`ConvertOptions::rewrite`] the version-3 tables are rewritten too, the same way (the new
+//!   files are written beside, compared, then renamed over the old ones): to compress a set
+//!   with [`Compression::Best`] before sharing it.
 //! - [`write_manifest`]: `<dir>/manifest.txt`, one line per table file: material, rule set,
 //!   file (relative to the directory), bytes, SHA-256. [`verify_files`] checks every file
 //!   against it.
@@ -13,7 +16,9 @@ use std::fmt::Write as _;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use endgame_core::table_file::{TableError, TableFiles, TablePaths, write_tables};
+use endgame_core::perpetual::RuleSolution;
+use endgame_core::table_file::TableId;
+use endgame_core::table_file::{Compression, TableError, TableFiles, TablePaths, write_tables};
 use endgame_core::table_v2::V2Reader;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -43,10 +48,10 @@ pub enum FilesError {
         error: std::io::Error,
     },
     /// A converted table does not read back as the file it was converted from (a bug: the
-    /// version-2 file is kept).
+    /// old file is kept).
     #[error("{}: the converted table differs from it at index {index}", path.display())]
     Differs {
-        /// The version-2 file.
+        /// The old file (the WDL file of a rewritten version-3 table).
         path: PathBuf,
         /// The first index that differs.
         index: usize,
@@ -98,36 +103,66 @@ pub struct Converted {
     pub rules: Rules,
     /// The material.
     pub material: Material,
-    /// Bytes of the version-2 file.
+    /// Bytes of the old file (both files of a rewritten version-3 table).
     pub before: u64,
     /// Bytes of the WDL file and of the DTM file.
     pub after: (u64, u64),
 }
 
+/// What [`convert`] rewrites, and how.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ConvertOptions {
+    /// The compression of the files written.
+    pub compression: Compression,
+    /// Rewrite the version-3 tables too (those not converted in this run), for instance to
+    /// compress them with [`Compression::Best`].
+    pub rewrite: bool,
+}
+
 /// Converts every version-2 file under `base` (`<base>/xiangqi/<rules>/*.egtb`) to version 3,
 /// smallest materials first, calling `done` after each (see the [module](self) docs). A
-/// material whose version-3 files exist already is left alone (its old file too).
+/// material whose version-3 files exist already is left alone (its old file too), unless
+/// `options.rewrite`: then every version-3 table is rewritten with `options.compression`.
 ///
 /// # Errors
 /// When a file cannot be read (damaged: nothing of it is written) or written, or a converted
 /// table differs from its file (then that file is kept, and the new ones removed).
-pub fn convert(base: &Path, done: &(dyn Fn(&Converted) + Sync)) -> Result<Vec<Converted>, FilesError> {
+pub fn convert(
+    base: &Path,
+    options: ConvertOptions,
+    done: &(dyn Fn(&Converted) + Sync),
+) -> Result<Vec<Converted>, FilesError> {
     let mut converted = Vec::new();
     for (rules, dir) in rule_dirs(base) {
         let tables = Tablebases::open(base, rules);
+        let mut fresh = Vec::new();
         for material in materials_with(&dir, "egtb")? {
             if tables.path(material).exists() {
                 continue;
             }
-            let one = convert_one(&tables, material)?;
+            let one = convert_one(&tables, material, options.compression)?;
             done(&one);
             converted.push(one);
+            fresh.push(material);
+        }
+        if options.rewrite {
+            for material in materials_with(&dir, WDL_EXTENSION)? {
+                if !fresh.contains(&material) {
+                    let one = rewrite_one(&tables, material, options.compression)?;
+                    done(&one);
+                    converted.push(one);
+                }
+            }
         }
     }
     Ok(converted)
 }
 
-fn convert_one(tables: &Tablebases, material: Material) -> Result<Converted, FilesError> {
+fn convert_one(
+    tables: &Tablebases,
+    material: Material,
+    compression: Compression,
+) -> Result<Converted, FilesError> {
     let old = tables.v2_path(material);
     let index = MaterialIndex::new(material);
     let id = table_id(material, tables.rules(), index.len());
@@ -135,20 +170,65 @@ fn convert_one(tables: &Tablebases, material: Material) -> Result<Converted, Fil
     let stats = Stats::of_values(&index, tables.rules(), |p| solution.value(p));
     let (wdl, dtm) = (tables.path(material), tables.dtm_path(material));
     let paths = TablePaths { wdl: &wdl, dtm: &dtm };
-    write_tables(paths, &id, &stats.counters(), |range, out| out.extend(range.map(|p| solution.value(p))))?;
-    // Read back: every legal position's value as it was.
-    let back = TableFiles::open(paths, &id)?.read_rule_solution_with(|p| solution.value(p).is_none())?;
-    let differs = (0..index.len()).into_par_iter().find_first(|&p| back.value(p) != solution.value(p));
-    if let Some(index) = differs {
-        let _ = std::fs::remove_file(&wdl);
-        let _ = std::fs::remove_file(&dtm);
-        return Err(FilesError::Differs { path: old, index });
-    }
+    write_checked(paths, &id, &stats.counters(), compression, &solution, &old)?;
     let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).map_err(io_error(p));
     let converted =
         Converted { rules: tables.rules(), material, before: size(&old)?, after: (size(&wdl)?, size(&dtm)?) };
     std::fs::remove_file(&old).map_err(io_error(&old))?;
     Ok(converted)
+}
+
+/// Rewrites a version-3 table: its values (holes restored from the index) and its header's
+/// statistics, written beside under temporary names, read back and compared, then renamed
+/// over the old files (the DTM file first, as a generation writes them).
+fn rewrite_one(
+    tables: &Tablebases,
+    material: Material,
+    compression: Compression,
+) -> Result<Converted, FilesError> {
+    let index = MaterialIndex::new(material);
+    let id = table_id(material, tables.rules(), index.len());
+    let (wdl, dtm) = (tables.path(material), tables.dtm_path(material));
+    let old = TableFiles::open(TablePaths { wdl: &wdl, dtm: &dtm }, &id)?;
+    let counters = old.wdl.counters().to_vec();
+    let before = old.wdl.file_bytes() + old.dtm.file_bytes();
+    drop(old);
+    let solution = tables.read_rule_solution(material)?;
+    let suffix = format!(".rewrite-{}", std::process::id());
+    let (new_wdl, new_dtm) = (
+        wdl.with_extension(format!("{WDL_EXTENSION}{suffix}")),
+        dtm.with_extension(format!("{DTM_EXTENSION}{suffix}")),
+    );
+    let paths = TablePaths { wdl: &new_wdl, dtm: &new_dtm };
+    write_checked(paths, &id, &counters, compression, &solution, &wdl)?;
+    let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).map_err(io_error(p));
+    let after = (size(&new_wdl)?, size(&new_dtm)?);
+    std::fs::rename(&new_dtm, &dtm).map_err(io_error(&dtm))?;
+    std::fs::rename(&new_wdl, &wdl).map_err(io_error(&wdl))?;
+    Ok(Converted { rules: tables.rules(), material, before, after })
+}
+
+/// Writes `solution` as the table `paths`, reads it back and compares every legal position's
+/// value; when one differs, removes what it wrote and names `old` (the file kept).
+fn write_checked(
+    paths: TablePaths<'_>,
+    id: &TableId,
+    counters: &[(String, u64)],
+    compression: Compression,
+    solution: &RuleSolution,
+    old: &Path,
+) -> Result<(), FilesError> {
+    write_tables(paths, id, counters, compression, |range, out| {
+        out.extend(range.map(|p| solution.value(p)))
+    })?;
+    let back = TableFiles::open(paths, id)?.read_rule_solution_with(|p| solution.value(p).is_none())?;
+    let differs = (0..solution.len()).into_par_iter().find_first(|&p| back.value(p) != solution.value(p));
+    if let Some(index) = differs {
+        let _ = std::fs::remove_file(paths.wdl);
+        let _ = std::fs::remove_file(paths.dtm);
+        return Err(FilesError::Differs { path: old.to_path_buf(), index });
+    }
+    Ok(())
 }
 
 /// A table file as the manifest lists it.

@@ -65,7 +65,7 @@ pub mod verify;
 pub mod wxf;
 
 pub use board::{Board, Setup};
-pub use endgame_core::table_file::Category;
+pub use endgame_core::table_file::{Category, Compression};
 pub use fen::FenError;
 pub use index::{ColourFlip, MaterialIndex};
 pub use material::{Defenders, DefendersError, Material, MaterialError, SideDefenders};

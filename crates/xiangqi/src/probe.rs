@@ -300,6 +300,37 @@ pub trait Probe {
         Ok(moves)
     }
 
+    /// The first of [`Probe::moves`] of a position whose value for the side to move is `value`,
+    /// when that is a win or a loss (not by the rule): the first legal move, in generation
+    /// order, whose value is `value` (the best value; ties keep that order), found without the
+    /// value of every move. For a win only moves to a loss are looked up in full, the others by
+    /// category ([`Probe::lookup_wdl`]), and the search stops at the first. `None` for other
+    /// values, or when no move has `value` (then `value` is not the position's).
+    ///
+    /// # Errors
+    /// As [`Probe::moves`].
+    fn best_move(&self, position: &Position, value: RuleValue) -> Result<Option<MoveValue>, ProbeError> {
+        if !matches!(value, RuleValue::Win(_) | RuleValue::Loss(_)) {
+            return Ok(None);
+        }
+        for mv in position.legal_moves(self.rules()) {
+            let next = position.play_unchecked(mv);
+            let after = if next.is_game_over() {
+                RuleValue::Loss(Plies(0))
+            } else if matches!(value, RuleValue::Win(_)) && self.lookup_wdl(&next)? != Category::Loss {
+                continue;
+            } else if next.material() == position.material() {
+                self.lookup(&next)?
+            } else {
+                self.lookup(&next)?.without_rank()
+            };
+            if after.before_move() == value {
+                return Ok(Some(MoveValue { mv, capture: position.capture(mv), value, after }));
+            }
+        }
+        Ok(None)
+    }
+
     /// The main line: best moves until the game ends (a win or a loss: complete, however
     /// long), for a win or loss by the rule until a position repeats (the loser checks
     /// forever), for a draw until a position repeats or [`DRAW_LINE_PLIES`] plies.
@@ -311,13 +342,20 @@ pub trait Probe {
         let mut seen = HashMap::from([(*position, 0)]);
         let mut moves = Vec::new();
         let mut at = *position;
+        // The value of `at` for its side to move.
+        let mut value = start;
         let end = loop {
             if at.is_game_over() {
                 break LineEnd::GeneralCaptured { winner: !at.turn() };
             }
-            let Some(&best) = self.moves(&at)?.first() else {
+            let best = match self.best_move(&at, value)? {
+                Some(best) => Some(best),
+                None => self.moves(&at)?.first().copied(),
+            };
+            let Some(best) = best else {
                 break LineEnd::NoLegalMove { loser: at.turn(), checkmated: at.in_check() };
             };
+            value = best.after;
             if start == RuleValue::Draw(None) && moves.len() == DRAW_LINE_PLIES {
                 break LineEnd::Bounded;
             }

@@ -48,8 +48,8 @@ use endgame_core::perpetual::{
 };
 use endgame_core::schedule::{Scheduler, Tier};
 use endgame_core::table_file::{
-    Block, BlockCache, BlockKey, Category, TableError, TableFile, TableFiles, TableId, TablePaths,
-    write_rule_solution, write_solution,
+    Block, BlockCache, BlockKey, Category, Compression, TableError, TableFile, TableFiles, TableId,
+    TablePaths, write_rule_solution, write_solution,
 };
 use endgame_core::{Progress, Retrograde, Solution, SolveError};
 use rayon::prelude::*;
@@ -246,6 +246,8 @@ pub struct Tablebases {
     files: Arc<OpenFiles>,
     /// When the store was opened: the clock of [`Source::File`]'s `checked`.
     opened: Instant,
+    /// How the files this store writes are compressed.
+    compression: Compression,
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -523,6 +525,7 @@ impl Tablebases {
             solving: Mutex::new(()),
             files: OpenFiles::shared(),
             opened: Instant::now(),
+            compression: Compression::Normal,
         }
     }
 
@@ -533,6 +536,21 @@ impl Tablebases {
     pub fn with_open_files(mut self, files: Arc<OpenFiles>) -> Tablebases {
         self.files = files;
         self
+    }
+
+    /// The same tables, writing the files of its generations with `compression` (by default
+    /// [`Compression::Normal`]; [`Compression::Best`] for tables to share). Reading does not
+    /// depend on it.
+    #[must_use]
+    pub const fn with_compression(mut self, compression: Compression) -> Tablebases {
+        self.compression = compression;
+        self
+    }
+
+    /// The compression of the files this store writes.
+    #[must_use]
+    pub const fn compression(&self) -> Compression {
+        self.compression
     }
 
     /// The same tables with a block cache of `bytes`.
@@ -622,7 +640,13 @@ impl Tablebases {
         let stats = Stats::of_values(&index, self.rules, |p| solution.value(p).map(RuleValue::from));
         let (path, dtm_path) = (self.path(material), self.dtm_path(material));
         let id = table_id(material, self.rules, index.len());
-        write_solution(TablePaths { wdl: &path, dtm: &dtm_path }, &id, &stats.counters(), solution)?;
+        write_solution(
+            TablePaths { wdl: &path, dtm: &dtm_path },
+            &id,
+            &stats.counters(),
+            self.compression,
+            solution,
+        )?;
         self.forget(material);
         Ok(())
     }
@@ -637,7 +661,13 @@ impl Tablebases {
         let stats = Stats::of_values(&index, self.rules, |p| solution.value(p));
         let (path, dtm_path) = (self.path(material), self.dtm_path(material));
         let id = table_id(material, self.rules, index.len());
-        write_rule_solution(TablePaths { wdl: &path, dtm: &dtm_path }, &id, &stats.counters(), solution)?;
+        write_rule_solution(
+            TablePaths { wdl: &path, dtm: &dtm_path },
+            &id,
+            &stats.counters(),
+            self.compression,
+            solution,
+        )?;
         self.forget(material);
         Ok(())
     }
@@ -1139,8 +1169,10 @@ impl Tablebases {
         let paths = TablePaths { wdl: &path, dtm: &dtm_path };
         let id = table_id(material, self.rules, positions);
         for smaller in material.after_captures() {
-            // A material whose colour twin's table is loaded is answered from it.
-            if loaded.contains(smaller) || loaded.contains(smaller.colour_twin()) {
+            // A material whose colour twin's table is loaded is answered from it (under rules
+            // that treat both sides alike: under others each needs its own).
+            let twin_loaded = self.rules.colour_symmetric() && loaded.contains(smaller.colour_twin());
+            if loaded.contains(smaller) || twin_loaded {
                 continue;
             }
             let file = self.file_material(smaller);
@@ -1165,7 +1197,7 @@ impl Tablebases {
                 let stats = Stats::of_values(table.index(), self.rules, |p| {
                     table.solution().value(p).map(RuleValue::from)
                 });
-                write_solution(paths, &id, &stats.counters(), table.solution())?;
+                write_solution(paths, &id, &stats.counters(), self.compression, table.solution())?;
             }
             Loaded::Rule(t) => {
                 let step = |step| report(GenerateEvent::Step { material, step });
@@ -1188,7 +1220,7 @@ impl Tablebases {
                 let stats = Stats::of_values(t.index(material).expect("just solved"), self.rules, |p| {
                     solution.value(p)
                 });
-                write_rule_solution(paths, &id, &stats.counters(), solution)?;
+                write_rule_solution(paths, &id, &stats.counters(), self.compression, solution)?;
             }
         }
         self.forget(material);

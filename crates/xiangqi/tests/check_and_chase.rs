@@ -210,6 +210,28 @@ fn check_and_chase_files_keep_the_ban_of_every_rule_result() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Under `check-and-chase` colour twins are not answered from each other's files: a material
+/// whose two captures are colour twins (`KNvKN`: `KNvK` and `KvKN`), generated after both,
+/// reads both files (it once read one, took the other as its twin, and panicked).
+#[test]
+fn a_generation_reads_both_colour_twins_under_check_and_chase() {
+    use endgame_xiangqi::{Probe, Tablebases};
+    let dir = std::env::temp_dir().join(format!("endgame-chase-twins-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Tablebases::open(&dir, Rules::CheckAndChase);
+    let m = |s: &str| s.parse::<Material>().unwrap();
+    store.generate(&[m("KNvK"), m("KvKN")], &|_| {}).unwrap();
+    store.generate(&[m("KNvKN")], &|_| {}).unwrap();
+    let mut tables = PerpetualTablebase::with_rules(Rules::CheckAndChase);
+    tables.solve(m("KNvKN")).unwrap();
+    let solved = tables.solution(m("KNvKN")).unwrap();
+    assert!(store.read_rule_solution(m("KNvKN")).unwrap().values().eq(solved.values()));
+    let fen = "3k5/9/9/9/4n4/9/9/9/4N4/5K3 w".parse::<endgame_xiangqi::Setup>().unwrap();
+    let position = endgame_xiangqi::Position::from_setup(fen).unwrap();
+    assert_eq!(store.probe(&position).unwrap(), tables.lookup(&position).unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The `KNvKPP` positions of the README decided by the ban on perpetual chase: their values
 /// (a draw under `standard`), the values of their moves and their main lines' ends, from
 /// tables generated under both rule sets into `$XIANGQI_CHASE_DIR` (tables already there are

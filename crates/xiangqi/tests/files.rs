@@ -1,13 +1,15 @@
 //! Converting version-2 files, and the manifest of a table set (issue 22).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use endgame_core::Retrograde;
 use endgame_core::perpetual::RuleValue;
 use endgame_core::table_v2::write_v2;
-use endgame_xiangqi::files::{self, MANIFEST};
+use endgame_xiangqi::files::{self, ConvertOptions, MANIFEST};
 use endgame_xiangqi::store::table_id;
-use endgame_xiangqi::{Material, MaterialIndex, PerpetualTablebase, Probe, Rules, Tablebase, Tablebases};
+use endgame_xiangqi::{
+    Compression, Material, MaterialIndex, PerpetualTablebase, Probe, Rules, Tablebase, Tablebases,
+};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("endgame-files-{name}-{}", std::process::id()));
@@ -24,7 +26,8 @@ fn material(name: &str) -> Material {
 /// other indices than the other rule sets'; written from tables solved in memory, as the
 /// previous version wrote them) are refused with the command that converts them; converted,
 /// every index of every material holds its value (holes `None`), the files are byte for byte
-/// those a generation writes, and the old files are gone.
+/// those a generation writes, and the old files are gone. Rewritten with the other compression
+/// and back, the same holds.
 #[test]
 fn convert_keeps_every_index_and_writes_what_a_generation_writes() {
     for rules in [Rules::Standard, Rules::PerpetualCheck, Rules::Hdu] {
@@ -62,36 +65,64 @@ fn convert_keeps_every_index_and_writes_what_a_generation_writes() {
             .unwrap();
         let e = store.probe(&position).unwrap_err().to_string();
         assert!(e.contains("format version 2") && e.contains("endgame xiangqi convert"), "{e}");
-        let converted = files::convert(&dir, &|_| {}).unwrap();
+        let converted = files::convert(&dir, ConvertOptions::default(), &|_| {}).unwrap();
         assert_eq!(converted.len(), values.len());
         let store = Tablebases::open(&dir, rules);
-        let mut compared = 0;
-        for (m, v) in &values {
+        for (m, _) in &values {
             assert!(!store.v2_path(*m).exists(), "{m}");
-            let back = store.read_rule_solution(*m).unwrap();
-            for (p, value) in v.iter().enumerate() {
-                assert_eq!(back.value(p), *value, "{m} ({rules}) index {p}");
-            }
-            let reference = Tablebases::open(&reference, rules);
-            // A generation writes one file per pair of colour twins (the previous version
-            // wrote both, and both convert).
-            if !reference.path(*m).exists() {
-                assert!(reference.path(m.colour_twin()).exists(), "{m}");
-                continue;
-            }
-            compared += 1;
-            for (a, b) in [(store.path(*m), reference.path(*m)), (store.dtm_path(*m), reference.dtm_path(*m))]
-            {
-                assert!(std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap(), "{}", a.display());
-            }
         }
-        assert!(compared >= 3, "{compared}");
+        same_values_and_files(&store, &values, &reference);
         assert!(store.probe(&position).is_ok());
         // A second run has nothing to convert.
-        assert!(files::convert(&dir, &|_| {}).unwrap().is_empty());
+        assert!(files::convert(&dir, ConvertOptions::default(), &|_| {}).unwrap().is_empty());
+        // Rewritten with the best compression, every index still holds its value, and the files
+        // are those a generation with it writes; rewritten back, the first files again.
+        let best = temp_dir(&format!("best-{rules}"));
+        Tablebases::open(&best, rules).with_compression(Compression::Best).generate(&[top], &|_| {}).unwrap();
+        for (compression, like) in [(Compression::Best, &best), (Compression::Normal, &reference)] {
+            let options = ConvertOptions { compression, rewrite: true };
+            let rewritten = files::convert(&dir, options, &|_| {}).unwrap();
+            assert_eq!(rewritten.len(), values.len());
+            let left: Vec<_> =
+                std::fs::read_dir(store.dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
+            assert_eq!(left.len(), 2 * values.len(), "{left:?}");
+            same_values_and_files(&Tablebases::open(&dir, rules), &values, like);
+        }
+        assert!(Tablebases::open(&dir, rules).probe(&position).is_ok());
+        std::fs::remove_dir_all(&best).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         std::fs::remove_dir_all(&reference).unwrap();
     }
+}
+
+/// Every index of every material of `values` reads back from `store` as it was, and each file
+/// is byte for byte the one a generation wrote under `reference` (when the generation wrote it
+/// and not its colour twin's).
+fn same_values_and_files(
+    store: &Tablebases,
+    values: &[(Material, Vec<Option<RuleValue>>)],
+    reference: &Path,
+) {
+    let rules = store.rules();
+    let reference = Tablebases::open(reference, rules);
+    let mut compared = 0;
+    for (m, v) in values {
+        let back = store.read_rule_solution(*m).unwrap();
+        for (p, value) in v.iter().enumerate() {
+            assert_eq!(back.value(p), *value, "{m} ({rules}) index {p}");
+        }
+        // A generation writes one file per pair of colour twins (the previous version wrote
+        // both, and both convert).
+        if !reference.path(*m).exists() {
+            assert!(reference.path(m.colour_twin()).exists(), "{m}");
+            continue;
+        }
+        compared += 1;
+        for (a, b) in [(store.path(*m), reference.path(*m)), (store.dtm_path(*m), reference.dtm_path(*m))] {
+            assert!(std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap(), "{}", a.display());
+        }
+    }
+    assert!(compared >= 3, "{compared}");
 }
 
 #[test]

@@ -131,6 +131,47 @@ fn main_lines_are_complete_and_replay_to_the_end() {
     }
 }
 
+/// Every ply of `probe`'s main line from `start` is the first move [`Probe::moves`] lists there
+/// (the main line finds it without every move's value).
+fn lines_follow_the_first_of_moves(probe: &impl Probe, start: &Position) {
+    let line = probe.main_line(start).unwrap();
+    let mut at = *start;
+    for (ply, m) in line.moves.iter().enumerate() {
+        let first = probe.moves(&at).unwrap()[0];
+        assert_eq!(*m, first, "{} ply {ply}", start.setup());
+        at = at.play_unchecked(m.mv);
+    }
+    assert_eq!(at, line.last);
+}
+
+#[test]
+fn main_lines_follow_the_first_of_moves_from_files_and_in_memory() {
+    let (dir, memory) = generated("first-of-moves", Rules::Standard, &["KRvKN", "KNvKA"]);
+    let store = Tablebases::open(&dir, Rules::Standard);
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    for (m, wanted) in [("KRvKN", 60), ("KNvKA", 60), ("KRvK", 20)] {
+        let index = MaterialIndex::new(material(m));
+        let (mut wins, mut losses) = (0, 0);
+        while wins + losses < wanted {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let Some(p) = index.decode((state % index.len() as u64) as usize) else { continue };
+            if p.check(Rules::Standard).is_err() {
+                continue;
+            }
+            match store.probe(&p).unwrap().plain() {
+                Value::Win(_) if wins < wanted / 2 => wins += 1,
+                Value::Loss(_) if losses < wanted / 2 => losses += 1,
+                _ => continue,
+            }
+            lines_follow_the_first_of_moves(&store, &p);
+            lines_follow_the_first_of_moves(&memory, &p);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn drawn_lines_stop_at_a_real_repetition_or_the_bound() {
     let store = Tablebases::open(temp_dir("draws"), Rules::Standard);
