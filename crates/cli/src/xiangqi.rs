@@ -695,10 +695,11 @@ fn verify_files(args: &DirArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let listed = check.matching + check.differing.len() + check.missing.len();
     writeln!(out, "{} of {listed} files match the manifest", check.matching)?;
     if !check.ok() {
+        let count = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         return Err(Failure::Other(anyhow::anyhow!(
-            "{} files differ, {} are missing",
-            check.differing.len(),
-            check.missing.len()
+            "{} from the manifest, {} missing",
+            count(check.differing.len(), "file differs", "files differ"),
+            count(check.missing.len(), "file", "files")
         )));
     }
     Ok(())

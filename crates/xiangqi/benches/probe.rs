@@ -27,7 +27,7 @@ fn material() -> Material {
 /// The store, with the table generated if needed, and 4096 random legal positions.
 fn setup() -> (Tablebases, Vec<Position>) {
     let tables = Tablebases::open(dir(), Rules::Standard);
-    if !tables.path(material()).exists() {
+    if !tables.has_file(material()) {
         tables.generate(&[material()], &|_| {}).expect("generating KRvKNN");
     }
     let index = MaterialIndex::new(material());
