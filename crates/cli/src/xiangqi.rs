@@ -338,7 +338,6 @@ fn wanted(args: &GenerateArgs) -> Result<Vec<Material>, Failure> {
 /// `--dry-run`: every file the generation would write (or finds), with its positions and the
 /// memory its solve needs, then the totals.
 fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Result<(), Failure> {
-    let rules = tables.rules();
     let input = |e: ProbeError| Failure::input(format!("materials: {e}"));
     let needed = Tablebases::needed(wanted).map_err(input)?;
     let mut files: Vec<Material> = needed.iter().map(|&m| tables.file_material(m)).collect();
@@ -349,10 +348,7 @@ fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Res
         let n = MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
         total = total.saturating_add(n);
         // The memory a solve of it needs with none of its smaller tables loaded yet.
-        let mut memory = Tablebases::memory_estimate(m, |_| false);
-        if rules.has_bans() {
-            memory = memory.saturating_add(Tablebases::rule_memory_estimate(m));
-        }
+        let memory = tables.estimate(m, |_| false);
         let twin = m.colour_twin();
         let answers = if twin != m && needed.contains(&twin) {
             format!(" (answers for {twin})")

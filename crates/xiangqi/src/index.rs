@@ -16,7 +16,7 @@
 
 use crate::board::Board;
 use crate::material::Material;
-use crate::piece::{Color, Piece};
+use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
 use crate::square::Square;
 use std::ops::Range;
@@ -756,18 +756,36 @@ impl MaterialIndex {
     /// The index of a position of this material (or of its mirror image, whichever is indexed).
     #[must_use]
     pub fn encode(&self, position: &Position) -> Option<usize> {
-        if position.material() != self.material {
+        // Each kind of piece's first slot and number of slots (pieces of a kind are in
+        // consecutive slots).
+        const KINDS: usize = 2 * Role::COUNT;
+        let kind = |p: Piece| p.color.index() * Role::COUNT + p.role.index();
+        let (mut first, mut count) = ([0u8; KINDS], [0u8; KINDS]);
+        for (s, slot) in self.slots.iter().enumerate() {
+            let k = kind(slot.piece);
+            if count[k] == 0 {
+                first[k] = s as u8;
+            }
+            count[k] += 1;
+        }
+        // One pass over the board: identical pieces come out in increasing point order, as the
+        // index wants. Another material (a piece too many or missing) has no index here.
+        let mut squares = [Square::A0; MAX_MEN];
+        let mut placed = [0u8; KINDS];
+        let mut men = 0;
+        for (sq, piece) in position.board().pieces() {
+            let k = kind(piece);
+            if placed[k] == count[k] {
+                return None;
+            }
+            squares[usize::from(first[k] + placed[k])] = sq;
+            placed[k] += 1;
+            men += 1;
+        }
+        if men != self.slots.len() {
             return None;
         }
-        // Identical pieces come out of the board in increasing point order, as the index wants.
-        let mut squares = Vec::with_capacity(self.slots.len());
-        for &piece in self.pieces() {
-            if !squares.is_empty() && self.slots[squares.len() - 1].piece == piece {
-                continue;
-            }
-            squares.extend(position.board().pieces().filter(|&(_, p)| p == piece).map(|(sq, _)| sq));
-        }
-        self.canonical_index(&mut squares, position.turn())
+        self.canonical_index(&mut squares[..men], position.turn())
     }
 }
 

@@ -95,6 +95,19 @@ fn solver_bytes(positions: u64) -> u64 {
 /// checks again with their number.
 const RULE_BYTES_PER_INDEX: u64 = 14;
 
+/// Bytes per `standard` draw of the predecessor lists of a solve under `perpetual-check`, on
+/// top of the solver's state ([`Tablebases::estimate`]; measured: `KCvKPP`, 8.29 million draws,
+/// peaked at 316 MiB, 35 bytes per draw in all with the state's 29).
+const CHECK_LIST_BYTES_PER_DRAW: u64 = 20;
+
+/// The same under `check-and-chase` (measured: `KCvKPP` peaked at 565 MiB, 66 bytes per draw
+/// in all with the state's 46; `KNvKPP` at 533 MB for 10.2 million draws).
+const CHASE_LIST_BYTES_PER_DRAW: u64 = 36;
+
+/// What a solve under a ban holds besides (measured: the materials of up to 4 men peaked at 47
+/// to 50 MiB, 20 more than the `standard` solve's estimate).
+const RULE_FIXED_BYTES: u64 = 32 << 20;
+
 /// The solver under `rules` (`perpetual-check` or `check-and-chase`) for a material of `positions` indices with `drawn`
 /// `standard` draws, checked against the memory available now (the estimate before the
 /// `standard` solve could only guess the draws): its predecessor lists get at most half of
@@ -1032,14 +1045,39 @@ impl Tablebases {
     }
 
     /// The memory estimate of a solve of `material` under this store's rules, with the
-    /// materials `loaded` says are in memory already.
-    pub(crate) fn estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
+    /// materials `loaded` says are in memory already. Under a ban, when the `standard` table
+    /// of `material` (or of its colour twin) is in the sibling `standard` directory, from the
+    /// number of its draws in that file's header (the ban's passes work on the draws): the
+    /// solver's state per draw ([`PerpetualCheck::memory_estimate`],
+    /// [`PerpetualCheck::chase_memory_estimate`]), its predecessor lists and a fixed part;
+    /// else [`Tablebases::rule_memory_estimate`]'s guess.
+    #[must_use]
+    pub fn estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
         let own = Tablebases::memory_estimate(material, loaded);
-        if self.rules.has_bans() {
-            own.saturating_add(Tablebases::rule_memory_estimate(material))
-        } else {
-            own
+        if !self.rules.has_bans() {
+            return own;
         }
+        let rule = match (self.standard_draws(material), MaterialIndex::size(material)) {
+            (Some(drawn), Some(positions)) => {
+                let positions = positions as u64;
+                let (state, lists) = if self.rules.bans_chases() {
+                    (PerpetualCheck::chase_memory_estimate(positions, drawn), CHASE_LIST_BYTES_PER_DRAW)
+                } else {
+                    (PerpetualCheck::memory_estimate(positions, drawn), CHECK_LIST_BYTES_PER_DRAW)
+                };
+                state.saturating_add(drawn.saturating_mul(lists)).saturating_add(RULE_FIXED_BYTES)
+            }
+            _ => Tablebases::rule_memory_estimate(material),
+        };
+        own.saturating_add(rule)
+    }
+
+    /// The number of draws (legal positions) of `material` under `standard`, from the header of
+    /// its file (or its colour twin's) in the sibling `standard` directory, when there is one.
+    fn standard_draws(&self, material: Material) -> Option<u64> {
+        let standard = Tablebases::open(self.dir.parent()?.parent()?, Rules::Standard);
+        let file = standard.file_material(material);
+        Some(standard.file_stats(file).ok()??.draws)
     }
 
     /// The `standard` table of `material` from the sibling `standard` directory, when that
