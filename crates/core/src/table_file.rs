@@ -69,7 +69,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::fs;
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 use std::io::{self, Seek, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -642,13 +642,14 @@ fn compress(data: &[u8], level: i32) -> io::Result<Vec<u8>> {
     })
 }
 
-fn decompress(data: &[u8], out: &mut [u8]) -> io::Result<usize> {
+/// Decompresses one frame of at most `capacity` bytes (the vector is not zeroed first).
+fn decompress(data: &[u8], capacity: usize) -> io::Result<Vec<u8>> {
     DECOMPRESSOR.with(|d| {
         let mut d = d.borrow_mut();
         if d.is_none() {
             *d = Some(zstd::bulk::Decompressor::new()?);
         }
-        d.as_mut().expect("just made").decompress_to_buffer(data, out)
+        d.as_mut().expect("just made").decompress(data, capacity)
     })
 }
 
@@ -1294,7 +1295,7 @@ impl TableFile {
 
     /// Reads and checks the compressed bytes of block `b`, decompresses them into a buffer of
     /// `capacity` bytes; returns the buffer and the bytes written.
-    fn read_compressed(&self, b: usize, capacity: usize) -> Result<(Box<[u8]>, usize), TableError> {
+    fn read_compressed(&self, b: usize, capacity: usize) -> Result<(Vec<u8>, usize), TableError> {
         let path = &self.path;
         let (Some(&start), Some(&end)) = (self.offsets.get(b), self.offsets.get(b + 1)) else {
             return Err(TableError::damaged(path, format!("no block {b}")));
@@ -1304,9 +1305,9 @@ impl TableFile {
         if crc32fast::hash(&compressed) != self.crcs[b] {
             return Err(TableError::damaged(path, format!("block {b}: checksum mismatch (damaged file)")));
         }
-        let mut bytes = vec![0u8; capacity].into_boxed_slice();
-        let written = decompress(&compressed, &mut bytes)
+        let bytes = decompress(&compressed, capacity)
             .map_err(|e| TableError::damaged(path, format!("block {b}: {e}")))?;
+        let written = bytes.len();
         Ok((bytes, written))
     }
 
@@ -1339,7 +1340,7 @@ impl TableFile {
                 format!("block {b}: {written} bytes, expected {expected}"),
             ));
         }
-        Ok(Block { kind: FileKind::Wdl, width: self.head.width, start, len, bytes })
+        Ok(Block { kind: FileKind::Wdl, width: self.head.width, start, len, bytes: bytes.into_boxed_slice() })
     }
 
     /// The WDL block (of the table's WDL file) that holds DTM block `b` of this DTM file.
@@ -1414,9 +1415,15 @@ impl TableFile {
             }
         }
         let mut bytes = vec![0u8; len * width].into_boxed_slice();
+        let mut stream = stream;
         for plane in 0..width {
-            let mut stream = stream[plane * n..(plane + 1) * n].to_vec();
-            stream.push(0);
+            // This plane's symbols, then the zero byte of the parts without symbols.
+            let stream = if width == 1 {
+                stream.push(0);
+                &stream[..]
+            } else {
+                &[&stream[plane * n..(plane + 1) * n], &[0][..]].concat()[..]
+            };
             let mut next = next;
             let out = &mut bytes[plane * len..(plane + 1) * len];
             for (i, (&c, out)) in cats.iter().zip(out.iter_mut()).enumerate() {
@@ -1745,9 +1752,10 @@ impl BlockCache {
     }
 
     fn shard(&self, key: BlockKey) -> &Mutex<Shard> {
-        let mut h = std::hash::DefaultHasher::new();
-        key.hash(&mut h);
-        &self.shards[(h.finish() as usize) % SHARDS]
+        // A multiplicative mix of the two numbers (the cache's user gives them, a probe only
+        // chooses among a table's blocks: no keyed hash needed), its top bits the shard.
+        let mixed = (u64::from(key.table) << 32 | u64::from(key.block)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        &self.shards[(mixed >> 60) as usize % SHARDS]
     }
 
     /// The block of `key`, loaded with `load` when it is not kept (the lock is not held while

@@ -756,6 +756,19 @@ impl MaterialIndex {
     /// The index of a position of this material (or of its mirror image, whichever is indexed).
     #[must_use]
     pub fn encode(&self, position: &Position) -> Option<usize> {
+        self.encode_seen(position, false)
+    }
+
+    /// The index of `position` seen from the other side ([`Position::colour_twin`]: colours
+    /// swapped, points flipped, the other side to move) in this index, that of its colour
+    /// twin material; `None` when that is of another material. Without building the twin.
+    #[must_use]
+    pub fn encode_colour_twin(&self, position: &Position) -> Option<usize> {
+        self.encode_seen(position, true)
+    }
+
+    /// [`MaterialIndex::encode`] of `position`, or of its colour twin when `twin`.
+    fn encode_seen(&self, position: &Position, twin: bool) -> Option<usize> {
         // Each kind of piece's first slot and number of slots (pieces of a kind are in
         // consecutive slots).
         const KINDS: usize = 2 * Role::COUNT;
@@ -768,12 +781,14 @@ impl MaterialIndex {
             }
             count[k] += 1;
         }
-        // One pass over the board: identical pieces come out in increasing point order, as the
-        // index wants. Another material (a piece too many or missing) has no index here.
+        // One pass over the board; identical pieces are put in order by `canonical_index`.
+        // Another material (a piece too many or missing) has no index here.
         let mut squares = [Square::A0; MAX_MEN];
         let mut placed = [0u8; KINDS];
         let mut men = 0;
         for (sq, piece) in position.board().pieces() {
+            let (sq, piece) =
+                if twin { (sq.flip(), Piece { color: !piece.color, role: piece.role }) } else { (sq, piece) };
             let k = kind(piece);
             if placed[k] == count[k] {
                 return None;
@@ -785,7 +800,8 @@ impl MaterialIndex {
         if men != self.slots.len() {
             return None;
         }
-        self.canonical_index(&mut squares[..men], position.turn())
+        let turn = if twin { !position.turn() } else { position.turn() };
+        self.canonical_index(&mut squares[..men], turn)
     }
 }
 

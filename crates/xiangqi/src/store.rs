@@ -1381,8 +1381,9 @@ impl Probe for Tablebases {
         let material = position.material();
         self.renewing(material, || {
             let (answering, source, flipped) = self.answering(material)?;
-            let position = if flipped { position.colour_twin() } else { *position };
-            let value = match source.index().encode(&position) {
+            let index = source.index();
+            let i = if flipped { index.encode_colour_twin(position) } else { index.encode(position) };
+            let value = match i {
                 Some(i) => self.value_at(answering, &source, i)?,
                 None => None,
             };
@@ -1395,8 +1396,9 @@ impl Probe for Tablebases {
         // A colour twin is answered from its twin's file, as `lookup` does.
         self.renewing(material, || {
             let (answering, source, flipped) = self.answering(material)?;
-            let position = if flipped { position.colour_twin() } else { *position };
-            let Some(i) = source.index().encode(&position) else {
+            let index = source.index();
+            let i = if flipped { index.encode_colour_twin(position) } else { index.encode(position) };
+            let Some(i) = i else {
                 return Err(ProbeError::NoValue { material });
             };
             match &*source {

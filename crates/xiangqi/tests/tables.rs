@@ -132,7 +132,9 @@ fn colour_twins_are_the_solved_tables() {
 
 /// `encode` (one pass over the board) gives back the index of every decoded position of
 /// materials with identical pieces on both sides, and nothing for a position of another
-/// material: a piece too many, a piece missing, or a piece of another kind.
+/// material: a piece too many, a piece missing, or a piece of another kind;
+/// `encode_colour_twin` gives the index of the position seen from the other side in the colour
+/// twin's index, as building that position and encoding it does.
 #[test]
 fn encode_inverts_decode_and_refuses_other_materials() {
     use endgame_xiangqi::MaterialIndex;
@@ -153,6 +155,12 @@ fn encode_inverts_decode_and_refuses_other_materials() {
             let Some(p) = index.decode(i) else { continue };
             decoded += 1;
             assert_eq!(index.encode(&p), Some(i), "{name}: {}", p.setup());
+            // Seen from the other side, in the twin's index: as the twin position encodes.
+            let twin = MaterialIndex::new(material.colour_twin());
+            let flipped = twin.encode(&p.colour_twin());
+            assert!(flipped.is_some(), "{name}: {}", p.setup());
+            assert_eq!(twin.encode_colour_twin(&p), flipped, "{name}: {}", p.setup());
+            assert_eq!(index.encode_colour_twin(&p).is_some(), material.colour_twin() == material, "{name}");
             for other in others.iter().filter(|o| o.material() != material) {
                 assert_eq!(other.encode(&p), None, "{name} as {}", other.material());
             }
