@@ -54,19 +54,22 @@ for men in sorted(rows):
     print(f"| {men} | {r[0]} | {r[1]:,} | {r[2]:,} | {r[3]:,} | {8*r[2]/r[1]:.3f} + {8*r[3]/r[1]:.3f} |")
 print(f"| all | {t[0]} | {t[1]:,} | {t[2]:,} | {t[3]:,} | {8*t[2]/t[1]:.3f} + {8*t[3]/t[1]:.3f} |")
 '
-# A material's files, or its colour twin's (a generation writes one of the two).
+# A material's files, or its colour twin's (a generation writes one of the two; `stats`
+# gives the sizes of the file that answers). A material with neither is left out (`stats`
+# would generate it).
 for m in KNvKNC KRvKNN KRvKAABB; do
-    $tb xiangqi stats "$m" --json --dir "$dir" 2> /dev/null |
+    twin="${m#*v}v${m%%v*}"
+    if [ ! -f "$dir/xiangqi/standard/$m.wdl" ] && [ ! -f "$dir/xiangqi/standard/$twin.wdl" ]; then
+        continue
+    fi
+    $tb xiangqi stats "$m" --json --dir "$dir" |
         python3 -c '
 import json, sys
 v = json.load(sys.stdin)
-if "wdl_bytes" in v:
-    m, w, d = v["material"], v["wdl_bytes"], v["dtm_bytes"]
-    bw, bd = v["wdl_bits_per_position"], v["dtm_bits_per_position"]
-    print(f"{m}: WDL {w:,} + DTM {d:,} = {w + d:,} bytes; {bw:.3f} + {bd:.3f} bits per legal position")
-else:
-    print(v["material"] + ": answered from the files of its colour twin")
-' || true
+m, w, d = v["material"], v["wdl_bytes"], v["dtm_bytes"]
+bw, bd = v["wdl_bits_per_position"], v["dtm_bits_per_position"]
+print(f"{m}: WDL {w:,} + DTM {d:,} = {w + d:,} bytes; {bw:.3f} + {bd:.3f} bits per legal position")
+'
 done
 if [ -f "$dir/xiangqi/standard/KRvKNN.wdl" ] || [ -f "$dir/xiangqi/standard/KNNvKR.wdl" ]; then
     fen="9/5n3/4k4/9/4n4/9/3R5/4K4/9/9 w"

@@ -101,7 +101,9 @@ pub enum Compression {
     /// zstd level 19, DTM blocks as long as the WDL blocks ([`WDL_BLOCK`] positions): for
     /// tables to download and share. About 10 times the compressing CPU of `Normal` (still a
     /// small part of a generation's for the big tables: see BENCHMARKS.md), a slower cold
-    /// distance probe (a DTM block 4 times longer), and files about 10 % smaller.
+    /// distance probe (a DTM block 4 times longer), and files about 10 % smaller. A
+    /// [`BlockCache`] keeps a block only within a sixteenth of its budget: DTM blocks of 32-bit
+    /// symbols take 1 MiB here, so such tables want a cache of 16 MiB or more.
     Best,
 }
 
@@ -628,8 +630,37 @@ fn symbols_of(values: &[Option<RuleValue>], symbols: &Symbols, cats: &mut Vec<u8
 const WRITE_BATCH: usize = 32;
 
 thread_local! {
+    // A writer's buffers for a block, kept by each thread from block to block (fresh ones
+    // cost a page fault for every 4 KiB written: a twelfth of a generation's time).
+    static VALUES: std::cell::Cell<Vec<Option<RuleValue>>> = const { std::cell::Cell::new(Vec::new()) };
+    static CATEGORIES: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    static SYMBOLS: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
     static COMPRESSOR: RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> = const { RefCell::new(None) };
     static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
+}
+
+/// This thread's buffer of `key`, taken (an empty one in its place until it is given back).
+fn take_buffer<T>(key: &'static std::thread::LocalKey<std::cell::Cell<Vec<T>>>) -> Vec<T> {
+    key.take()
+}
+
+/// The histogram of one block's values, `start` the index of its first (for the message of a
+/// value beyond the format).
+fn histogram_of(values: &[Option<RuleValue>], start: usize, path: &Path) -> Result<Histogram, TableError> {
+    let mut h = Histogram::default();
+    for (i, v) in values.iter().enumerate() {
+        if let Some(v) = *v {
+            let Some(e) = entry(v) else {
+                let p = start + i;
+                return Err(TableError::Unwritable {
+                    path: path.to_path_buf(),
+                    why: format!("the value of position {p} has a distance or rank beyond 32 bits"),
+                });
+            };
+            h.add(Category::of(v), e);
+        }
+    }
+    Ok(h)
 }
 
 fn compress(data: &[u8], level: i32) -> io::Result<Vec<u8>> {
@@ -781,28 +812,19 @@ pub fn write_tables(
     let histogram = (0..blocks)
         .into_par_iter()
         .map(|b| {
-            let mut values = Vec::with_capacity(WDL_BLOCK);
+            let mut values = take_buffer(&VALUES);
+            values.clear();
             fill(range(b), &mut values);
-            let mut h = Histogram::default();
-            for (i, v) in values.iter().enumerate() {
-                if let Some(v) = *v {
-                    let Some(e) = entry(v) else {
-                        let p = range(b).start + i;
-                        return Err(TableError::Unwritable {
-                            path: path.to_path_buf(),
-                            why: format!("the value of position {p} has a distance or rank beyond 32 bits"),
-                        });
-                    };
-                    h.add(Category::of(v), e);
-                }
-            }
-            if values.len() != range(b).len() {
+            let h = histogram_of(&values, range(b).start, path);
+            let len = values.len();
+            VALUES.set(values);
+            if len != range(b).len() {
                 return Err(TableError::damaged(
                     path,
-                    format!("block {b}: {} values, expected {}", values.len(), range(b).len()),
+                    format!("block {b}: {len} values, expected {}", range(b).len()),
                 ));
             }
-            Ok(h)
+            h
         })
         .try_reduce(Histogram::default, |a, b| Ok(a.merge(b)))?;
     let lists = histogram.lists();
@@ -837,7 +859,8 @@ pub fn write_tables(
     // One WDL block and its DTM blocks, compressed.
     let encode = |b: usize| -> io::Result<(Vec<u8>, Vec<Vec<u8>>)> {
         let r = range(b);
-        let mut values = Vec::with_capacity(WDL_BLOCK);
+        let mut values = take_buffer(&VALUES);
+        values.clear();
         fill(r.clone(), &mut values);
         if values.len() != r.len() {
             return Err(io::Error::other(format!(
@@ -846,8 +869,9 @@ pub fn write_tables(
                 r.len()
             )));
         }
-        let (mut cats, mut syms) = (Vec::new(), Vec::new());
+        let (mut cats, mut syms) = (take_buffer(&CATEGORIES), take_buffer(&SYMBOLS));
         symbols_of(&values, &symbols, &mut cats, &mut syms);
+        VALUES.set(values);
         let wdl = compress(&pack_categories(&cats, wdl_width), level)?;
         let mut dtm = Vec::new();
         if dtm_width > 0 {
@@ -855,6 +879,8 @@ pub fn write_tables(
                 dtm.push(compress(&planes(&streams(cats, syms, &symbols.needed), dtm_width), level)?);
             }
         }
+        CATEGORIES.set(cats);
+        SYMBOLS.set(syms);
         Ok((wdl, dtm))
     };
     let mut outputs: Vec<Output> = Vec::new();
@@ -1294,7 +1320,7 @@ impl TableFile {
     }
 
     /// Reads and checks the compressed bytes of block `b`, decompresses them into a buffer of
-    /// `capacity` bytes; returns the buffer and the bytes written.
+    /// at most `capacity` bytes; returns the buffer and the bytes written.
     fn read_compressed(&self, b: usize, capacity: usize) -> Result<(Vec<u8>, usize), TableError> {
         let path = &self.path;
         let (Some(&start), Some(&end)) = (self.offsets.get(b), self.offsets.get(b + 1)) else {
@@ -1396,7 +1422,9 @@ impl TableFile {
             );
         let n: usize = counts.iter().sum();
         let width = self.head.width as usize / 8;
-        let (stream, written) = self.read_compressed(b, n * width)?;
+        // One byte more room than the symbols take: the zero byte appended below (a frame
+        // longer than the symbols is refused by the length check all the same).
+        let (stream, written) = self.read_compressed(b, n * width + 1)?;
         if written != n * width {
             return Err(TableError::damaged(
                 path,
@@ -1754,8 +1782,9 @@ impl BlockCache {
     fn shard(&self, key: BlockKey) -> &Mutex<Shard> {
         // A multiplicative mix of the two numbers (the cache's user gives them, a probe only
         // chooses among a table's blocks: no keyed hash needed), its top bits the shard.
+        const _: () = assert!(SHARDS == 16, "the top 4 bits pick the shard");
         let mixed = (u64::from(key.table) << 32 | u64::from(key.block)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        &self.shards[(mixed >> 60) as usize % SHARDS]
+        &self.shards[(mixed >> 60) as usize]
     }
 
     /// The block of `key`, loaded with `load` when it is not kept (the lock is not held while

@@ -329,7 +329,7 @@ fn files(addr: SocketAddr, dir: &std::path::Path, rounds: usize) {
             let status = request(&mut stream, "GET", &format!("/api/xiangqi?fen={fen}"), b"");
             latencies.push(t.elapsed());
             if status != 200 {
-                errors.push(format!("{m}: {status}"));
+                errors.push(format!("{m} (fen={fen}): {status}"));
                 stream = connect(addr);
             }
             if let Some(n) = pid.as_deref().and_then(open_descriptors) {

@@ -200,12 +200,25 @@ fn rewrite_one(
         dtm.with_extension(format!("{DTM_EXTENSION}{suffix}")),
     );
     let paths = TablePaths { wdl: &new_wdl, dtm: &new_dtm };
-    write_checked(paths, &id, &counters, compression, &solution, &wdl)?;
-    let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).map_err(io_error(p));
-    let after = (size(&new_wdl)?, size(&new_dtm)?);
-    std::fs::rename(&new_dtm, &dtm).map_err(io_error(&dtm))?;
-    std::fs::rename(&new_wdl, &wdl).map_err(io_error(&wdl))?;
-    Ok(Converted { rules: tables.rules(), material, before, after })
+    let renamed = (|| {
+        write_checked(paths, &id, &counters, compression, &solution, &wdl)?;
+        let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).map_err(io_error(p));
+        let after = (size(&new_wdl)?, size(&new_dtm)?);
+        // The DTM file first, as a generation writes them: a failure between the two renames
+        // leaves a pair the reader refuses (its checksums differ) and `generate` replaces.
+        std::fs::rename(&new_dtm, &dtm).map_err(io_error(&dtm))?;
+        std::fs::rename(&new_wdl, &wdl).map_err(io_error(&wdl))?;
+        Ok(after)
+    })();
+    match renamed {
+        Ok(after) => Ok(Converted { rules: tables.rules(), material, before, after }),
+        Err(error) => {
+            // Nothing of this run is left under a temporary name.
+            let _ = std::fs::remove_file(&new_wdl);
+            let _ = std::fs::remove_file(&new_dtm);
+            Err(error)
+        }
+    }
 }
 
 /// Writes `solution` as the table `paths`, reads it back and compares every legal position's

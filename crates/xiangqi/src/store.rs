@@ -1053,7 +1053,18 @@ impl Tablebases {
     /// else [`Tablebases::rule_memory_estimate`]'s guess.
     #[must_use]
     pub fn estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
-        let own = Tablebases::memory_estimate(material, loaded);
+        let own = if self.rules.colour_symmetric() {
+            Tablebases::memory_estimate(material, loaded)
+        } else {
+            // Each colour twin a capture leads to is read for itself (see `generate_one`).
+            let size = |m| MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
+            Tablebases::reads(material, |m| m)
+                .into_iter()
+                .filter(|&m| !loaded(m))
+                .fold(solver_bytes(size(material)).saturating_add(PROCESS_BYTES), |sum, m| {
+                    sum.saturating_add(size(m).saturating_mul(BYTES_PER_LOADED_INDEX))
+                })
+        };
         if !self.rules.has_bans() {
             return own;
         }
