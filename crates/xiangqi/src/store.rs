@@ -649,19 +649,11 @@ impl Tablebases {
     /// # Errors
     /// When a file cannot be written, or the solution is not of `material`'s size.
     pub fn write_solution(&self, material: Material, solution: &Solution) -> Result<(), TableError> {
-        let index = MaterialIndex::new(material);
-        let stats = Stats::of_values(&index, self.rules, |p| solution.value(p).map(RuleValue::from));
-        let (path, dtm_path) = (self.path(material), self.dtm_path(material));
-        let id = table_id(material, self.rules, index.len());
-        write_solution(
-            TablePaths { wdl: &path, dtm: &dtm_path },
-            &id,
-            &stats.counters(),
-            self.compression,
-            solution,
-        )?;
-        self.forget(material);
-        Ok(())
+        self.write_table(
+            material,
+            |p| solution.value(p).map(RuleValue::from),
+            |paths, id, counters| write_solution(paths, id, counters, self.compression, solution),
+        )
     }
 
     /// [`Tablebases::write_solution`] of a table solved under the rule (a
@@ -670,17 +662,26 @@ impl Tablebases {
     /// # Errors
     /// When a file cannot be written, or the solution is not of `material`'s size.
     pub fn write_rule_solution(&self, material: Material, solution: &RuleSolution) -> Result<(), TableError> {
+        self.write_table(
+            material,
+            |p| solution.value(p),
+            |paths, id, counters| write_rule_solution(paths, id, counters, self.compression, solution),
+        )
+    }
+
+    /// Writes `material`'s table, whose values `value` gives, with `write` (given the paths,
+    /// the table's id and its statistics), then forgets what was opened of it.
+    fn write_table(
+        &self,
+        material: Material,
+        value: impl Fn(usize) -> Option<RuleValue> + Sync,
+        write: impl FnOnce(TablePaths<'_>, &TableId, &[(String, u64)]) -> Result<(), TableError>,
+    ) -> Result<(), TableError> {
         let index = MaterialIndex::new(material);
-        let stats = Stats::of_values(&index, self.rules, |p| solution.value(p));
+        let stats = Stats::of_values(&index, self.rules, value);
         let (path, dtm_path) = (self.path(material), self.dtm_path(material));
         let id = table_id(material, self.rules, index.len());
-        write_rule_solution(
-            TablePaths { wdl: &path, dtm: &dtm_path },
-            &id,
-            &stats.counters(),
-            self.compression,
-            solution,
-        )?;
+        write(TablePaths { wdl: &path, dtm: &dtm_path }, &id, &stats.counters())?;
         self.forget(material);
         Ok(())
     }
