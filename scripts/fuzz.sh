@@ -5,7 +5,7 @@
 # Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`). New inputs go to
 # fuzz/work/<target>/ (not committed); the committed seeds in fuzz/corpus/<target>/ are read
 # only. A crash is written to fuzz/artifacts/<target>/: commit it once fixed, and the stable
-# test `cargo test -p endgame --test fuzz_corpus` replays it from then on.
+# test `cargo test -p endgame --test all fuzz_corpus` replays it from then on.
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds="${1:-60}"

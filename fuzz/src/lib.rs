@@ -3,7 +3,7 @@
 //! round trip parse -> print -> parse that does not give back what was parsed).
 //!
 //! The fuzz targets (`fuzz_targets/*.rs`, nightly and cargo-fuzz) call these functions; so does
-//! the stable test `crates/cli/tests/fuzz_corpus.rs`, on every file of `fuzz/corpus/<target>/`
+//! the stable test `crates/cli/tests/all/fuzz_corpus.rs`, on every file of `fuzz/corpus/<target>/`
 //! and `fuzz/artifacts/<target>/`, so that the seeds and every crash found stay checked by a
 //! plain `cargo test`.
 

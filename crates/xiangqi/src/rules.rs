@@ -72,7 +72,7 @@ impl Rules {
     /// Whether a position and its flip with the colours swapped ([`Material::colour_twin`])
     /// have the same value under these rules, so that one table answers for both: `standard`, `hdu`
     /// and `perpetual-check` treat both sides alike (tested value for value, and under `perpetual-check`
-    /// rank for rank: `tests/tables.rs`, `tests/perpetual.rs`). `check-and-chase`
+    /// rank for rank: `tests/all/tables.rs`, `tests/all/perpetual.rs`). `check-and-chase`
     /// answers `false` until that is shown (its tables are solved, never read from a twin's).
     ///
     /// [`Material::colour_twin`]: crate::material::Material::colour_twin

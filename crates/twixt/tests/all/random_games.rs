@@ -1,9 +1,7 @@
 //! Random games against the naive engine: the same links after every move, the incremental
 //! winner equal to a from-scratch connectivity search, and mirror images with equal answers.
 
-mod common;
-
-use common::{Naive, Rng};
+use crate::common::{Naive, Rng};
 use endgame_twixt::{Color, Config, Move, MoveErrorKind, Outcome, Played, Point, Position, Rules};
 use proptest::prelude::*;
 
@@ -27,7 +25,7 @@ fn random_points(n: i32, rules: Rules, seed: u64, limit: usize) -> Vec<Point> {
             .iter()
             .copied()
             .filter(|p| {
-                common::KNIGHT
+                crate::common::KNIGHT
                     .iter()
                     .any(|&(dx, dy)| naive.pegs.contains(&(Point::new(p.x + dx, p.y + dy), color)))
             })

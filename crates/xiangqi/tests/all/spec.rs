@@ -16,8 +16,8 @@ fn one(case: &str) -> String {
 
 #[test]
 fn sample() {
-    let input = include_str!("data/sample.in");
-    assert_eq!(judge(input), include_str!("data/sample.out"));
+    let input = include_str!("../data/sample.in");
+    assert_eq!(judge(input), include_str!("../data/sample.out"));
 }
 
 #[test]

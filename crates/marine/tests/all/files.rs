@@ -24,7 +24,7 @@ fn check_win(b: &Battle, limit: u32) -> Option<u32> {
 
 #[test]
 fn the_demo_corner_is_won_in_its_stated_rounds() {
-    let b = battle(include_str!("../examples/corner.txt"));
+    let b = battle(include_str!("../../examples/corner.txt"));
     let n = check_win(&b, DEFAULT_ROUNDS).expect("the corner battle is a win");
     let mut text = String::new();
     b.write_solution(&b.solve(DEFAULT_ROUNDS, Pruning::ALL), &mut text).unwrap();
@@ -34,12 +34,12 @@ fn the_demo_corner_is_won_in_its_stated_rounds() {
 
 #[test]
 fn the_sample_as_a_battle_file() {
-    let b = battle(include_str!("data/sample.in"));
+    let b = battle(include_str!("../data/sample.in"));
     assert_eq!(check_win(&b, DEFAULT_ROUNDS), Some(30));
-    let twin = battle(include_str!("data/twin.in"));
+    let twin = battle(include_str!("../data/twin.in"));
     assert_eq!(twin.solve(DEFAULT_ROUNDS, Pruning::ALL).rounds(), None);
     // Enough HP for 2 z > 34: LOSE without a search.
-    let hopeless = battle(&include_str!("data/sample.in").replace("15 15", "16 18"));
+    let hopeless = battle(&include_str!("../data/sample.in").replace("15 15", "16 18"));
     let solution = hopeless.solve(DEFAULT_ROUNDS, Pruning::ALL);
     assert_eq!((solution.rounds(), solution.stats.states), (None, 0));
     assert_eq!(hopeless.solve(DEFAULT_ROUNDS, Pruning::NONE).rounds(), None);
@@ -47,13 +47,13 @@ fn the_sample_as_a_battle_file() {
 
 #[test]
 fn the_8x8_battle_agrees_with_and_without_the_bound() {
-    let b = battle(include_str!("data/battle8.txt"));
+    let b = battle(include_str!("../data/battle8.txt"));
     let all = b.solve(70, Pruning::ALL);
     let unbounded = b.solve(70, Pruning { bound: false, ..Pruning::ALL });
     assert_eq!(all.rounds(), unbounded.rounds());
     assert!(all.stats.states < unbounded.stats.states);
     // With ten zerglings' HP less to shoot, the same map is a win.
-    let easier = battle(&include_str!("data/battle8.txt").replace(" 15", " 12"));
+    let easier = battle(&include_str!("../data/battle8.txt").replace(" 15", " 12"));
     let n = check_win(&easier, 70).expect("a win");
     assert!(n >= 36);
 }
@@ -117,13 +117,13 @@ proptest! {
 fn a_cancelled_solve_stops_and_an_unset_flag_changes_nothing() {
     use endgame_core::Stopped;
     use std::sync::atomic::AtomicBool;
-    let big = battle(include_str!("data/battle16.txt"));
+    let big = battle(include_str!("../data/battle16.txt"));
     let cancel = AtomicBool::new(true);
     match big.solve_cancellable(100, Pruning::ALL, u64::MAX, &mut |_| {}, &cancel) {
         Err(Stopped::Cancelled(stats)) => assert!(stats.expanded <= endgame_core::CANCEL_EVERY, "{stats:?}"),
         other => panic!("{other:?}"),
     }
-    let small = battle(include_str!("data/battle8.txt"));
+    let small = battle(include_str!("../data/battle8.txt"));
     let plain = small.solve(70, Pruning::ALL);
     let flagged =
         small.solve_cancellable(70, Pruning::ALL, u64::MAX, &mut |_| {}, &AtomicBool::new(false)).unwrap();

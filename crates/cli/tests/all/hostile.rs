@@ -97,11 +97,11 @@ fn a_byte_order_mark_is_accepted_everywhere() {
         ("hdu5897", "1\n0 0 9 3 0 3 1\n", "Lose in 1 steps T.T!\n"),
         (
             "hdu1680",
-            include_str!("../../cheesy/tests/data/sample.in"),
-            include_str!("../../cheesy/tests/data/sample.out"),
+            include_str!("../../../cheesy/tests/data/sample.in"),
+            include_str!("../../../cheesy/tests/data/sample.out"),
         ),
         ("poj2706", "4 5\n0 2 2 4 4 2 3 2 2 1\n0 0\n", "yes\n"),
-        ("marine", include_str!("../../marine/tests/data/sample.in"), "WIN\n30\n"),
+        ("marine", include_str!("../../../marine/tests/data/sample.in"), "WIN\n30\n"),
     ];
     for (problem, input, output) in cases {
         let a = endgame().args(["judge", problem]).write_stdin(format!("{bom}{input}")).assert().success();
@@ -109,10 +109,10 @@ fn a_byte_order_mark_is_accepted_everywhere() {
     }
     let files = [
         (["twixt", "replay"], "4 5\n0 2 2 4 4 2 3 2 2 1\n".to_string(), "Winner: Black"),
-        (["cheesy", "solve"], include_str!("../../cheesy/examples/corner.txt").to_string(), "White wins"),
+        (["cheesy", "solve"], include_str!("../../../cheesy/examples/corner.txt").to_string(), "White wins"),
         (
             ["marine", "solve"],
-            include_str!("../../marine/examples/corner.txt").to_string(),
+            include_str!("../../../marine/examples/corner.txt").to_string(),
             "WIN in 10 rounds",
         ),
     ];

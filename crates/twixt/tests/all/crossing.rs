@@ -1,8 +1,6 @@
 //! The crossing test and the derived blocking table against a general exact segment routine.
 
-mod common;
-
-use common::{KNIGHT, touch_other_than_shared_endpoint};
+use crate::common::{KNIGHT, touch_other_than_shared_endpoint};
 use endgame_twixt::geometry::{blockers, cross};
 use endgame_twixt::{Dir, Point};
 

@@ -2,8 +2,8 @@
 
 use assert_cmd::Command;
 
-const SAMPLE: &str = include_str!("../../marine/tests/data/sample.in");
-const TWIN: &str = include_str!("../../marine/tests/data/twin.in");
+const SAMPLE: &str = include_str!("../../../marine/tests/data/sample.in");
+const TWIN: &str = include_str!("../../../marine/tests/data/twin.in");
 const CORNER: &str = "../marine/examples/corner.txt";
 
 fn endgame() -> Command {

@@ -62,7 +62,7 @@ fn the_games_chase_labels_are_the_predicates_on_moves_and_un_moves() {
 /// Solves the materials named in `$XIANGQI_CHASE` (and all they rest on) under
 /// `check-and-chase` and under `perpetual-check`, checks the certificate, the `standard` results
 /// and the results of the ban on perpetual check kept, and prints the counts and times:
-/// `XIANGQI_CHASE="KNvKPP" cargo test --release -p endgame-xiangqi --test check_and_chase -- --ignored --nocapture`
+/// `XIANGQI_CHASE="KNvKPP" cargo test --release -p endgame-xiangqi --test all -- --ignored --nocapture check_and_chase::some_materials`
 #[test]
 #[ignore = "the materials named in $XIANGQI_CHASE"]
 fn some_materials_under_check_and_chase() {
@@ -113,7 +113,7 @@ fn some_materials_under_check_and_chase() {
 /// `every_material_up_to_4_men_keeps_standard_wins_and_losses` runs the chase stage on some of
 /// them only, to keep CI short): the certificate, every `perpetual-check` result kept, and no
 /// result of the ban on perpetual chase:
-/// `cargo test --release -p endgame-xiangqi --test check_and_chase -- --ignored every_material`
+/// `cargo test --release -p endgame-xiangqi --test all -- --ignored check_and_chase::every_material`
 #[test]
 #[ignore = "solves every material up to 4 men under three rule sets (minutes)"]
 fn every_material_up_to_4_men_under_check_and_chase() {
@@ -237,7 +237,7 @@ fn a_generation_reads_both_colour_twins_under_check_and_chase() {
 /// tables generated under both rule sets into `$XIANGQI_CHASE_DIR` (tables already there are
 /// kept: a scratch directory may be given again) or a temporary directory (an hour of CPU on a
 /// shared machine):
-/// `cargo test --release -p endgame-xiangqi --test check_and_chase -- --ignored knvkpp`
+/// `cargo test --release -p endgame-xiangqi --test all -- --ignored check_and_chase::knvkpp`
 /// A position of [`knvkpp_positions_decided_by_the_ban_on_perpetual_chase`]: its value without
 /// rank, the value of each move for the side that plays it (all of them, when any), the main
 /// line, the ply the cycle starts at, the ply that brings it back, the chased Soldier's point.

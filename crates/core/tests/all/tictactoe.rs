@@ -1,6 +1,6 @@
 //! Tic-tac-toe, the worked example: known counts and values, and the conformance harness.
 
-#[path = "../examples/tictactoe/game.rs"]
+#[path = "../../examples/tictactoe/game.rs"]
 mod game;
 
 use std::collections::{HashSet, VecDeque};

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use endgame_xiangqi::{Material, Rules, Stats, Tablebase};
 
-const TSV: &str = include_str!("data/anchors/xiangqi_gamesmanxiangqi_tiers.tsv");
+const TSV: &str = include_str!("../data/anchors/xiangqi_gamesmanxiangqi_tiers.tsv");
 
 /// The published figures of every material, tiers summed, with the header's erratum applied.
 fn published() -> BTreeMap<Material, Stats> {
@@ -125,7 +125,7 @@ fn some_materials_match() {
 
 /// The files of `endgame xiangqi generate --all-up-to 5 --dir DIR` against the published
 /// statistics (a few minutes: every file is read once):
-/// `XIANGQI_ANCHOR_DIR=DIR cargo test --release -p endgame-xiangqi --test anchors -- --ignored generated_files_match`
+/// `XIANGQI_ANCHOR_DIR=DIR cargo test --release -p endgame-xiangqi --test all -- --ignored anchors::generated_files_match`
 #[test]
 #[ignore = "reads the generated files of every material up to 5 men in $XIANGQI_ANCHOR_DIR"]
 fn generated_files_match() {

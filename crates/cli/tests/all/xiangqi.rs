@@ -2,8 +2,8 @@
 
 use assert_cmd::Command;
 
-const SAMPLE_IN: &str = include_str!("../../xiangqi/tests/data/sample.in");
-const SAMPLE_OUT: &str = include_str!("../../xiangqi/tests/data/sample.out");
+const SAMPLE_IN: &str = include_str!("../../../xiangqi/tests/data/sample.in");
+const SAMPLE_OUT: &str = include_str!("../../../xiangqi/tests/data/sample.out");
 const FEN: &str = "3k5/9/9/9/9/3n5/9/9/9/3K5 w";
 
 /// The tool, with no tables of the user's: materials up to 4 men are solved in memory.

@@ -4,8 +4,8 @@ use endgame_cheesy::text::parse_position;
 use endgame_cheesy::{CheesyGame, Color, Ending, Move, Square, judge, solve};
 use endgame_core::{Retrograde, Value, scored_moves};
 
-const SAMPLE_IN: &str = include_str!("data/sample.in");
-const SAMPLE_OUT: &str = include_str!("data/sample.out");
+const SAMPLE_IN: &str = include_str!("../data/sample.in");
+const SAMPLE_OUT: &str = include_str!("../data/sample.out");
 
 #[test]
 fn judge_answers_the_sample() {
@@ -60,7 +60,7 @@ fn white_wins_when_only_some_king_moves_get_stuck() {
 /// rows can last (7 pawn moves, 8 king moves).
 #[test]
 fn a_longest_white_win_takes_15_plies() {
-    let position = parse_position(include_str!("../examples/longest.txt"), Color::White).unwrap();
+    let position = parse_position(include_str!("../../examples/longest.txt"), Color::White).unwrap();
     let answer = solve(&position).unwrap();
     assert_eq!((answer.winner, answer.value), (Color::White, Value::win_in(15)));
     assert_eq!(answer.ending, Ending::Captured);
@@ -72,7 +72,7 @@ fn a_longest_white_win_takes_15_plies() {
 fn a_cancelled_solve_stops() {
     use endgame_core::SolveError;
     use std::sync::atomic::AtomicBool;
-    let position = parse_position(include_str!("../examples/longest.txt"), Color::White).unwrap();
+    let position = parse_position(include_str!("../../examples/longest.txt"), Color::White).unwrap();
     let cancel = AtomicBool::new(true);
     assert_eq!(endgame_cheesy::solve_cancellable(&position, &cancel).unwrap_err(), SolveError::Cancelled);
     assert_eq!(

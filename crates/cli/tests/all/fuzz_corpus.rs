@@ -2,7 +2,7 @@
 //! check functions of `fuzz/src/lib.rs` (the same the cargo-fuzz targets call) run over every
 //! file of `fuzz/corpus/<target>/` and `fuzz/artifacts/<target>/`.
 
-#[path = "../../../fuzz/src/lib.rs"]
+#[path = "../../../../fuzz/src/lib.rs"]
 mod checks;
 
 use std::path::Path;

@@ -20,9 +20,7 @@
 //!   the ban on perpetual chase. What neither side wins is a draw; draws that can reach a
 //!   drawn end get the shortest such distance by rounds again.
 
-mod common;
-
-use common::{CHASE, CHECK, Edge, IDLE, Shape, edges, mates, union_over_strategies, with_draws};
+use crate::common::{CHASE, CHECK, Edge, IDLE, Shape, edges, mates, union_over_strategies, with_draws};
 use endgame_core::explicit::ExplicitGame;
 use endgame_core::perpetual::{Ban, PerpetualCheck, RuleSolution, RuleValue, best_move, check_rule_solution};
 use endgame_core::{Game, Retrograde, Value, Wdl};
@@ -34,7 +32,7 @@ use proptest::strategy::ValueTree;
 const SHAPE: Shape = Shape { nodes: 11, check: 0.4, chase: 0.45, bans: &[Ban::Check, Ban::Chase] };
 
 fn any_game() -> impl Strategy<Value = ExplicitGame> {
-    common::any_game(SHAPE)
+    crate::common::any_game(SHAPE)
 }
 
 /// Which rule the oracle judges by.

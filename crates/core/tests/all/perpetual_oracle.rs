@@ -19,9 +19,7 @@
 //! - What neither side wins is a draw; draws that can reach a drawn end get the shortest such
 //!   distance by rounds again.
 
-mod common;
-
-use common::{Edge, Shape, any_game, edges, mates, union_over_strategies, with_draws};
+use crate::common::{Edge, Shape, any_game, edges, mates, union_over_strategies, with_draws};
 use endgame_core::explicit::ExplicitGame;
 use endgame_core::perpetual::{Ban, PerpetualCheck, RuleSolution, RuleValue, best_move, check_rule_solution};
 use endgame_core::{Game, Plies, Retrograde, Successor, Value};

@@ -1,6 +1,6 @@
 //! The README's table of the classic endgames is the library's catalogue: its names, materials
 //! and positions (quick), and its results and statistics (ignored: it generates 113 files,
-//! 1.12 billion indices; `cargo test --release -p endgame-xiangqi --test catalogue -- --ignored`).
+//! 1.12 billion indices; `cargo test --release -p endgame-xiangqi --test all -- --ignored catalogue::`).
 
 use endgame_xiangqi::catalogue::{self, catalogue};
 use endgame_xiangqi::{Rules, Tablebases};

@@ -1,12 +1,12 @@
 //! The benchmark's synthetic game, small: un-moves agree with moves, both solver paths agree,
 //! and the solution is exact.
 
-#[path = "../benches/synthetic.rs"]
-mod synthetic;
+#[path = "../../benches/synthetic.rs"]
+mod game;
 
 use endgame_core::Retrograde;
 use endgame_core::conformance::{check_solution, check_unmoves};
-use synthetic::Synthetic;
+use game::Synthetic;
 
 #[test]
 fn synthetic_game_solves_exactly() {

@@ -52,7 +52,7 @@ fn digest(values: impl Iterator<Item = Option<RuleValue>>) -> (u64, u64) {
 #[test]
 fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
     let digests: std::collections::HashMap<String, (usize, u64, u64)> =
-        include_str!("data/perpetual_check_digests.txt")
+        include_str!("../data/perpetual_check_digests.txt")
             .lines()
             .filter(|l| !l.starts_with('#'))
             .map(|l| {
@@ -284,7 +284,7 @@ fn the_store_round_trips_rule_values_and_rule_lines_end_in_the_losers_perpetual_
 
 /// Solves the materials named in `$XIANGQI_PERPETUAL` (and all they rest on) under
 /// `perpetual-check` and checks them as the test above does, printing the counts and times:
-/// `XIANGQI_PERPETUAL="KRvKNA" cargo test --release -p endgame-xiangqi --test perpetual -- --ignored --nocapture`
+/// `XIANGQI_PERPETUAL="KRvKNA" cargo test --release -p endgame-xiangqi --test all -- --ignored --nocapture perpetual::some_materials`
 #[test]
 #[ignore = "the materials named in $XIANGQI_PERPETUAL"]
 fn some_materials_under_perpetual_check() {
@@ -318,7 +318,7 @@ fn some_materials_under_perpetual_check() {
 }
 
 /// The same for some 5-man materials (two minutes on 2 cores):
-/// `cargo test --release -p endgame-xiangqi --test perpetual -- --ignored five_man_colour_twins`
+/// `cargo test --release -p endgame-xiangqi --test all -- --ignored perpetual::five_man_colour_twins`
 #[test]
 #[ignore = "5-man materials under perpetual-check: two minutes"]
 fn five_man_colour_twins_have_the_same_rule_values_and_ranks() {

@@ -4,8 +4,8 @@ use std::io::Write;
 
 use assert_cmd::Command;
 
-const SAMPLE_IN: &str = include_str!("../../cheesy/tests/data/sample.in");
-const SAMPLE_OUT: &str = include_str!("../../cheesy/tests/data/sample.out");
+const SAMPLE_IN: &str = include_str!("../../../cheesy/tests/data/sample.in");
+const SAMPLE_OUT: &str = include_str!("../../../cheesy/tests/data/sample.out");
 const SAMPLE2: &str = "../cheesy/examples/sample2.txt";
 
 fn endgame() -> Command {

@@ -286,9 +286,9 @@ fn contest_case(text: &str) -> Case {
 #[test]
 fn sample_twin_and_slowest_case_agree_with_brute_force() {
     for (input, output) in [
-        (include_str!("data/sample.in"), include_str!("data/sample.out")),
-        (include_str!("data/twin.in"), include_str!("data/twin.out")),
-        (include_str!("data/slowest.in"), include_str!("data/slowest.out")),
+        (include_str!("../data/sample.in"), include_str!("../data/sample.out")),
+        (include_str!("../data/twin.in"), include_str!("../data/twin.out")),
+        (include_str!("../data/slowest.in"), include_str!("../data/slowest.out")),
     ] {
         let case = contest_case(input);
         let expected = match case.brute_force() {

@@ -1,0 +1,6 @@
+//! The Cheesy Chess crate's integration tests, one module per subject, in one test binary (one compile and link, not one per file: CI's compile time).
+
+mod conformance;
+mod oracle;
+mod parse;
+mod sample;

@@ -1,0 +1,11 @@
+//! The command line's integration tests, one module per game or subject, in one test binary (one compile and link, not one per file: CI's compile time).
+
+mod cheesy;
+mod cli;
+mod fuzz_corpus;
+mod hostile;
+mod marine;
+mod perpetual;
+mod serve;
+mod twixt;
+mod xiangqi;

@@ -1,0 +1,11 @@
+//! The core crate's integration tests, one module per subject, in one test binary: the
+//! solvers' generic code is compiled and linked once, not once per file (CI's compile time).
+
+mod chase_oracle;
+mod common;
+mod perpetual_oracle;
+mod retrograde_oracle;
+mod schedule;
+mod search_oracle;
+mod synthetic;
+mod tictactoe;

@@ -1,0 +1,23 @@
+//! The Xiangqi crate's integration tests, one module per subject, in one test binary: the
+//! crate and its solvers are compiled and linked once, not once per file (CI's compile time).
+
+mod anchors;
+mod catalogue;
+mod chase;
+mod check_and_chase;
+mod defenders;
+mod files;
+mod jobs;
+mod judge;
+mod memory;
+mod notation;
+mod open_files;
+mod oracle;
+mod perpetual;
+mod spec;
+mod standard;
+mod store;
+mod tables;
+mod twins;
+mod verify;
+mod wxf;
