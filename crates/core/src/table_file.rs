@@ -419,8 +419,11 @@ pub fn host_tag() -> String {
 }
 
 /// A name for a temporary file next to `path`, unique to this machine, process and call:
-/// `<path>.<host>.<pid>.<nanoseconds>.<n>.tmp`.
-pub(crate) fn temporary_name(path: &Path) -> PathBuf {
+/// `<path>.<host>.<pid>.<nanoseconds>.<n>.tmp`. The writers of this module write under such
+/// names and rename into place; a caller that writes a table it may not keep (one of two to
+/// choose from) writes it under such names too, and [`move_tables`] the one it keeps.
+#[must_use]
+pub fn temporary_name(path: &Path) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let nanos =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
@@ -441,6 +444,19 @@ pub(crate) fn sync_directory(path: &Path) -> io::Result<()> {
     #[cfg(not(unix))]
     let _ = path;
     Ok(())
+}
+
+/// Renames a table's two files from `from` to `to` as a writer does (the DTM file first: a
+/// failure between the two renames leaves a pair the reader refuses, as their checksums
+/// differ) and syncs the directory.
+///
+/// # Errors
+/// When a file cannot be renamed or the directory synced.
+pub fn move_tables(from: TablePaths<'_>, to: TablePaths<'_>) -> Result<(), TableError> {
+    fs::rename(from.dtm, to.dtm).map_err(|e| TableError::io(to.dtm, e))?;
+    fs::rename(from.wdl, to.wdl).map_err(|e| TableError::io(to.wdl, e))?;
+    sync_directory(to.wdl).map_err(|e| TableError::io(to.wdl, e))?;
+    sync_directory(to.dtm).map_err(|e| TableError::io(to.dtm, e))
 }
 
 /// Where a table's two files go.
@@ -1570,7 +1586,21 @@ impl TableFiles {
         is_hole: impl Fn(usize) -> bool + Sync,
     ) -> Result<RuleSolution, TableError> {
         let n = self.wdl.head.id.positions as usize;
-        self.with_values(|value| RuleSolution::from_values(n, |p| if is_hole(p) { None } else { value(p) }))
+        self.read_rule_solution_at(n, |p| (!is_hole(p)).then_some(p))
+    }
+
+    /// [`TableFiles::read_rule_solution_with`] of a table of `n` positions whose values the
+    /// files hold in another order: position `p`'s value is the files' value at `at(p)`, and
+    /// `None` is a hole.
+    ///
+    /// # Errors
+    /// When a block is damaged, or `at` names a position past the files' end (read as damaged).
+    pub fn read_rule_solution_at(
+        &self,
+        n: usize,
+        at: impl Fn(usize) -> Option<usize> + Sync,
+    ) -> Result<RuleSolution, TableError> {
+        self.with_values(|value| RuleSolution::from_values(n, |p| at(p).and_then(value)))
     }
 
     /// Reads the whole table into memory as a solution of the plain game (results by the rule
@@ -1581,9 +1611,20 @@ impl TableFiles {
     /// When a block is damaged.
     pub fn read_solution_with(&self, is_hole: impl Fn(usize) -> bool + Sync) -> Result<Solution, TableError> {
         let n = self.wdl.head.id.positions as usize;
-        self.with_values(|value| {
-            Solution::from_fn_bytes(n, |p| if is_hole(p) { None } else { value(p).map(RuleValue::plain) })
-        })
+        self.read_solution_at(n, |p| (!is_hole(p)).then_some(p))
+    }
+
+    /// [`TableFiles::read_solution_with`] of a table of `n` positions whose values the files
+    /// hold in another order, as [`TableFiles::read_rule_solution_at`] says.
+    ///
+    /// # Errors
+    /// When a block is damaged, or `at` names a position past the files' end (read as damaged).
+    pub fn read_solution_at(
+        &self,
+        n: usize,
+        at: impl Fn(usize) -> Option<usize> + Sync,
+    ) -> Result<Solution, TableError> {
+        self.with_values(|value| Solution::from_fn_bytes(n, |p| at(p).and_then(value).map(RuleValue::plain)))
     }
 }
 

@@ -17,8 +17,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use endgame_core::perpetual::RuleSolution;
-use endgame_core::table_file::TableId;
-use endgame_core::table_file::{Compression, TableError, TableFiles, TablePaths, write_tables};
+use endgame_core::table_file::{Compression, TableError, TableFiles, TablePaths};
 use endgame_core::table_v2::V2Reader;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -134,13 +133,13 @@ pub fn convert(
 ) -> Result<Vec<Converted>, FilesError> {
     let mut converted = Vec::new();
     for (rules, dir) in rule_dirs(base) {
-        let tables = Tablebases::open(base, rules);
+        let tables = Tablebases::open(base, rules).with_compression(options.compression);
         let mut fresh = Vec::new();
         for material in materials_with(&dir, "egtb")? {
             if tables.path(material).exists() {
                 continue;
             }
-            let one = convert_one(&tables, material, options.compression)?;
+            let one = convert_one(&tables, material)?;
             done(&one);
             converted.push(one);
             fresh.push(material);
@@ -148,7 +147,7 @@ pub fn convert(
         if options.rewrite {
             for material in materials_with(&dir, WDL_EXTENSION)? {
                 if !fresh.contains(&material) {
-                    let one = rewrite_one(&tables, material, options.compression)?;
+                    let one = rewrite_one(&tables, material)?;
                     done(&one);
                     converted.push(one);
                 }
@@ -158,11 +157,7 @@ pub fn convert(
     Ok(converted)
 }
 
-fn convert_one(
-    tables: &Tablebases,
-    material: Material,
-    compression: Compression,
-) -> Result<Converted, FilesError> {
+fn convert_one(tables: &Tablebases, material: Material) -> Result<Converted, FilesError> {
     let old = tables.v2_path(material);
     let index = MaterialIndex::new(material);
     let id = table_id(material, tables.rules(), index.len());
@@ -170,7 +165,7 @@ fn convert_one(
     let stats = Stats::of_values(&index, tables.rules(), |p| solution.value(p));
     let (wdl, dtm) = (tables.path(material), tables.dtm_path(material));
     let paths = TablePaths { wdl: &wdl, dtm: &dtm };
-    write_checked(paths, &id, &stats.counters(), compression, &solution, &old)?;
+    write_checked(tables, material, paths, &stats.counters(), &solution, &old)?;
     let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).map_err(io_error(p));
     let converted =
         Converted { rules: tables.rules(), material, before: size(&old)?, after: (size(&wdl)?, size(&dtm)?) };
@@ -181,11 +176,7 @@ fn convert_one(
 /// Rewrites a version-3 table: its values (holes restored from the index) and its header's
 /// statistics, written beside under temporary names, read back and compared, then renamed
 /// over the old files (the DTM file first, as a generation writes them).
-fn rewrite_one(
-    tables: &Tablebases,
-    material: Material,
-    compression: Compression,
-) -> Result<Converted, FilesError> {
+fn rewrite_one(tables: &Tablebases, material: Material) -> Result<Converted, FilesError> {
     let index = MaterialIndex::new(material);
     let id = table_id(material, tables.rules(), index.len());
     let (wdl, dtm) = (tables.path(material), tables.dtm_path(material));
@@ -201,7 +192,7 @@ fn rewrite_one(
     );
     let paths = TablePaths { wdl: &new_wdl, dtm: &new_dtm };
     let renamed = (|| {
-        write_checked(paths, &id, &counters, compression, &solution, &wdl)?;
+        write_checked(tables, material, paths, &counters, &solution, &wdl)?;
         let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).map_err(io_error(p));
         let after = (size(&new_wdl)?, size(&new_dtm)?);
         // The DTM file first, as a generation writes them: a failure between the two renames
@@ -221,20 +212,20 @@ fn rewrite_one(
     }
 }
 
-/// Writes `solution` as the table `paths`, reads it back and compares every legal position's
-/// value; when one differs, removes what it wrote and names `old` (the file kept).
+/// Writes `solution`, `material`'s table, as the files `paths` (as `tables` writes, in the
+/// order it chooses), reads them back and compares every legal position's value; when one
+/// differs, removes what it wrote and names `old` (the file kept).
 fn write_checked(
+    tables: &Tablebases,
+    material: Material,
     paths: TablePaths<'_>,
-    id: &TableId,
     counters: &[(String, u64)],
-    compression: Compression,
     solution: &RuleSolution,
     old: &Path,
 ) -> Result<(), FilesError> {
-    write_tables(paths, id, counters, compression, |range, out| {
-        out.extend(range.map(|p| solution.value(p)))
-    })?;
-    let back = TableFiles::open(paths, id)?.read_rule_solution_with(|p| solution.value(p).is_none())?;
+    tables.write_files(material, paths, counters, &|p| solution.value(p))?;
+    let id = table_id(material, tables.rules(), solution.len());
+    let back = tables.read_rule_solution_in(material, &TableFiles::open(paths, &id)?)?;
     let differs = (0..solution.len()).into_par_iter().find_first(|&p| back.value(p) != solution.value(p));
     if let Some(index) = differs {
         let _ = std::fs::remove_file(paths.wdl);

@@ -5,9 +5,10 @@
 use std::path::PathBuf;
 
 use endgame_core::Value;
-use endgame_xiangqi::store::{Loaded, check_size};
+use endgame_xiangqi::store::{Loaded, TWIN_ORDER, check_size};
 use endgame_xiangqi::{
-    LineEnd, Material, MaterialIndex, Position, Probe, ProbeError, Rules, Setup, Tablebase, Tablebases,
+    Compression, LineEnd, Material, MaterialIndex, Position, Probe, ProbeError, Rules, Setup, Tablebase,
+    Tablebases,
 };
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -341,4 +342,52 @@ fn generate_removes_only_this_hosts_temporaries_of_dead_processes() {
         assert!(store.dir().join(name).exists(), "{name} was removed");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Under the best compression a table is kept in its colour twin's order when that is smaller
+/// (`KRvKN` is: its twin's order saves bytes, see [`TWIN_ORDER`]): its files answer every
+/// position of the material and of its twin as the files in its own order do, read back whole
+/// as solved, and hold the same statistics. The generation under `perpetual-check` reads the
+/// `standard` file beside it, in its twin's order too.
+#[test]
+fn tables_in_their_twins_order_answer_as_tables_in_their_own() {
+    let m = material("KRvKN");
+    let (own, twin) = (temp_dir("own-order"), temp_dir("twin-order"));
+    for rules in [Rules::Standard, Rules::PerpetualCheck] {
+        Tablebases::open(&own, rules).generate(&[m], &|_| {}).unwrap();
+        let best = Tablebases::open(&twin, rules).with_compression(Compression::Best);
+        best.generate(&[m], &|_| {}).unwrap();
+        let normal = Tablebases::open(&own, rules);
+        let header = |store: &Tablebases| std::fs::read(store.path(m)).unwrap();
+        let has_counter = |bytes: &[u8]| bytes.windows(TWIN_ORDER.len()).any(|w| w == TWIN_ORDER.as_bytes());
+        assert!(has_counter(&header(&best)), "{m} ({rules}): not kept in its twin's order");
+        assert!(!has_counter(&header(&normal)), "{m} ({rules})");
+        let mut probed = 0;
+        for material in [m, m.colour_twin()] {
+            let index = MaterialIndex::new(material);
+            for i in 0..index.len() {
+                let Some(position) = index.decode(i) else { continue };
+                let (a, b) = (best.probe(&position), normal.probe(&position));
+                assert_eq!(a.as_ref().ok(), b.as_ref().ok(), "{rules}: {}", position.setup());
+                assert_eq!(a.is_err(), b.is_err(), "{rules}: {}", position.setup());
+                let (a, b) = (best.probe_wdl(&position), normal.probe_wdl(&position));
+                assert_eq!(a.ok(), b.ok(), "{rules}: {}", position.setup());
+                probed += 1;
+            }
+            assert_eq!(
+                best.stats(material).unwrap(),
+                normal.stats(material).unwrap(),
+                "{material} ({rules})"
+            );
+        }
+        assert!(probed > 100_000, "{probed}");
+        let (a, b) = (best.read_rule_solution(m).unwrap(), normal.read_rule_solution(m).unwrap());
+        assert!(a.values().eq(b.values()), "{m} ({rules}): read whole");
+        if rules == Rules::Standard {
+            let (a, b) = (best.read_solution(m).unwrap(), normal.read_solution(m).unwrap());
+            assert!(a.values().eq(b.values()), "{m} ({rules}): read whole");
+        }
+    }
+    std::fs::remove_dir_all(&own).unwrap();
+    std::fs::remove_dir_all(&twin).unwrap();
 }
