@@ -71,12 +71,13 @@ fn probes_from_files_equal_the_solution_in_memory_with_any_cache() {
     let (dir, memory) = generated("every", Rules::Standard, &["KNvKC", "KRvKA"]);
     for m in ["KNvKC", "KRvKA", "KNvK", "KvKC"] {
         let m = material(m);
-        // The default cache, and one far smaller than a table (a few blocks).
-        for store in [
-            Tablebases::open(&dir, Rules::Standard),
-            Tablebases::open(&dir, Rules::Standard).with_cache_bytes(40_000),
+        // The default cache, and one far smaller than a table (a few blocks: every third
+        // position still reads every block many times over).
+        for (store, stride) in [
+            (Tablebases::open(&dir, Rules::Standard), 1),
+            (Tablebases::open(&dir, Rules::Standard).with_cache_bytes(40_000), 3),
         ] {
-            assert!(check_every_position(&store, &memory, m, 1, 0) > 0);
+            assert!(check_every_position(&store, &memory, m, stride, 0) > 0);
             assert!(store.cache().bytes() <= store.cache().budget());
         }
     }

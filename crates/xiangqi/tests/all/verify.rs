@@ -54,7 +54,7 @@ fn one_wrong_value_is_found() {
         .filter_map(|i| index.decode(i))
         .filter(|p| p.check(Rules::Standard).is_ok() && !p.legal_moves(Rules::Standard).is_empty());
     let mut tried = 0;
-    for position in legal.step_by(997).take(20) {
+    for position in legal.step_by(997).take(6) {
         let right = tables.probe(&position).unwrap().plain();
         for wrong in [Value::Draw(None), Value::win_in(1), Value::loss_in(2), Value::win_in(41)] {
             if wrong == right {
@@ -75,7 +75,7 @@ fn one_wrong_value_is_found() {
             tried += 1;
         }
     }
-    assert!(tried >= 40, "{tried}");
+    assert!(tried >= 12, "{tried}");
 }
 
 #[test]
