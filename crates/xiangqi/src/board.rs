@@ -25,6 +25,12 @@ impl Board {
         self.points[sq.index()]
     }
 
+    /// The pieces on the board, in the order of the points (without their points: a plain
+    /// pass over the 90 points, for counting).
+    pub fn occupants(&self) -> impl Iterator<Item = Piece> + '_ {
+        self.points.iter().flatten().copied()
+    }
+
     /// Puts `piece` (or nothing) on `sq`, returning what stood there.
     pub fn set(&mut self, sq: Square, piece: Option<Piece>) -> Option<Piece> {
         std::mem::replace(&mut self.points[sq.index()], piece)

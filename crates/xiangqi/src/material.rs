@@ -41,7 +41,7 @@ impl Material {
     #[must_use]
     pub fn of_board(board: &Board) -> Material {
         let mut counts = [[0u8; Role::COUNT]; 2];
-        for (_, p) in board.pieces() {
+        for p in board.occupants() {
             counts[p.color.index()][p.role.index()] += 1;
         }
         Material { counts }

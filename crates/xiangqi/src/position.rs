@@ -82,6 +82,20 @@ pub struct Position {
     turn: Color,
 }
 
+/// The nine points of each side's palace (Red's, then Black's: files `d` to `f`, ranks 0 to 2
+/// and 7 to 9).
+const PALACES: [[Square; 9]; 2] = {
+    let mut palaces = [[Square::A0; 9]; 2];
+    let mut k = 0;
+    while k < 9 {
+        let (file, rank) = (3 + k % 3, k / 3);
+        palaces[0][k] = Square::from_index(rank * 9 + file).expect("a point");
+        palaces[1][k] = Square::from_index((rank + 7) * 9 + file).expect("a point");
+        k += 1;
+    }
+    palaces
+};
+
 impl Position {
     /// Checks a setup.
     ///
@@ -165,7 +179,11 @@ impl Position {
     /// The point of `color`'s General; `None` once it has been captured.
     #[must_use]
     pub fn general(&self, color: Color) -> Option<Square> {
-        self.board.generals(color).next()
+        // A position's General stands in its palace ([`Position::from_setup`] refuses one
+        // outside, and no move leaves it): its nine points are all there is to look at (a
+        // probe asks this twice; the whole board is 90 points).
+        let general = Some(Piece { color, role: Role::General });
+        PALACES[color.index()].into_iter().find(|&sq| self.board.get(sq) == general)
     }
 
     /// Whether the game is over: the side to move has lost its General.
@@ -238,5 +256,35 @@ impl Position {
     #[must_use]
     pub fn captures_general(&self, mv: Move) -> bool {
         self.capture(mv).is_some_and(|p| p.role == Role::General)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The palaces `Position::general` looks in are those of the rules, and it finds the
+    /// General the whole board holds, on every point of the palace and once captured.
+    #[test]
+    fn generals_are_found_in_their_palaces() {
+        for color in [Color::Red, Color::Black] {
+            assert_eq!(PALACES[color.index()].to_vec(), Square::palace(color));
+            for sq in Square::palace(color) {
+                let other = Square::palace(!color)[4];
+                let board_with = |sq: Square, other: Square| {
+                    let mut board = Board::empty();
+                    board.set(sq, Some(Piece { color, role: Role::General }));
+                    board.set(other, Some(Piece { color: !color, role: Role::General }));
+                    board
+                };
+                let position = Position { board: board_with(sq, other), turn: color };
+                assert_eq!(position.general(color), position.board.generals(color).next());
+                assert_eq!(position.general(color), Some(sq));
+                assert_eq!(position.general(!color), Some(other));
+            }
+            let mut board = Board::empty();
+            board.set(Square::palace(!color)[0], Some(Piece { color: !color, role: Role::General }));
+            assert_eq!(Position { board, turn: color }.general(color), None);
+        }
     }
 }
