@@ -1794,7 +1794,8 @@ impl std::hash::Hasher for KeyHasher {
     }
 
     fn finish(&self) -> u64 {
-        self.0
+        // The multiply leaves its best bits at the top; the map picks buckets by the lowest.
+        self.0.rotate_left(26)
     }
 }
 

@@ -17,7 +17,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use endgame_core::perpetual::RuleSolution;
-use endgame_core::table_file::{Compression, TableError, TableFiles, TablePaths};
+use endgame_core::table_file::{Compression, TableError, TablePaths};
 use endgame_core::table_v2::V2Reader;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -177,10 +177,8 @@ fn convert_one(tables: &Tablebases, material: Material) -> Result<Converted, Fil
 /// statistics, written beside under temporary names, read back and compared, then renamed
 /// over the old files (the DTM file first, as a generation writes them).
 fn rewrite_one(tables: &Tablebases, material: Material) -> Result<Converted, FilesError> {
-    let index = MaterialIndex::new(material);
-    let id = table_id(material, tables.rules(), index.len());
     let (wdl, dtm) = (tables.path(material), tables.dtm_path(material));
-    let old = TableFiles::open(TablePaths { wdl: &wdl, dtm: &dtm }, &id)?;
+    let old = Tablebases::open_files_at(material, tables.rules(), TablePaths { wdl: &wdl, dtm: &dtm })?;
     let counters = old.wdl.counters().to_vec();
     let before = old.wdl.file_bytes() + old.dtm.file_bytes();
     drop(old);
@@ -224,8 +222,8 @@ fn write_checked(
     old: &Path,
 ) -> Result<(), FilesError> {
     tables.write_files(material, paths, counters, &|p| solution.value(p))?;
-    let id = table_id(material, tables.rules(), solution.len());
-    let back = tables.read_rule_solution_in(material, &TableFiles::open(paths, &id)?)?;
+    let back = tables
+        .read_rule_solution_in(material, &Tablebases::open_files_at(material, tables.rules(), paths)?)?;
     let differs = (0..solution.len()).into_par_iter().find_first(|&p| back.value(p) != solution.value(p));
     if let Some(index) = differs {
         let _ = std::fs::remove_file(paths.wdl);

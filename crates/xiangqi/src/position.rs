@@ -180,10 +180,14 @@ impl Position {
     #[must_use]
     pub fn general(&self, color: Color) -> Option<Square> {
         // A position's General stands in its palace ([`Position::from_setup`] refuses one
-        // outside, and no move leaves it): its nine points are all there is to look at (a
-        // probe asks this twice; the whole board is 90 points).
+        // outside, and no move leaves it) until the game is over: its nine points are looked
+        // at first (a probe asks this twice; the board has 90). Only the capture that ends a
+        // game under `hdu` (the Generals facing) takes a General out of its palace.
         let general = Some(Piece { color, role: Role::General });
-        PALACES[color.index()].into_iter().find(|&sq| self.board.get(sq) == general)
+        PALACES[color.index()]
+            .into_iter()
+            .find(|&sq| self.board.get(sq) == general)
+            .or_else(|| self.board.generals(color).next())
     }
 
     /// Whether the game is over: the side to move has lost its General.
@@ -285,6 +289,10 @@ mod tests {
             let mut board = Board::empty();
             board.set(Square::palace(!color)[0], Some(Piece { color: !color, role: Role::General }));
             assert_eq!(Position { board, turn: color }.general(color), None);
+            // In the other palace, after the capture that ends a game under `hdu`.
+            let mut board = Board::empty();
+            board.set(Square::palace(!color)[4], Some(Piece { color, role: Role::General }));
+            assert_eq!(Position { board, turn: !color }.general(color), Some(Square::palace(!color)[4]));
         }
     }
 }

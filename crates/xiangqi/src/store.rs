@@ -481,7 +481,6 @@ pub const WDL_EXTENSION: &str = "wdl";
 /// The extension of a material's DTM file.
 pub const DTM_EXTENSION: &str = "dtm";
 
-/// The statistics in a WDL file's header.
 /// The hasher of the store's maps by material, which every probe looks up: a multiply and a
 /// rotation per word written (a few nanoseconds for a material's 14 bytes, where SipHash took a
 /// tenth of a warm WDL probe). The keys are materials, few and of a bounded number.
@@ -509,21 +508,52 @@ impl std::hash::Hasher for MaterialHasher {
     }
 
     fn finish(&self) -> u64 {
-        self.0
+        // The multiply leaves its best bits at the top; the map picks buckets by the lowest.
+        self.0.rotate_left(26)
     }
 }
 
-/// The counter, in the headers of a table's files, that says (when 1) that they hold the
-/// table in the order of its colour twin's index: the value of the position whose colour twin
-/// has the twin's index `j` is at position `j` of the files. [`Compression::Best`] writes a
-/// table so when that makes its files smaller; readers of this crate follow it.
-pub const TWIN_ORDER: &str = "twin_order";
+/// What the variant of a table's files says after the material when they hold the table in
+/// the order of its colour twin's index ([`twin_order_id`]): the value of the position whose
+/// colour twin has the twin's index `j` is at position `j` of the files. [`Compression::Best`]
+/// writes a table so when that makes its files smaller; the readers of this crate follow it,
+/// and readers that do not know the order refuse the files as another table (they would read
+/// every value from the wrong place).
+pub const TWIN_ORDER: &str = " in the order of ";
 
-/// Whether the table of the WDL file `wdl` is in its colour twin's order ([`TWIN_ORDER`]).
-fn in_twin_order(wdl: &TableFile) -> bool {
-    wdl.counter(TWIN_ORDER) == Some(1)
+/// What table files of `material` in its colour twin's order hold: [`table_id`] with the
+/// variant `<material> in the order of <twin>`.
+#[must_use]
+pub fn twin_order_id(material: Material, rules: Rules, positions: usize) -> TableId {
+    TableId {
+        variant: format!("{material}{TWIN_ORDER}{}", material.colour_twin()),
+        ..table_id(material, rules, positions)
+    }
 }
 
+/// Whether the table of the WDL file `wdl` (opened as one of its material's) is in its colour
+/// twin's order ([`TWIN_ORDER`]).
+fn in_twin_order(wdl: &TableFile) -> bool {
+    wdl.id().variant.contains(TWIN_ORDER)
+}
+
+/// `open` of `material`'s table id, or of its id in its colour twin's order when the file says
+/// it holds that ([`twin_order_id`]).
+fn open_either<T>(
+    material: Material,
+    rules: Rules,
+    positions: usize,
+    open: impl Fn(&TableId) -> Result<T, TableError>,
+) -> Result<T, TableError> {
+    match open(&table_id(material, rules, positions)) {
+        Err(TableError::Mismatch { found, .. }) if *found == twin_order_id(material, rules, positions) => {
+            open(&found)
+        }
+        result => result,
+    }
+}
+
+/// The statistics in a WDL file's header.
 fn stats_of_file(wdl: &TableFile) -> Result<Stats, TableError> {
     Stats::from_counters(|name| wdl.counter(name)).ok_or_else(|| TableError::Damaged {
         path: wdl.path().to_path_buf(),
@@ -550,7 +580,16 @@ fn remove_stale_temporaries(dir: &Path) {
             continue;
         };
         let parts: Vec<&str> = after.split('.').collect();
-        let [tag, pid, nanos, n] = parts[..] else { continue };
+        // The writer's name, or the name of a table being written under a candidate's
+        // temporary name (`--compression best` writes two and keeps one, see
+        // [`Tablebases::write_files`]): `<material>.wdl.<host>.<pid>.<time>.<n>.tmp.<host>...`.
+        let (tag, pid, nanos, n) = match parts[..] {
+            [tag, pid, nanos, n] => (tag, pid, nanos, n),
+            [tag, pid, nanos, n, "tmp", tag2, pid2, _, _] if tag2 == tag && pid2 == pid => {
+                (tag, pid, nanos, n)
+            }
+            _ => continue,
+        };
         let numbers = [pid, nanos, n].iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
         if tag != host || !numbers || material.parse::<Material>().is_err() {
             continue;
@@ -664,12 +703,21 @@ impl Tablebases {
 
     /// Opens both files of `material`'s table (the headers only).
     fn open_files(&self, material: Material, rules: Rules, dir: &Path) -> Result<TableFiles, TableError> {
-        let id = table_id(material, rules, MaterialIndex::new(material).len());
         let (wdl, dtm) = (
             dir.join(format!("{material}.{WDL_EXTENSION}")),
             dir.join(format!("{material}.{DTM_EXTENSION}")),
         );
-        TableFiles::open(TablePaths { wdl: &wdl, dtm: &dtm }, &id)
+        Tablebases::open_files_at(material, rules, TablePaths { wdl: &wdl, dtm: &dtm })
+    }
+
+    /// Opens `paths`, the files of `material`'s table under `rules`, in either order.
+    pub(crate) fn open_files_at(
+        material: Material,
+        rules: Rules,
+        paths: TablePaths<'_>,
+    ) -> Result<TableFiles, TableError> {
+        let positions = MaterialIndex::new(material).len();
+        open_either(material, rules, positions, |id| TableFiles::open(paths, id))
     }
 
     /// `material`'s table read whole from its files, holes as `None` (restored from the index:
@@ -679,7 +727,7 @@ impl Tablebases {
     /// When a file is missing, damaged, or another table.
     pub fn read_solution(&self, material: Material) -> Result<Solution, TableError> {
         let files = self.open_files(material, self.rules, &self.dir)?;
-        files.read_solution_at(MaterialIndex::new(material).len(), self.file_positions(material, &files))
+        self.with_file_positions(material, &files, |n, at| files.read_solution_at(n, at))
     }
 
     /// [`Tablebases::read_solution`] under `perpetual-check` (rule values and ranks).
@@ -696,24 +744,25 @@ impl Tablebases {
         material: Material,
         files: &TableFiles,
     ) -> Result<RuleSolution, TableError> {
-        files.read_rule_solution_at(MaterialIndex::new(material).len(), self.file_positions(material, files))
+        self.with_file_positions(material, files, |n, at| files.read_rule_solution_at(n, at))
     }
 
-    /// Where `files`, `material`'s table, hold the value of each index of `material` (`None`
-    /// for a hole): at that index, or at the colour twin's index of its position when they are
-    /// in the twin's order ([`TWIN_ORDER`]).
-    fn file_positions(
+    /// Calls `read` with where `files`, `material`'s table, hold the value of each index of
+    /// `material` (`None` for a hole): at that index, or at the colour twin's index of its
+    /// position when they are in the twin's order ([`TWIN_ORDER`]).
+    fn with_file_positions<T>(
         &self,
         material: Material,
         files: &TableFiles,
-    ) -> impl Fn(usize) -> Option<usize> + Sync {
+        read: impl FnOnce(usize, &(dyn Fn(usize) -> Option<usize> + Sync)) -> T,
+    ) -> T {
         let (index, rules) = (MaterialIndex::new(material), self.rules);
-        let twin = in_twin_order(&files.wdl).then(|| MaterialIndex::new(material.colour_twin()));
-        move |p| match &twin {
-            _ if is_hole(&index, rules, p) => None,
-            None => Some(p),
-            Some(twin) => index.twin_index(twin, p),
+        if !in_twin_order(&files.wdl) {
+            return read(index.len(), &|p| (!is_hole(&index, rules, p)).then_some(p));
         }
+        let twin = MaterialIndex::new(material.colour_twin());
+        let flip = ColourFlip::new(&index, &twin);
+        read(index.len(), &|p| if is_hole(&index, rules, p) { None } else { flip.index(p) })
     }
 
     /// Writes `solution`, `material`'s table solved in memory under this store's rules, as its
@@ -758,7 +807,7 @@ impl Tablebases {
     /// Writes `material`'s table, `value` its value at each index (`None` for holes), as the
     /// files `paths` with `counters` in their headers, atomically. Under [`Compression::Best`]
     /// a material that is not its own colour twin is written in both orders, its own index's
-    /// and its twin's (the counter [`TWIN_ORDER`] set), and the smaller pair is kept: the order
+    /// and its twin's (the id [`twin_order_id`]), and the smaller pair is kept: the order
     /// of the positions changes what the coder finds (`KNCvKN` under `standard`: 11.9 MB in
     /// its own order, 10.6 MB in its twin's), and which order wins depends on the material.
     pub(crate) fn write_files(
@@ -768,12 +817,10 @@ impl Tablebases {
         counters: &[(String, u64)],
         value: &(dyn Fn(usize) -> Option<RuleValue> + Sync),
     ) -> Result<(), TableError> {
-        let counters: Vec<(String, u64)> =
-            counters.iter().filter(|(name, _)| name != TWIN_ORDER).cloned().collect();
         let (index, twin) = (MaterialIndex::new(material), MaterialIndex::new(material.colour_twin()));
         let id = table_id(material, self.rules, index.len());
         let own = |paths| {
-            write_tables(paths, &id, &counters, self.compression, |range, out| out.extend(range.map(value)))
+            write_tables(paths, &id, counters, self.compression, |range, out| out.extend(range.map(value)))
         };
         if self.compression != Compression::Best
             || material.colour_twin() == material
@@ -786,11 +833,10 @@ impl Tablebases {
         let twin_paths = TablePaths { wdl: &names[2], dtm: &names[3] };
         let kept = (|| {
             own(own_paths)?;
-            let mut twin_counters = counters.clone();
-            twin_counters.push((TWIN_ORDER.to_string(), 1));
+            let twin_id = twin_order_id(material, self.rules, index.len());
             // Position `j` of the files: the twin's index `j`, seen from the other side.
             let flip = ColourFlip::new(&twin, &index);
-            write_tables(twin_paths, &id, &twin_counters, self.compression, |range, out| {
+            write_tables(twin_paths, &twin_id, counters, self.compression, |range, out| {
                 flip.for_each_index(range, |i| out.push(i.and_then(value)));
             })?;
             let bytes = |p: TablePaths<'_>| -> Result<u64, TableError> {
@@ -816,9 +862,10 @@ impl Tablebases {
         if !path.exists() {
             return Ok(None);
         }
-        let id = table_id(material, self.rules, index_size(material)?);
-        let wdl = TableFile::open(&path, &id, endgame_core::table_file::FileKind::Wdl)
-            .map_err(|e| self.table_error(material, e))?;
+        let wdl = open_either(material, self.rules, index_size(material)?, |id| {
+            TableFile::open(&path, id, endgame_core::table_file::FileKind::Wdl)
+        })
+        .map_err(|e| self.table_error(material, e))?;
         Ok(Some(stats_of_file(&wdl).map_err(|e| self.table_error(material, e))?))
     }
 
@@ -851,9 +898,10 @@ impl Tablebases {
         let path = self.path(material);
         let exists = path.try_exists().map_err(|e| self.table_error(material, TableError::io(&path, e)))?;
         let source = if exists {
-            let id = table_id(material, self.rules, positions);
-            let wdl = TableFile::open_in(&self.files, &path, &id, endgame_core::table_file::FileKind::Wdl)
-                .map_err(|source| self.table_error(material, source))?;
+            let wdl = open_either(material, self.rules, positions, |id| {
+                TableFile::open_in(&self.files, &path, id, endgame_core::table_file::FileKind::Wdl)
+            })
+            .map_err(|source| self.table_error(material, source))?;
             let key = self.next_key.fetch_add(1, Ordering::Relaxed);
             let checked = AtomicU64::new(self.opened.elapsed().as_millis() as u64);
             let twin_order = in_twin_order(&wdl);

@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 
 use endgame_core::Value;
-use endgame_xiangqi::store::{Loaded, TWIN_ORDER, check_size};
+use endgame_core::table_file::{FileKind, TableError, TableFile};
+use endgame_xiangqi::store::{Loaded, TWIN_ORDER, check_size, table_id};
 use endgame_xiangqi::{
     Compression, LineEnd, Material, MaterialIndex, Position, Probe, ProbeError, Rules, Setup, Tablebase,
     Tablebases,
@@ -328,14 +329,16 @@ fn generate_removes_only_this_hosts_temporaries_of_dead_processes() {
     let mine = format!("KRvK.wdl.{host}.999999999.1.0.tmp");
     let mine_dtm = format!("KRvK.dtm.{host}.999999999.1.1.tmp");
     let mine_v2 = format!("KRvK.egtb.{host}.999999999.1.2.tmp");
+    // A table being written under a candidate's temporary name (`--compression best`).
+    let mine_candidate = format!("KRvK.wdl.{host}.999999999.1.3.tmp.{host}.999999999.1.4.tmp");
     let live = format!("KRvK.wdl.{host}.{}.1.0.tmp", std::process::id());
     let others = ["KRvK.wdl.some-other-host.999999999.1.0.tmp", "notes.wdl.999999999.tmp", "KRvK.dtm.tmp"];
-    for name in [mine.as_str(), mine_dtm.as_str(), mine_v2.as_str(), live.as_str()].into_iter().chain(others)
-    {
+    let mine_all = [mine.as_str(), mine_dtm.as_str(), mine_v2.as_str(), mine_candidate.as_str()];
+    for name in mine_all.into_iter().chain([live.as_str()]).chain(others) {
         std::fs::write(store.dir().join(name), b"partial").unwrap();
     }
     store.generate(&[material("KvK")], &|_| {}).unwrap();
-    for name in [&mine, &mine_dtm, &mine_v2] {
+    for name in mine_all {
         assert!(!store.dir().join(name).exists(), "a dead process's file of this host stays: {name}");
     }
     assert!(store.dir().join(&live).exists(), "a live process's file was removed");
@@ -361,6 +364,12 @@ fn tables_in_their_twins_order_answer_as_tables_in_their_own() {
         let normal = Tablebases::open(&own, rules);
         let header = |store: &Tablebases| std::fs::read(store.path(m)).unwrap();
         let has_counter = |bytes: &[u8]| bytes.windows(TWIN_ORDER.len()).any(|w| w == TWIN_ORDER.as_bytes());
+        // A reader that does not know the order (one that opens the material's own id)
+        // refuses the files as another table instead of reading every value from the wrong
+        // place.
+        let n = MaterialIndex::new(m).len();
+        let plain = TableFile::open(&best.path(m), &table_id(m, rules, n), FileKind::Wdl);
+        assert!(matches!(plain, Err(TableError::Mismatch { .. })), "{m} ({rules}): {plain:?}");
         assert!(has_counter(&header(&best)), "{m} ({rules}): not kept in its twin's order");
         assert!(!has_counter(&header(&normal)), "{m} ({rules})");
         let mut probed = 0;
