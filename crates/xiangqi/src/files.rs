@@ -17,7 +17,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use endgame_core::perpetual::RuleSolution;
-use endgame_core::table_file::{Compression, TableError, TablePaths};
+use endgame_core::table_file::{Compression, TableError, TablePaths, move_tables};
 use endgame_core::table_v2::V2Reader;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -193,10 +193,8 @@ fn rewrite_one(tables: &Tablebases, material: Material) -> Result<Converted, Fil
         write_checked(tables, material, paths, &counters, &solution, &wdl)?;
         let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).map_err(io_error(p));
         let after = (size(&new_wdl)?, size(&new_dtm)?);
-        // The DTM file first, as a generation writes them: a failure between the two renames
-        // leaves a pair the reader refuses (its checksums differ) and `generate` replaces.
-        std::fs::rename(&new_dtm, &dtm).map_err(io_error(&dtm))?;
-        std::fs::rename(&new_wdl, &wdl).map_err(io_error(&wdl))?;
+        // As a generation renames them (a pair renamed halfway is refused and replaced).
+        move_tables(paths, TablePaths { wdl: &wdl, dtm: &dtm })?;
         Ok(after)
     })();
     match renamed {

@@ -48,7 +48,7 @@ use endgame_core::perpetual::{
 };
 use endgame_core::schedule::{Scheduler, Tier};
 use endgame_core::table_file::{
-    Block, BlockCache, BlockKey, Category, Compression, TableError, TableFile, TableFiles, TableId,
+    Block, BlockCache, BlockKey, Category, Compression, KeyHash, TableError, TableFile, TableFiles, TableId,
     TablePaths, move_tables, temporary_name, write_tables,
 };
 use endgame_core::{Progress, Retrograde, Solution, SolveError};
@@ -258,9 +258,9 @@ pub struct Tablebases {
     rules: Rules,
     dir: PathBuf,
     cache: BlockCache,
-    sources: RwLock<HashMap<Material, Arc<Source>, MaterialHash>>,
+    sources: RwLock<HashMap<Material, Arc<Source>, KeyHash>>,
     /// Materials answered from their colour twin's source (see [`Tablebases::answering`]).
-    twin_answers: RwLock<HashMap<Material, bool, MaterialHash>>,
+    twin_answers: RwLock<HashMap<Material, bool, KeyHash>>,
     next_key: AtomicU32,
     /// One in-memory solve at a time (two probes of one missing material solve it once).
     solving: Mutex<()>,
@@ -480,38 +480,6 @@ pub fn index_size(material: Material) -> Result<usize, ProbeError> {
 pub const WDL_EXTENSION: &str = "wdl";
 /// The extension of a material's DTM file.
 pub const DTM_EXTENSION: &str = "dtm";
-
-/// The hasher of the store's maps by material, which every probe looks up: a multiply and a
-/// rotation per word written (a few nanoseconds for a material's 14 bytes, where SipHash took a
-/// tenth of a warm WDL probe). The keys are materials, few and of a bounded number.
-type MaterialHash = std::hash::BuildHasherDefault<MaterialHasher>;
-
-/// See [`MaterialHash`].
-#[derive(Default)]
-struct MaterialHasher(u64);
-
-impl std::hash::Hasher for MaterialHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_usize(&mut self, word: usize) {
-        self.write_u64(word as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        // The multiply leaves its best bits at the top; the map picks buckets by the lowest.
-        self.0.rotate_left(26)
-    }
-}
 
 /// What the variant of a table's files says after the material when they hold the table in
 /// the order of its colour twin's index ([`twin_order_id`]): the value of the position whose
