@@ -639,6 +639,42 @@ impl Solution {
         Ok(Solution { cells: Cells::Byte(cells, Escapes::new(escapes)), peak_bytes: 0 })
     }
 
+    /// Like [`Solution::from_fn_bytes`], with the values of each range `k * range..(k + 1) *
+    /// range` of `0..n` put into a buffer by `fill` (the ranges in parallel, each in one go:
+    /// for readers that decode a block at a time). `too_far` turns a distance beyond
+    /// [`MAX_PLIES`] into the caller's error.
+    pub(crate) fn from_ranges_bytes<E: Send>(
+        n: usize,
+        range: usize,
+        fill: impl Fn(std::ops::Range<usize>, &mut Vec<Option<Value>>) -> Result<(), E> + Sync,
+        too_far: impl Fn(SolveError) -> E + Sync,
+    ) -> Result<Self, E> {
+        let mut cells: Vec<AtomicU8> = (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect();
+        let escapes = cells
+            .par_chunks_mut(range.max(1))
+            .enumerate()
+            .map(|(k, out)| {
+                let start = k * range;
+                let mut values = Vec::with_capacity(out.len());
+                fill(start..start + out.len(), &mut values)?;
+                let mut escapes = Vec::new();
+                for (i, (slot, value)) in out.iter_mut().zip(values).enumerate() {
+                    let word = value.map_or(Ok(cell(TAG_OPEN, HOLE)), |v| encode(v, AtomicU8::LIMIT));
+                    let word = word.map_err(&too_far)?;
+                    if !<AtomicU8 as Word>::fits(word) {
+                        escapes.push(((start + i) as u64, word));
+                    }
+                    *slot = <AtomicU8 as Word>::new(word);
+                }
+                Ok(escapes)
+            })
+            .try_reduce(Vec::new, |mut a, b| {
+                a.extend(b);
+                Ok(a)
+            })?;
+        Ok(Solution { cells: Cells::Byte(cells, Escapes::new(escapes)), peak_bytes: 0 })
+    }
+
     /// Bytes per position of the stored values: 1, 2 (compact cells) or 4 (1-byte cells keep
     /// their long distances in a side list besides, see [`Solution::escapes`]).
     #[must_use]
@@ -1018,10 +1054,12 @@ enum Frontier {
 /// `n` values made by `init`, in memory for which Linux is asked to use huge pages (2 MiB)
 /// before any of it is touched: the level passes read and write the cells and bitmaps at
 /// random, and with 4 KiB pages most of those accesses would also miss the TLB.
-fn huge_vec<T>(n: usize, init: impl Fn() -> T) -> Vec<T> {
+fn huge_vec<T: Send>(n: usize, init: impl Fn() -> T + Sync + Send) -> Vec<T> {
     let mut v = Vec::with_capacity(n);
     advise_huge_pages(v.as_ptr() as usize, n * size_of::<T>());
-    v.extend((0..n).map(|_| init()));
+    // Filled by both cores (the first touch of every page is most of the time): into the
+    // capacity reserved, so the advice stays with the buffer.
+    v.par_extend((0..n).into_par_iter().with_min_len(CHUNK).map(|_| init()));
     v
 }
 
@@ -1047,6 +1085,22 @@ fn advise_huge_pages(start: usize, len: usize) {
 
 /// Predecessors whose cells a level pass reads at once.
 const BATCH: usize = 64;
+
+/// Asks the processor to bring the cache line of `x` in, for an access soon after (x86-64;
+/// elsewhere nothing): a level pass asks for each predecessor's cell when it finds it, and
+/// reads the cells a batch later, when their lines have come.
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch loads nothing the program sees and cannot fault (it is a hint);
+    // `x` is a valid reference; SSE, which the instruction belongs to, is part of every
+    // x86-64 processor.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((x as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
 
 /// Bitmap words handled by one parallel task of a level pass.
 const WORDS: usize = CHUNK / 64;
@@ -1391,7 +1445,10 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                 } else {
                     Event::Won
                 };
-                preds.for_each(q, |p| batch.push((p, event)));
+                preds.for_each(q, |p| {
+                    prefetch(&self.cells[p]);
+                    batch.push((p, event));
+                });
                 if batch.len() >= BATCH {
                     flush(&mut batch, &mut decided);
                 }

@@ -35,6 +35,8 @@ pub struct MaterialGame<'a> {
     /// Advisors and Elephants, which never leave their own half) with their slots.
     generals: [usize; 2],
     attackers: [Vec<(usize, Piece)>; 2],
+    /// Per colour: whether the other side has a Cannon (else no point screens one).
+    cannons: [bool; 2],
 }
 
 /// The last placement a thread decoded in [`Game::first_look`]: the two positions of a
@@ -85,7 +87,17 @@ impl<'a> MaterialGame<'a> {
             let attacking = |p: &Piece| p.color != color && !matches!(p.role, Role::Advisor | Role::Elephant);
             pieces.iter().copied().enumerate().filter(|(_, p)| attacking(p)).collect()
         });
-        MaterialGame { index, rules, captures, fast: !index.has_identical(), id, generals, attackers }
+        let cannons = colors.map(|color| pieces.iter().any(|p| p.color != color && p.role == Role::Cannon));
+        MaterialGame {
+            index,
+            rules,
+            captures,
+            fast: !index.has_identical(),
+            id,
+            generals,
+            attackers,
+            cannons,
+        }
     }
 
     /// The index of the position after the piece of `slot` went from `from` to an empty point
@@ -260,6 +272,7 @@ impl MaterialGame<'_> {
         let general = squares[self.generals[turn.index()]];
         let occupied = bits.occupied();
         let checked = checked.unwrap_or_else(|| self.in_check(occupied, squares, general, turn, None));
+        let cannons = self.cannons[turn.index()];
         let mut far_screens = None;
         for (slot, (&from, &piece)) in squares.iter().zip(pieces).enumerate() {
             if piece.color != turn {
@@ -269,14 +282,15 @@ impl MaterialGame<'_> {
             let screens = if !checked && piece.role != Role::General {
                 let vacated = occupied & !from.bit();
                 if !near(from, general) {
-                    Some(
-                        *far_screens
-                            .get_or_insert_with(|| cannon_screens(occupied, squares, pieces, general, turn)),
-                    )
+                    Some(*far_screens.get_or_insert_with(|| {
+                        if cannons { cannon_screens(occupied, squares, pieces, general, turn) } else { 0 }
+                    }))
                 } else if self.in_check(vacated, squares, general, turn, None) {
                     None
-                } else {
+                } else if cannons {
                     Some(cannon_screens(vacated, squares, pieces, general, turn))
+                } else {
+                    Some(0)
                 }
             } else {
                 None
@@ -291,11 +305,10 @@ impl MaterialGame<'_> {
                 for_each_point(reach, |to| {
                     let taken =
                         if occupied & to.bit() == 0 { None } else { squares.iter().position(|&s| s == to) };
-                    let mut after = *all;
-                    after[slot] = to;
                     let king = if piece.role == Role::General { to } else { general };
                     let after_occupied = (occupied & !from.bit()) | to.bit();
-                    if !self.in_check(after_occupied, &after[..n], king, turn, taken) {
+                    // The check test reads the enemy's points only: the moved piece is not one.
+                    if !self.in_check(after_occupied, squares, king, turn, taken) {
                         f(taken.map(|_| self.capture_value(all, slot, to, turn)));
                     }
                 });

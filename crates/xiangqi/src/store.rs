@@ -72,10 +72,22 @@ pub const REPLACED_CHECK_MS: u64 = 1000;
 /// Materials with at most this many men are solved in memory when they have no file.
 pub const SOLVE_ON_THE_FLY_MEN: usize = 4;
 
-/// Bytes a generating process holds besides the solver's structures and the loaded tables:
-/// the program, its threads' stacks and the file writer's buffers (measured: a generation of
-/// `KvK` alone peaks at 6 MiB of resident memory; the rest is a margin for the writer).
+/// Bytes a generating process holds besides the solver's structures, the loaded tables and
+/// the buffers of its threads ([`process_bytes`]): the program and its stacks (measured: a
+/// generation of `KvK` alone peaks at 6 MiB of resident memory; the rest is a margin).
 pub const PROCESS_BYTES: u64 = 16 << 20;
+
+/// Bytes each thread of the pool keeps for the file writer and reader (a block's values and
+/// the coder's state; measured: a generation of `KAABBvKAB` peaks at 18, 23 and 32 MiB with
+/// 1, 2 and 4 threads).
+pub const THREAD_BYTES: u64 = 6 << 20;
+
+/// What a generating process holds besides the solver's structures and the loaded tables:
+/// [`PROCESS_BYTES`] and [`THREAD_BYTES`] for each thread of the pool it solves with.
+#[must_use]
+pub fn process_bytes() -> u64 {
+    PROCESS_BYTES.saturating_add(THREAD_BYTES.saturating_mul(rayon::current_num_threads() as u64))
+}
 
 /// Bytes per index of a smaller material loaded for the captures into it: 1-byte cells, and
 /// the decompressed blocks while it is read (2-byte cells for tables with 2- or 4-byte codes).
@@ -86,14 +98,6 @@ const BYTES_PER_LOADED_INDEX: u64 = 2;
 fn solver_bytes(positions: u64) -> u64 {
     Retrograde::new().compact(true).memory_estimate(positions)
 }
-
-/// Bytes per index that a solve under `perpetual-check` needs besides the `standard` solve
-/// (an estimate: per drawn index 29 bytes of state and about 44 of predecessor lists while
-/// solving, taking a sixth of the indices to be drawn as in `KNRvKR`, measured at 1.18 GB peak
-/// for 78.7 million indices; and a copy of the `standard` values). A first guess, for the
-/// check before anything starts: once the `standard` draws are counted, [`rule_solver`]
-/// checks again with their number.
-const RULE_BYTES_PER_INDEX: u64 = 14;
 
 /// Bytes per `standard` draw of the predecessor lists of a solve under `perpetual-check`, on
 /// top of the solver's state ([`Tablebases::estimate`]; measured: `KCvKPP`, 8.29 million draws,
@@ -234,21 +238,37 @@ impl Loaded {
         MaterialIndex::size(material).map_or(u64::MAX, |n| n as u64 * BYTES_PER_LOADED_INDEX)
     }
 
+    /// Bytes the table of `material` takes now that it is loaded: its cells and the long
+    /// distances kept beside them (1 byte per index and a few more) under `standard` rules;
+    /// [`Loaded::bytes`] under a ban; 0 when it is not loaded.
+    #[must_use]
+    pub fn held(&self, material: Material) -> u64 {
+        match self {
+            Loaded::Plain(t) => t.table(material).map_or(0, |t| {
+                let solution = t.solution();
+                let escape = size_of::<(u64, u32)>() as u64;
+                (solution.len() * solution.bytes_per_position()) as u64 + solution.escapes() as u64 * escape
+            }),
+            Loaded::Rule(_) => Loaded::bytes(material),
+        }
+    }
+
     /// Drops loaded tables other than `reads` (those the next solve reads), the largest first,
-    /// until the loaded tables and that solve's estimate `needed` (which counts the tables it
-    /// reads that are not loaded yet) fit in `budget` bytes, or none is left to drop. The
-    /// others stay: reading a table again costs time.
+    /// until the loaded tables (the bytes they take) and that solve's estimate `needed` (which
+    /// counts the tables it reads that are not loaded yet) fit in `budget` bytes, or none is
+    /// left to drop. The others stay: reading a table again costs time.
     pub fn make_room(&mut self, reads: &[Material], needed: u64, budget: u64) {
-        let loaded = self.materials();
-        let mut held: u64 = loaded.iter().map(|&m| Loaded::bytes(m)).sum();
-        let mut droppable: Vec<Material> = loaded.into_iter().filter(|m| !reads.contains(m)).collect();
-        droppable.sort_by_key(|&m| std::cmp::Reverse(Loaded::bytes(m)));
-        for m in droppable {
+        let loaded: Vec<(Material, u64)> = self.materials().into_iter().map(|m| (m, self.held(m))).collect();
+        let mut held: u64 = loaded.iter().map(|&(_, bytes)| bytes).sum();
+        let mut droppable: Vec<(Material, u64)> =
+            loaded.into_iter().filter(|(m, _)| !reads.contains(m)).collect();
+        droppable.sort_by_key(|&(_, bytes)| std::cmp::Reverse(bytes));
+        for (m, bytes) in droppable {
             if held.saturating_add(needed) <= budget {
                 break;
             }
             self.remove(m);
-            held = held.saturating_sub(Loaded::bytes(m));
+            held = held.saturating_sub(bytes);
         }
     }
 }
@@ -424,6 +444,14 @@ fn is_hole(index: &MaterialIndex, rules: Rules, p: usize) -> bool {
         Rules::Hdu => index.squares(p, &mut [crate::Square::A0; crate::index::MAX_MEN]).is_none(),
         Rules::Standard | Rules::PerpetualCheck | Rules::CheckAndChase => !index.is_legal(p),
     }
+}
+
+/// Whether a whole-table read looks for the holes of the index (to give `None` there) or
+/// reads them as the file holds them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holes {
+    Found,
+    Skipped,
 }
 
 /// What a table file of `material` under `rules` holds (checked when reading it).
@@ -695,7 +723,35 @@ impl Tablebases {
     /// When a file is missing, damaged, or another table.
     pub fn read_solution(&self, material: Material) -> Result<Solution, TableError> {
         let files = self.open_files(material, self.rules, &self.dir)?;
-        self.with_file_positions(material, &files, |n, at| files.read_solution_at(n, at))
+        self.with_file_positions(material, &files, Holes::Found, |n, at| files.read_solution_at(n, at))
+    }
+
+    /// [`Tablebases::read_solution`] (or [`Tablebases::read_rule_solution`], by `loaded`'s
+    /// kind) for the captures of a generation, into `loaded`: the holes of the index are not
+    /// looked for and read as the files hold them (draws). A capture leads only to legal
+    /// positions, and finding the holes (a decoding and a check test per index) was most of
+    /// the time of reading a table.
+    fn read_for_captures(&self, material: Material, loaded: &mut Loaded) -> Result<(), GenerateError> {
+        let files = self.open_files(material, self.rules, &self.dir)?;
+        let failed = |error| GenerateError::Solve { material, error };
+        match loaded {
+            Loaded::Plain(t) => {
+                let solution = if in_twin_order(&files.wdl) {
+                    self.with_file_positions(material, &files, Holes::Skipped, |n, at| {
+                        files.read_solution_at(n, at)
+                    })?
+                } else {
+                    files.read_solution_as_stored()?
+                };
+                t.insert(material, solution).map_err(failed)
+            }
+            Loaded::Rule(t) => {
+                let solution = self.with_file_positions(material, &files, Holes::Skipped, |n, at| {
+                    files.read_rule_solution_at(n, at)
+                })?;
+                t.insert(material, solution).map_err(failed)
+            }
+        }
     }
 
     /// [`Tablebases::read_solution`] under `perpetual-check` (rule values and ranks).
@@ -712,7 +768,7 @@ impl Tablebases {
         material: Material,
         files: &TableFiles,
     ) -> Result<RuleSolution, TableError> {
-        self.with_file_positions(material, files, |n, at| files.read_rule_solution_at(n, at))
+        self.with_file_positions(material, files, Holes::Found, |n, at| files.read_rule_solution_at(n, at))
     }
 
     /// Calls `read` with where `files`, `material`'s table, hold the value of each index of
@@ -722,15 +778,17 @@ impl Tablebases {
         &self,
         material: Material,
         files: &TableFiles,
+        holes: Holes,
         read: impl FnOnce(usize, &(dyn Fn(usize) -> Option<usize> + Sync)) -> T,
     ) -> T {
         let (index, rules) = (MaterialIndex::new(material), self.rules);
+        let hole = |p| holes == Holes::Found && is_hole(&index, rules, p);
         if !in_twin_order(&files.wdl) {
-            return read(index.len(), &|p| (!is_hole(&index, rules, p)).then_some(p));
+            return read(index.len(), &|p| (!hole(p)).then_some(p));
         }
         let twin = MaterialIndex::new(material.colour_twin());
         let flip = ColourFlip::new(&index, &twin);
-        read(index.len(), &|p| if is_hole(&index, rules, p) { None } else { flip.index(p) })
+        read(index.len(), &|p| if hole(p) { None } else { flip.index(p) })
     }
 
     /// Writes `solution`, `material`'s table solved in memory under this store's rules, as its
@@ -1163,23 +1221,32 @@ impl Tablebases {
     /// Bytes a solve of `material` needs: its cells and the solver's lists, plus the tables
     /// captures lead into that `loaded` says are not in memory yet (each pair of colour twins
     /// once: one table answers for both), plus what the process holds besides
-    /// ([`PROCESS_BYTES`]).
+    /// ([`process_bytes`]).
     #[must_use]
     pub fn memory_estimate(material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
         let size = |m| MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
-        let own = solver_bytes(size(material)).saturating_add(PROCESS_BYTES);
+        let own = solver_bytes(size(material)).saturating_add(process_bytes());
         Tablebases::reads(material, |m| m.canonical())
             .into_iter()
             .filter(|&m| !loaded(m) && !loaded(m.colour_twin()))
             .fold(own, |sum, m| sum.saturating_add(size(m).saturating_mul(BYTES_PER_LOADED_INDEX)))
     }
 
-    /// Bytes a solve of `material` under `perpetual-check` needs on top of
-    /// [`Tablebases::memory_estimate`] (an estimate: the rule's passes work on the draws, whose
-    /// number is known only after the `standard` solve).
+    /// Bytes a solve of `material` under a ban needs on top of
+    /// [`Tablebases::memory_estimate`], when `drawn` of its positions are drawn under
+    /// `standard` rules (the ban's passes work on the draws): the solver's state per draw
+    /// ([`PerpetualCheck::memory_estimate`], [`PerpetualCheck::chase_memory_estimate`] when
+    /// `chases`), its predecessor lists and a fixed part.
     #[must_use]
-    pub fn rule_memory_estimate(material: Material) -> u64 {
-        MaterialIndex::size(material).map_or(u64::MAX, |n| (n as u64).saturating_mul(RULE_BYTES_PER_INDEX))
+    pub fn rule_memory_estimate(material: Material, drawn: u64, chases: bool) -> u64 {
+        let Some(positions) = MaterialIndex::size(material) else { return u64::MAX };
+        let positions = positions as u64;
+        let (state, lists) = if chases {
+            (PerpetualCheck::chase_memory_estimate(positions, drawn), CHASE_LIST_BYTES_PER_DRAW)
+        } else {
+            (PerpetualCheck::memory_estimate(positions, drawn), CHECK_LIST_BYTES_PER_DRAW)
+        };
+        state.saturating_add(drawn.saturating_mul(lists)).saturating_add(RULE_FIXED_BYTES)
     }
 
     /// The memory estimate of a solve of `material` under this store's rules, with the
@@ -1199,26 +1266,20 @@ impl Tablebases {
             Tablebases::reads(material, |m| m)
                 .into_iter()
                 .filter(|&m| !loaded(m))
-                .fold(solver_bytes(size(material)).saturating_add(PROCESS_BYTES), |sum, m| {
+                .fold(solver_bytes(size(material)).saturating_add(process_bytes()), |sum, m| {
                     sum.saturating_add(size(m).saturating_mul(BYTES_PER_LOADED_INDEX))
                 })
         };
         if !self.rules.has_bans() {
             return own;
         }
-        let rule = match (self.standard_draws(material), MaterialIndex::size(material)) {
-            (Some(drawn), Some(positions)) => {
-                let positions = positions as u64;
-                let (state, lists) = if self.rules.bans_chases() {
-                    (PerpetualCheck::chase_memory_estimate(positions, drawn), CHASE_LIST_BYTES_PER_DRAW)
-                } else {
-                    (PerpetualCheck::memory_estimate(positions, drawn), CHECK_LIST_BYTES_PER_DRAW)
-                };
-                state.saturating_add(drawn.saturating_mul(lists)).saturating_add(RULE_FIXED_BYTES)
-            }
-            _ => Tablebases::rule_memory_estimate(material),
-        };
-        own.saturating_add(rule)
+        // Without the `standard` file the draws are not known before its solve: at most every
+        // index (the solve checks again with their number, see `rule_solver`).
+        let drawn = self
+            .standard_draws(material)
+            .or_else(|| MaterialIndex::size(material).map(|n| n as u64))
+            .unwrap_or(u64::MAX);
+        own.saturating_add(Tablebases::rule_memory_estimate(material, drawn, self.rules.bans_chases()))
     }
 
     /// The number of draws (legal positions) of `material` under `standard`, from the header of
@@ -1361,14 +1422,7 @@ impl Tablebases {
             if loaded.contains(smaller) || twin_loaded {
                 continue;
             }
-            let file = self.file_material(smaller);
-            match loaded {
-                Loaded::Plain(t) => t.insert(file, self.read_solution(file)?).map_err(failed)?,
-                Loaded::Rule(t) => {
-                    let solution = self.read_rule_solution(file)?;
-                    t.insert(file, solution).map_err(failed)?;
-                }
-            }
+            self.read_for_captures(self.file_material(smaller), loaded)?;
         }
         let progress = |progress: Progress| report(GenerateEvent::Progress { material, progress });
         let solver = Retrograde::new().compact(true).progress(&progress);

@@ -255,3 +255,38 @@ fn check_and_chase_keeps_every_result_of_the_ban_on_perpetual_check_up_to_4_men(
     assert_eq!((&v["category"], &v["rule"]), (&Json::from("win"), &Json::from("perpetual-check")));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A generation's peak resident memory (the summary's `peak memory`, the kernel's count of the
+/// process) stays within the estimate it announces, under each rule set, for a material with
+/// Advisors and Elephants whose draws the bans work on: without the `standard` files (the
+/// estimate then counts every index as a possible draw) and with them beside (the estimate
+/// from their number of draws).
+#[cfg(target_os = "linux")]
+#[test]
+fn every_rule_sets_generation_peaks_within_its_estimate() {
+    let dir = temp_dir("memory");
+    let peak_and_estimate = |rules: &str| {
+        let out =
+            stdout(endgame().args(["xiangqi", "generate", "KCvKAB", "--rules", rules, "--dir"]).arg(&dir));
+        let mib = |after: &str| -> u64 {
+            let at = out.find(after).unwrap_or_else(|| panic!("no {after:?} in {out}")) + after.len();
+            out[at..].split(' ').next().unwrap().parse().unwrap()
+        };
+        (mib("peak memory "), mib("(estimate "))
+    };
+    let standard = dir.join("xiangqi/standard");
+    for rules in ["perpetual-check", "check-and-chase", "standard", "perpetual-check", "check-and-chase"] {
+        let with_standard = standard.join("KCvKAB.wdl").exists();
+        let (peak, estimate) = peak_and_estimate(rules);
+        assert!(
+            peak <= estimate,
+            "{rules} (standard files: {with_standard}): peak {peak} MiB, estimate {estimate}"
+        );
+        if rules != "standard" {
+            // Generated anew on the next round, with the `standard` files beside.
+            std::fs::remove_dir_all(dir.join("xiangqi").join(rules)).unwrap();
+        }
+    }
+    assert!(standard.join("KCvKAB.wdl").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -254,7 +254,12 @@ fn a_generation_drops_the_largest_tables_that_a_solve_does_not_read_first() {
         }
         Loaded::Plain(t)
     };
-    let held: u64 = names.iter().map(|&m| Loaded::bytes(material(m))).sum();
+    // What the loaded tables take: their 1-byte cells (and a few long distances beside).
+    let all = fresh();
+    let held: u64 = names.iter().map(|&m| all.held(material(m))).sum();
+    let krvkr = all.held(material("KRvKR"));
+    assert!(krvkr >= MaterialIndex::new(material("KRvKR")).len() as u64);
+    assert!(krvkr < Loaded::bytes(material("KRvKR")), "less than the estimate of a table to read");
     let loaded_names = |l: &Loaded| l.materials().iter().map(ToString::to_string).collect::<Vec<_>>();
     // KRvKA reads KvKA and KRvK (captures of the Advisor and of the Rook).
     let solving = material("KRvKA");
@@ -263,7 +268,11 @@ fn a_generation_drops_the_largest_tables_that_a_solve_does_not_read_first() {
     let reads = solving.after_captures();
     loaded.make_room(&reads, needed, held + needed);
     assert_eq!(loaded.materials().len(), names.len(), "room enough: nothing dropped");
-    loaded.make_room(&reads, needed, held + needed - Loaded::bytes(material("KRvKR")));
+    loaded.make_room(&reads, needed, held + needed - 1);
+    assert!(!loaded.contains(material("KRvKR")), "the largest unread table goes first");
+    assert_eq!(loaded.materials().len(), names.len() - 1, "{:?}", loaded_names(&loaded));
+    let mut loaded = fresh();
+    loaded.make_room(&reads, needed, held + needed - krvkr);
     assert!(!loaded.contains(material("KRvKR")), "the largest unread table goes first");
     assert_eq!(loaded.materials().len(), names.len() - 1, "{:?}", loaded_names(&loaded));
     let mut loaded = fresh();
