@@ -641,13 +641,14 @@ impl Solution {
 
     /// Like [`Solution::from_fn_bytes`], with the values of each range `k * range..(k + 1) *
     /// range` of `0..n` put into a buffer by `fill` (the ranges in parallel, each in one go:
-    /// for readers that decode a block at a time). `too_far` turns a distance beyond
-    /// [`MAX_PLIES`] into the caller's error.
+    /// for readers that decode a block at a time). `error` turns the solver's errors into the
+    /// caller's: a distance beyond [`MAX_PLIES`], or `fill` giving a range another number of
+    /// values than it has positions.
     pub(crate) fn from_ranges_bytes<E: Send>(
         n: usize,
         range: usize,
         fill: impl Fn(std::ops::Range<usize>, &mut Vec<Option<Value>>) -> Result<(), E> + Sync,
-        too_far: impl Fn(SolveError) -> E + Sync,
+        error: impl Fn(SolveError) -> E + Sync,
     ) -> Result<Self, E> {
         let mut cells: Vec<AtomicU8> = (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect();
         let escapes = cells
@@ -657,10 +658,13 @@ impl Solution {
                 let start = k * range;
                 let mut values = Vec::with_capacity(out.len());
                 fill(start..start + out.len(), &mut values)?;
+                if values.len() != out.len() {
+                    return Err(error(SolveError::WrongSize { expected: out.len(), found: values.len() }));
+                }
                 let mut escapes = Vec::new();
                 for (i, (slot, value)) in out.iter_mut().zip(values).enumerate() {
                     let word = value.map_or(Ok(cell(TAG_OPEN, HOLE)), |v| encode(v, AtomicU8::LIMIT));
-                    let word = word.map_err(&too_far)?;
+                    let word = word.map_err(&error)?;
                     if !<AtomicU8 as Word>::fits(word) {
                         escapes.push(((start + i) as u64, word));
                     }

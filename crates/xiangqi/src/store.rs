@@ -727,10 +727,11 @@ impl Tablebases {
     }
 
     /// [`Tablebases::read_solution`] (or [`Tablebases::read_rule_solution`], by `loaded`'s
-    /// kind) for the captures of a generation, into `loaded`: the holes of the index are not
-    /// looked for and read as the files hold them (draws). A capture leads only to legal
-    /// positions, and finding the holes (a decoding and a check test per index) was most of
-    /// the time of reading a table.
+    /// kind) for the captures of a generation, into `loaded`. Under `standard` and `hdu` the
+    /// holes of the index are not looked for and read as the files hold them (a capture leads
+    /// only to legal positions, and finding the holes, a decoding and a check test per index,
+    /// was most of the time of reading a table); a file in its own order is read a block at a
+    /// time straight into the cells ([`TableFiles::read_solution_as_stored`]).
     fn read_for_captures(&self, material: Material, loaded: &mut Loaded) -> Result<(), GenerateError> {
         let files = self.open_files(material, self.rules, &self.dir)?;
         let failed = |error| GenerateError::Solve { material, error };
@@ -746,7 +747,9 @@ impl Tablebases {
                 t.insert(material, solution).map_err(failed)
             }
             Loaded::Rule(t) => {
-                let solution = self.with_file_positions(material, &files, Holes::Skipped, |n, at| {
+                // With the holes found: a rule solution keeps a word for each draw it holds, and
+                // holes read as draws would take memory that `Loaded::bytes` does not count.
+                let solution = self.with_file_positions(material, &files, Holes::Found, |n, at| {
                     files.read_rule_solution_at(n, at)
                 })?;
                 t.insert(material, solution).map_err(failed)
@@ -1250,12 +1253,11 @@ impl Tablebases {
     }
 
     /// The memory estimate of a solve of `material` under this store's rules, with the
-    /// materials `loaded` says are in memory already. Under a ban, when the `standard` table
-    /// of `material` (or of its colour twin) is in the sibling `standard` directory, from the
-    /// number of its draws in that file's header (the ban's passes work on the draws): the
-    /// solver's state per draw ([`PerpetualCheck::memory_estimate`],
-    /// [`PerpetualCheck::chase_memory_estimate`]), its predecessor lists and a fixed part;
-    /// else [`Tablebases::rule_memory_estimate`]'s guess.
+    /// materials `loaded` says are in memory already. Under a ban it adds
+    /// [`Tablebases::rule_memory_estimate`] of the number of `standard` draws: from the header
+    /// of the `standard` file of `material` (or of its colour twin) in the sibling `standard`
+    /// directory when it is there, else every index taken for a draw (the most the solve can
+    /// need; generate the `standard` tables first for the figure the draws give).
     #[must_use]
     pub fn estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
         let own = if self.rules.colour_symmetric() {
