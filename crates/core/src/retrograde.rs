@@ -292,6 +292,11 @@ fn encode(value: Value, limit: u32) -> Result<u32, SolveError> {
     })
 }
 
+/// The logical word of `value` in a solution of 1-byte cells (`None`: a hole).
+fn byte_word(value: Option<Value>) -> Result<u32, SolveError> {
+    value.map_or(Ok(cell(TAG_OPEN, HOLE)), |v| encode(v, AtomicU8::LIMIT))
+}
+
 fn decode(word: u32) -> Option<Value> {
     let payload = word & PAYLOAD;
     match word >> TAG_SHIFT {
@@ -604,7 +609,7 @@ impl Solution {
             .into_iter()
             .enumerate()
             .map(|(pos, v)| {
-                let word = v.map_or(Ok(cell(TAG_OPEN, HOLE)), |v| encode(v, AtomicU8::LIMIT))?;
+                let word = byte_word(v)?;
                 if !<AtomicU8 as Word>::fits(word) {
                     escapes.push((pos as u64, word));
                 }
@@ -624,7 +629,7 @@ impl Solution {
         n: usize,
         value: impl Fn(usize) -> Option<Value> + Sync,
     ) -> Result<Self, SolveError> {
-        let word = |p| value(p).map_or(Ok(cell(TAG_OPEN, HOLE)), |v| encode(v, AtomicU8::LIMIT));
+        let word = |p| byte_word(value(p));
         let cells: Vec<AtomicU8> = (0..n)
             .into_par_iter()
             .with_min_len(CHUNK)
@@ -663,8 +668,7 @@ impl Solution {
                 }
                 let mut escapes = Vec::new();
                 for (i, (slot, value)) in out.iter_mut().zip(values).enumerate() {
-                    let word = value.map_or(Ok(cell(TAG_OPEN, HOLE)), |v| encode(v, AtomicU8::LIMIT));
-                    let word = word.map_err(&error)?;
+                    let word = byte_word(value).map_err(&error)?;
                     if !<AtomicU8 as Word>::fits(word) {
                         escapes.push(((start + i) as u64, word));
                     }

@@ -749,9 +749,7 @@ impl Tablebases {
             Loaded::Rule(t) => {
                 // With the holes found: a rule solution keeps a word for each draw it holds, and
                 // holes read as draws would take memory that `Loaded::bytes` does not count.
-                let solution = self.with_file_positions(material, &files, Holes::Found, |n, at| {
-                    files.read_rule_solution_at(n, at)
-                })?;
+                let solution = self.read_rule_solution_in(material, &files)?;
                 t.insert(material, solution).map_err(failed)
             }
         }
