@@ -22,9 +22,10 @@ use crate::value::Wdl;
 
 /// The position is in check: every move into it is a check.
 const CHECK: u16 = 1;
-/// The `M`-state has a move out of `D'` that wins for me.
+/// The `M`-state has a move out of `D'` that wins for me, or a check or chase out of its
+/// layer into a win of mine (an `O`-state of the final `Z5`).
 const GOOD_EXIT: u16 = 2;
-/// The `O`-state has a move out of `D'` that does not win for me.
+/// The `O`-state has a move out of `D'`, or out of its layer, that does not win for me.
 const BAD_EXIT: u16 = 4;
 /// The `M`-state has a check into an `O`-state of `Z3`.
 const TO_Z3: u16 = 8;
@@ -36,6 +37,10 @@ const Z4_M: u16 = 256;
 const Z4_O: u16 = 512;
 const Z2_M: u16 = 1024;
 const Z2_O: u16 = 2048;
+/// The `M`-state has an idle move out of its layer into a win of mine.
+const IDLE_EXIT: u16 = 4096;
+/// The `M`-state has a check into an `O`-state of `Z5`.
+const TO_Z5: u16 = 8192;
 
 /// The bit of an `M`-state's level that says it joined by an idle move only (no winning
 /// exit, chase or check): its rank's class (see [`encode_rank`]).
@@ -51,8 +56,9 @@ pub(super) const fn encode_rank(level: u32) -> u32 {
     ((level & !IDLE) << 1) | (level >> 31)
 }
 
-/// Bytes a solve needs per position of `D'` (the graph's numbering excluded).
-pub(super) const BYTES_PER_DRAW: u64 = 2 + 8 + 5 * 4;
+/// Bytes a solve needs per position of `D'` (the graph's numbering excluded, its rows by
+/// layer included).
+pub(super) const BYTES_PER_DRAW: u64 = 2 + 8 + 5 * 4 + 3 * 4 + 4;
 
 /// Figures of the second stage.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -62,9 +68,15 @@ pub(super) struct ChaseFigures {
     pub passes: u32,
 }
 
-/// The second stage's solver over the graph of `D'`.
+/// The second stage's solver over the graph of `D'`, one layer after the other (see
+/// [`Graph::layers`]): a layer's moves into the layers solved before it are exits with the
+/// values found there, which is exactly how the fixpoints over all of `D'` would count
+/// them (a win of mine there is in every set from the start), and its ranks continue theirs.
 pub(super) struct Parity<'a, 'g, G, F> {
     graph: &'a Graph<'g, G>,
+    /// The members of the layer being solved: `start..end`.
+    start: usize,
+    end: usize,
     /// The value of a position of the index outside `D'` (for the side to move there).
     outside: F,
     flags: Vec<u16>,
@@ -82,6 +94,12 @@ pub(super) struct Parity<'a, 'g, G, F> {
     idle_in: Vec<AtomicU32>,
     /// Per `M`-state: its chases into `O`-states of `Z2`.
     chase_in: Vec<AtomicU32>,
+    /// `checks_out` and `blockers` for `Z3` = `Z5` (made once per round of `Z5`), and
+    /// `chase_in` for `Z2` = `Z4` (once per iteration of `Z4`): the starts of the inner
+    /// fixpoints, copied instead of counted again.
+    checks_out_z5: Vec<u32>,
+    blockers_z5: Vec<u32>,
+    chase_in_z4: Vec<u32>,
     /// The largest `ρ` of each round of `Z5`, and of each round of `Z3` (all rounds of `Z5`
     /// one after the other), once solved.
     pub(super) tops5: Vec<u32>,
@@ -97,6 +115,8 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         let m = graph.len();
         Parity {
             graph,
+            start: 0,
+            end: m,
             outside,
             flags: vec![0; m],
             level: atomics(2 * m),
@@ -105,6 +125,9 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             blockers: atomics(m),
             idle_in: atomics(m),
             chase_in: atomics(m),
+            checks_out_z5: vec![0; m],
+            blockers_z5: vec![0; m],
+            chase_in_z4: vec![0; m],
             tops5: Vec::new(),
             tops3: Vec::new(),
         }
@@ -124,12 +147,12 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         }
     }
 
-    /// Calls `f` with every predecessor of `i` by a move of the kind `kind` picks out of
-    /// (check, chase): moves into a position in check are checks.
+    /// Calls `f` with every predecessor of `i` in the layer by a move of the kind `kind`
+    /// picks out of (check, chase): moves into a position in check are checks.
     fn preds_where(&self, i: usize, kind: impl Fn(bool, bool) -> bool, mut f: impl FnMut(usize)) {
         let check = self.flags[i] & CHECK != 0;
         self.graph.for_each_pred(i, |j, chase| {
-            if kind(check, chase && !check) {
+            if j < self.end && kind(check, chase && !check) {
                 f(j);
             }
         });
@@ -151,10 +174,10 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         });
     }
 
-    /// The numbers `i` whose flags `pick` accepts.
+    /// The numbers `i` of the layer whose flags `pick` accepts.
     fn select(&self, pick: impl Fn(u16) -> bool + Sync) -> Vec<u32> {
         let flags = &self.flags;
-        (0..flags.len())
+        (self.start..self.end)
             .into_par_iter()
             .with_min_len(CHUNK)
             .fold(Vec::new, |mut out, i| {
@@ -182,9 +205,43 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         }
     }
 
-    /// The sum of `count` over the flags.
+    /// The sum of `count` over the flags of the layer.
     fn count(&self, count: impl Fn(u16) -> usize + Sync) -> usize {
-        self.flags.par_iter().with_min_len(CHUNK).map(|&f| count(f)).sum()
+        self.flags[self.start..self.end].par_iter().with_min_len(CHUNK).map(|&f| count(f)).sum()
+    }
+
+    /// The flags of the layer, with their numbers.
+    fn layer_flags(&mut self) -> impl IndexedParallelIterator<Item = (usize, &mut u16)> {
+        let start = self.start;
+        self.flags[start..self.end]
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(CHUNK)
+            .map(move |(k, f)| (start + k, f))
+    }
+
+    /// Sets `0` in the counts of the layer.
+    fn clear(&self, counts: &[AtomicU32]) {
+        counts[self.start..self.end].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
+    }
+
+    /// Copies the counts of the layer from `from` into `to`.
+    fn copy(start: usize, end: usize, from: &[AtomicU32], to: &mut [u32]) {
+        to[start..end]
+            .par_iter_mut()
+            .zip(&from[start..end])
+            .with_min_len(CHUNK)
+            .for_each(|(t, f)| *t = f.load(Relaxed));
+    }
+
+    /// Sets the counts of the layer in `to` from `from`.
+    fn restore(&self, from: &[u32], to: &[AtomicU32]) {
+        let (start, end) = (self.start, self.end);
+        to[start..end]
+            .par_iter()
+            .zip(&from[start..end])
+            .with_min_len(CHUNK)
+            .for_each(|(t, &f)| t.store(f, Relaxed));
     }
 
     /// One `μZ1` for the current sets: `Z1` starts as `Z3` and grows inside `Z2` by
@@ -196,16 +253,15 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         if first >= MAX_LEVEL {
             return Err(SolveError::DistanceTooLarge);
         }
-        let m = self.graph.len();
         let flags = &self.flags;
-        let frontier: Vec<u32> = (0..m)
+        let frontier: Vec<u32> = (self.start..self.end)
             .into_par_iter()
             .with_min_len(CHUNK)
             .fold(Vec::new, |mut seeds, i| {
                 let f = flags[i];
                 if f & (Z3_M | Z2_M) == Z2_M {
                     let won = f & (GOOD_EXIT | TO_Z3) != 0 || self.chase_in[i].load(Relaxed) > 0;
-                    let idle = self.idle_in[i].load(Relaxed) > 0;
+                    let idle = f & IDLE_EXIT != 0 || self.idle_in[i].load(Relaxed) > 0;
                     let level = if won {
                         first
                     } else if idle {
@@ -239,6 +295,10 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             &levels,
             |i| flags[i] & CHECK != 0,
             |j, copy| {
+                if j >= self.end {
+                    // A predecessor in a later layer: solved with it.
+                    return false;
+                }
                 let g = flags[j];
                 if copy == 0 {
                     // I check into Z1.
@@ -250,10 +310,12 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         )
     }
 
-    pub(super) fn solve(&mut self) -> Result<ChaseFigures, SolveError> {
+    /// Solves the layers that start at `starts` (the last entry: the number of members), one
+    /// after the other.
+    pub(super) fn solve(&mut self, starts: &[usize]) -> Result<ChaseFigures, SolveError> {
         let m = self.graph.len();
         let mut figures = ChaseFigures::default();
-        // Marks and exits, once: the only pass that generates moves.
+        // Marks and exits out of D', once: the only pass that generates moves.
         self.flags = (0..m)
             .into_par_iter()
             .with_min_len(CHUNK)
@@ -272,62 +334,137 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 f
             })
             .collect();
+        let mut base = 0u32;
+        for layer in starts.windows(2) {
+            (self.start, self.end) = (layer[0], layer[1]);
+            self.solve_layer(&mut base, &mut figures)?;
+            self.mark_exits();
+        }
+        (self.start, self.end) = (0, m);
+        Ok(figures)
+    }
+
+    /// Marks the moves of the later layers into the layer just solved as exits: for an
+    /// `M`-state, a move into a win of mine (by its label); for an `O`-state, a move into a
+    /// state that is no win of mine.
+    fn mark_exits(&mut self) {
+        let (start, end) = (self.start, self.end);
+        let flags = &self.flags;
+        let graph = self.graph;
+        let marks: Vec<(u32, u16)> = (start..end)
+            .into_par_iter()
+            .with_min_len(256)
+            .fold(Vec::new, |mut out, i| {
+                let f = flags[i];
+                let my_win = f & Z5_O != 0;
+                let bad = f & Z5_M == 0;
+                if my_win || bad {
+                    graph.for_each_pred(i, |j, chase| {
+                        if j >= end {
+                            if bad {
+                                out.push((j as u32, BAD_EXIT));
+                            }
+                            if my_win {
+                                let quiet = f & CHECK == 0;
+                                out.push((j as u32, if quiet && !chase { IDLE_EXIT } else { GOOD_EXIT }));
+                            }
+                        }
+                    });
+                }
+                out
+            })
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            });
+        for (j, bit) in marks {
+            self.flags[j as usize] |= bit;
+        }
+    }
+
+    /// The fixpoints over the layer `start..end`, its ranks from `base` on.
+    fn solve_layer(&mut self, base: &mut u32, figures: &mut ChaseFigures) -> Result<(), SolveError> {
         let check = |c: bool, _: bool| c;
         let chase = |c: bool, ch: bool| !c && ch;
         let idle = |c: bool, ch: bool| !c && !ch;
         let quiet = |c: bool, _: bool| !c;
-        let mut base = 0u32;
         loop {
             figures.rounds += 1;
             // νZ4 from the top: every M-state, every O-state without a bad exit.
-            self.flags.par_iter_mut().for_each(|f| {
+            self.layer_flags().for_each(|(_, f)| {
                 *f &= !(Z4_M | Z4_O);
                 *f |= Z4_M;
                 if *f & BAD_EXIT == 0 {
                     *f |= Z4_O;
                 }
             });
-            self.idle_in.par_iter().for_each(|c| c.store(0, Relaxed));
+            self.clear(&self.idle_in);
             let in_z4_o = self.select(|f| f & (Z4_O | CHECK) == Z4_O);
             self.add_over(&in_z4_o, &self.idle_in, 1, idle);
+            drop(in_z4_o);
+            // The counts of the O-states and the checks into Z3 when Z3 is Z5, as each
+            // iteration starts them.
+            self.clear(&self.checks_out);
+            self.clear(&self.blockers);
+            let outside_z5_m = self.select(|f| f & Z5_M == 0);
+            self.add_over(&outside_z5_m, &self.checks_out, 1, check);
+            self.add_over(&outside_z5_m, &self.blockers, 1, quiet);
+            drop(outside_z5_m);
+            let (start, end) = (self.start, self.end);
+            Self::copy(start, end, &self.checks_out, &mut self.checks_out_z5);
+            Self::copy(start, end, &self.blockers, &mut self.blockers_z5);
+            self.layer_flags().for_each(|(_, f)| *f &= !TO_Z5);
+            let checked_z5_o = self.select(|f| f & (Z5_O | CHECK) == Z5_O | CHECK);
+            self.mark_preds(&checked_z5_o, TO_Z5, check);
+            drop(checked_z5_o);
             let (round_top, round_tops3) = loop {
                 figures.iterations += 1;
                 // μZ3 from Z5: the other states leave Z3 and lose their levels; the counts
-                // of the O-states are made again.
+                // of the O-states and the checks into Z3 are those of the round's start again.
                 let level = &self.level;
-                self.flags.par_iter_mut().enumerate().with_min_len(CHUNK).for_each(|(i, f)| {
-                    *f &= !(Z3_M | Z3_O | TO_Z3);
-                    if *f & Z5_M != 0 {
-                        *f |= Z3_M;
-                    } else {
-                        level[2 * i].store(0, Relaxed);
-                    }
-                    if *f & Z5_O != 0 {
-                        *f |= Z3_O;
-                    } else {
-                        level[2 * i + 1].store(0, Relaxed);
-                    }
-                });
-                self.checks_out.par_iter().for_each(|c| c.store(0, Relaxed));
-                self.blockers.par_iter().for_each(|c| c.store(0, Relaxed));
-                let outside_z5_m = self.select(|f| f & Z5_M == 0);
-                self.add_over(&outside_z5_m, &self.checks_out, 1, check);
-                self.add_over(&outside_z5_m, &self.blockers, 1, quiet);
-                drop(outside_z5_m);
-                let checked_z5_o = self.select(|f| f & (Z5_O | CHECK) == Z5_O | CHECK);
-                self.mark_preds(&checked_z5_o, TO_Z3, check);
-                let mut offset = base;
+                let start = self.start;
+                self.flags[start..self.end].par_iter_mut().enumerate().with_min_len(CHUNK).for_each(
+                    |(k, f)| {
+                        let i = start + k;
+                        *f &= !(Z3_M | Z3_O | TO_Z3);
+                        if *f & TO_Z5 != 0 {
+                            *f |= TO_Z3;
+                        }
+                        if *f & Z5_M != 0 {
+                            *f |= Z3_M;
+                        } else {
+                            level[2 * i].store(0, Relaxed);
+                        }
+                        if *f & Z5_O != 0 {
+                            *f |= Z3_O;
+                        } else {
+                            level[2 * i + 1].store(0, Relaxed);
+                        }
+                    },
+                );
+                self.restore(&self.checks_out_z5, &self.checks_out);
+                self.restore(&self.blockers_z5, &self.blockers);
+                let mut offset = *base;
+                let mut z2_counted = false;
                 let mut tops3 = Vec::new();
                 loop {
                     // νZ2 from Z4.
-                    self.flags.par_iter_mut().for_each(|f| {
+                    self.layer_flags().for_each(|(_, f)| {
                         *f &= !(Z2_M | Z2_O);
                         *f |= (*f & (Z4_M | Z4_O)) << 2;
                     });
-                    self.chase_in.par_iter().for_each(|c| c.store(0, Relaxed));
-                    let in_z2_o = self.select(|f| f & (Z2_O | CHECK) == Z2_O);
-                    self.add_over(&in_z2_o, &self.chase_in, 1, chase);
-                    drop(in_z2_o);
+                    // The chase counts of Z2 = Z4: counted once per iteration, then copied.
+                    if z2_counted {
+                        self.restore(&self.chase_in_z4, &self.chase_in);
+                    } else {
+                        self.clear(&self.chase_in);
+                        let in_z2_o = self.select(|f| f & (Z2_O | CHECK) == Z2_O);
+                        self.add_over(&in_z2_o, &self.chase_in, 1, chase);
+                        drop(in_z2_o);
+                        let (start, end) = (self.start, self.end);
+                        Self::copy(start, end, &self.chase_in, &mut self.chase_in_z4);
+                        z2_counted = true;
+                    }
                     let mut in_z2 = self.count(|f| {
                         usize::from(f & (Z2_M | Z3_M) == Z2_M) + usize::from(f & (Z2_O | Z3_O) == Z2_O)
                     });
@@ -341,12 +478,13 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                         // Z2 shrinks to Z1: the O-states that leave it are taken off the
                         // chase counts of their predecessors.
                         let level = &self.level;
-                        let left: Vec<u32> = self
-                            .flags
+                        let start = self.start;
+                        let left: Vec<u32> = self.flags[start..self.end]
                             .par_iter_mut()
                             .enumerate()
                             .with_min_len(CHUNK)
-                            .fold(Vec::new, |mut left, (i, f)| {
+                            .fold(Vec::new, |mut left, (k, f)| {
+                                let i = start + k;
                                 if *f & (Z2_M | Z3_M) == Z2_M && level[2 * i].load(Relaxed) == 0 {
                                     *f &= !Z2_M;
                                 }
@@ -366,14 +504,15 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                     }
                     // Z3 grows to Z1: the new states keep their levels as ranks.
                     let level = &self.level;
-                    let (new_m, new_o): (Vec<u32>, Vec<u32>) = self
-                        .flags
+                    let start = self.start;
+                    let (new_m, new_o): (Vec<u32>, Vec<u32>) = self.flags[start..self.end]
                         .par_iter_mut()
                         .enumerate()
                         .with_min_len(CHUNK)
                         .fold(
                             || (Vec::new(), Vec::new()),
-                            |(mut nm, mut no), (i, f)| {
+                            |(mut nm, mut no), (k, f)| {
+                                let i = start + k;
                                 if *f & Z3_M == 0 && level[2 * i].load(Relaxed) != 0 {
                                     *f |= Z3_M;
                                     nm.push(i as u32);
@@ -397,10 +536,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 // Z4 shrinks to Z3 until they agree: the O-states that leave it are taken
                 // off the idle counts of their predecessors.
                 let (shrunk, left): (bool, Vec<u32>) = self
-                    .flags
-                    .par_iter_mut()
-                    .enumerate()
-                    .with_min_len(CHUNK)
+                    .layer_flags()
                     .fold(
                         || (false, Vec::new()),
                         |(mut shrunk, mut left), (i, f)| {
@@ -426,7 +562,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             };
             // The round's wins join Z5 (they keep their ranks).
             let mut new = 0usize;
-            for f in &mut self.flags {
+            for f in &mut self.flags[self.start..self.end] {
                 if *f & (Z3_M | Z5_M) == Z3_M {
                     *f |= Z5_M;
                     new += 1;
@@ -441,8 +577,8 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             }
             self.tops3.extend(round_tops3);
             self.tops5.push(round_top);
-            base = round_top;
+            *base = round_top;
         }
-        Ok(figures)
+        Ok(())
     }
 }

@@ -99,6 +99,95 @@ impl Preds {
     }
 }
 
+/// The level of the strongly connected component of each of `m` members in the graph of
+/// their moves, given by its predecessor lists: 0 for a component no move leaves, else one
+/// more than the highest level of a component a move of it leads to. Tarjan's algorithm on
+/// the predecessors (without recursion) finds the components in an order where each comes
+/// after every component with a move into it; the levels then follow in the reverse order.
+fn component_levels(preds: &Preds, m: usize) -> Vec<u32> {
+    const NEW: u32 = u32::MAX;
+    // Per member: its number in the search, then (once its component is found) the
+    // component's.
+    let mut number = vec![NEW; m];
+    let mut low = vec![0u32; m];
+    let mut on_stack = vec![false; m];
+    let mut stack: Vec<u32> = Vec::new();
+    // The search's path: member and the next of its predecessors to look at.
+    let mut path: Vec<(u32, u32)> = Vec::new();
+    // The members by component, in the order found, and where each component starts.
+    let mut found: Vec<u32> = Vec::with_capacity(m);
+    let mut starts: Vec<u32> = Vec::new();
+    let mut count = 0u32;
+    for root in 0..m {
+        if number[root] != NEW {
+            continue;
+        }
+        number[root] = count;
+        low[root] = count;
+        count += 1;
+        stack.push(root as u32);
+        on_stack[root] = true;
+        path.push((root as u32, preds.offsets[root]));
+        while let Some(&mut (v, ref mut next)) = path.last_mut() {
+            let v = v as usize;
+            if *next < preds.offsets[v + 1] {
+                let w = (preds.edges[*next as usize] & !CHASE_BIT) as usize;
+                *next += 1;
+                if number[w] == NEW {
+                    number[w] = count;
+                    low[w] = count;
+                    count += 1;
+                    stack.push(w as u32);
+                    on_stack[w] = true;
+                    path.push((w as u32, preds.offsets[w]));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(number[w]);
+                }
+                continue;
+            }
+            path.pop();
+            if let Some(&(u, _)) = path.last() {
+                low[u as usize] = low[u as usize].min(low[v]);
+            }
+            if low[v] == number[v] {
+                let component = starts.len() as u32;
+                starts.push(found.len() as u32);
+                loop {
+                    let w = stack.pop().expect("the root of a component is on the stack") as usize;
+                    on_stack[w] = false;
+                    number[w] = component;
+                    found.push(w as u32);
+                    if w == v {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    drop((low, on_stack, stack, path));
+    starts.push(m as u32);
+    // Each component after those with a move into it: the reverse order sees every
+    // component after those its moves lead to.
+    let components = starts.len() - 1;
+    let mut levels = vec![0u32; components];
+    for c in (0..components).rev() {
+        let level = levels[c];
+        for &i in &found[starts[c] as usize..starts[c + 1] as usize] {
+            for &e in preds.of(i as usize) {
+                let d = number[(e & !CHASE_BIT) as usize] as usize;
+                if d != c {
+                    levels[d] = levels[d].max(level + 1);
+                }
+            }
+        }
+    }
+    drop(found);
+    for n in &mut number {
+        *n = levels[*n as usize];
+    }
+    number
+}
+
 /// Two lists one after the other (to gather lists made in parallel).
 pub(super) fn concat(mut a: Vec<u32>, mut b: Vec<u32>) -> Vec<u32> {
     a.append(&mut b);
@@ -133,6 +222,10 @@ pub(super) struct Graph<'g, G> {
     /// members that are not in check).
     labelled: bool,
     preds: Option<Preds>,
+    /// Once the members are renumbered by layers ([`Graph::layers`]): the row of each member's
+    /// predecessors in `preds`, kept in the first numbering (the lists' entries hold the new
+    /// numbers).
+    rows: Option<Vec<u32>>,
 }
 
 impl<'g, G: Checks> Graph<'g, G> {
@@ -146,7 +239,7 @@ impl<'g, G: Checks> Graph<'g, G> {
         labelled: bool,
     ) -> Result<Self, SolveError> {
         let (index, positions) = DrawIndex::new(game.num_positions(), member)?;
-        let mut graph = Graph { game, index, positions, labelled, preds: None };
+        let mut graph = Graph { game, index, positions, labelled, preds: None, rows: None };
         graph.preds = graph.build(budget);
         Ok(graph)
     }
@@ -233,9 +326,71 @@ impl<'g, G: Checks> Graph<'g, G> {
     #[inline]
     pub(super) fn for_each_pred(&self, i: usize, mut f: impl FnMut(usize, bool)) {
         match &self.preds {
-            Some(preds) => preds.of(i).iter().for_each(|&e| f((e & !CHASE_BIT) as usize, e & CHASE_BIT != 0)),
+            Some(preds) => {
+                let row = self.rows.as_ref().map_or(i, |rows| rows[i] as usize);
+                preds.of(row).iter().for_each(|&e| f((e & !CHASE_BIT) as usize, e & CHASE_BIT != 0));
+            }
             None => self.unmoves(i, f),
         }
+    }
+
+    /// Renumbers the members so that the game on them splits into layers that can be solved
+    /// one after the other, and returns where each layer starts (and, last, the number of
+    /// members). A move of a member leads to a member of its own layer or of an earlier one:
+    /// the layers are the levels of the strongly connected components of the moves (level 0:
+    /// the components no move leaves but out of the set; else one more than the highest
+    /// level a move leads to), consecutive levels merged until a layer holds at least
+    /// `min_size` members. Without predecessor lists the members stay as they are, in one
+    /// layer (none without members).
+    pub(super) fn layers(&mut self, min_size: usize) -> Vec<usize> {
+        let m = self.len();
+        if m == 0 {
+            return vec![0];
+        }
+        let Some(preds) = &self.preds else { return vec![0, m] };
+        let level = component_levels(preds, m);
+        // Consecutive levels merged into layers of at least `min_size` members.
+        let top = level.iter().copied().max().map_or(0, |t| t as usize + 1);
+        let mut per_level = vec![0usize; top];
+        for &l in &level {
+            per_level[l as usize] += 1;
+        }
+        let mut layer_of_level = Vec::with_capacity(top);
+        let mut starts = vec![0usize];
+        let mut size = 0;
+        for &count in &per_level {
+            layer_of_level.push(starts.len() - 1);
+            size += count;
+            if size >= min_size {
+                starts.push(starts.last().copied().unwrap_or(0) + size);
+                size = 0;
+            }
+        }
+        if size > 0 {
+            starts.push(m);
+        }
+        if starts.len() == 2 {
+            return starts;
+        }
+        // The new numbers: by layer, in the first order within a layer.
+        let mut next = starts.clone();
+        let mut rows = vec![0u32; m];
+        let mut renumber = level;
+        for (i, l) in renumber.iter_mut().enumerate() {
+            let layer = layer_of_level[*l as usize];
+            let k = next[layer];
+            next[layer] += 1;
+            rows[k] = i as u32;
+            *l = k as u32;
+        }
+        let Some(preds) = &mut self.preds else { return vec![0, m] };
+        preds.edges.par_iter_mut().with_min_len(CHUNK).for_each(|e| {
+            *e = renumber[(*e & !CHASE_BIT) as usize] | (*e & CHASE_BIT);
+        });
+        drop(renumber);
+        self.positions = rows.par_iter().map(|&i| self.positions[i as usize]).collect();
+        self.rows = Some(rows);
+        starts
     }
 
     /// Calls `f` for every move of the position `pos`: into the set, or out of it with the

@@ -297,18 +297,24 @@ proptest! {
         // Without predecessor lists the passes generate (labelled) un-moves: the same values
         // and ranks.
         let unmoves = PerpetualCheck::new().edge_budget(0).solve(&game).unwrap();
+        // Every level of the components of the draws' moves a layer of its own (these games
+        // are smaller than a layer by default): the same values, other ranks.
+        let layered = PerpetualCheck::new().chase_layer(0).solve(&game).unwrap();
         let plain = Retrograde::new().solve(&game).unwrap();
         for p in 0..game.num_positions() {
             let got = solution.value(p).map(RuleValue::without_rank);
             prop_assert_eq!(got, expected[p], "position {}", p);
             prop_assert_eq!(compact.value(p), solution.value(p), "position {} (compact)", p);
             prop_assert_eq!(unmoves.value(p), solution.value(p), "position {} (un-moves)", p);
+            prop_assert_eq!(layered.value(p).map(RuleValue::without_rank), got, "position {} (layers)", p);
             if let Some(v @ (Value::Win(_) | Value::Loss(_))) = plain.value(p) {
                 prop_assert_eq!(solution.value(p), Some(RuleValue::from(v)), "position {} changed its mate", p);
             }
         }
         prop_assert_eq!(best_moves_win(&game, &solution), Ok(()));
         prop_assert_eq!(check_rule_solution(&game, &solution), Ok(()));
+        prop_assert_eq!(best_moves_win(&game, &layered), Ok(()));
+        prop_assert_eq!(check_rule_solution(&game, &layered), Ok(()));
     }
 
     #[test]
@@ -391,6 +397,26 @@ fn the_comparison_notices_a_wrong_rule() {
     assert!(games > 20, "{games}");
     assert_eq!(off, games);
     assert!(reversed * 4 > games, "{reversed} of {games}");
+}
+
+#[test]
+fn the_random_games_split_into_layers() {
+    // The comparison of the layered solve means something: most games' draws split.
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut games, mut split) = (0, 0);
+    for _ in 0..300 {
+        let game = any_game().new_tree(&mut runner).unwrap().current();
+        let stats = PerpetualCheck::new().chase_layer(0).solve(&game).unwrap().stats();
+        if stats.chase_draws > 0 {
+            games += 1;
+            split += usize::from(stats.chase_layers > 1);
+        }
+        assert_eq!(
+            PerpetualCheck::new().solve(&game).unwrap().stats().chase_layers,
+            u32::from(stats.chase_draws > 0)
+        );
+    }
+    assert!(split * 2 > games, "{split} of {games}");
 }
 
 #[test]
