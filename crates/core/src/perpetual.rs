@@ -44,18 +44,24 @@
 //!    `Z2` as those change (counts kept up through the predecessor lists, which carry the
 //!    chase label of each move).
 //!
-//!    `D'` is solved in **layers**, one after the other: the strongly connected components
-//!    of its moves, by level (0: no move leads to another component; else one more than the
-//!    highest level a move leads to), consecutive levels merged up to a least size
-//!    ([`PerpetualCheck::chase_layer`]). A layer's moves into the layers solved before it
-//!    end the play there with the value found, which is how the fixpoints over all of `D'`
-//!    count them: a win of mine there is in every `Z` from the start, anything else is an
-//!    escape. Its `ρ` and rounds continue those of the layers before, so the ranks stay a
-//!    certificate of all of `D'`. The fixpoints' iterations are then those of each layer
-//!    (`KNvKPP`: 47 layers, a chase stage of 29 s instead of 196 s). The counts each
-//!    iteration of `νZ4` starts from (moves into `Z5`) are made once per round of `Z5`, and
-//!    those each `νZ2` starts from once per iteration of `νZ4`, then copied.
+//!    The counts each iteration of `νZ4` starts from (moves into `Z5`) are made once per
+//!    round of `Z5`, and those each `νZ2` starts from once per iteration of `νZ4`, then
+//!    copied.
 //! 4. Draws get the distance to a drawn end again (breadth first among the remaining draws).
+
+//! # Layers
+//!
+//! Both stages solve their set (`D`, then `D'`) in **layers**, one after the other: the
+//! strongly connected components of its moves, by level (0: no move leads to another
+//! component; else one more than the highest level a move leads to), consecutive levels
+//! merged up to a least size ([`PerpetualCheck::layer_size`]). A layer's moves into the
+//! layers solved before it end the play there with the value found, which is how the
+//! fixpoints over the whole set count them: a win of mine there is in every `Z` from the
+//! start, anything else is an escape. A layer's ranks and rounds continue those of the
+//! layers before, so they stay a certificate of the whole set. The fixpoints' iterations
+//! are then those of each layer, not all of them over every draw: Soldiers only advance, so
+//! their materials split into many layers (`KNvKPP`: 47 in the chase stage, which took 29 s
+//! instead of 196 s).
 //!
 //! # Ranks and the winner's move
 //!
@@ -374,8 +380,10 @@ pub struct RuleStats {
     pub chase_iterations: u32,
     /// Attractor passes (`μZ1`) of the chase stage in all.
     pub chase_passes: u32,
-    /// Layers of the chase stage, solved one after the other (see
-    /// [`PerpetualCheck::chase_layer`]).
+    /// Layers of the check stage, solved one after the other (see
+    /// [`PerpetualCheck::layer_size`]).
+    pub layers: u32,
+    /// Layers of the chase stage.
     pub chase_layers: u32,
 }
 
@@ -410,7 +418,7 @@ pub struct PerpetualCheck {
     compact: bool,
     edge_budget: usize,
     chases: bool,
-    chase_layer: usize,
+    layer_size: usize,
 }
 
 impl Default for PerpetualCheck {
@@ -422,9 +430,8 @@ impl Default for PerpetualCheck {
 /// The default budget of the predecessor lists (see [`PerpetualCheck::edge_budget`]): 2 GiB.
 pub const DEFAULT_EDGE_BUDGET: usize = 2 << 30;
 
-/// The default least size of a layer of the chase stage (see
-/// [`PerpetualCheck::chase_layer`]).
-pub const DEFAULT_CHASE_LAYER: usize = 1 << 12;
+/// The default least size of a layer (see [`PerpetualCheck::layer_size`]).
+pub const DEFAULT_LAYER_SIZE: usize = 1 << 12;
 
 /// The payload of a cell of [`RuleSolution`]: a rank, or a draw's distance plus one.
 const TAG_SHIFT: u32 = 29;
@@ -474,7 +481,7 @@ impl PerpetualCheck {
             compact: false,
             edge_budget: DEFAULT_EDGE_BUDGET,
             chases: true,
-            chase_layer: DEFAULT_CHASE_LAYER,
+            layer_size: DEFAULT_LAYER_SIZE,
         }
     }
 
@@ -488,15 +495,16 @@ impl PerpetualCheck {
         self
     }
 
-    /// The least number of draws in a layer of the chase stage (see the module notes),
-    /// [`DEFAULT_CHASE_LAYER`] by default: the draws are split into the levels of the
+    /// The least number of draws in a layer of either stage (see the module notes),
+    /// [`DEFAULT_LAYER_SIZE`] by default: the draws are split into the levels of the
     /// strongly connected components of their moves, solved one after the other, and
     /// consecutive levels are merged until they hold this many. 0: every level apart. The
-    /// results are the same whatever the size; smaller layers cost a few scans each, larger
-    /// ones more passes over more draws.
+    /// results are the same whatever the size (the ranks differ); smaller layers cost a few
+    /// scans each, larger ones more passes over more draws. Without predecessor lists (see
+    /// [`PerpetualCheck::edge_budget`]) the draws are one layer.
     #[must_use]
-    pub fn chase_layer(mut self, draws: usize) -> Self {
-        self.chase_layer = draws;
+    pub fn layer_size(mut self, draws: usize) -> Self {
+        self.layer_size = draws;
         self
     }
 
@@ -553,7 +561,7 @@ impl PerpetualCheck {
         if plain.len() != n {
             return Err(SolveError::WrongSize { expected: n, found: plain.len() });
         }
-        let graph = Graph::new(
+        let mut graph = Graph::new(
             game,
             |p| {
                 game.is_position(p)
@@ -563,9 +571,12 @@ impl PerpetualCheck {
             self.edge_budget,
             false,
         )?;
+        let layers = graph.layers(self.layer_size);
         let mut rabin = check::Rabin::new(&graph, &plain);
-        let (mut stats, tops) = rabin.solve()?;
+        let (mut stats, tops) = rabin.solve(&layers)?;
+        stats.layers = u32::try_from(layers.len() - 1).unwrap_or(u32::MAX);
         let m = graph.len();
+        // The cells in the graph's order, then in the order of the set D.
         let mut words: Vec<u32> = (0..m)
             .into_par_iter()
             .with_min_len(CHUNK)
@@ -576,7 +587,8 @@ impl PerpetualCheck {
         if !(self.chases && game.has_chases()) {
             let dist = graph.draw_distances(|i| words[i] == cell(TAG_DRAW, 0), plain_value);
             fill_distances(&mut words, dist.iter().copied().enumerate())?;
-            let index = graph.index;
+            let words = graph.in_first_order(words);
+            let index = graph.into_index();
             return Ok(RuleSolution {
                 plain,
                 index,
@@ -587,7 +599,9 @@ impl PerpetualCheck {
                 tops3: Vec::new(),
             });
         }
-        let index = graph.index;
+        let mut words = graph.in_first_order(words);
+        // The lists of D go before those of D' are made.
+        let index = graph.into_index();
         let outside = |q: usize| match index.index(q) {
             Some(i) => Some(value_of(words[i])),
             None => plain_value(q),
@@ -598,7 +612,7 @@ impl PerpetualCheck {
             self.edge_budget,
             true,
         )?;
-        let layers = graph.layers(self.chase_layer);
+        let layers = graph.layers(self.layer_size);
         let mut parity = chase::Parity::new(&graph, outside);
         let figures = parity.solve(&layers)?;
         stats.chase_draws = graph.len() as u64;

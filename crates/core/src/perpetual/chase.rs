@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::graph::{CHUNK, Graph, Levels, Target, concat};
+use super::graph::{CHUNK, Graph, Levels, Target, concat, layer_of};
 use super::{Ban, Checks, RuleValue};
 use crate::retrograde::SolveError;
 use crate::value::Wdl;
@@ -210,16 +210,6 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         self.flags[self.start..self.end].par_iter().with_min_len(CHUNK).map(|&f| count(f)).sum()
     }
 
-    /// The flags of the layer, with their numbers.
-    fn layer_flags(&mut self) -> impl IndexedParallelIterator<Item = (usize, &mut u16)> {
-        let start = self.start;
-        self.flags[start..self.end]
-            .par_iter_mut()
-            .enumerate()
-            .with_min_len(CHUNK)
-            .map(move |(k, f)| (start + k, f))
-    }
-
     /// Sets `0` in the counts of the layer.
     fn clear(&self, counts: &[AtomicU32]) {
         counts[self.start..self.end].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
@@ -391,7 +381,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         loop {
             figures.rounds += 1;
             // νZ4 from the top: every M-state, every O-state without a bad exit.
-            self.layer_flags().for_each(|(_, f)| {
+            layer_of(&mut self.flags, self.start, self.end).for_each(|(_, f)| {
                 *f &= !(Z4_M | Z4_O);
                 *f |= Z4_M;
                 if *f & BAD_EXIT == 0 {
@@ -413,7 +403,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             let (start, end) = (self.start, self.end);
             Self::copy(start, end, &self.checks_out, &mut self.checks_out_z5);
             Self::copy(start, end, &self.blockers, &mut self.blockers_z5);
-            self.layer_flags().for_each(|(_, f)| *f &= !TO_Z5);
+            layer_of(&mut self.flags, self.start, self.end).for_each(|(_, f)| *f &= !TO_Z5);
             let checked_z5_o = self.select(|f| f & (Z5_O | CHECK) == Z5_O | CHECK);
             self.mark_preds(&checked_z5_o, TO_Z5, check);
             drop(checked_z5_o);
@@ -449,7 +439,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 let mut tops3 = Vec::new();
                 loop {
                     // νZ2 from Z4.
-                    self.layer_flags().for_each(|(_, f)| {
+                    layer_of(&mut self.flags, self.start, self.end).for_each(|(_, f)| {
                         *f &= !(Z2_M | Z2_O);
                         *f |= (*f & (Z4_M | Z4_O)) << 2;
                     });
@@ -535,8 +525,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 }
                 // Z4 shrinks to Z3 until they agree: the O-states that leave it are taken
                 // off the idle counts of their predecessors.
-                let (shrunk, left): (bool, Vec<u32>) = self
-                    .layer_flags()
+                let (shrunk, left): (bool, Vec<u32>) = layer_of(&mut self.flags, self.start, self.end)
                     .fold(
                         || (false, Vec::new()),
                         |(mut shrunk, mut left), (i, f)| {

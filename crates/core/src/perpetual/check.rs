@@ -5,15 +5,17 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::graph::{CHUNK, Graph, Levels, Target, concat};
+use super::graph::{CHUNK, Graph, Levels, Target, concat, layer_of};
 use super::{Ban, Checks, RuleStats, RuleValue};
 use crate::retrograde::{Solution, SolveError};
 use crate::value::Wdl;
 
 const CHECK: u8 = 1;
-/// The mover has a move out of `D` that wins (for `M`: good).
+/// The mover has a move out of `D` that wins, or a move out of its layer into a win of
+/// mine (for `M`: good).
 const GOOD_EXIT: u8 = 2;
-/// The mover has a move out of `D` that does not lose (for `O`: bad for me).
+/// The mover has a move out of `D` that does not lose, or a move out of its layer into a
+/// state that is no win of mine (for `O`: bad for me).
 const SAFE_EXIT: u8 = 4;
 const Z_M: u8 = 8;
 const Z_O: u8 = 16;
@@ -22,8 +24,14 @@ const Y_O: u8 = 64;
 /// The `M`-state has a move to an `O`-state in `Z`.
 const TO_Z: u8 = 128;
 
+/// The first stage's solver over the graph of `D`, one layer after the other (see
+/// [`Graph::layers`]): a layer's moves into the layers solved before it are exits with the
+/// values found there, and its ranks and rounds continue theirs.
 pub(super) struct Rabin<'a, 'g, G> {
     graph: &'a Graph<'g, G>,
+    /// The members of the layer being solved: `start..end`.
+    start: usize,
+    end: usize,
     plain: &'a Solution,
     pub(super) flags: Vec<u8>,
     /// Per state `2 i + copy` (copy 0: me to move, 1: the opponent): 0 outside the current
@@ -31,7 +39,8 @@ pub(super) struct Rabin<'a, 'g, G> {
     level: Vec<AtomicU32>,
     /// Per position of `D`, for its `O`-state: moves into `D` to an `M`-state not yet in `X`.
     counter: Vec<AtomicU32>,
-    /// Per position of `D`: its moves into `D`.
+    /// Per position of `D`: its moves into `D` in its own layer (once the layers before it
+    /// are solved).
     inside: Vec<u32>,
     /// Per position of `D`: its moves into `D` to an `M`-state in `Z` (kept up as `Z` grows).
     to_z: Vec<AtomicU32>,
@@ -44,6 +53,8 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         let m = graph.len();
         Rabin {
             graph,
+            start: 0,
+            end: m,
             plain,
             flags: vec![0; m],
             level: (0..2 * m).map(|_| AtomicU32::new(0)).collect(),
@@ -54,10 +65,14 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         }
     }
 
-    /// Calls `f` with the `D`-number of every predecessor inside `D` of `D`-number `i`.
+    /// Calls `f` with the number of every predecessor of `i` in the layer.
     #[inline]
     fn for_each_pred(&self, i: usize, mut f: impl FnMut(usize)) {
-        self.graph.for_each_pred(i, |j, _| f(j));
+        self.graph.for_each_pred(i, |j, _| {
+            if j < self.end {
+                f(j);
+            }
+        });
     }
 
     /// Where the moves of `pos` lead; a move out of `D` with its value under the ban on
@@ -66,7 +81,9 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         self.graph.for_each_target(pos, |q| self.plain.value(q).map(RuleValue::from), f);
     }
 
-    pub(super) fn solve(&mut self) -> Result<(RuleStats, Vec<u32>), SolveError> {
+    /// Solves the layers that start at `starts` (the last entry: the number of members), one
+    /// after the other; returns the figures and the largest rank of each round.
+    pub(super) fn solve(&mut self, starts: &[usize]) -> Result<(RuleStats, Vec<u32>), SolveError> {
         let m = self.graph.len();
         let mut stats = RuleStats { plain_draws: m as u64, ..RuleStats::default() };
         // Marks, exits and moves into D, once: the only pass that generates moves.
@@ -92,14 +109,64 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         self.inside = inside;
         let mut offset = 0u32;
         let mut tops = Vec::new();
+        for layer in starts.windows(2) {
+            (self.start, self.end) = (layer[0], layer[1]);
+            self.solve_layer(&mut offset, &mut tops, &mut stats)?;
+            self.mark_exits();
+        }
+        (self.start, self.end) = (0, m);
+        Ok((stats, tops))
+    }
+
+    /// Marks the moves of the later layers into the layer just solved as exits (for an
+    /// `M`-state, a move into a win of mine; for an `O`-state, a move into a state that is
+    /// no win of mine), and takes them off the moves inside.
+    fn mark_exits(&mut self) {
+        let (start, end) = (self.start, self.end);
+        let flags = &self.flags;
+        let graph = self.graph;
+        let marks: Vec<(u32, u8)> = (start..end)
+            .into_par_iter()
+            .with_min_len(256)
+            .fold(Vec::new, |mut out, i| {
+                let f = flags[i];
+                let bit = if f & Z_O != 0 {
+                    GOOD_EXIT | SAFE_EXIT
+                } else if f & Z_M == 0 {
+                    SAFE_EXIT
+                } else {
+                    0
+                };
+                graph.for_each_pred(i, |j, _| {
+                    if j >= end {
+                        out.push((j as u32, bit));
+                    }
+                });
+                out
+            })
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            });
+        for (j, bit) in marks {
+            self.flags[j as usize] |= bit;
+            self.inside[j as usize] -= 1;
+        }
+    }
+
+    /// The fixpoints over the layer `start..end`, its ranks from `offset` on.
+    fn solve_layer(
+        &mut self,
+        offset: &mut u32,
+        tops: &mut Vec<u32>,
+        stats: &mut RuleStats,
+    ) -> Result<(), SolveError> {
         loop {
             stats.rounds += 1;
             // The top of νY, cut down to what any μX can hold: an M-state only in check or in
             // Cpre(Z), an O-state only without a move out that does not lose for the opponent.
-            let mut in_y: usize = self
-                .flags
-                .par_iter_mut()
-                .map(|f| {
+            let mut in_y: usize = layer_of(&mut self.flags, self.start, self.end)
+                .map(|(_, f)| {
                     *f &= !(Y_M | Y_O);
                     if *f & (Z_M | CHECK | GOOD_EXIT | TO_Z) != 0 {
                         *f |= Y_M;
@@ -114,7 +181,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             let mut top;
             let in_x = loop {
                 stats.passes += 1;
-                let (in_x, last) = self.attractor(offset + 1)?;
+                let (in_x, last) = self.attractor(*offset + 1)?;
                 top = last;
                 if in_x == in_y {
                     break in_x;
@@ -123,11 +190,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                 let level = &self.level;
                 // Y shrinks to X (X ⊆ Y): the M-states that leave it are taken off the counts
                 // of moves into Y of their predecessors.
-                let left: Vec<u32> = self
-                    .flags
-                    .par_iter_mut()
-                    .enumerate()
-                    .with_min_len(CHUNK)
+                let left: Vec<u32> = layer_of(&mut self.flags, self.start, self.end)
                     .fold(Vec::new, |mut left, (i, f)| {
                         let was = *f & Y_M != 0;
                         *f &= !(Y_M | Y_O);
@@ -152,14 +215,10 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             if in_x == 0 {
                 break;
             }
-            offset = top;
+            *offset = top;
             tops.push(top);
             let level = &self.level;
-            let new: Vec<u32> = self
-                .flags
-                .par_iter_mut()
-                .enumerate()
-                .with_min_len(CHUNK)
+            let new: Vec<u32> = layer_of(&mut self.flags, self.start, self.end)
                 .fold(Vec::new, |mut new, (i, f)| {
                     if *f & Z_M == 0 && level[2 * i].load(Relaxed) != 0 {
                         *f |= Z_M;
@@ -191,15 +250,16 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                 self.flags[j as usize] |= TO_Z;
             }
         }
-        Ok((stats, tops))
+        Ok(())
     }
 
-    /// The moves into `Y_M` (`Z` included) of every position, counted from the `M`-states of
-    /// `Y` through their predecessors (at the start of a round; the passes keep them up).
+    /// The moves into `Y_M` (`Z` included) of every position of the layer, counted from the
+    /// `M`-states of `Y` through their predecessors (at the start of a round; the passes keep
+    /// them up).
     fn count_to_y(&self) {
         let flags = &self.flags;
-        self.to_y.par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
-        (0..self.graph.len()).into_par_iter().with_min_len(CHUNK).for_each(|i| {
+        self.to_y[self.start..self.end].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
+        (self.start..self.end).into_par_iter().with_min_len(CHUNK).for_each(|i| {
             if flags[i] & Y_M != 0 {
                 self.for_each_pred(i, |j| {
                     self.to_y[j].fetch_add(1, Relaxed);
@@ -214,11 +274,10 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         if first >= 1 << 30 {
             return Err(SolveError::DistanceTooLarge);
         }
-        let m = self.graph.len();
         let flags = &self.flags;
         // The seeds: Cpre(Z) and F ∩ Cpre(Y); the counters for the rest. Only states of Y
         // outside Z can join X (X ⊆ Y: Y only shrinks within a round).
-        let frontier: Vec<u32> = (0..m)
+        let frontier: Vec<u32> = (self.start..self.end)
             .into_par_iter()
             .with_min_len(CHUNK)
             .fold(Vec::new, |mut seeds, i| {
@@ -252,6 +311,10 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             &levels,
             |_| true,
             |j, copy| {
+                if j >= self.end {
+                    // A predecessor in a later layer: solved with it.
+                    return false;
+                }
                 let g = flags[j];
                 if copy == 0 {
                     // I move into X (only in check).

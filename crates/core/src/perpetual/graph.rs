@@ -188,6 +188,15 @@ fn component_levels(preds: &Preds, m: usize) -> Vec<u32> {
     number
 }
 
+/// The entries `start..end` of `values`, with their numbers, in parallel.
+pub(super) fn layer_of<T: Send>(
+    values: &mut [T],
+    start: usize,
+    end: usize,
+) -> impl IndexedParallelIterator<Item = (usize, &mut T)> {
+    values[start..end].par_iter_mut().enumerate().with_min_len(CHUNK).map(move |(k, v)| (start + k, v))
+}
+
 /// Two lists one after the other (to gather lists made in parallel).
 pub(super) fn concat(mut a: Vec<u32>, mut b: Vec<u32>) -> Vec<u32> {
     a.append(&mut b);
@@ -318,6 +327,22 @@ impl<'g, G: Checks> Graph<'g, G> {
                 }
             });
         }
+    }
+
+    /// The set alone (its predecessor lists dropped).
+    pub(super) fn into_index(self) -> DrawIndex {
+        self.index
+    }
+
+    /// Values given by the members' numbers, put in the first order (that of the
+    /// positions, before [`Graph::layers`]).
+    pub(super) fn in_first_order(&self, values: Vec<u32>) -> Vec<u32> {
+        let Some(rows) = &self.rows else { return values };
+        let mut out = vec![0; values.len()];
+        for (&row, v) in rows.iter().zip(values) {
+            out[row as usize] = v;
+        }
+        out
     }
 
     /// Calls `f` with the number of every predecessor of member `i` (once per move) and

@@ -299,7 +299,7 @@ proptest! {
         let unmoves = PerpetualCheck::new().edge_budget(0).solve(&game).unwrap();
         // Every level of the components of the draws' moves a layer of its own (these games
         // are smaller than a layer by default): the same values, other ranks.
-        let layered = PerpetualCheck::new().chase_layer(0).solve(&game).unwrap();
+        let layered = PerpetualCheck::new().layer_size(0).solve(&game).unwrap();
         let plain = Retrograde::new().solve(&game).unwrap();
         for p in 0..game.num_positions() {
             let got = solution.value(p).map(RuleValue::without_rank);
@@ -406,7 +406,7 @@ fn the_random_games_split_into_layers() {
     let (mut games, mut split) = (0, 0);
     for _ in 0..300 {
         let game = any_game().new_tree(&mut runner).unwrap().current();
-        let stats = PerpetualCheck::new().chase_layer(0).solve(&game).unwrap().stats();
+        let stats = PerpetualCheck::new().layer_size(0).solve(&game).unwrap().stats();
         if stats.chase_draws > 0 {
             games += 1;
             split += usize::from(stats.chase_layers > 1);

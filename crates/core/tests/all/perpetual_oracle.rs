@@ -24,6 +24,7 @@ use endgame_core::explicit::ExplicitGame;
 use endgame_core::perpetual::{Ban, PerpetualCheck, RuleSolution, RuleValue, best_move, check_rule_solution};
 use endgame_core::{Game, Plies, Retrograde, Successor, Value};
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 
 /// The random games: up to 12 nodes, no chase labels.
 const SHAPE: Shape = Shape { nodes: 12, check: 0.55, chase: 0.0, bans: &[Ban::Check] };
@@ -233,12 +234,16 @@ proptest! {
         let compact = PerpetualCheck::new().compact(true).solve(&game).unwrap();
         // Without predecessor lists the passes generate un-moves: the same values and ranks.
         let unmoves = PerpetualCheck::new().edge_budget(0).solve(&game).unwrap();
+        // Every level of the components of the draws' moves a layer of its own (these games
+        // are smaller than a layer by default): the same values, other ranks.
+        let layered = PerpetualCheck::new().layer_size(0).solve(&game).unwrap();
         let plain = Retrograde::new().solve(&game).unwrap();
         for p in 0..game.num_positions() {
             let got = solution.value(p).map(RuleValue::without_rank);
             prop_assert_eq!(got, expected[p], "position {}", p);
             prop_assert_eq!(compact.value(p), solution.value(p), "position {} (compact)", p);
             prop_assert_eq!(unmoves.value(p), solution.value(p), "position {} (un-moves)", p);
+            prop_assert_eq!(layered.value(p).map(RuleValue::without_rank), got, "position {} (layers)", p);
             // The plain game's mates keep winner and distance.
             if let Some(v @ (Value::Win(_) | Value::Loss(_))) = plain.value(p) {
                 prop_assert_eq!(solution.value(p), Some(RuleValue::from(v)), "position {} changed its mate", p);
@@ -246,7 +251,27 @@ proptest! {
         }
         prop_assert_eq!(best_moves_win(&game, &solution), Ok(()));
         prop_assert_eq!(check_rule_solution(&game, &solution), Ok(()));
+        prop_assert_eq!(best_moves_win(&game, &layered), Ok(()));
+        prop_assert_eq!(check_rule_solution(&game, &layered), Ok(()));
     }
+}
+
+#[test]
+fn the_random_games_split_into_layers() {
+    // The comparison of the layered solve means something: most games' draws split.
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut games, mut split) = (0, 0);
+    for _ in 0..300 {
+        let game = any_game(SHAPE).new_tree(&mut runner).unwrap().current();
+        let stats = PerpetualCheck::new().layer_size(0).solve(&game).unwrap().stats();
+        if stats.plain_draws > 0 {
+            games += 1;
+            split += usize::from(stats.layers > 1);
+        }
+        let by_default = PerpetualCheck::new().solve(&game).unwrap().stats();
+        assert_eq!(by_default.layers, u32::from(stats.plain_draws > 0));
+    }
+    assert!(split * 2 > games, "{split} of {games}");
 }
 
 #[test]
