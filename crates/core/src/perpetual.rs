@@ -367,14 +367,16 @@ pub trait Checks: Unmoves {
 pub struct RuleStats {
     /// Drawn positions of the plain game (non-terminal), the set `D`.
     pub plain_draws: u64,
-    /// Rounds of the outer fixpoint (`Z`) of the check stage, the last one finding nothing.
+    /// Rounds of the outer fixpoint (`Z`) of the check stage over all its layers, the last
+    /// one of each finding nothing.
     pub rounds: u32,
     /// Attractor passes (`X`) of the check stage in all.
     pub passes: u32,
     /// Draws left after the check stage, the set `D'` of the chase stage (0 when the game
     /// marks no chase).
     pub chase_draws: u64,
-    /// Rounds of `Z5` of the chase stage, the last one finding nothing.
+    /// Rounds of `Z5` of the chase stage over all its layers, the last one of each finding
+    /// nothing.
     pub chase_rounds: u32,
     /// Iterations of `νZ4` of the chase stage in all.
     pub chase_iterations: u32,
