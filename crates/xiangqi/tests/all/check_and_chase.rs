@@ -285,10 +285,10 @@ fn knvkpp_positions_decided_by_the_ban_on_perpetual_chase() {
             fen: "3k5/9/9/5N3/9/9/2p6/7p1/9/5K3 b",
             value: RuleValue::WinByRule(Ban::Chase, 0),
             moves: &[],
-            line: "c3d3 f0f1 d9d8 f6g4 h2g2 g4i3 g2h2 i3g4",
+            line: "c3d3 f0f1 d3d2 f6e4 d2e2 e4g3 e2d2 g3e4",
             ply: 4,
             again: 8,
-            chased: "g2",
+            chased: "e2",
         },
     ];
     for Case { fen, value, moves, line, ply, again, chased } in cases {
