@@ -252,7 +252,7 @@ struct Case {
 }
 
 #[test]
-#[ignore = "generates KNvKPP under standard and check-and-chase (about 11 minutes of CPU)"]
+#[ignore = "generates KNvKPP under standard and check-and-chase (about 2 minutes of CPU)"]
 fn knvkpp_positions_decided_by_the_ban_on_perpetual_chase() {
     use endgame_xiangqi::{Color, LineEnd, Piece, Position, Probe, Role, Setup, Tablebases};
     let (dir, temporary) = match std::env::var("XIANGQI_CHASE_DIR") {
@@ -320,4 +320,47 @@ fn knvkpp_positions_decided_by_the_ban_on_perpetual_chase() {
     if temporary {
         std::fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+/// Whether one `check-and-chase` table could answer for its colour twin as under
+/// `perpetual-check` (`Rules::colour_symmetric`): every material up to `$XIANGQI_TWINS_MEN`
+/// men (default 5) and its twin, read from the `check-and-chase` files in
+/// `$XIANGQI_CHASE_DIR` (made first with `endgame xiangqi generate --all-up-to 5 --rules
+/// check-and-chase --dir DIR`), compared index by index through `ColourFlip`, ranks included:
+/// `XIANGQI_CHASE_DIR=DIR cargo test --release -p endgame-xiangqi --test all -- --ignored
+/// check_and_chase::colour_twins`
+#[test]
+#[ignore = "reads every check-and-chase table up to 5 men from $XIANGQI_CHASE_DIR (minutes)"]
+fn colour_twins_have_the_same_values_and_ranks() {
+    use endgame_xiangqi::{ColourFlip, MaterialIndex, Tablebases};
+    use rayon::prelude::*;
+    let dir = std::env::var("XIANGQI_CHASE_DIR").expect("XIANGQI_CHASE_DIR: the directory of the tables");
+    let men = std::env::var("XIANGQI_TWINS_MEN").map_or(5, |m| m.parse().unwrap());
+    let store = Tablebases::open(&dir, Rules::CheckAndChase);
+    let (mut pairs, mut by_chase) = (0, 0usize);
+    for material in Material::all_up_to(men) {
+        let twin = material.colour_twin();
+        // Each pair once.
+        if twin.to_string() <= material.to_string() {
+            continue;
+        }
+        let (ours, theirs) =
+            (store.read_rule_solution(material).unwrap(), store.read_rule_solution(twin).unwrap());
+        let (index, twin_index) = (MaterialIndex::new(material), MaterialIndex::new(twin));
+        let flip = ColourFlip::new(&index, &twin_index);
+        by_chase += (0..index.len())
+            .into_par_iter()
+            .map(|i| {
+                let want = ours.value(i);
+                let got = flip.index(i).and_then(|j| theirs.value(j));
+                assert_eq!(got, want, "{material} index {i} against {twin}");
+                usize::from(want.and_then(RuleValue::ban) == Some(Ban::Chase))
+            })
+            .sum::<usize>();
+        pairs += 1;
+    }
+    println!(
+        "{pairs} pairs of colour twins agree, {by_chase} results of the ban on perpetual chase among them"
+    );
+    assert!(pairs > 0);
 }
