@@ -338,37 +338,20 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
     /// `M`-state, a move into a win of mine (by its label); for an `O`-state, a move into a
     /// state that is no win of mine.
     fn mark_exits(&mut self) {
-        let (start, end) = (self.start, self.end);
         let flags = &self.flags;
-        let graph = self.graph;
-        let marks: Vec<(u32, u16)> = (start..end)
-            .into_par_iter()
-            .with_min_len(256)
-            .fold(Vec::new, |mut out, i| {
-                let f = flags[i];
-                let my_win = f & Z5_O != 0;
-                let bad = f & Z5_M == 0;
-                if my_win || bad {
-                    graph.for_each_pred(i, |j, chase| {
-                        if j >= end {
-                            if bad {
-                                out.push((j as u32, BAD_EXIT));
-                            }
-                            if my_win {
-                                let quiet = f & CHECK == 0;
-                                out.push((j as u32, if quiet && !chase { IDLE_EXIT } else { GOOD_EXIT }));
-                            }
-                        }
-                    });
-                }
-                out
-            })
-            .reduce(Vec::new, |mut a, mut b| {
-                a.append(&mut b);
-                a
-            });
-        for (j, bit) in marks {
-            self.flags[j as usize] |= bit;
+        let marks = self.graph.exits_into(self.start, self.end, |i, chase| {
+            let f = flags[i];
+            let mut bits = 0;
+            if f & Z5_M == 0 {
+                bits |= BAD_EXIT;
+            }
+            if f & Z5_O != 0 {
+                bits |= if f & CHECK == 0 && !chase { IDLE_EXIT } else { GOOD_EXIT };
+            }
+            (bits != 0).then_some(bits)
+        });
+        for (j, bits) in marks {
+            self.flags[j as usize] |= bits;
         }
     }
 

@@ -122,32 +122,17 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
     /// `M`-state, a move into a win of mine; for an `O`-state, a move into a state that is
     /// no win of mine), and takes them off the moves inside.
     fn mark_exits(&mut self) {
-        let (start, end) = (self.start, self.end);
         let flags = &self.flags;
-        let graph = self.graph;
-        let marks: Vec<(u32, u8)> = (start..end)
-            .into_par_iter()
-            .with_min_len(256)
-            .fold(Vec::new, |mut out, i| {
-                let f = flags[i];
-                let bit = if f & Z_O != 0 {
-                    GOOD_EXIT | SAFE_EXIT
-                } else if f & Z_M == 0 {
-                    SAFE_EXIT
-                } else {
-                    0
-                };
-                graph.for_each_pred(i, |j, _| {
-                    if j >= end {
-                        out.push((j as u32, bit));
-                    }
-                });
-                out
+        let marks = self.graph.exits_into(self.start, self.end, |i, _| {
+            let f = flags[i];
+            Some(if f & Z_O != 0 {
+                GOOD_EXIT | SAFE_EXIT
+            } else if f & Z_M == 0 {
+                SAFE_EXIT
+            } else {
+                0
             })
-            .reduce(Vec::new, |mut a, mut b| {
-                a.append(&mut b);
-                a
-            });
+        });
         for (j, bit) in marks {
             self.flags[j as usize] |= bit;
             self.inside[j as usize] -= 1;

@@ -105,57 +105,70 @@ impl Preds {
 /// the predecessors (without recursion) finds the components in an order where each comes
 /// after every component with a move into it; the levels then follow in the reverse order.
 fn component_levels(preds: &Preds, m: usize) -> Vec<u32> {
+    /// Tarjan's search: per member its number in the search (then its component's), the
+    /// lowest number it reaches, whether it is on the stack; the stack; the search's path
+    /// (member and the next of its predecessors to look at).
+    struct Search {
+        number: Vec<u32>,
+        low: Vec<u32>,
+        on_stack: Vec<bool>,
+        stack: Vec<u32>,
+        path: Vec<(u32, u32)>,
+        count: u32,
+    }
+    impl Search {
+        /// Enters member `w`.
+        fn enter(&mut self, w: usize, first_pred: u32) {
+            self.number[w] = self.count;
+            self.low[w] = self.count;
+            self.count += 1;
+            self.stack.push(w as u32);
+            self.on_stack[w] = true;
+            self.path.push((w as u32, first_pred));
+        }
+    }
     const NEW: u32 = u32::MAX;
-    // Per member: its number in the search, then (once its component is found) the
-    // component's.
-    let mut number = vec![NEW; m];
-    let mut low = vec![0u32; m];
-    let mut on_stack = vec![false; m];
-    let mut stack: Vec<u32> = Vec::new();
-    // The search's path: member and the next of its predecessors to look at.
-    let mut path: Vec<(u32, u32)> = Vec::new();
+    let mut search = Search {
+        number: vec![NEW; m],
+        low: vec![0; m],
+        on_stack: vec![false; m],
+        stack: Vec::new(),
+        path: Vec::new(),
+        count: 0,
+    };
     // The members by component, in the order found, and where each component starts.
     let mut found: Vec<u32> = Vec::with_capacity(m);
     let mut starts: Vec<u32> = Vec::new();
-    let mut count = 0u32;
     for root in 0..m {
-        if number[root] != NEW {
+        if search.number[root] != NEW {
             continue;
         }
-        number[root] = count;
-        low[root] = count;
-        count += 1;
-        stack.push(root as u32);
-        on_stack[root] = true;
-        path.push((root as u32, preds.offsets[root]));
-        while let Some(&mut (v, ref mut next)) = path.last_mut() {
+        search.enter(root, preds.offsets[root]);
+        while let Some(&(v, next)) = search.path.last() {
             let v = v as usize;
-            if *next < preds.offsets[v + 1] {
-                let w = (preds.edges[*next as usize] & !CHASE_BIT) as usize;
-                *next += 1;
-                if number[w] == NEW {
-                    number[w] = count;
-                    low[w] = count;
-                    count += 1;
-                    stack.push(w as u32);
-                    on_stack[w] = true;
-                    path.push((w as u32, preds.offsets[w]));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(number[w]);
+            if next < preds.offsets[v + 1] {
+                let w = (preds.edges[next as usize] & !CHASE_BIT) as usize;
+                if let Some(last) = search.path.last_mut() {
+                    last.1 += 1;
+                }
+                if search.number[w] == NEW {
+                    search.enter(w, preds.offsets[w]);
+                } else if search.on_stack[w] {
+                    search.low[v] = search.low[v].min(search.number[w]);
                 }
                 continue;
             }
-            path.pop();
-            if let Some(&(u, _)) = path.last() {
-                low[u as usize] = low[u as usize].min(low[v]);
+            search.path.pop();
+            if let Some(&(u, _)) = search.path.last() {
+                search.low[u as usize] = search.low[u as usize].min(search.low[v]);
             }
-            if low[v] == number[v] {
+            if search.low[v] == search.number[v] {
                 let component = starts.len() as u32;
                 starts.push(found.len() as u32);
                 loop {
-                    let w = stack.pop().expect("the root of a component is on the stack") as usize;
-                    on_stack[w] = false;
-                    number[w] = component;
+                    let w = search.stack.pop().expect("the root of a component is on the stack") as usize;
+                    search.on_stack[w] = false;
+                    search.number[w] = component;
                     found.push(w as u32);
                     if w == v {
                         break;
@@ -164,7 +177,8 @@ fn component_levels(preds: &Preds, m: usize) -> Vec<u32> {
             }
         }
     }
-    drop((low, on_stack, stack, path));
+    let mut number = std::mem::take(&mut search.number);
+    drop(search);
     starts.push(m as u32);
     // Each component after those with a move into it: the reverse order sees every
     // component after those its moves lead to.
@@ -343,6 +357,34 @@ impl<'g, G: Checks> Graph<'g, G> {
             out[row as usize] = v;
         }
         out
+    }
+
+    /// The moves of the later layers (members from `end` on) into the members `start..end`,
+    /// the layer just solved: `(j, mark)` for each move from `j` into a member `i` and each
+    /// `mark` that `mark(i, chase)` gives (`chase`: the move's label in the lists).
+    pub(super) fn exits_into<T: Send>(
+        &self,
+        start: usize,
+        end: usize,
+        mark: impl Fn(usize, bool) -> Option<T> + Sync,
+    ) -> Vec<(u32, T)> {
+        (start..end)
+            .into_par_iter()
+            .with_min_len(256)
+            .fold(Vec::new, |mut out, i| {
+                self.for_each_pred(i, |j, chase| {
+                    if j >= end
+                        && let Some(m) = mark(i, chase)
+                    {
+                        out.push((j as u32, m));
+                    }
+                });
+                out
+            })
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            })
     }
 
     /// Calls `f` with the number of every predecessor of member `i` (once per move) and
