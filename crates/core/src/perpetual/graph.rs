@@ -212,7 +212,7 @@ pub(super) fn layer_of<T: Send>(
 }
 
 /// Two lists one after the other (to gather lists made in parallel).
-pub(super) fn concat(mut a: Vec<u32>, mut b: Vec<u32>) -> Vec<u32> {
+pub(super) fn concat<T>(mut a: Vec<T>, mut b: Vec<T>) -> Vec<T> {
     a.append(&mut b);
     a
 }
@@ -381,10 +381,7 @@ impl<'g, G: Checks> Graph<'g, G> {
                 });
                 out
             })
-            .reduce(Vec::new, |mut a, mut b| {
-                a.append(&mut b);
-                a
-            })
+            .reduce(Vec::new, concat)
     }
 
     /// Calls `f` with the number of every predecessor of member `i` (once per move) and
