@@ -59,6 +59,58 @@ fn the_games_chase_labels_are_the_predicates_on_moves_and_un_moves() {
     }
 }
 
+/// The chase predicate treats both sides alike: in sampled positions (every `step`-th index) of
+/// materials with results of the ban on perpetual chase, a move is a chase exactly when the same
+/// move seen from the other side ([`Position::colour_twin`], points flipped) is one in the twin
+/// position, and both sides' chase attacks are the twin's, flipped. With the solver treating
+/// both sides alike, this is why one `check-and-chase` table answers for its colour twin
+/// (`Rules::colour_symmetric`). Returns how many chases were compared.
+///
+/// [`Position::colour_twin`]: endgame_xiangqi::Position::colour_twin
+fn chases_are_the_twins(material: &str, step: usize) -> usize {
+    use endgame_xiangqi::{Color, MaterialIndex, Move};
+    let material: Material = material.parse().unwrap();
+    let index = MaterialIndex::new(material);
+    let flipped = |attacks: Vec<(endgame_xiangqi::Square, endgame_xiangqi::Square)>| {
+        let mut attacks: Vec<_> = attacks.into_iter().map(|(a, b)| (a.flip(), b.flip())).collect();
+        attacks.sort_unstable();
+        attacks
+    };
+    let mut chases = 0;
+    for i in (0..index.len()).step_by(step) {
+        let Some(p) = index.decode(i) else { continue };
+        if p.check(Rules::CheckAndChase).is_err() || p.is_game_over() {
+            continue;
+        }
+        let twin = p.colour_twin();
+        for side in [Color::Red, Color::Black] {
+            let mut theirs = chase::chase_attacks_in(&twin, !side);
+            theirs.sort_unstable();
+            assert_eq!(flipped(chase::chase_attacks_in(&p, side)), theirs, "{} {side:?}", p.setup());
+        }
+        let moves = p.legal_moves(Rules::CheckAndChase);
+        let twin_moves = twin.legal_moves(Rules::CheckAndChase);
+        assert_eq!(moves.len(), twin_moves.len(), "{}", p.setup());
+        for mv in moves {
+            let seen = Move { from: mv.from.flip(), to: mv.to.flip() };
+            assert!(twin_moves.contains(&seen), "{} {mv}", p.setup());
+            let chase = chase::is_chase(&p, mv);
+            assert_eq!(chase, chase::is_chase(&twin, seen), "{} {mv}", p.setup());
+            chases += usize::from(chase);
+        }
+    }
+    chases
+}
+
+#[test]
+fn the_chase_predicate_treats_both_colours_alike() {
+    // Materials with results of the ban on perpetual chase (Soldiers on both sides of the
+    // river, a Chariot or Cannon chasing, pieces of one kind on both sides).
+    for (material, step) in [("KNvKPP", 199), ("KCvKNP", 499), ("KRvKRC", 997), ("KCvKCP", 499)] {
+        assert!(chases_are_the_twins(material, step) > 1000, "{material}");
+    }
+}
+
 /// Solves the materials named in `$XIANGQI_CHASE` (and all they rest on) under
 /// `check-and-chase` and under `perpetual-check`, checks the certificate, the `standard` results
 /// and the results of the ban on perpetual check kept, and prints the counts and times:
@@ -210,25 +262,43 @@ fn check_and_chase_files_keep_the_ban_of_every_rule_result() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Under `check-and-chase` colour twins are not answered from each other's files: a material
-/// whose two captures are colour twins (`KNvKN`: `KNvK` and `KvKN`), generated after both,
-/// reads both files (it once read one, took the other as its twin, and panicked).
+/// Under `check-and-chase`, as under the other rule sets, one of two colour twins is written
+/// and answers for the other: `KNvK` and `KvKN` asked for make one file, and `KNvKN` (whose two
+/// captures are the twins) is generated from it. Its file and the probes of both twins equal
+/// solves in memory of each material on its own (`KvKN` without its twin).
 #[test]
-fn a_generation_reads_both_colour_twins_under_check_and_chase() {
-    use endgame_xiangqi::{Probe, Tablebases};
+fn a_generation_answers_colour_twins_from_one_file_under_check_and_chase() {
+    use endgame_xiangqi::{Position, Probe, Setup, Tablebases};
     let dir = std::env::temp_dir().join(format!("endgame-chase-twins-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let store = Tablebases::open(&dir, Rules::CheckAndChase);
     let m = |s: &str| s.parse::<Material>().unwrap();
-    store.generate(&[m("KNvK"), m("KvKN")], &|_| {}).unwrap();
+    let summary = store.generate(&[m("KNvK"), m("KvKN")], &|_| {}).unwrap();
+    assert_eq!(summary.generated, 2, "KvK and one of the twins");
+    assert_ne!(store.dir().join("KNvK.wdl").exists(), store.dir().join("KvKN.wdl").exists());
     store.generate(&[m("KNvKN")], &|_| {}).unwrap();
     let mut tables = PerpetualTablebase::with_rules(Rules::CheckAndChase);
     tables.solve(m("KNvKN")).unwrap();
     let solved = tables.solution(m("KNvKN")).unwrap();
     assert!(store.read_rule_solution(m("KNvKN")).unwrap().values().eq(solved.values()));
-    let fen = "3k5/9/9/9/4n4/9/9/9/4N4/5K3 w".parse::<endgame_xiangqi::Setup>().unwrap();
-    let position = endgame_xiangqi::Position::from_setup(fen).unwrap();
-    assert_eq!(store.probe(&position).unwrap(), tables.lookup(&position).unwrap());
+    let position = |fen: &str| Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap();
+    let p = position("3k5/9/9/9/4n4/9/9/9/4N4/5K3 w");
+    assert_eq!(store.probe(&p).unwrap(), tables.lookup(&p).unwrap());
+    // Black's Horse alone, from the file of Red's (or the other way round).
+    let mut alone = PerpetualTablebase::with_rules(Rules::CheckAndChase);
+    let kvkn = m("KvKN");
+    alone.solve(m("KvK")).unwrap();
+    alone.solve(kvkn).unwrap();
+    let index = alone.index(kvkn).unwrap();
+    let mut probed = 0;
+    for i in 0..index.len() {
+        let Some(p) = index.decode(i) else { continue };
+        if p.check(Rules::CheckAndChase).is_ok() {
+            assert_eq!(store.probe(&p).ok(), alone.solution(kvkn).unwrap().value(i), "{}", p.setup());
+            probed += 1;
+        }
+    }
+    assert!(probed > 1000);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -322,33 +392,34 @@ fn knvkpp_positions_decided_by_the_ban_on_perpetual_chase() {
     }
 }
 
-/// Whether one `check-and-chase` table could answer for its colour twin as under
-/// `perpetual-check` (`Rules::colour_symmetric`): every material up to `$XIANGQI_TWINS_MEN`
-/// men (default 5) and its twin, read from the `check-and-chase` files in
-/// `$XIANGQI_CHASE_DIR` (made first with `endgame xiangqi generate --all-up-to 5 --rules
-/// check-and-chase --dir DIR`), compared index by index through `ColourFlip`, ranks included:
-/// `XIANGQI_CHASE_DIR=DIR cargo test --release -p endgame-xiangqi --test all -- --ignored
-/// check_and_chase::colour_twins`
+/// One `check-and-chase` table answers for its colour twin (`Rules::colour_symmetric`): each of
+/// the materials in `$XIANGQI_TWINS` (default `KRvKNP KCvKNP KNvKCC`, three with results of the
+/// ban on perpetual chase) and its twin, solved on their own in memory, agree index by index
+/// through `ColourFlip`, ranks included (a few minutes on 2 cores):
+/// `cargo test --release -p endgame-xiangqi --test all -- --ignored check_and_chase::colour_twins`.
+/// Before the twins were derived, the files of every pair up to 5 men (both written by
+/// `generate --all-up-to 5 --rules check-and-chase`) were compared so: all 219 pairs agreed,
+/// 886,426 results of the ban on perpetual chase among them.
 #[test]
-#[ignore = "reads every check-and-chase table up to 5 men from $XIANGQI_CHASE_DIR (minutes)"]
+#[ignore = "solves 5-man materials and their twins under check-and-chase (minutes)"]
 fn colour_twins_have_the_same_values_and_ranks() {
-    use endgame_xiangqi::{ColourFlip, MaterialIndex, Tablebases};
+    use endgame_xiangqi::{ColourFlip, MaterialIndex};
     use rayon::prelude::*;
-    let dir = std::env::var("XIANGQI_CHASE_DIR").expect("XIANGQI_CHASE_DIR: the directory of the tables");
-    let men = std::env::var("XIANGQI_TWINS_MEN").map_or(5, |m| m.parse().unwrap());
-    let store = Tablebases::open(&dir, Rules::CheckAndChase);
-    let (mut pairs, mut by_chase) = (0, 0usize);
-    for material in Material::all_up_to(men) {
+    let names = std::env::var("XIANGQI_TWINS").unwrap_or_else(|_| "KRvKNP KCvKNP KNvKCC".to_string());
+    let materials: Vec<Material> = names.split_whitespace().map(|m| m.parse().unwrap()).collect();
+    let mut tables = PerpetualTablebase::with_rules(Rules::CheckAndChase);
+    let mut by_chase = 0usize;
+    for &material in &materials {
         let twin = material.colour_twin();
-        // Each pair once.
-        if twin.to_string() <= material.to_string() {
-            continue;
-        }
-        let (ours, theirs) =
-            (store.read_rule_solution(material).unwrap(), store.read_rule_solution(twin).unwrap());
+        assert_ne!(twin, material, "{material} is its own twin");
+        tables.solve(material).unwrap();
+        // Solved again on its own: `solve` would answer it from `material`'s table.
+        let plain = tables.plain_step(twin, None, &Retrograde::new()).unwrap();
+        tables.rule_step(twin, plain, &PerpetualCheck::new()).unwrap();
+        let (ours, theirs) = (tables.solution(material).unwrap(), tables.solution(twin).unwrap());
         let (index, twin_index) = (MaterialIndex::new(material), MaterialIndex::new(twin));
         let flip = ColourFlip::new(&index, &twin_index);
-        by_chase += (0..index.len())
+        let chased = (0..index.len())
             .into_par_iter()
             .map(|i| {
                 let want = ours.value(i);
@@ -357,10 +428,11 @@ fn colour_twins_have_the_same_values_and_ranks() {
                 usize::from(want.and_then(RuleValue::ban) == Some(Ban::Chase))
             })
             .sum::<usize>();
-        pairs += 1;
+        assert!(chased > 0, "{material}: no result of the ban on perpetual chase to compare");
+        by_chase += chased;
     }
     println!(
-        "{pairs} pairs of colour twins agree, {by_chase} results of the ban on perpetual chase among them"
+        "{} pairs of colour twins agree, {by_chase} results of the ban on perpetual chase among them",
+        materials.len()
     );
-    assert!(pairs > 0);
 }

@@ -69,6 +69,7 @@ fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
     let mut on = PerpetualTablebase::with_rules(Rules::CheckAndChase);
     let mut changed = Vec::new();
     let mut by_chase = Vec::new();
+    let mut chased = Vec::new();
     for material in Material::all_up_to(4) {
         tables.solve(material).unwrap();
         let standard = || {
@@ -87,9 +88,10 @@ fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
         // of the ban on perpetual check or with many chases; every material up to 4 men in the
         // ignored test `every_material_up_to_4_men_under_check_and_chase`
         // (tests/all/check_and_chase.rs).
-        let chases =
-            material.men() <= 3 || ["KRvKN", "KNvKR", "KCvKN", "KNvKP"].contains(&&*material.to_string());
+        let chases = material.men() <= 3
+            || ["KRvKN", "KNvKR", "KCvKN", "KNvKC", "KNvKP", "KPvKN"].contains(&&*material.to_string());
         if chases {
+            chased.push(material);
             let plain = on.plain_step(material, standard(), &solver).unwrap();
             on.rule_step(material, plain, &PerpetualCheck::new().chases(true)).unwrap();
             let solution = on.solution(material).unwrap();
@@ -147,6 +149,8 @@ fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
     assert_eq!(changed, expected);
     // A position and its colour twin have the same value, ranks included.
     assert!(twins_agree(&tables, &Material::all_up_to(4)) > 1000);
+    // And under `check-and-chase` (each twin solved on its own here).
+    assert!(twins_agree(&on, &chased) > 1000);
     // None of the materials solved with chases on has a result of the ban on perpetual
     // chase (every material up to 4 men: the ignored test named above).
     assert_eq!(by_chase, Vec::new());
@@ -344,7 +348,7 @@ fn five_man_colour_twins_have_the_same_rule_values_and_ranks() {
     assert!(twins_agree(&tables, &five) > 1000);
 }
 
-/// Under `perpetual-check` a position and its colour twin (colours swapped, ranks flipped, the
+/// Under the bans a position and its colour twin (colours swapped, ranks flipped, the
 /// other side to move) have the same value, ranks of the rule included: each of `materials`
 /// and its twin, solved on their own in `tables`, compared index by index through
 /// [`ColourFlip`](endgame_xiangqi::ColourFlip) (so one table answers for both). Returns how
