@@ -695,6 +695,16 @@ impl RuleSolution {
         self.stats
     }
 
+    /// Bytes the solution takes: the plain solution, the set of its draws and a word per draw
+    /// (as allocated).
+    #[must_use]
+    pub fn heap_bytes(&self) -> u64 {
+        let tops = self.tops.capacity() + self.tops5.capacity() + self.tops3.capacity();
+        self.plain.heap_bytes()
+            + self.index.heap_bytes()
+            + ((self.words.capacity() + tops) * size_of::<u32>()) as u64
+    }
+
     /// The number of indexed positions (holes included).
     #[must_use]
     pub fn len(&self) -> usize {

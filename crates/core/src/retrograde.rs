@@ -703,6 +703,18 @@ impl Solution {
         (self.peak_bytes > 0).then_some(self.peak_bytes)
     }
 
+    /// Bytes the solution takes: its cells and the side list of escapes (as allocated).
+    #[must_use]
+    pub fn heap_bytes(&self) -> u64 {
+        let bytes = match &self.cells {
+            Cells::Wide(c) => c.capacity() * 4,
+            Cells::Compact(c) => c.capacity() * 2,
+            Cells::Byte(c, Escapes::Narrow(list)) => c.capacity() + list.capacity() * size_of::<(u32, u32)>(),
+            Cells::Byte(c, Escapes::Wide(list)) => c.capacity() + list.capacity() * size_of::<(u64, u32)>(),
+        };
+        bytes as u64
+    }
+
     /// The number of values kept in the side list of a solution with 1-byte cells (8 bytes
     /// each, 16 where positions pass 32 bits), 0 for other cells.
     #[must_use]

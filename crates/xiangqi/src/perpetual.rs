@@ -318,6 +318,15 @@ impl PerpetualTablebase {
         self.rule.get(&material)
     }
 
+    /// Bytes the tables of `material` take in memory: its `standard` values and its rule
+    /// solution (which holds them again, with a word per `standard` draw); 0 when it is not
+    /// solved.
+    #[must_use]
+    pub fn held_bytes(&self, material: Material) -> u64 {
+        let plain = self.plain.table(material).map_or(0, |t| t.solution().heap_bytes());
+        plain + self.rule.get(&material).map_or(0, RuleSolution::heap_bytes)
+    }
+
     /// The index of a solved material.
     #[must_use]
     pub fn index(&self, material: Material) -> Option<&MaterialIndex> {

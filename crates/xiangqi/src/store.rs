@@ -112,6 +112,15 @@ const CHASE_LIST_BYTES_PER_DRAW: u64 = 36;
 /// to 50 MiB, 20 more than the `standard` solve's estimate).
 const RULE_FIXED_BYTES: u64 = 32 << 20;
 
+/// Bytes per index of a smaller material loaded under a ban besides its `standard` values
+/// ([`BYTES_PER_LOADED_INDEX`]): the rule solution's set of draws (a bit per index and 4 bytes
+/// per 64), rounded up.
+const RULE_LOADED_BYTES_PER_INDEX: u64 = 1;
+
+/// Bytes per `standard` draw of a smaller material loaded under a ban: the rule solution's word
+/// per draw, and while it is read the list of the draws besides.
+const RULE_LOADED_BYTES_PER_DRAW: u64 = 8;
+
 /// The solver under `rules` (`perpetual-check` or `check-and-chase`) for a material of `positions` indices with `drawn`
 /// `standard` draws, checked against the memory available now (the estimate before the
 /// `standard` solve could only guess the draws): its predecessor lists get at most half of
@@ -240,16 +249,13 @@ impl Loaded {
 
     /// Bytes the table of `material` takes now that it is loaded: its cells and the long
     /// distances kept beside them (1 byte per index and a few more) under `standard` rules;
-    /// [`Loaded::bytes`] under a ban; 0 when it is not loaded.
+    /// under a ban those of the `standard` values (twice: as a table and in the rule solution)
+    /// and the rule solution's set of draws and word per draw; 0 when it is not loaded.
     #[must_use]
     pub fn held(&self, material: Material) -> u64 {
         match self {
-            Loaded::Plain(t) => t.table(material).map_or(0, |t| {
-                let solution = t.solution();
-                let escape = size_of::<(u64, u32)>() as u64;
-                (solution.len() * solution.bytes_per_position()) as u64 + solution.escapes() as u64 * escape
-            }),
-            Loaded::Rule(_) => Loaded::bytes(material),
+            Loaded::Plain(t) => t.table(material).map_or(0, |t| t.solution().heap_bytes()),
+            Loaded::Rule(t) => t.held_bytes(material),
         }
     }
 
@@ -1251,35 +1257,37 @@ impl Tablebases {
     }
 
     /// The memory estimate of a solve of `material` under this store's rules, with the
-    /// materials `loaded` says are in memory already. Under a ban it adds
-    /// [`Tablebases::rule_memory_estimate`] of the number of `standard` draws: from the header
-    /// of the `standard` file of `material` (or of its colour twin) in the sibling `standard`
-    /// directory when it is there, else every index taken for a draw (the most the solve can
-    /// need; generate the `standard` tables first for the figure the draws give).
+    /// materials `loaded` says are in memory already ([`Tablebases::memory_estimate`]). Under
+    /// a ban it adds [`Tablebases::rule_memory_estimate`] of the number of `standard` draws,
+    /// and for each table to read, its rule solution's set of draws and words per draw: the
+    /// number of draws from the header of the `standard` file of the material (or of its
+    /// colour twin) in the sibling `standard` directory when it is there, else every index
+    /// taken for a draw (the most a solve can need; generate the `standard` tables first for
+    /// the figure the draws give).
     #[must_use]
     pub fn estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
-        let own = if self.rules.colour_symmetric() {
-            Tablebases::memory_estimate(material, loaded)
-        } else {
-            // Each colour twin a capture leads to is read for itself (see `generate_one`).
-            let size = |m| MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
-            Tablebases::reads(material, |m| m)
-                .into_iter()
-                .filter(|&m| !loaded(m))
-                .fold(solver_bytes(size(material)).saturating_add(process_bytes()), |sum, m| {
-                    sum.saturating_add(size(m).saturating_mul(BYTES_PER_LOADED_INDEX))
-                })
-        };
+        let own = Tablebases::memory_estimate(material, &loaded);
         if !self.rules.has_bans() {
             return own;
         }
+        let size = |m| MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
         // Without the `standard` file the draws are not known before its solve: at most every
         // index (the solve checks again with their number, see `rule_solver`).
-        let drawn = self
-            .standard_draws(material)
-            .or_else(|| MaterialIndex::size(material).map(|n| n as u64))
-            .unwrap_or(u64::MAX);
-        own.saturating_add(Tablebases::rule_memory_estimate(material, drawn, self.rules.bans_chases()))
+        let drawn = |m| self.standard_draws(m).unwrap_or_else(|| size(m));
+        let reads = Tablebases::reads(material, |m| m.canonical())
+            .into_iter()
+            .filter(|&m| !loaded(m) && !loaded(m.colour_twin()))
+            .fold(0u64, |sum, m| {
+                let rule = size(m)
+                    .saturating_mul(RULE_LOADED_BYTES_PER_INDEX)
+                    .saturating_add(drawn(m).saturating_mul(RULE_LOADED_BYTES_PER_DRAW));
+                sum.saturating_add(rule)
+            });
+        own.saturating_add(reads).saturating_add(Tablebases::rule_memory_estimate(
+            material,
+            drawn(material),
+            self.rules.bans_chases(),
+        ))
     }
 
     /// The number of draws (legal positions) of `material` under `standard`, from the header of

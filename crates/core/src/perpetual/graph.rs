@@ -27,6 +27,11 @@ pub(super) struct DrawIndex {
 }
 
 impl DrawIndex {
+    /// Bytes the index takes (as allocated).
+    pub(super) fn heap_bytes(&self) -> u64 {
+        (self.bits.capacity() * size_of::<u64>() + self.before.capacity() * size_of::<u32>()) as u64
+    }
+
     /// The members among `0..n` and their positions in increasing order.
     pub(super) fn new(
         n: usize,

@@ -280,6 +280,37 @@ fn a_generation_drops_the_largest_tables_that_a_solve_does_not_read_first() {
     assert_eq!(loaded_names(&loaded), ["KvKA", "KRvK"], "the tables read stay");
 }
 
+/// Under a ban a loaded table holds its `standard` values twice (a table, and the rule
+/// solution's) and a word per `standard` draw: what the estimate of a solve counts for a table
+/// it reads (the difference between the estimates without and with the table loaded) is at
+/// least what the table takes once read, as a generation reads it, for materials with few and
+/// with many draws.
+#[test]
+fn the_estimate_under_a_ban_counts_what_a_table_read_takes() {
+    use endgame_xiangqi::PerpetualTablebase;
+    let dir = temp_dir("rule-read");
+    let (standard, rule) =
+        (Tablebases::open(&dir, Rules::Standard), Tablebases::open(&dir, Rules::PerpetualCheck));
+    // KRvKN: few draws; KNvKA: nearly all.
+    for (read, by) in [("KRvKN", "KRvKNA"), ("KNvKA", "KNAvKA")] {
+        let (read, by) = (material(read), material(by));
+        standard.generate(&[read], &|_| {}).unwrap();
+        rule.generate(&[read], &|_| {}).unwrap();
+        let counted = rule.estimate(by, |_| false) - rule.estimate(by, |m| m == read);
+        let mut tables = PerpetualTablebase::with_rules(Rules::PerpetualCheck);
+        for m in read.after_captures() {
+            tables.solve(m).unwrap();
+        }
+        tables.insert(read, rule.read_rule_solution(read).unwrap()).unwrap();
+        let loaded = Loaded::Rule(Box::new(tables));
+        let held = loaded.held(read);
+        let index = MaterialIndex::new(read).len() as u64;
+        assert!(held > 2 * index, "{read}: {held} bytes held for {index} indices");
+        assert!(counted >= held, "{read}: {counted} bytes counted, {held} held");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A 5-man material with wins of 87 plies (the published longest for KRvKNN): generated into
 /// files (about 20 s on 2 quiet cores), lines of 80 plies and more probed from them and
 /// replayed to the end (checkmate or stalemate).
