@@ -263,9 +263,10 @@ fn check_and_chase_files_keep_the_ban_of_every_rule_result() {
 }
 
 /// Under `check-and-chase`, as under the other rule sets, one of two colour twins is written
-/// and answers for the other: `KNvK` and `KvKN` asked for make one file, and `KNvKN` (whose two
-/// captures are the twins) is generated from it. Its file and the probes of both twins equal
-/// solves in memory of each material on its own (`KvKN` without its twin).
+/// and answers for the other (`tests/all/twins.rs` compares the answers with the twin's own
+/// file): `KNvK` and `KvKN` asked for make one file, and `KNvKN`, whose two captures are the
+/// twins, is generated from it (a generation once read one of them, took the other for its
+/// twin, and panicked) as it is solved in memory.
 #[test]
 fn a_generation_answers_colour_twins_from_one_file_under_check_and_chase() {
     use endgame_xiangqi::{Position, Probe, Setup, Tablebases};
@@ -274,31 +275,15 @@ fn a_generation_answers_colour_twins_from_one_file_under_check_and_chase() {
     let store = Tablebases::open(&dir, Rules::CheckAndChase);
     let m = |s: &str| s.parse::<Material>().unwrap();
     let summary = store.generate(&[m("KNvK"), m("KvKN")], &|_| {}).unwrap();
-    assert_eq!(summary.generated, 2, "KvK and one of the twins");
-    assert_ne!(store.dir().join("KNvK.wdl").exists(), store.dir().join("KvKN.wdl").exists());
+    assert_eq!((summary.generated, summary.twins), (2, 1), "KvK and one of the twins: {summary:?}");
     store.generate(&[m("KNvKN")], &|_| {}).unwrap();
     let mut tables = PerpetualTablebase::with_rules(Rules::CheckAndChase);
     tables.solve(m("KNvKN")).unwrap();
     let solved = tables.solution(m("KNvKN")).unwrap();
     assert!(store.read_rule_solution(m("KNvKN")).unwrap().values().eq(solved.values()));
-    let position = |fen: &str| Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap();
-    let p = position("3k5/9/9/9/4n4/9/9/9/4N4/5K3 w");
-    assert_eq!(store.probe(&p).unwrap(), tables.lookup(&p).unwrap());
-    // Black's Horse alone, from the file of Red's (or the other way round).
-    let mut alone = PerpetualTablebase::with_rules(Rules::CheckAndChase);
-    let kvkn = m("KvKN");
-    alone.solve(m("KvK")).unwrap();
-    alone.solve(kvkn).unwrap();
-    let index = alone.index(kvkn).unwrap();
-    let mut probed = 0;
-    for i in 0..index.len() {
-        let Some(p) = index.decode(i) else { continue };
-        if p.check(Rules::CheckAndChase).is_ok() {
-            assert_eq!(store.probe(&p).ok(), alone.solution(kvkn).unwrap().value(i), "{}", p.setup());
-            probed += 1;
-        }
-    }
-    assert!(probed > 1000);
+    let fen = "3k5/9/9/9/4n4/9/9/9/4N4/5K3 w".parse::<Setup>().unwrap();
+    let position = Position::from_setup(fen).unwrap();
+    assert_eq!(store.probe(&position).unwrap(), tables.lookup(&position).unwrap());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -28,8 +28,8 @@ fn own_files(dir: &std::path::Path, rules: Rules, materials: &[Material]) {
     twins.extend(all);
     twins.sort_by_key(|m| (m.men(), m.to_string()));
     twins.dedup();
-    if rules == Rules::PerpetualCheck {
-        let mut tables = PerpetualTablebase::new();
+    if rules.has_bans() {
+        let mut tables = PerpetualTablebase::with_rules(rules);
         for &m in &twins {
             tables.solve(m).unwrap();
         }
@@ -113,6 +113,13 @@ fn hdu_twins_are_answered_from_one_file() {
 fn perpetual_check_twins_are_answered_from_one_file() {
     // KRvKN has wins and losses by the rule, whose ranks the twin's answers keep.
     answered_from_the_twin("perpetual", Rules::PerpetualCheck, &["KNvKR", "KPvKA"]);
+}
+
+#[test]
+fn check_and_chase_twins_are_answered_from_one_file() {
+    // KRvKN has wins and losses by the ban on perpetual check; the chase stage runs on the
+    // draws it leaves (no material this small has results of the ban on perpetual chase).
+    answered_from_the_twin("chase", Rules::CheckAndChase, &["KNvKR", "KPvKA"]);
 }
 
 /// Asking for a twin writes the file of the material players write, once; asking again finds it.
