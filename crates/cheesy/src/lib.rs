@@ -22,7 +22,7 @@
 //! - [`game`]: the index for the solver; [`solve()`]: winner, distance and line of play;
 //! - [`text`]: board files and printed boards; [`judge`]: the contest format;
 //! - [`report`]: the serialisable answer (`--json`, the web explorer);
-//! - [`winner`]: only the winner, by a fast forward search (the judge's path);
+//! - [`winner()`]: only the winner, by a fast forward search (the judge's path);
 //! - [`random`]: random inputs for benchmarks and searches.
 
 pub mod board;

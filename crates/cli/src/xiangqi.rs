@@ -1,5 +1,8 @@
 //! `endgame xiangqi ...`: Xiangqi positions in FEN, solved exactly.
 
+// The arguments' doc comments are clap's help text, shown as written (`xiangqi/<rules>/`).
+#![allow(rustdoc::invalid_html_tags)]
+
 use std::io::Write;
 use std::path::PathBuf;
 

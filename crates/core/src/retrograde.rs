@@ -33,7 +33,7 @@
 //! which of a pair is in the level; levels whose distances the cells escape are lists instead:
 //! the escapes of the pass before), plus the lists of the terminal positions and of the moves
 //! with known values that the start pass found (at most three per position), kept as the
-//! differences of increasing position numbers ([`Packed`]: about a byte each where they are
+//! differences of increasing position numbers (`Packed`: about a byte each where they are
 //! dense, as they are in table bases).
 //!
 //! The level passes walk the current level's bitmap in index order, so that the predecessors

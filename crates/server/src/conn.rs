@@ -22,7 +22,7 @@
 //! - **accept errors** (descriptors exhausted) pause the loop briefly; they never end it.
 //!
 //! hyper answers a request it cannot parse (400, 414, 431) itself, with an empty body; the
-//! stream wrapper ([`Guarded`]) replaces those answers by JSON ones, so that every error the
+//! stream wrapper (`Guarded`) replaces those answers by JSON ones, so that every error the
 //! server gives has `{"error": ...}`.
 
 use std::collections::HashMap;

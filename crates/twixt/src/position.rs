@@ -1,6 +1,6 @@
 //! The rules engine: pegs, links, blocking, and incremental win detection.
 //!
-//! Pegs live in a [peg map](crate::pegmap) from point to peg number: a grid on boards of up
+//! Pegs live in a peg map (`pegmap`) from point to peg number: a grid on boards of up
 //! to 2048 x 2048 points, a table keyed by a random hash key on larger ones (memory
 //! proportional to the pegs, not to the board's area); no record can choose points that make
 //! it slow. Each peg keeps an 8-bit set of its link directions. Placing a

@@ -484,7 +484,7 @@ impl MaterialIndex {
     }
 
     /// Whether index `pos` is a legal position (not a hole of the index, every piece on a point
-    /// it may stand on, the side not to move not in check): what [`MaterialIndex::for_each_legal`]
+    /// it may stand on, the side not to move not in check): what `MaterialIndex::for_each_legal`
     /// visits.
     #[must_use]
     pub fn is_legal(&self, pos: usize) -> bool {
@@ -494,7 +494,7 @@ impl MaterialIndex {
     }
 
     /// How many positions index `pos` stands for, when it is a position: 1 when it is its own
-    /// mirror image, else 2 (as [`MaterialIndex::for_each_legal`] counts). Reads the digits
+    /// mirror image, else 2 (as `MaterialIndex::for_each_legal` counts). Reads the digits
     /// from the lowest up and stops at the first piece off the axis (most indices: one digit).
     #[must_use]
     pub fn stands_for(&self, pos: usize) -> u64 {

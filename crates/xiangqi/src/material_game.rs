@@ -181,7 +181,7 @@ impl Game for MaterialGame<'_> {
     }
 
     /// One decoding of the index for the legality test and the moves, shared with the other
-    /// position of the same placement (see [`Placement`]).
+    /// position of the same placement (see `Placement`).
     fn first_look(&self, pos: usize, f: impl FnMut(Option<Value>)) -> FirstLook {
         if !self.rules.forbids_check() {
             let mut all = [Square::A0; MAX_MEN];

@@ -72,10 +72,11 @@ impl Rules {
     /// Whether a position and its flip with the colours swapped ([`Material::colour_twin`])
     /// have the same value under these rules, so that one table answers for both. Every rule
     /// set treats both sides alike: tested value for value, and under the bans rank for rank
-    /// (`tests/all/tables.rs`, `tests/all/perpetual.rs`; under `check-and-chase` the chase
-    /// predicate of every move against its twin's, `tests/all/check_and_chase.rs`, and every
-    /// pair of twins up to 5 men, 886,426 results of the ban on perpetual chase among them,
-    /// in its ignored test `colour_twins_have_the_same_values_and_ranks`).
+    /// (`tests/all/tables.rs`, `tests/all/perpetual.rs`; under `check-and-chase` also the
+    /// chase predicate of every move against its twin's and some 5-man twins solved apart,
+    /// `tests/all/check_and_chase.rs`). Before `check-and-chase` twins were derived, the files
+    /// of every pair up to 5 men (both solved) agreed index by index, ranks included: 886,426
+    /// results of the ban on perpetual chase among them.
     ///
     /// [`Material::colour_twin`]: crate::material::Material::colour_twin
     #[must_use]

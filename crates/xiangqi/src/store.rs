@@ -15,7 +15,7 @@
 //!   A material of at most [`SOLVE_ON_THE_FLY_MEN`] men without
 //!   a file is solved in memory on first use (a fraction of a second) and kept. Files of the
 //!   previous format (`<material>.egtb`, version 2) are refused with a message that names
-//!   `endgame xiangqi convert`; [`convert`] rewrites them.
+//!   `endgame xiangqi convert`; [`convert`](crate::files::convert) rewrites them.
 //! - **Open files** are bounded: the files' descriptors live in a pool ([`OpenFiles`], the
 //!   process's by default, [`Tablebases::with_open_files`]) that keeps a fixed number open and
 //!   opens a closed file again on its next read. A table written anew while the store is in
@@ -66,7 +66,7 @@ use crate::tablebase::{Stats, Table, Tablebase};
 pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
 
 /// How often (at most) a table's open files are compared with the files at their paths, in
-/// milliseconds (see [`Tablebases::source`]).
+/// milliseconds (see `Tablebases::source`).
 pub const REPLACED_CHECK_MS: u64 = 1000;
 
 /// Materials with at most this many men are solved in memory when they have no file.
@@ -240,8 +240,9 @@ impl Loaded {
         }
     }
 
-    /// Bytes the loaded table of `material` takes (an estimate, as the memory estimates count
-    /// it: 2 bytes per index).
+    /// Bytes the loaded table of `material` takes under `standard` rules (an estimate, as the
+    /// memory estimates count it: 2 bytes per index; under a ban [`Tablebases::estimate`] adds
+    /// the rule solution's set of draws and words).
     #[must_use]
     pub fn bytes(material: Material) -> u64 {
         MaterialIndex::size(material).map_or(u64::MAX, |n| n as u64 * BYTES_PER_LOADED_INDEX)
@@ -697,7 +698,7 @@ impl Tablebases {
         self.dir.join(format!("{material}.{DTM_EXTENSION}"))
     }
 
-    /// The file of `material` in the previous format (version 2), which [`convert`] rewrites.
+    /// The file of `material` in the previous format (version 2), which [`convert`](crate::files::convert) rewrites.
     #[must_use]
     pub fn v2_path(&self, material: Material) -> PathBuf {
         self.dir.join(format!("{material}.egtb"))
@@ -754,7 +755,7 @@ impl Tablebases {
             }
             Loaded::Rule(t) => {
                 // With the holes found: a rule solution keeps a word for each draw it holds, and
-                // holes read as draws would take memory that `Loaded::bytes` does not count.
+                // holes read as draws would take memory that the estimate does not count.
                 let solution = self.read_rule_solution_in(material, &files)?;
                 t.insert(material, solution).map_err(failed)
             }
