@@ -93,6 +93,12 @@ pub fn process_bytes() -> u64 {
 /// the decompressed blocks while it is read (2-byte cells for tables with 2- or 4-byte codes).
 const BYTES_PER_LOADED_INDEX: u64 = 2;
 
+/// The number of indices of `material`, [`u64::MAX`] when it does not fit (memory estimates
+/// of such a material refuse it).
+fn indices(material: Material) -> u64 {
+    MaterialIndex::size(material).map_or(u64::MAX, |n| n as u64)
+}
+
 /// Bytes a solve of a material of `positions` indices needs (the solver's own estimate:
 /// its cells and level bitmaps).
 fn solver_bytes(positions: u64) -> u64 {
@@ -245,7 +251,7 @@ impl Loaded {
     /// the rule solution's set of draws and words).
     #[must_use]
     pub fn bytes(material: Material) -> u64 {
-        MaterialIndex::size(material).map_or(u64::MAX, |n| n as u64 * BYTES_PER_LOADED_INDEX)
+        indices(material).saturating_mul(BYTES_PER_LOADED_INDEX)
     }
 
     /// Bytes the table of `material` takes now that it is loaded: its cells and the long
@@ -1232,12 +1238,20 @@ impl Tablebases {
     /// ([`process_bytes`]).
     #[must_use]
     pub fn memory_estimate(material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
-        let size = |m| MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
-        let own = solver_bytes(size(material)).saturating_add(process_bytes());
+        let own = solver_bytes(indices(material)).saturating_add(process_bytes());
+        Tablebases::reads_to_load(material, loaded)
+            .fold(own, |sum, m| sum.saturating_add(indices(m).saturating_mul(BYTES_PER_LOADED_INDEX)))
+    }
+
+    /// The tables a solve of `material` reads that `loaded` says are not in memory yet (each
+    /// pair of colour twins once, as players write it: one table answers for both).
+    fn reads_to_load(
+        material: Material,
+        loaded: impl Fn(Material) -> bool,
+    ) -> impl Iterator<Item = Material> {
         Tablebases::reads(material, |m| m.canonical())
             .into_iter()
-            .filter(|&m| !loaded(m) && !loaded(m.colour_twin()))
-            .fold(own, |sum, m| sum.saturating_add(size(m).saturating_mul(BYTES_PER_LOADED_INDEX)))
+            .filter(move |&m| !loaded(m) && !loaded(m.colour_twin()))
     }
 
     /// Bytes a solve of `material` under a ban needs on top of
@@ -1271,19 +1285,15 @@ impl Tablebases {
         if !self.rules.has_bans() {
             return own;
         }
-        let size = |m| MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
         // Without the `standard` file the draws are not known before its solve: at most every
         // index (the solve checks again with their number, see `rule_solver`).
-        let drawn = |m| self.standard_draws(m).unwrap_or_else(|| size(m));
-        let reads = Tablebases::reads(material, |m| m.canonical())
-            .into_iter()
-            .filter(|&m| !loaded(m) && !loaded(m.colour_twin()))
-            .fold(0u64, |sum, m| {
-                let rule = size(m)
-                    .saturating_mul(RULE_LOADED_BYTES_PER_INDEX)
-                    .saturating_add(drawn(m).saturating_mul(RULE_LOADED_BYTES_PER_DRAW));
-                sum.saturating_add(rule)
-            });
+        let drawn = |m| self.standard_draws(m).unwrap_or_else(|| indices(m));
+        let reads = Tablebases::reads_to_load(material, &loaded).fold(0u64, |sum, m| {
+            let rule = indices(m)
+                .saturating_mul(RULE_LOADED_BYTES_PER_INDEX)
+                .saturating_add(drawn(m).saturating_mul(RULE_LOADED_BYTES_PER_DRAW));
+            sum.saturating_add(rule)
+        });
         own.saturating_add(reads).saturating_add(Tablebases::rule_memory_estimate(
             material,
             drawn(material),
