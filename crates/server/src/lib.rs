@@ -20,10 +20,12 @@
 //!   hyper's own 400/414/431.
 //!
 //! Modules:
-//! - [`api`]: the JSON endpoints;
-//! - [`generate`]: Xiangqi tables generated on demand (estimate, jobs, progress, cancel);
-//! - [`page`]: the embedded page and its assets;
+//! - [`api`]: the JSON endpoints' routes, and those of Twixt, Cheesy Chess and Marine;
 //! - [`xiangqi`]: the Xiangqi endpoints over the tablebases;
+//! - [`generate`]: Xiangqi tables generated on demand (estimate, jobs, progress, cancel);
+//! - `request` and `response`: each endpoint's request, typed and checked, and the bodies of
+//!   the answers;
+//! - [`page`]: the embedded page and its assets;
 //! - [`conn`], [`descriptors`], [`guard`]: the defences above.
 
 pub mod api;
@@ -32,6 +34,8 @@ pub mod descriptors;
 pub mod generate;
 pub mod guard;
 pub mod page;
+mod request;
+mod response;
 pub mod xiangqi;
 
 use std::io;
