@@ -127,26 +127,6 @@ impl FromQuery for PositionRequest {
     }
 }
 
-/// `GET /api/xiangqi/stats?material=M&rules=R`.
-pub(crate) struct StatsRequest {
-    /// The rule set.
-    pub rules: Rules,
-    /// The material.
-    pub material: Material,
-}
-
-impl FromQuery for StatsRequest {
-    const NAMES: &'static [&'static str] = &["material", "rules"];
-
-    fn from_query(query: &QueryParams, _: &AppState) -> Result<Self, ApiError> {
-        let rules = xiangqi_rules(query)?;
-        let text = query
-            .get("material")
-            .ok_or_else(|| ApiError::bad_request("query: expected material=MATERIAL"))?;
-        Ok(StatsRequest { rules, material: material_of(text)? })
-    }
-}
-
 /// `GET /api/xiangqi/estimate` and `POST /api/xiangqi/generate`: `material=M` or the material
 /// of `fen=FEN` (one of them), and `rules=R`.
 pub(crate) struct MaterialRequest {
@@ -171,6 +151,21 @@ impl FromQuery for MaterialRequest {
             }
         };
         Ok(MaterialRequest { rules, material })
+    }
+}
+
+/// `GET /api/xiangqi/stats?material=M&rules=R`: a material by name only.
+pub(crate) struct StatsRequest(pub MaterialRequest);
+
+impl FromQuery for StatsRequest {
+    const NAMES: &'static [&'static str] = &["material", "rules"];
+
+    fn from_query(query: &QueryParams, _: &AppState) -> Result<Self, ApiError> {
+        let rules = xiangqi_rules(query)?;
+        let text = query
+            .get("material")
+            .ok_or_else(|| ApiError::bad_request("query: expected material=MATERIAL"))?;
+        Ok(StatsRequest(MaterialRequest { rules, material: material_of(text)? }))
     }
 }
 

@@ -21,7 +21,7 @@ use endgame_core::open_files::OpenFiles;
 use endgame_xiangqi::probe::{Probe, ProbeError};
 use endgame_xiangqi::{Material, Position, Rules, Tablebases, report};
 
-use crate::request::{Parsed, PositionRequest, StatsRequest};
+use crate::request::{MaterialRequest, Parsed, PositionRequest, StatsRequest};
 use crate::{ApiError, AppState, response};
 
 /// The stores, one per rule set, opened on first use.
@@ -132,7 +132,7 @@ fn answer(state: &AppState, rules: Rules, position: &Position) -> Result<serde_j
 /// `GET /api/xiangqi/stats?material=KRvKN&rules=standard`.
 pub(crate) async fn stats(
     State(state): State<Arc<AppState>>,
-    Parsed(StatsRequest { rules, material }): Parsed<StatsRequest>,
+    Parsed(StatsRequest(MaterialRequest { rules, material })): Parsed<StatsRequest>,
 ) -> Result<Response, ApiError> {
     let tables = state.xiangqi.get(rules);
     let stores = Arc::clone(&state);
