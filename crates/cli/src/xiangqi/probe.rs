@@ -80,30 +80,45 @@ fn header(out: &mut dyn Write, position: &Position, value: RuleValue, rules: Rul
     Ok(())
 }
 
+/// What `solve` and `moves` print: with `--json` the JSON, else the position, its value and
+/// `text`.
+fn print(
+    args: &PositionArgs,
+    out: &mut dyn Write,
+    (position, value, rules): (&Position, RuleValue, Rules),
+    json: impl FnOnce() -> serde_json::Value,
+    text: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), Failure> {
+    if args.json {
+        writeln!(out, "{}", json())?;
+    } else {
+        header(out, position, value, rules)?;
+        text(out)?;
+    }
+    Ok(())
+}
+
 /// `solve`: the value, the best move and the main line to its end.
 pub(super) fn solve(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let (position, tables, value) = probed(args)?;
     let rules = tables.rules();
     let line = tables.main_line(&position).map_err(probe_failure)?;
-    if args.json {
-        writeln!(out, "{}", report::solve_json(&position, rules, value, &line))?;
-        return Ok(());
-    }
-    header(out, &position, value, rules)?;
-    if let Some(best) = line.moves.first() {
-        writeln!(out, "Best move: {}: {}.", move_text(&position, best.mv), describe(best.value))?;
-    }
-    let mut at = position;
-    let mut texts = Vec::new();
-    for m in &line.moves {
-        texts.push(move_text(&at, m.mv));
-        at = at.play_unchecked(m.mv);
-    }
-    writeln!(out, "Main line ({}): {}", endgame_core::Plies(line.moves.len() as u32), texts.join(" "))?;
-    writeln!(out, "Final position:")?;
-    writeln!(out, "{}", line.last.board())?;
-    writeln!(out, "{}", line.end.describe())?;
-    Ok(())
+    let json = || report::solve_json(&position, rules, value, &line);
+    print(args, out, (&position, value, rules), json, |out| {
+        if let Some(best) = line.moves.first() {
+            writeln!(out, "Best move: {}: {}.", move_text(&position, best.mv), describe(best.value))?;
+        }
+        let mut at = position;
+        let mut texts = Vec::new();
+        for m in &line.moves {
+            texts.push(move_text(&at, m.mv));
+            at = at.play_unchecked(m.mv);
+        }
+        writeln!(out, "Main line ({}): {}", endgame_core::Plies(line.moves.len() as u32), texts.join(" "))?;
+        writeln!(out, "Final position:")?;
+        writeln!(out, "{}", line.last.board())?;
+        writeln!(out, "{}", line.end.describe())
+    })
 }
 
 /// `moves`: every legal move with its value, best first.
@@ -111,17 +126,15 @@ pub(super) fn moves(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Fail
     let (position, tables, value) = probed(args)?;
     let rules = tables.rules();
     let scored = tables.moves(&position).map_err(probe_failure)?;
-    if args.json {
-        writeln!(out, "{}", report::moves_json(&position, rules, value, &scored))?;
-        return Ok(());
-    }
-    header(out, &position, value, rules)?;
-    writeln!(out, "{} legal moves, best first (results for {}):", scored.len(), position.turn())?;
-    for m in scored {
-        let wxf = endgame_xiangqi::wxf::to_wxf(&position, m.mv).unwrap_or_default();
-        writeln!(out, "  {wxf:<5} {:<24} {}", move_text(&position, m.mv), describe(m.value))?;
-    }
-    Ok(())
+    let json = || report::moves_json(&position, rules, value, &scored);
+    print(args, out, (&position, value, rules), json, |out| {
+        writeln!(out, "{} legal moves, best first (results for {}):", scored.len(), position.turn())?;
+        for m in &scored {
+            let wxf = endgame_xiangqi::wxf::to_wxf(&position, m.mv).unwrap_or_default();
+            writeln!(out, "  {wxf:<5} {:<24} {}", move_text(&position, m.mv), describe(m.value))?;
+        }
+        Ok(())
+    })
 }
 
 /// The demo: the contest's sample, then a position solved and its line explained.

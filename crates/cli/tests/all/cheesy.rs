@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use crate::common::{self, endgame, stderr, stderr_of, stdout, stdout_of};
+use crate::common::{self, endgame, judge_failure, stderr, stdout};
 
 const SAMPLE_IN: &str = include_str!("../../../cheesy/tests/data/sample.in");
 const SAMPLE_OUT: &str = include_str!("../../../cheesy/tests/data/sample.out");
@@ -22,12 +22,9 @@ fn judge_answers_the_sample_byte_for_byte() {
 #[test]
 fn judge_bad_input_exits_2_after_the_answers_before() {
     let bad = SAMPLE_IN.replace("3 1\n6 3", "3 1\n6 0");
-    let out = endgame().args(["judge", "hdu1680"]).write_stdin(bad).assert().code(2);
-    assert_eq!(stdout_of(&out), "Black\n");
-    assert_eq!(
-        stderr_of(&out),
-        "error: case 2, line 21, column 3: expected the pawn's y (1 to 8), found \"0\"\n"
-    );
+    let (out, err) = judge_failure("hdu1680", &bad);
+    assert_eq!(out, "Black\n");
+    assert_eq!(err, "error: case 2, line 21, column 3: expected the pawn's y (1 to 8), found \"0\"\n");
 }
 
 #[test]

@@ -34,6 +34,13 @@ pub fn stderr(command: &mut Command, code: i32) -> String {
     stderr_of(&command.assert().code(code))
 }
 
+/// `endgame judge PROBLEM` on `input`, which must exit with status 2: what it printed on
+/// standard output (the answers before the bad case) and on standard error.
+pub fn judge_failure(problem: &str, input: &str) -> (String, String) {
+    let run = endgame().args(["judge", problem]).write_stdin(input.to_string()).assert().code(2);
+    (stdout_of(&run), stderr_of(&run))
+}
+
 /// The standard output of a run.
 pub fn stdout_of(assert: &Assert) -> String {
     String::from_utf8(assert.get_output().stdout.clone()).unwrap()

@@ -1,6 +1,6 @@
 //! `endgame judge marine`, `endgame marine solve` and the marine demo, end to end.
 
-use crate::common::{self, endgame, stderr, stderr_of, stdout, stdout_of};
+use crate::common::{self, endgame, judge_failure, stderr, stderr_of, stdout, stdout_of};
 
 const SAMPLE: &str = include_str!("../../../marine/tests/data/sample.in");
 const TWIN: &str = include_str!("../../../marine/tests/data/twin.in");
@@ -20,10 +20,10 @@ fn judge_answers_the_sample_and_its_twin_byte_for_byte() {
 #[test]
 fn judge_writes_the_good_answers_then_names_the_bad_place() {
     let bad = format!("{SAMPLE}zZ000\n11110\n00M10\n01100\n00000\n15 x\n");
-    let a = endgame().args(["judge", "marine"]).write_stdin(bad).assert().code(2);
-    assert_eq!(stdout_of(&a), "WIN\n30\n");
+    let (out, err) = judge_failure("marine", &bad);
+    assert_eq!(out, "WIN\n30\n");
     assert_eq!(
-        stderr_of(&a),
+        err,
         "error: case 2, line 12, column 4: expected the zerglings' hit points z 1..=99, found \"x\"\n"
     );
 }

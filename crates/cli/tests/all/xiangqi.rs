@@ -1,6 +1,8 @@
 //! The `endgame` tool on Xiangqi: the HDU 5897 judge and the `xiangqi` subcommands.
 
-use crate::common::{endgame_without_tables as endgame, json, stderr, stderr_of, stdout, stdout_of};
+use crate::common::{
+    endgame_without_tables as endgame, json, judge_failure, stderr, stderr_of, stdout, stdout_of,
+};
 
 const SAMPLE_IN: &str = include_str!("../../../xiangqi/tests/data/sample.in");
 const SAMPLE_OUT: &str = include_str!("../../../xiangqi/tests/data/sample.out");
@@ -13,15 +15,10 @@ fn judge_sample_byte_for_byte() {
 
 #[test]
 fn judge_bad_input_exits_2_naming_case_and_token() {
-    let out = endgame()
-        .args(["judge", "hdu5897"])
-        .write_stdin("2\n0 0 9 3 0 3 1\n0 0 9 3 3 3 0\n")
-        .assert()
-        .code(2);
-    let out = out.get_output();
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "Lose in 1 steps T.T!\n");
+    let (out, err) = judge_failure("hdu5897", "2\n0 0 9 3 0 3 1\n0 0 9 3 3 3 0\n");
+    assert_eq!(out, "Lose in 1 steps T.T!\n");
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        err,
         "error: case 2, token 5 (x3), line 3: expected the rank x3 of Alice's General, 0..=2 (her palace), found \"3\"\n"
     );
 }
