@@ -5,7 +5,7 @@ use std::io::Write;
 
 use clap::Args;
 use endgame_core::perpetual::RuleValue;
-use endgame_xiangqi::{Move, Position, Probe, ProbeError, Rules, Tablebases, input, kvkn, report};
+use endgame_xiangqi::{Move, MoveValue, Position, Probe, ProbeError, Rules, Tablebases, input, kvkn, report};
 
 use super::generate::ensure_tables;
 use super::{TableArgs, tables};
@@ -42,17 +42,6 @@ fn probe_failure(e: ProbeError) -> Failure {
     }
 }
 
-/// The position of `args`, its tables (generated first with `--generate`) and its value.
-fn probed(args: &PositionArgs) -> Result<(Position, Tablebases, RuleValue), Failure> {
-    let position = input::position(&args.fen, args.tables.rules)?;
-    let tables = tables(&args.tables)?.with_cache_bytes(args.cache.saturating_mul(1 << 20));
-    if args.generate {
-        ensure_tables(&tables, position.material())?;
-    }
-    let value = tables.probe(&position).map_err(probe_failure)?;
-    Ok((position, tables, value))
-}
-
 fn describe(value: RuleValue) -> String {
     match value {
         RuleValue::Draw(None) => "draw (endless play)".to_string(),
@@ -80,35 +69,41 @@ fn header(out: &mut dyn Write, position: &Position, value: RuleValue, rules: Rul
     Ok(())
 }
 
-/// What `solve` and `moves` print: with `--json` the JSON, else the position, its value and
-/// `text`.
-fn print(
+/// What `solve` and `moves` print about the position of `args` (its tables generated first
+/// with `--generate`): with `--json` the JSON of its value and of what `fetch` finds, else the
+/// position, its value and `text`.
+fn answer<T>(
     args: &PositionArgs,
     out: &mut dyn Write,
-    (position, value, rules): (&Position, RuleValue, Rules),
-    json: impl FnOnce() -> serde_json::Value,
-    text: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    fetch: impl FnOnce(&Tablebases, &Position) -> Result<T, ProbeError>,
+    json: impl FnOnce(&Position, Rules, RuleValue, &T) -> serde_json::Value,
+    text: impl FnOnce(&mut dyn Write, &Position, &T) -> std::io::Result<()>,
 ) -> Result<(), Failure> {
+    let position = input::position(&args.fen, args.tables.rules)?;
+    let tables = tables(&args.tables)?.with_cache_bytes(args.cache.saturating_mul(1 << 20));
+    if args.generate {
+        ensure_tables(&tables, position.material())?;
+    }
+    let rules = tables.rules();
+    let value = tables.probe(&position).map_err(probe_failure)?;
+    let found = fetch(&tables, &position).map_err(probe_failure)?;
     if args.json {
-        writeln!(out, "{}", json())?;
+        writeln!(out, "{}", json(&position, rules, value, &found))?;
     } else {
-        header(out, position, value, rules)?;
-        text(out)?;
+        header(out, &position, value, rules)?;
+        text(out, &position, &found)?;
     }
     Ok(())
 }
 
 /// `solve`: the value, the best move and the main line to its end.
 pub(super) fn solve(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let (position, tables, value) = probed(args)?;
-    let rules = tables.rules();
-    let line = tables.main_line(&position).map_err(probe_failure)?;
-    let json = || report::solve_json(&position, rules, value, &line);
-    print(args, out, (&position, value, rules), json, |out| {
+    let line = |tables: &Tablebases, position: &Position| tables.main_line(position);
+    answer(args, out, line, report::solve_json, |out, position, line| {
         if let Some(best) = line.moves.first() {
-            writeln!(out, "Best move: {}: {}.", move_text(&position, best.mv), describe(best.value))?;
+            writeln!(out, "Best move: {}: {}.", move_text(position, best.mv), describe(best.value))?;
         }
-        let mut at = position;
+        let mut at = *position;
         let mut texts = Vec::new();
         for m in &line.moves {
             texts.push(move_text(&at, m.mv));
@@ -123,15 +118,15 @@ pub(super) fn solve(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Fail
 
 /// `moves`: every legal move with its value, best first.
 pub(super) fn moves(args: &PositionArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let (position, tables, value) = probed(args)?;
-    let rules = tables.rules();
-    let scored = tables.moves(&position).map_err(probe_failure)?;
-    let json = || report::moves_json(&position, rules, value, &scored);
-    print(args, out, (&position, value, rules), json, |out| {
-        writeln!(out, "{} legal moves, best first (results for {}):", scored.len(), position.turn())?;
-        for m in &scored {
-            let wxf = endgame_xiangqi::wxf::to_wxf(&position, m.mv).unwrap_or_default();
-            writeln!(out, "  {wxf:<5} {:<24} {}", move_text(&position, m.mv), describe(m.value))?;
+    let moves = |tables: &Tablebases, position: &Position| tables.moves(position);
+    let json = |position: &Position, rules, value, moves: &Vec<MoveValue>| {
+        report::moves_json(position, rules, value, moves)
+    };
+    answer(args, out, moves, json, |out, position, moves| {
+        writeln!(out, "{} legal moves, best first (results for {}):", moves.len(), position.turn())?;
+        for m in moves {
+            let wxf = endgame_xiangqi::wxf::to_wxf(position, m.mv).unwrap_or_default();
+            writeln!(out, "  {wxf:<5} {:<24} {}", move_text(position, m.mv), describe(m.value))?;
         }
         Ok(())
     })
