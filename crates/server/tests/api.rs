@@ -48,12 +48,7 @@ async fn twixt_replay_is_the_report_plus_threats() {
     assert_eq!(status, StatusCode::OK, "{json}");
     assert_eq!(json["moves"].as_array().unwrap().len(), 10);
     assert!(json["outcome"].is_null());
-    let winning: Vec<&str> = json["threats"]["winning_now"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let winning = common::point_names(&json["threats"]["winning_now"]);
     assert!(!winning.is_empty(), "the 11th move wins at once: {json}");
 }
 

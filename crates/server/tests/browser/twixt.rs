@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::JUDGE;
+use crate::common::{self, JUDGE};
 use crate::page::Page;
 
 pub(crate) fn twixt_shows_the_apis_pegs_and_moves(page: &Page) {
@@ -58,12 +58,7 @@ pub(crate) fn twixt_shows_the_apis_pegs_and_moves(page: &Page) {
     // One move back with the button: the threats after move 10 are the API's (upto=10).
     page.click("#twixt-prev");
     let (_, before) = page.post("/api/twixt/replay?upto=10", JUDGE);
-    let expected: Vec<&str> = before["threats"]["winning_now"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let expected = common::point_names(&before["threats"]["winning_now"]);
     assert!(!expected.is_empty());
     let shown = page.wait(
         "the threats after move 10",

@@ -65,3 +65,8 @@ pub async fn request(
 pub fn error(json: &Value) -> &str {
     json["error"].as_str().unwrap_or_else(|| panic!("no error message in {json}"))
 }
+
+/// The names of a list of Twixt points in an answer (`threats.winning_now`, say).
+pub fn point_names(points: &Value) -> Vec<&str> {
+    points.as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect()
+}
