@@ -5,8 +5,7 @@
 //! `cargo run --release -p endgame-server --example load [-- REQUESTS CLIENTS]`
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::sync::Arc;
+use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use endgame_server::{AppState, Limits};
@@ -68,18 +67,9 @@ fn main() {
     let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("REQUESTS CLIENTS")).collect();
     let total = args.first().copied().unwrap_or(20_000);
     let clients = args.get(1).copied().unwrap_or(16);
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Runtime::new().unwrap();
-        runtime.block_on(async move {
-            let listener = endgame_server::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            let dir = std::env::temp_dir().join("endgame-load-no-tables");
-            let limits = Limits { tb_dir: Some(dir), ..Limits::default() };
-            endgame_server::serve(listener, Arc::new(AppState::new(limits))).await.unwrap();
-        });
-    });
-    let addr: SocketAddr = rx.recv().unwrap();
+    let dir = std::env::temp_dir().join("endgame-load-no-tables");
+    let limits = Limits { tb_dir: Some(dir), ..Limits::default() };
+    let addr = endgame_server::spawn("127.0.0.1:0".parse().unwrap(), AppState::new(limits)).unwrap();
     assert!(addr.ip().is_loopback());
     // Warm up: each request once (the in-memory tables are solved on first use).
     let mut warm = BufReader::new(TcpStream::connect(addr).unwrap());

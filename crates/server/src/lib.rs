@@ -1,8 +1,8 @@
 //! The endgame web explorer: a JSON API for every game and an embedded one-page app.
 //!
 //! [`router`] builds the axum application over a shared [`AppState`]; [`serve`] runs it on a
-//! listener. The server is meant to stay up with hostile clients around; every request is
-//! bounded:
+//! listener ([`spawn`]: on a thread of its own). The server is meant to stay up with hostile
+//! clients around; every request is bounded:
 //!
 //! - **connections** ([`conn`]): a cap (the idle connection held longest makes room for a
 //!   new one), a time limit on request heads and idle keep-alive, on bodies and on writes;
@@ -20,10 +20,12 @@
 //!   hyper's own 400/414/431.
 //!
 //! Modules:
-//! - [`api`]: the JSON endpoints;
-//! - [`generate`]: Xiangqi tables generated on demand (estimate, jobs, progress, cancel);
-//! - [`page`]: the embedded page and its assets;
+//! - [`api`]: the JSON endpoints' routes, and those of Twixt, Cheesy Chess and Marine;
 //! - [`xiangqi`]: the Xiangqi endpoints over the tablebases;
+//! - [`generate`]: Xiangqi tables generated on demand (estimate, jobs, progress, cancel);
+//! - `request` and `response`: each endpoint's request, typed and checked, and the bodies of
+//!   the answers;
+//! - [`page`]: the embedded page and its assets;
 //! - [`conn`], [`descriptors`], [`guard`]: the defences above.
 
 pub mod api;
@@ -32,6 +34,8 @@ pub mod descriptors;
 pub mod generate;
 pub mod guard;
 pub mod page;
+mod request;
+mod response;
 pub mod xiangqi;
 
 use std::io;
@@ -360,6 +364,37 @@ pub async fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
 /// Never in practice: accept errors (descriptors exhausted) pause the loop, they do not end it.
 pub async fn serve(listener: TcpListener, state: Arc<AppState>) -> io::Result<()> {
     serve_until(listener, state, std::future::pending()).await
+}
+
+/// Serves the application on `addr` (port 0 picks a free one) from a thread of its own, with
+/// a runtime of its own, until the process ends; gives the address it listens on. For tests,
+/// benchmarks and programs that run the server beside their own work.
+///
+/// # Errors
+/// When the runtime cannot start or the address cannot be bound.
+pub fn spawn(addr: SocketAddr, state: AppState) -> io::Result<SocketAddr> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = match tokio::runtime::Runtime::new() {
+            Ok(runtime) => runtime,
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                return;
+            }
+        };
+        runtime.block_on(async move {
+            let listener = match bind(addr).await {
+                Ok(listener) => listener,
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+            };
+            let _ = tx.send(listener.local_addr());
+            let _ = serve(listener, Arc::new(state)).await;
+        });
+    });
+    rx.recv().map_err(|_| io::Error::other("the server's thread stopped before it listened"))?
 }
 
 /// Serves the application on `listener` until `shutdown` completes (for example Ctrl-C), then

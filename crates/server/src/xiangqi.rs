@@ -10,7 +10,7 @@
 //! second), so it runs as a *search* ([`AppState::search`]), as statistics do (they count a
 //! whole table). Messages name table files relative to the table directory.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -19,11 +19,10 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use endgame_core::open_files::OpenFiles;
 use endgame_xiangqi::probe::{Probe, ProbeError};
-use endgame_xiangqi::{Material, Position, Rules, Setup, Tablebases, report, wxf};
-use serde_json::json;
+use endgame_xiangqi::{Material, Position, Rules, Tablebases, report};
 
-use crate::api::{Params, params};
-use crate::{ApiError, AppState};
+use crate::request::{MaterialRequest, Parsed, PositionRequest, StatsRequest};
+use crate::{ApiError, AppState, response};
 
 /// The stores, one per rule set, opened on first use.
 #[derive(Debug)]
@@ -91,17 +90,6 @@ impl Stores {
     }
 }
 
-fn rules_of(map: &HashMap<String, String>) -> Result<Rules, ApiError> {
-    match map.get("rules") {
-        None => Ok(Rules::Standard),
-        Some(r) => r.parse().map_err(|_| {
-            ApiError::bad_request(format!(
-                "query: invalid value '{r}' for rules: expected standard, hdu, perpetual-check or check-and-chase"
-            ))
-        }),
-    }
-}
-
 /// The status a probe failure gets: 400 for an illegal position or a material that cannot
 /// have tables, 404 for one not generated, 500 for a damaged file.
 fn probe_error(stores: &Stores, prefix: &str, e: &ProbeError) -> ApiError {
@@ -114,15 +102,10 @@ fn probe_error(stores: &Stores, prefix: &str, e: &ProbeError) -> ApiError {
 }
 
 /// `GET /api/xiangqi?fen=FEN&rules=standard|hdu|perpetual-check|check-and-chase`.
-pub async fn position(State(state): State<Arc<AppState>>, query: Params) -> Result<Response, ApiError> {
-    let map = params(query, &["fen", "rules"])?;
-    let rules = rules_of(&map)?;
-    let fen = map.get("fen").ok_or_else(|| ApiError::bad_request("query: expected fen=FEN"))?.clone();
-    // The command line's messages: `FEN "...": ...`, `position: ...`.
-    let setup: Setup = fen.parse().map_err(|e| ApiError::bad_request(format!("FEN {fen:?}: {e}")))?;
-    let position =
-        Position::from_setup(setup).map_err(|e| ApiError::bad_request(format!("position: {e}")))?;
-    position.check(rules).map_err(|e| ApiError::bad_request(format!("position: {e}")))?;
+pub(crate) async fn position(
+    State(state): State<Arc<AppState>>,
+    Parsed(PositionRequest { rules, position }): Parsed<PositionRequest>,
+) -> Result<Response, ApiError> {
     let material = position.material();
     let ready = state.xiangqi.is_ready(rules, material);
     let work = {
@@ -143,41 +126,21 @@ fn answer(state: &AppState, rules: Rules, position: &Position) -> Result<serde_j
     let value = tables.probe(position).map_err(failure)?;
     let moves = tables.moves(position).map_err(failure)?;
     let line = tables.main_line(position).map_err(failure)?;
-    let mut answer = report::solve_json(position, rules, value, &line);
-    let listed = report::moves_json(position, rules, value, &moves);
-    answer["moves"] = listed["moves"].clone();
-    let mut at = *position;
-    let mut names = Vec::with_capacity(line.moves.len());
-    for m in &line.moves {
-        names.push(wxf::to_wxf(&at, m.mv));
-        at = at.play_unchecked(m.mv);
-    }
-    answer["main_line_wxf"] = json!(names);
-    answer["line_end_text"] = json!(line.end.describe());
-    answer["in_check"] = json!(position.in_check());
-    Ok(answer)
+    Ok(response::position(position, rules, value, &moves, &line))
 }
 
 /// `GET /api/xiangqi/stats?material=KRvKN&rules=standard`.
-pub async fn stats(State(state): State<Arc<AppState>>, query: Params) -> Result<Response, ApiError> {
-    let map = params(query, &["material", "rules"])?;
-    let rules = rules_of(&map)?;
-    let text = map
-        .get("material")
-        .ok_or_else(|| ApiError::bad_request("query: expected material=MATERIAL"))?
-        .clone();
-    let material: Material =
-        text.parse().map_err(|e| ApiError::bad_request(format!("material {text:?}: {e}")))?;
+pub(crate) async fn stats(
+    State(state): State<Arc<AppState>>,
+    Parsed(StatsRequest(MaterialRequest { rules, material })): Parsed<StatsRequest>,
+) -> Result<Response, ApiError> {
     let tables = state.xiangqi.get(rules);
-    let answer = {
-        let state = Arc::clone(&state);
-        move |_: &std::sync::atomic::AtomicBool| -> Result<serde_json::Value, ApiError> {
-            let s = tables
-                .stats(material)
-                .map_err(|e| probe_error(&state.xiangqi, &format!("material {material}"), &e))?;
-            Ok(report::stats_json(material, rules, &s))
-        }
-    };
-    let answer = state.search(answer).await??;
-    Ok(Json(answer).into_response())
+    let stores = Arc::clone(&state);
+    response::searched(&state, move |_| {
+        let s = tables
+            .stats(material)
+            .map_err(|e| probe_error(&stores.xiangqi, &format!("material {material}"), &e))?;
+        Ok(report::stats_json(material, rules, &s))
+    })
+    .await
 }

@@ -2,10 +2,13 @@
 //! The answers are compared with what the game crates compute for the same input (the
 //! command-line tool prints the same JSON, see crates/cli/tests).
 
+mod common;
+
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use common::{CHEESY, JUDGE, MARINE, T1, error};
 use endgame_server::{AppState, Limits, MAX_BODY, router};
 use http_body_util::BodyExt;
 use serde_json::Value;
@@ -15,25 +18,10 @@ async fn call(method: &str, uri: &str, body: impl Into<Body>) -> (StatusCode, Va
     call_with(Limits::default(), method, uri, body).await
 }
 
+/// A request to a server of its own with `limits`.
 async fn call_with(limits: Limits, method: &str, uri: &str, body: impl Into<Body>) -> (StatusCode, Value) {
-    let app = router(Arc::new(AppState::new(limits)));
-    let response =
-        app.oneshot(Request::builder().method(method).uri(uri).body(body.into()).unwrap()).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let json = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|e| panic!("{uri}: not JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
-    (status, json)
+    common::request(&Arc::new(AppState::new(limits)), method, uri, body).await
 }
-
-fn error(json: &Value) -> &str {
-    json["error"].as_str().unwrap_or_else(|| panic!("no error message in {json}"))
-}
-
-const JUDGE: &str = "7 11\n0 3 6 5 3 2 5 7 7 2 4 4\n5 3 5 2 4 5 4 0 2 4\n";
-const T1: &str = include_str!("../../twixt/tests/data/sample.T1");
-const CHEESY: &str = include_str!("../../cheesy/examples/sample2.txt");
-const MARINE: &str = include_str!("../../marine/examples/corner.txt");
 
 #[tokio::test]
 async fn twixt_replay_is_the_report_plus_threats() {
@@ -60,12 +48,7 @@ async fn twixt_replay_is_the_report_plus_threats() {
     assert_eq!(status, StatusCode::OK, "{json}");
     assert_eq!(json["moves"].as_array().unwrap().len(), 10);
     assert!(json["outcome"].is_null());
-    let winning: Vec<&str> = json["threats"]["winning_now"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let winning = common::point_names(&json["threats"]["winning_now"]);
     assert!(!winning.is_empty(), "the 11th move wins at once: {json}");
 }
 
@@ -267,8 +250,7 @@ async fn examples_list_the_classic_xiangqi_endgames() {
 
 /// A server whose Xiangqi directory is empty: materials of up to 4 men are solved in memory.
 fn xiangqi_limits() -> Limits {
-    let dir = std::env::temp_dir().join(format!("endgame-server-api-no-tables-{}", std::process::id()));
-    Limits { tb_dir: Some(dir), ..Limits::default() }
+    Limits { tb_dir: Some(common::empty_dir("api-no-tables")), ..Limits::default() }
 }
 
 async fn get(uri: &str) -> (StatusCode, Value) {
@@ -425,7 +407,7 @@ async fn xiangqi_under_check_and_chase() {
 async fn xiangqi_reads_the_table_directory_it_was_given() {
     // A damaged KRvK file in the directory: the server reads it (rather than solving KRvK in
     // memory) and says what is wrong and how to regenerate it.
-    let dir = std::env::temp_dir().join(format!("endgame-server-api-damaged-{}", std::process::id()));
+    let dir = common::fresh_dir("api-damaged");
     let tables = dir.join("xiangqi").join("standard");
     std::fs::create_dir_all(&tables).unwrap();
     std::fs::write(tables.join("KRvK.wdl"), b"not a table").unwrap();
@@ -456,8 +438,7 @@ async fn xiangqi_reads_the_table_directory_it_was_given() {
 #[tokio::test]
 async fn xiangqi_answers_a_material_from_its_colour_twins_file() {
     use endgame_xiangqi::{Rules, Tablebases};
-    let dir = std::env::temp_dir().join(format!("endgame-server-api-twins-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::fresh_dir("api-twins");
     let tables = Tablebases::open(&dir, Rules::Standard);
     tables.generate(&["KABvKR".parse().unwrap()], &|_| {}).unwrap();
     assert!(tables.path("KRvKAB".parse().unwrap()).exists());

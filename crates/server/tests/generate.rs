@@ -2,17 +2,17 @@
 //! followed to the end and the position answered after it; a job refused over the budget;
 //! cancelled while queued and while running; resumed by a restarted server; generation off.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use endgame_server::{AppState, Limits, router};
+use axum::http::StatusCode;
+use endgame_server::{AppState, Limits};
 use endgame_xiangqi::{Material, Rules, Tablebases};
-use http_body_util::BodyExt;
 use serde_json::Value;
-use tower::ServiceExt;
 
 /// Five men, 12 tables, 1.26 M positions.
 const SMALL: &str = "KNvKAAB";
@@ -20,11 +20,8 @@ const SMALL_FEN: &str = "3ak4/4a4/4b4/9/9/9/9/4N4/9/4K4 w";
 /// Six men, 18 tables, 4.6 M positions: long enough to be caught running.
 const LARGER: &str = "KRvKAABB";
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("endgame-server-generate-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    common::fresh_dir(&format!("generate-{name}"))
 }
 
 fn state(dir: &Path, budget: Option<u64>) -> Arc<AppState> {
@@ -36,13 +33,7 @@ fn state(dir: &Path, budget: Option<u64>) -> Arc<AppState> {
 }
 
 async fn call(state: &Arc<AppState>, method: &str, uri: &str) -> (StatusCode, Value) {
-    let request = Request::builder().method(method).uri(uri).body(Body::empty()).unwrap();
-    let response = router(Arc::clone(state)).oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let json = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|e| panic!("{uri}: not JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
-    (status, json)
+    common::request(state, method, uri, Body::empty()).await
 }
 
 /// The tables of `dir` under standard rules: its files named as `Tablebases::path` names them

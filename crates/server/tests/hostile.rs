@@ -3,31 +3,20 @@
 //! refuses itself, foreign Host and Origin headers, searches flooding the slots while probes
 //! go on, and a search cancelled at its time limit.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::Duration;
 
-use endgame_server::{Access, AppState, Limits};
+use common::start;
+use endgame_server::{Access, Limits};
 use serde_json::Value;
-
-/// A server on a free port of 127.0.0.1, in its own runtime on a thread of its own.
-fn start(limits: Limits, access: Access) -> SocketAddr {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Runtime::new().unwrap();
-        runtime.block_on(async move {
-            let listener = endgame_server::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            endgame_server::serve(listener, Arc::new(AppState::with_access(limits, access))).await.unwrap();
-        });
-    });
-    rx.recv().unwrap()
-}
 
 /// Limits with no table directory (the in-memory materials answer) and short time limits.
 fn limits() -> Limits {
-    let dir = std::env::temp_dir().join(format!("endgame-server-hostile-no-tables-{}", std::process::id()));
+    let dir = common::empty_dir("hostile-no-tables");
     Limits { tb_dir: Some(dir), header_time: Duration::from_secs(1), ..Limits::default() }
 }
 
@@ -303,8 +292,7 @@ fn a_search_past_its_time_limit_stops_and_frees_its_slot() {
 #[test]
 fn a_table_regenerated_under_a_running_server_answers_at_once() {
     use endgame_xiangqi::{Rules, Tablebases};
-    let dir = std::env::temp_dir().join(format!("endgame-server-hostile-replaced-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::fresh_dir("hostile-replaced");
     let tables = Tablebases::open(&dir, Rules::Standard);
     let m = "KRvKA".parse().unwrap();
     tables.generate(&[m], &|_| {}).unwrap();

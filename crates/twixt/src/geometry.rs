@@ -1,4 +1,5 @@
-//! Points, knight directions, and which knight links can cross a given one.
+//! Points and the board sizes they live on, knight directions, and which knight links can
+//! cross a given one.
 //!
 //! Two knight segments either share an endpoint, cross at one interior point, or do not meet:
 //! a knight segment has no lattice point inside it, so one segment cannot end inside another,
@@ -11,6 +12,11 @@
 //! direction); nothing is written by hand.
 
 use std::fmt;
+
+/// The smallest board: points `0..=3`.
+pub const MIN_N: i32 = 3;
+/// The largest board; coordinates stay far from `i32` overflow.
+pub const MAX_N: i32 = 1 << 30;
 
 /// A point of the board: `0 <= x, y <= N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]

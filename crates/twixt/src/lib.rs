@@ -7,10 +7,11 @@
 //! link under [`Rules::Pp`]). A player wins when its links connect its two endzones. An
 //! optional pie rule lets White answer Black's first peg `(x, y)` by taking it over as `(y, x)`.
 //!
-//! - [`geometry`]: points, knight directions, the exact crossing test and the blocking table
-//!   derived from it.
+//! - [`geometry`]: points and board sizes, knight directions, the exact crossing test and the
+//!   blocking table derived from it.
 //! - [`rules`]: the vocabulary: colors, rule sets, moves, links, outcomes, move errors.
-//! - [`position`]: the engine ([`Position`]: a game in progress; not the core `Game` trait) (a peg map with no worst case, constant work per move, union-find win detection).
+//! - [`position`]: the engine ([`Position`]: a game in progress; not the core `Game` trait): a
+//!   peg map with no worst case, constant work per move, union-find win detection.
 //! - [`record`]: game records in the judge's token format, SGF (Little Golem) and T1 (T1j), with
 //!   format detection and writers.
 //! - [`replay`]: a record played through, move by move, with threats at the end.

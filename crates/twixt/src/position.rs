@@ -22,10 +22,9 @@ use crate::rules::{
     SizeError,
 };
 
-/// The smallest board: points `0..=3`.
-pub const MIN_N: i32 = 3;
-/// The largest board; coordinates stay far from `i32` overflow.
-pub const MAX_N: i32 = 1 << 30;
+// The board sizes live with the points, below the rules; named here as well, where the
+// engine checks them.
+pub use crate::geometry::{MAX_N, MIN_N};
 
 #[derive(Clone, Copy, Debug)]
 struct Peg {

@@ -255,5 +255,5 @@ pub struct MoveError {
 
 /// A board size out of range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("N = {0}: expected a board size N (points 0..=N) in {min}..={max}", min = crate::position::MIN_N, max = crate::position::MAX_N)]
+#[error("N = {0}: expected a board size N (points 0..=N) in {min}..={max}", min = crate::geometry::MIN_N, max = crate::geometry::MAX_N)]
 pub struct SizeError(pub i64);

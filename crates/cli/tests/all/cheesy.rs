@@ -2,15 +2,11 @@
 
 use std::io::Write;
 
-use assert_cmd::Command;
+use crate::common::{self, endgame, judge_failure, stderr, stdout};
 
 const SAMPLE_IN: &str = include_str!("../../../cheesy/tests/data/sample.in");
 const SAMPLE_OUT: &str = include_str!("../../../cheesy/tests/data/sample.out");
 const SAMPLE2: &str = "../cheesy/examples/sample2.txt";
-
-fn endgame() -> Command {
-    Command::cargo_bin("endgame").unwrap()
-}
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("endgame-cheesy-{}-{name}", std::process::id()));
@@ -26,18 +22,14 @@ fn judge_answers_the_sample_byte_for_byte() {
 #[test]
 fn judge_bad_input_exits_2_after_the_answers_before() {
     let bad = SAMPLE_IN.replace("3 1\n6 3", "3 1\n6 0");
-    let out = endgame().args(["judge", "hdu1680"]).write_stdin(bad).assert().code(2).get_output().clone();
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), "Black\n");
-    assert_eq!(
-        String::from_utf8(out.stderr).unwrap(),
-        "error: case 2, line 21, column 3: expected the pawn's y (1 to 8), found \"0\"\n"
-    );
+    let (out, err) = judge_failure("hdu1680", &bad);
+    assert_eq!(out, "Black\n");
+    assert_eq!(err, "error: case 2, line 21, column 3: expected the pawn's y (1 to 8), found \"0\"\n");
 }
 
 #[test]
 fn solve_prints_the_winner_and_the_line() {
-    let out = endgame().args(["cheesy", "solve", SAMPLE2]).assert().success().get_output().stdout.clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout(endgame().args(["cheesy", "solve", SAMPLE2]));
     assert!(text.starts_with("8 x 8 board, White to move: White wins in 5 plies.\n"), "{text}");
     assert!(text.contains("5. White K(5,2)x(6,1): win in 1 ply\n"), "{text}");
     assert!(text.ends_with("End: the king has captured the pawn. White wins.\n"), "{text}");
@@ -45,8 +37,7 @@ fn solve_prints_the_winner_and_the_line() {
 
 #[test]
 fn solve_json_parses() {
-    let out = endgame().args(["cheesy", "solve", SAMPLE2, "--to-move", "black", "--json"]).assert().success();
-    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let json = common::json(endgame().args(["cheesy", "solve", SAMPLE2, "--to-move", "black", "--json"]));
     assert_eq!(json["to_move"], "Black");
     assert_eq!(json["rows"], 8);
     let plies = json["plies"].as_u64().unwrap();
@@ -58,17 +49,17 @@ fn solve_json_parses() {
 #[test]
 fn solve_bad_file_names_the_place() {
     let path = temp_file("bad.txt", "..P.\n.K.x\n");
-    let out = endgame().args(["cheesy", "solve"]).arg(&path).assert().code(2).get_output().stderr.clone();
+    let out = stderr(endgame().args(["cheesy", "solve"]).arg(&path), 2);
     let expected = format!(
         "error: {}: line 2, column 4: expected one of `.`, `D`, `F`, `K`, `P`, `p`, found 'x'\n",
         path.display()
     );
-    assert_eq!(String::from_utf8(out).unwrap(), expected);
+    assert_eq!(out, expected);
     std::fs::remove_file(path).unwrap();
 }
 
 #[test]
 fn demo_runs() {
-    let out = endgame().arg("demo").assert().success().get_output().stdout.clone();
-    assert!(String::from_utf8(out).unwrap().contains("Cheesy Chess"));
+    let out = stdout(endgame().arg("demo"));
+    assert!(out.contains("Cheesy Chess"));
 }

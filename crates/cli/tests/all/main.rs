@@ -2,6 +2,7 @@
 
 mod cheesy;
 mod cli;
+mod common;
 mod docs;
 mod fuzz_corpus;
 mod hostile;

@@ -5,6 +5,8 @@
 use assert_cmd::Command;
 use serde_json::Value as Json;
 
+use crate::common::{self, endgame_without_tables as endgame, json, stderr, stdout};
+
 /// The defender's perpetual check no longer saves it (Black to move loses by the rule).
 const DEFENDER: &str = "9/9/4k4/9/9/9/n8/9/9/R2K5 b";
 /// Red to move (in check) wins by the rule.
@@ -12,25 +14,8 @@ const WINNER: &str = "9/9/4k4/9/9/9/9/9/1n7/R2K5 w";
 /// The checking side must avoid the perpetual check that only it keeps up.
 const AVOID: &str = "9/9/4k4/9/9/n8/9/9/3K5/3R5 b";
 
-fn endgame() -> Command {
-    let mut command = Command::cargo_bin("endgame").unwrap();
-    command.env("ENDGAME_TB_DIR", std::env::temp_dir().join("endgame-cli-tests-no-tables"));
-    command
-}
-
 fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("endgame-perpetual-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn stdout(command: &mut Command) -> String {
-    String::from_utf8(command.assert().success().get_output().stdout.clone()).unwrap()
-}
-
-fn json(command: &mut Command) -> Json {
-    serde_json::from_str(&stdout(command)).unwrap()
+    common::temp_dir(&format!("perpetual-{name}"))
 }
 
 /// `xiangqi <sub> --rules perpetual-check --dir <dir> <args>`.
@@ -43,9 +28,7 @@ fn rule(sub: &str, dir: &std::path::Path, args: &[&str]) -> Command {
 #[test]
 fn generate_stats_solve_and_moves_from_files() {
     let dir = temp_dir("files");
-    let text =
-        String::from_utf8(rule("generate", &dir, &["KRvKN"]).assert().success().get_output().stdout.clone())
-            .unwrap();
+    let text = stdout(&mut rule("generate", &dir, &["KRvKN"]));
     assert!(text.contains("4 tables generated") && text.contains("rules perpetual-check"), "{text}");
     let files = dir.join("xiangqi/perpetual-check");
     for m in ["KvK", "KRvK", "KNvK", "KRvKN"] {
@@ -166,13 +149,11 @@ fn a_standard_file_is_not_read_as_a_perpetual_check_one() {
     for name in ["KRvK.wdl", "KRvK.dtm"] {
         std::fs::copy(dir.join("xiangqi/standard").join(name), rules_dir.join(name)).unwrap();
     }
-    let out = rule("solve", &dir, &["4k4/9/9/9/9/9/9/9/9/R2K5 w"]).assert().code(1);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let err = stderr(&mut rule("solve", &dir, &["4k4/9/9/9/9/9/9/9/9/R2K5 w"]), 1);
     assert!(err.contains("holds xiangqi KRvK under rules standard"), "{err}");
     assert!(err.contains("expected xiangqi KRvK under rules perpetual-check"), "{err}");
     // A generation replaces it, and a perpetual-check file is not read as a standard one.
-    let out = rule("generate", &dir, &["KRvK"]).assert().success();
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let err = stderr(&mut rule("generate", &dir, &["KRvK"]), 0);
     assert!(
         err.contains("KRvK: ") && err.contains("under rules standard") && err.contains("generating it anew"),
         "{err}"
@@ -180,19 +161,15 @@ fn a_standard_file_is_not_read_as_a_perpetual_check_one() {
     for name in ["KRvK.wdl", "KRvK.dtm"] {
         std::fs::copy(rules_dir.join(name), dir.join("xiangqi/standard").join(name)).unwrap();
     }
-    let out = endgame().args(["xiangqi", "stats", "KRvK", "--dir"]).arg(&dir).assert().code(1);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let err = stderr(endgame().args(["xiangqi", "stats", "KRvK", "--dir"]).arg(&dir), 1);
     assert!(err.contains("holds xiangqi KRvK under rules perpetual-check"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_bad_rules_name_exits_2_listing_the_names_and_help_says_chasing_is_not_modelled() {
-    let out = endgame()
-        .args(["xiangqi", "solve", "--rules", "asian", "4k4/9/9/9/9/9/9/9/9/R2K5 w"])
-        .assert()
-        .code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let err =
+        stderr(endgame().args(["xiangqi", "solve", "--rules", "asian", "4k4/9/9/9/9/9/9/9/9/R2K5 w"]), 2);
     assert!(
         err.contains(
             "expected a rule set (standard, hdu, perpetual-check, check-and-chase), found \"asian\""
@@ -216,8 +193,7 @@ fn a_bad_rules_name_exits_2_listing_the_names_and_help_says_chasing_is_not_model
 fn materials_beyond_the_rule_solvers_32_bit_numbers_are_refused_before_anything_starts() {
     let dir = temp_dir("beyond");
     // 7,085,880,000 indices: the `standard` solver takes it, the rule's solver does not.
-    let out = rule("generate", &dir, &["KNRvKNR"]).assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let err = stderr(&mut rule("generate", &dir, &["KNRvKNR"]), 2);
     assert!(err.contains("KNRvKNR has 6 men: its index has 7085880000 positions, more than the perpetual-check solver's limit"), "{err}");
     assert!(std::fs::read_dir(dir.join("xiangqi/perpetual-check")).map_or(true, |mut d| d.next().is_none()));
     std::fs::remove_dir_all(&dir).unwrap();

@@ -2,27 +2,45 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use assert_cmd::cargo::cargo_bin;
 
-#[test]
-fn serve_prints_its_address_and_answers() {
-    let mut child = Command::new(cargo_bin("endgame"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--dir"])
-        .arg(std::env::temp_dir().join("endgame-serve-test-no-tables"))
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+/// `endgame serve --addr 127.0.0.1:0 ARGS --dir` a directory without tables.
+fn serve(args: &[&str]) -> Command {
+    let mut command = Command::new(cargo_bin("endgame"));
+    command
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .args(args)
+        .arg("--dir")
+        .arg(std::env::temp_dir().join("endgame-serve-test-no-tables"));
+    command
+}
+
+/// The server `command` starts, and the address its first line says it listens on.
+fn listening(command: &mut Command) -> (Child, String) {
+    let mut child = command.stdout(Stdio::piped()).spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let addr =
         line.trim().strip_prefix("Listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
-    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
-    let mut stream = TcpStream::connect(&addr).unwrap();
-    write!(stream, "GET /api/xiangqi?fen=bad HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    (child, addr)
+}
+
+/// `GET path` to the server at `addr` under the host name `host`: the whole answer.
+fn get(addr: &str, host: &str, path: &str) -> String {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
+    response
+}
+
+#[test]
+fn serve_prints_its_address_and_answers() {
+    let (mut child, addr) = listening(&mut serve(&[]));
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+    let response = get(&addr, &addr, "/api/xiangqi?fen=bad");
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(response.starts_with("HTTP/1.1 400"), "{response}");
@@ -32,25 +50,11 @@ fn serve_prints_its_address_and_answers() {
 /// `--allow-host` adds a name; any other name gets 403 with a JSON error.
 #[test]
 fn serve_answers_to_allowed_host_names_only() {
-    let mut child = Command::new(cargo_bin("endgame"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--allow-host", "club.lan", "--dir"])
-        .arg(std::env::temp_dir().join("endgame-serve-test-no-tables"))
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let addr = line.trim().strip_prefix("Listening on http://").unwrap().to_string();
-    let get = |host: &str| {
-        let mut stream = TcpStream::connect(&addr).unwrap();
-        write!(stream, "GET /api/examples HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        response
-    };
-    let allowed = get("club.lan:8000");
-    let refused = get("evil.example");
-    let local = get(&addr);
+    let (mut child, addr) = listening(&mut serve(&["--allow-host", "club.lan"]));
+    let examples = |host: &str| get(&addr, host, "/api/examples");
+    let allowed = examples("club.lan:8000");
+    let refused = examples("evil.example");
+    let local = examples(&addr);
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(allowed.starts_with("HTTP/1.1 200"), "{allowed}");
@@ -82,14 +86,7 @@ fn serve_refuses_a_bad_address() {
 #[test]
 fn serve_says_whether_it_generates() {
     let status_line = |extra: &[&str]| {
-        let mut child = Command::new(cargo_bin("endgame"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--dir"])
-            .arg(std::env::temp_dir().join("endgame-serve-test-no-tables"))
-            .args(extra)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = serve(extra).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
         let mut line = String::new();
         BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
         child.kill().unwrap();
@@ -152,18 +149,13 @@ fn serve_under_a_low_descriptor_limit_answers_every_material() {
             ));
         }
     }
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit -n {LIMIT} && exec \"$0\" serve --addr 127.0.0.1:0 --dir \"$1\""))
-        .arg(cargo_bin("endgame"))
-        .arg(&dir)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let addr =
-        line.trim().strip_prefix("Listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
+    let (mut child, addr) = listening(
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -n {LIMIT} && exec \"$0\" serve --addr 127.0.0.1:0 --dir \"$1\""))
+            .arg(cargo_bin("endgame"))
+            .arg(&dir),
+    );
     let limits = std::fs::read_to_string(format!("/proc/{}/limits", child.id())).unwrap();
     let nofile = limits.lines().find(|l| l.starts_with("Max open files")).unwrap().to_string();
     // The open table files of the server now.
@@ -174,19 +166,13 @@ fn serve_under_a_low_descriptor_limit_answers_every_material() {
             .filter(|target| target.starts_with(&dir))
             .count()
     };
-    let get = |path: &str| {
-        let mut stream = TcpStream::connect(&addr).unwrap();
-        write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        response
-    };
+    let ask = |path: &str| get(&addr, &addr, path);
     let share = endgame_server::descriptors::Budget::for_limit(LIMIT, 1024).table_files;
     let mut failures = Vec::new();
     let mut most = 0;
     for _round in 0..3 {
         for (m, fen, category, dtm) in &expected {
-            let response = get(&format!("/api/xiangqi?fen={fen}"));
+            let response = ask(&format!("/api/xiangqi?fen={fen}"));
             let body = response.split("\r\n\r\n").nth(1).unwrap_or("");
             let json: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
             if !response.starts_with("HTTP/1.1 200") || json["category"] != *category || json["dtm"] != *dtm {
@@ -195,7 +181,7 @@ fn serve_under_a_low_descriptor_limit_answers_every_material() {
             most = most.max(table_files());
         }
     }
-    let page = get("/");
+    let page = ask("/");
     child.kill().unwrap();
     child.wait().unwrap();
     std::fs::remove_dir_all(&dir).unwrap();

@@ -1,12 +1,8 @@
 //! The `endgame` binary on Twixt inputs: judge output byte for byte, errors, JSON, SVG.
 
-use assert_cmd::Command;
+use crate::common::{self, endgame, stderr, stdout, temp_dir};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../twixt/tests/data/");
-
-fn endgame() -> Command {
-    Command::cargo_bin("endgame").unwrap()
-}
 
 fn data(name: &str) -> String {
     format!("{DATA}{name}")
@@ -35,15 +31,11 @@ fn judge_bad_input_names_the_place_after_earlier_answers() {
 
 #[test]
 fn replay_prints_links_refusals_and_the_winner() {
-    let out = endgame().args(["twixt", "replay", &data("drawngame.T1"), "--rules", "poj"]).assert().success();
-    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let text = stdout(endgame().args(["twixt", "replay", &data("drawngame.T1"), "--rules", "poj"]));
     assert!(text.contains("  16. White q6  refused q6-p4 (crosses q5-p7)\n"), "{text}");
     assert!(text.contains("No winner after 58 moves; Black to move\n"));
-    let out = endgame()
-        .args(["twixt", "replay", &data("poj2706-sample.txt"), "--format", "judge"])
-        .assert()
-        .code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let err =
+        stderr(endgame().args(["twixt", "replay", &data("poj2706-sample.txt"), "--format", "judge"]), 2);
     assert!(
         err.starts_with("error: ")
             && err.contains("poj2706-sample.txt: line 3: expected the end of the record"),
@@ -53,13 +45,11 @@ fn replay_prints_links_refusals_and_the_winner() {
 
 #[test]
 fn replay_json_and_svg() {
-    let dir = std::env::temp_dir().join(format!("endgame-twixt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("twixt");
     let game = dir.join("game.txt");
     std::fs::write(&game, "7 11\n0 3 6 5 3 2 5 7 7 2 4 4\n5 3 5 2 4 5 4 0 2 4\n").unwrap();
     let svg = dir.join("board.svg");
-    let out = endgame().args(["twixt", "replay", "--json", "--svg"]).arg(&svg).arg(&game).assert().success();
-    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let json = common::json(endgame().args(["twixt", "replay", "--json", "--svg"]).arg(&svg).arg(&game));
     assert_eq!(json["outcome"]["winner"], "Black");
     assert_eq!(json["outcome"]["move"], 11);
     assert_eq!(json["outcome"]["by"], "connection");
@@ -73,8 +63,7 @@ fn replay_json_and_svg() {
 
 #[test]
 fn threats_text_and_json() {
-    let dir = std::env::temp_dir().join(format!("endgame-twixt-threats-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("twixt-threats");
     let game = dir.join("game.txt");
     // The judge's first sample without its last move, and with White's move 4 in the judge
     // format's odd count: Black's 3 pegs and White's 2 pegs; White to move.
@@ -85,8 +74,7 @@ fn threats_text_and_json() {
         .assert()
         .success()
         .stdout("White to move wins at once on: none\nBlack would win at once on: (2,1) (2,3)\n");
-    let out = endgame().args(["twixt", "threats", "--json"]).arg(&game).assert().success();
-    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let json = common::json(endgame().args(["twixt", "threats", "--json"]).arg(&game));
     assert_eq!(json["to_move"], "White");
     assert_eq!(json["opponent"].as_array().unwrap().len(), 2);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -99,12 +87,10 @@ fn records_in_every_format() {
         ("sample.T1", "   2. White swap: takes the first peg over as o5"),
         ("scl-issue.T1", "No winner after 43 moves; White to move"),
     ] {
-        let out = endgame().args(["twixt", "replay", &data(name)]).assert().success();
-        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let text = stdout(endgame().args(["twixt", "replay", &data(name)]));
         assert!(text.contains(expect), "{name}: {text}");
     }
-    let out = endgame().args(["twixt", "replay", "--format", "sgf", &data("sample.T1")]).assert().code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let err = stderr(endgame().args(["twixt", "replay", "--format", "sgf", &data("sample.T1")]), 2);
     assert!(
         err.ends_with("sample.T1: line 1, column 1: expected `(` opening the SGF game, found '#'\n"),
         "{err}"
@@ -113,8 +99,7 @@ fn records_in_every_format() {
 
 #[test]
 fn rule_options_override_the_record() {
-    let out = endgame().args(["twixt", "replay", "--swap", "off", &data("sample.T1")]).assert().code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let err = stderr(endgame().args(["twixt", "replay", "--swap", "off", &data("sample.T1")]), 2);
     assert!(
         err.ends_with(
             "sample.T1: move 2 (line 15): a swap needs the pie rule, which is off (`--swap on` turns it on)\n"
@@ -122,8 +107,7 @@ fn rule_options_override_the_record() {
         "{err}"
     );
     endgame().args(["twixt", "replay", "--rules", "go", &data("sample.T1")]).assert().code(2);
-    let out = endgame().args(["twixt", "replay", "--rules", "pp", &data("drawngame.T1")]).assert().success();
-    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let text = stdout(endgame().args(["twixt", "replay", "--rules", "pp", &data("drawngame.T1")]));
     assert!(text.contains("  16. White q6  links q6-p4\n"), "{text}");
 }
 
@@ -142,15 +126,13 @@ fn typed_options_list_their_values() {
     for (option, values) in
         [("--rules", "[possible values: poj, pp]"), ("--swap", "[possible values: on, off]")]
     {
-        let out = endgame().args(["twixt", "replay", option, "x", &data("sample.T1")]).assert().code(2);
-        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        let err = stderr(endgame().args(["twixt", "replay", option, "x", &data("sample.T1")]), 2);
         assert!(err.contains(values), "{err}");
     }
     for format in ["T1", "t1"] {
         endgame().args(["twixt", "replay", "--format", format, &data("sample.T1")]).assert().success();
     }
     endgame().args(["twixt", "replay", "--format", "TSGF", &data("game2206555.tsgf")]).assert().success();
-    let out = endgame().args(["twixt", "replay", "--swap", "off", &data("sample.T1")]).assert().code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let err = stderr(endgame().args(["twixt", "replay", "--swap", "off", &data("sample.T1")]), 2);
     assert!(err.contains("swap"), "{err}");
 }

@@ -1,17 +1,12 @@
 //! The `endgame` tool on Xiangqi: the HDU 5897 judge and the `xiangqi` subcommands.
 
-use assert_cmd::Command;
+use crate::common::{
+    endgame_without_tables as endgame, json, judge_failure, stderr, stderr_of, stdout, stdout_of,
+};
 
 const SAMPLE_IN: &str = include_str!("../../../xiangqi/tests/data/sample.in");
 const SAMPLE_OUT: &str = include_str!("../../../xiangqi/tests/data/sample.out");
 const FEN: &str = "3k5/9/9/9/9/3n5/9/9/9/3K5 w";
-
-/// The tool, with no tables of the user's: materials up to 4 men are solved in memory.
-fn endgame() -> Command {
-    let mut command = Command::cargo_bin("endgame").unwrap();
-    command.env("ENDGAME_TB_DIR", std::env::temp_dir().join("endgame-cli-tests-no-tables"));
-    command
-}
 
 #[test]
 fn judge_sample_byte_for_byte() {
@@ -20,29 +15,17 @@ fn judge_sample_byte_for_byte() {
 
 #[test]
 fn judge_bad_input_exits_2_naming_case_and_token() {
-    let out = endgame()
-        .args(["judge", "hdu5897"])
-        .write_stdin("2\n0 0 9 3 0 3 1\n0 0 9 3 3 3 0\n")
-        .assert()
-        .code(2);
-    let out = out.get_output();
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "Lose in 1 steps T.T!\n");
+    let (out, err) = judge_failure("hdu5897", "2\n0 0 9 3 0 3 1\n0 0 9 3 3 3 0\n");
+    assert_eq!(out, "Lose in 1 steps T.T!\n");
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        err,
         "error: case 2, token 5 (x3), line 3: expected the rank x3 of Alice's General, 0..=2 (her palace), found \"3\"\n"
     );
 }
 
 #[test]
 fn solve_prints_result_line_and_boards() {
-    let out = endgame()
-        .args(["xiangqi", "solve", "--rules", "hdu", FEN])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout(endgame().args(["xiangqi", "solve", "--rules", "hdu", FEN]));
     assert!(text.contains("Result: Red to move: loss in 10 plies."), "{text}");
     assert!(text.contains("Main line (10 plies): d0d1 "), "{text}");
     assert!(text.contains("Black has captured Red's General."), "{text}");
@@ -51,27 +34,13 @@ fn solve_prints_result_line_and_boards() {
 
 #[test]
 fn json_parses_with_lichess_like_fields() {
-    let out = endgame()
-        .args(["xiangqi", "moves", "--rules", "hdu", "--json", FEN])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json(endgame().args(["xiangqi", "moves", "--rules", "hdu", "--json", FEN]));
     assert_eq!(v["category"], "loss");
     assert_eq!(v["dtm"], -10);
     assert_eq!(v["moves"][0]["uci"], "d0d1");
     assert_eq!(v["moves"][0]["category"], "win");
     assert_eq!(v["moves"][0]["dtm"], 9);
-    let out = endgame()
-        .args(["xiangqi", "solve", "--rules", "hdu", "--json", FEN])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json(endgame().args(["xiangqi", "solve", "--rules", "hdu", "--json", FEN]));
     assert_eq!(v["best_move"], "d0d1");
     assert_eq!(v["main_line"].as_array().unwrap().len(), 10);
     assert_eq!(v["line_end"], "general_captured");
@@ -79,20 +48,14 @@ fn json_parses_with_lichess_like_fields() {
 
 #[test]
 fn bad_positions_exit_2_with_the_reason() {
-    let err = |args: &[&str]| {
-        let out = endgame().args(args).assert().code(2).get_output().stderr.clone();
-        String::from_utf8(out).unwrap()
-    };
+    let err = |args: &[&str]| stderr(endgame().args(args), 2);
     let empty = temp_dir("empty");
-    let out = endgame()
-        .args(["xiangqi", "solve", "3rk4/9/9/9/9/9/9/9/9/3K1RR2 w", "--rules", "standard"])
-        .env("ENDGAME_TB_DIR", &empty)
-        .assert()
-        .code(2)
-        .get_output()
-        .stderr
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = stderr(
+        endgame()
+            .args(["xiangqi", "solve", "3rk4/9/9/9/9/9/9/9/9/3K1RR2 w", "--rules", "standard"])
+            .env("ENDGAME_TB_DIR", &empty),
+        2,
+    );
     assert!(out.contains("material KRRvKR is not generated under standard rules"), "{out}");
     assert!(out.contains("endgame xiangqi generate KRRvKR --rules standard"), "{out}");
     assert!(
@@ -111,36 +74,23 @@ fn bad_positions_exit_2_with_the_reason() {
 
 #[test]
 fn judge_reads_a_file_and_the_demo_runs() {
-    let dir = std::env::temp_dir().join(format!("endgame-xiangqi-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::temp_dir("xiangqi");
     let file = dir.join("sample.in");
     std::fs::write(&file, SAMPLE_IN).unwrap();
     endgame().args(["judge", "hdu5897"]).arg(&file).assert().success().stdout(SAMPLE_OUT);
     std::fs::remove_dir_all(&dir).unwrap();
-    let out = endgame().arg("demo").assert().success().get_output().stdout.clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout(endgame().arg("demo"));
     assert!(text.contains("HDU 5897") && text.contains("Lose in 1 steps T.T!"), "{text}");
 }
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("endgame-xiangqi-tb-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::common::temp_dir(&format!("xiangqi-tb-{name}"))
 }
 
 #[test]
 fn stats_json_matches_the_published_figures() {
     let dir = temp_dir("stats");
-    let out = endgame()
-        .args(["xiangqi", "stats", "KRvKA", "--json"])
-        .env("ENDGAME_TB_DIR", &dir)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json(endgame().args(["xiangqi", "stats", "KRvKA", "--json"]).env("ENDGAME_TB_DIR", &dir));
     // GamesmanXiangqi's published figures for KRvKA (tests/data/anchors).
     assert_eq!(v["positions"], 41313);
     assert_eq!(v["wins"], 18507);
@@ -162,43 +112,21 @@ fn stats_json_matches_the_published_figures() {
 fn verify_checks_generated_files_against_the_rules() {
     let dir = temp_dir("verify");
     endgame().args(["xiangqi", "generate", "KNvKA", "--dir"]).arg(&dir).assert().success();
-    let out = endgame()
-        .args(["xiangqi", "verify", "KNvKA", "--dir"])
-        .arg(&dir)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = stdout(endgame().args(["xiangqi", "verify", "KNvKA", "--dir"]).arg(&dir));
     // 48,600 indices: every one is checked with the default sample size.
     assert!(
         out.contains("KNvKA under standard rules, every index:") && out.contains("every value agrees"),
         "{out}"
     );
-    let out = endgame()
-        .args(["xiangqi", "verify", "KNvKA", "--samples", "300", "--seed", "5", "--dir"])
-        .arg(&dir)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert!(String::from_utf8(out).unwrap().contains("a random sample"));
+    let out = stdout(
+        endgame().args(["xiangqi", "verify", "KNvKA", "--samples", "300", "--seed", "5", "--dir"]).arg(&dir),
+    );
+    assert!(out.contains("a random sample"));
     // Not generated (5 men are not solved on the fly), other rules, not a material: the
     // user's input (exit 2).
     for args in [&["KRRvKA"][..], &["KNvKA", "--rules", "hdu"], &["KNvKQ"]] {
-        let out = endgame()
-            .args(["xiangqi", "verify"])
-            .args(args)
-            .arg("--dir")
-            .arg(&dir)
-            .assert()
-            .code(2)
-            .get_output()
-            .stderr
-            .clone();
-        assert!(String::from_utf8(out).unwrap().starts_with("error: "), "{args:?}");
+        let out = stderr(endgame().args(["xiangqi", "verify"]).args(args).arg("--dir").arg(&dir), 2);
+        assert!(out.starts_with("error: "), "{args:?}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -208,20 +136,17 @@ fn verify_checks_generated_files_against_the_rules() {
 #[test]
 fn generate_writes_one_file_for_colour_twins() {
     let dir = temp_dir("twins");
-    let out = endgame().args(["xiangqi", "generate", "KRvKN", "KNvKR", "--dir"]).arg(&dir).assert().success();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.get_output().stdout),
-        String::from_utf8_lossy(&out.get_output().stderr),
-    );
+    let run = endgame().args(["xiangqi", "generate", "KRvKN", "KNvKR", "--dir"]).arg(&dir).assert().success();
+    let (out, err) = (stdout_of(&run), stderr_of(&run));
     // KvK, KRvK (and KvKR), KNvK (and KvKN), KRvKN (and KNvKR): one file for each pair.
     assert!(
-        stdout.starts_with(
+        out.starts_with(
             "4 tables generated, 0 already there, 4 in all (and 3 materials answered from their colour twins' files)"
         ),
-        "{stdout}"
+        "{out}"
     );
-    assert!(stdout.contains("peak memory") && stdout.contains("(estimate"), "{stdout}");
-    assert!(stderr.contains("KNvKR: answered from the file of its colour twin KRvKN"), "{stderr}");
+    assert!(out.contains("peak memory") && out.contains("(estimate"), "{out}");
+    assert!(err.contains("KNvKR: answered from the file of its colour twin KRvKN"), "{err}");
     let files = dir.join("xiangqi/standard");
     for (m, written) in [("KvK", true), ("KRvKN", true), ("KNvKR", false), ("KvKR", false), ("KNvK", true)] {
         for extension in ["wdl", "dtm"] {
@@ -229,18 +154,12 @@ fn generate_writes_one_file_for_colour_twins() {
         }
     }
     // KNvKR answered from KRvKN's file, as the same position seen from the other side.
-    let solve = |fen: &str| {
-        let out = endgame().args(["xiangqi", "solve", "--json", fen, "--dir"]).arg(&dir).assert().success();
-        serde_json::from_slice::<serde_json::Value>(&out.get_output().stdout).unwrap()
-    };
+    let solve = |fen: &str| json(endgame().args(["xiangqi", "solve", "--json", fen, "--dir"]).arg(&dir));
     let (red, black) = (solve("4k4/9/9/9/9/9/9/2n6/9/R2K5 w"), solve("r2k5/9/2N6/9/9/9/9/9/9/4K4 b"));
     assert_eq!((red["material"].as_str(), black["material"].as_str()), (Some("KRvKN"), Some("KNvKR")));
     assert_eq!(red["dtm"], black["dtm"]);
     assert_eq!(red["category"], black["category"]);
-    let stats = |m: &str| {
-        let out = endgame().args(["xiangqi", "stats", "--json", m, "--dir"]).arg(&dir).assert().success();
-        serde_json::from_slice::<serde_json::Value>(&out.get_output().stdout).unwrap()
-    };
+    let stats = |m: &str| json(endgame().args(["xiangqi", "stats", "--json", m, "--dir"]).arg(&dir));
     let (krkn, knkr) = (stats("KRvKN"), stats("KNvKR"));
     assert_eq!(krkn["positions"], knkr["positions"]);
     assert_eq!(krkn["longest_red_win_plies"], knkr["longest_black_win_plies"]);
@@ -253,15 +172,12 @@ fn generate_writes_one_file_for_colour_twins() {
 #[test]
 fn generate_lists_materials_by_attackers_and_defenders() {
     let dir = temp_dir("attackers");
-    let run = |args: &[&str]| {
-        let out = endgame()
-            .args(["xiangqi", "generate", "--dry-run", "--dir"])
-            .arg(&dir)
-            .args(args)
-            .assert()
-            .success();
-        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    let dry_run = || {
+        let mut command = endgame();
+        command.args(["xiangqi", "generate", "--dry-run", "--dir"]).arg(&dir);
+        command
     };
+    let run = |args: &[&str]| stdout(dry_run().args(args));
     let text = run(&["--attackers", "1"]);
     assert!(
         text.contains(
@@ -288,13 +204,7 @@ fn generate_lists_materials_by_attackers_and_defenders() {
         (&["--defenders", "none"], "--attackers"),
         (&["--attackers", "1", "--max-positions", "10"], "none within --max-positions"),
     ] {
-        let out = endgame()
-            .args(["xiangqi", "generate", "--dry-run", "--dir"])
-            .arg(&dir)
-            .args(args)
-            .assert()
-            .code(2);
-        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        let err = stderr(dry_run().args(args), 2);
         assert!(err.contains(expected), "{args:?}: {err}");
     }
     let _ = std::fs::remove_dir_all(dir);
@@ -303,34 +213,16 @@ fn generate_lists_materials_by_attackers_and_defenders() {
 #[test]
 fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
     let dir = temp_dir("generate");
-    let out = endgame()
-        .args(["xiangqi", "generate", "KCvKA", "--rules", "hdu", "--dir"])
-        .arg(&dir)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert!(String::from_utf8(out).unwrap().starts_with("4 tables generated, 0 already there, 4 in all"));
-    let again = endgame()
-        .args(["xiangqi", "generate", "--all-up-to", "2", "KCvK", "--rules", "hdu", "--dir"])
-        .arg(&dir)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert!(String::from_utf8(again).unwrap().starts_with("0 tables generated, 2 already there, 2 in all"));
+    let out = stdout(endgame().args(["xiangqi", "generate", "KCvKA", "--rules", "hdu", "--dir"]).arg(&dir));
+    assert!(out.starts_with("4 tables generated, 0 already there, 4 in all"));
+    let again = stdout(
+        endgame()
+            .args(["xiangqi", "generate", "--all-up-to", "2", "KCvK", "--rules", "hdu", "--dir"])
+            .arg(&dir),
+    );
+    assert!(again.starts_with("0 tables generated, 2 already there, 2 in all"));
     let fen = "4k4/4a4/9/9/9/9/9/9/4C4/3K5 w";
-    let moves = endgame()
-        .args(["xiangqi", "moves", fen, "--rules", "hdu", "--json", "--dir"])
-        .arg(&dir)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&moves).unwrap();
+    let v = json(endgame().args(["xiangqi", "moves", fen, "--rules", "hdu", "--json", "--dir"]).arg(&dir));
     assert_eq!(v["material"], "KCvKA");
     assert!(v["moves"].as_array().unwrap().len() > 10);
     // Damage the header (a block's checksum): the file is refused on opening.
@@ -339,15 +231,7 @@ fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
     bytes[60] ^= 0x55;
     std::fs::write(&file, &bytes).unwrap();
     // Not the user's input: exit status 1.
-    let err = endgame()
-        .args(["xiangqi", "moves", fen, "--rules", "hdu", "--dir"])
-        .arg(&dir)
-        .assert()
-        .code(1)
-        .get_output()
-        .stderr
-        .clone();
-    let err = String::from_utf8(err).unwrap();
+    let err = stderr(endgame().args(["xiangqi", "moves", fen, "--rules", "hdu", "--dir"]).arg(&dir), 1);
     assert!(err.contains("KCvKA.wdl") && err.contains("checksum mismatch"), "{err}");
     assert!(err.contains("regenerate it with `endgame xiangqi generate KCvKA --rules hdu`"), "{err}");
     // A damaged block further in is found by generate's check, which replaces the file.
@@ -355,20 +239,17 @@ fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
     let last = bytes.len() - 5;
     bytes[last] ^= 0x55;
     std::fs::write(&file, &bytes).unwrap();
-    let out = endgame()
+    let run = endgame()
         .args(["xiangqi", "generate", "KCvKA", "--rules", "hdu", "--dir"])
         .arg(&dir)
         .assert()
-        .success()
-        .get_output()
-        .clone();
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        .success();
+    let (out, err) = (stdout_of(&run), stderr_of(&run));
     assert!(
-        stdout
-            .starts_with("1 table generated (1 of them replacing damaged files), 3 already there, 4 in all"),
-        "{stdout}"
+        out.starts_with("1 table generated (1 of them replacing damaged files), 3 already there, 4 in all"),
+        "{out}"
     );
-    assert!(stderr.contains("checksum mismatch (damaged file); generating it anew"), "{stderr}");
+    assert!(err.contains("checksum mismatch (damaged file); generating it anew"), "{err}");
     endgame().args(["xiangqi", "moves", fen, "--rules", "hdu", "--dir"]).arg(&dir).assert().success();
     let left: Vec<_> =
         std::fs::read_dir(dir.join("xiangqi/hdu")).unwrap().map(|e| e.unwrap().file_name()).collect();
@@ -403,24 +284,14 @@ fn two_generators_into_one_directory_both_succeed() {
     assert!(names.iter().all(|n| n.ends_with(".wdl") || n.ends_with(".dtm")), "{names:?}");
     assert_eq!(names.len(), 14, "{names:?}");
     // Every file is whole: a third run checks and keeps them all.
-    let out = endgame()
-        .args(["xiangqi", "generate", "KRvKA", "KCvKN", "--dir"])
-        .arg(&dir)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert!(String::from_utf8(out).unwrap().starts_with("0 tables generated, 7 already there"));
+    let out = stdout(endgame().args(["xiangqi", "generate", "KRvKA", "KCvKN", "--dir"]).arg(&dir));
+    assert!(out.starts_with("0 tables generated, 7 already there"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn positions_beyond_the_tables_get_an_error_at_once() {
-    let err = |args: &[&str]| {
-        let out = endgame().args(args).assert().code(2).get_output().stderr.clone();
-        String::from_utf8(out).unwrap()
-    };
+    let err = |args: &[&str]| stderr(endgame().args(args), 2);
     let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
     for command in ["solve", "moves"] {
         let e = err(&["xiangqi", command, start]);
@@ -445,23 +316,21 @@ fn positions_beyond_the_tables_get_an_error_at_once() {
 fn solve_and_moves_generate_what_they_need() {
     let dir = temp_dir("generate-on-demand");
     let fen = "3ak4/4a4/4b4/9/9/9/9/4N4/9/4K4 w";
-    let out = endgame().args(["xiangqi", "moves", fen]).env("ENDGAME_TB_DIR", &dir).assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let err = stderr(endgame().args(["xiangqi", "moves", fen]).env("ENDGAME_TB_DIR", &dir), 2);
     assert!(
         err.contains("is not generated") && err.ends_with("(or add --generate to this command)\n"),
         "{err}"
     );
-    let out = endgame()
+    let run = endgame()
         .args(["xiangqi", "solve", "--generate", "--json", fen])
         .env("ENDGAME_TB_DIR", &dir)
         .assert()
         .success();
-    let out = out.get_output();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (out, err) = (stdout_of(&run), stderr_of(&run));
     assert!(err.starts_with("KNvKAAB: 12 tables, 1.3 M positions, about "), "{err}");
     assert!(err.contains("(standard rules) to generate\n"), "{err}");
     assert!(err.contains("KNvKAAB: 12 tables generated in "), "{err}");
-    let solved: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let solved: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(solved["material"], "KNvKAAB");
     // 12 tables: the files named as `Tablebases::path` names them (their presence means a table).
     let path = endgame_xiangqi::Tablebases::open(&dir, endgame_xiangqi::Rules::Standard)
@@ -470,20 +339,15 @@ fn solve_and_moves_generate_what_they_need() {
     let names = std::fs::read_dir(path.parent().unwrap()).unwrap().flatten();
     assert_eq!(names.filter(|e| e.file_name().to_string_lossy().ends_with(&suffix)).count(), 12);
     // Answered from the files now: the same answer without the flag, nothing generated.
-    let again =
-        endgame().args(["xiangqi", "solve", "--json", fen]).env("ENDGAME_TB_DIR", &dir).assert().success();
-    assert_eq!(again.get_output().stdout, out.stdout);
+    let again = stdout(endgame().args(["xiangqi", "solve", "--json", fen]).env("ENDGAME_TB_DIR", &dir));
+    assert_eq!(again, out);
     let moves = endgame()
         .args(["xiangqi", "moves", "--generate", fen])
         .env("ENDGAME_TB_DIR", &dir)
         .assert()
         .success();
-    assert!(
-        moves.get_output().stderr.is_empty(),
-        "{:?}",
-        String::from_utf8_lossy(&moves.get_output().stderr)
-    );
-    assert!(String::from_utf8_lossy(&moves.get_output().stdout).contains("legal moves, best first"));
+    assert_eq!(stderr_of(&moves), "");
+    assert!(stdout_of(&moves).contains("legal moves, best first"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -491,9 +355,7 @@ fn solve_and_moves_generate_what_they_need() {
 fn manifest_and_verify_files_exit_0_then_1_naming_the_file() {
     let dir = temp_dir("manifest");
     endgame().args(["xiangqi", "generate", "KRvK", "--dir"]).arg(&dir).assert().success();
-    let out =
-        endgame().args(["xiangqi", "manifest"]).arg(&dir).assert().success().get_output().stdout.clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout(endgame().args(["xiangqi", "manifest"]).arg(&dir));
     assert!(text.contains("KRvK  standard  xiangqi/standard/KRvK.wdl  "), "{text}");
     assert!(dir.join("manifest.txt").exists());
     endgame().args(["xiangqi", "verify-files"]).arg(&dir).assert().success();
@@ -501,12 +363,11 @@ fn manifest_and_verify_files_exit_0_then_1_naming_the_file() {
     let mut bytes = std::fs::read(&file).unwrap();
     bytes[40] ^= 0x10;
     std::fs::write(&file, &bytes).unwrap();
-    let out = endgame().args(["xiangqi", "verify-files"]).arg(&dir).assert().code(1).get_output().clone();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("differs: xiangqi/standard/KRvK.wdl (SHA-256 "), "{stdout}");
+    let verify_files = || stdout_of(&endgame().args(["xiangqi", "verify-files"]).arg(&dir).assert().code(1));
+    let out = verify_files();
+    assert!(out.contains("differs: xiangqi/standard/KRvK.wdl (SHA-256 "), "{out}");
     std::fs::remove_file(dir.join("xiangqi/standard/KvK.dtm")).unwrap();
-    let out = endgame().args(["xiangqi", "verify-files"]).arg(&dir).assert().code(1).get_output().clone();
-    assert!(String::from_utf8_lossy(&out.stdout).contains("missing: xiangqi/standard/KvK.dtm"));
+    assert!(verify_files().contains("missing: xiangqi/standard/KvK.dtm"));
     // Not a directory: the user's input.
     endgame().args(["xiangqi", "manifest"]).arg(dir.join("nowhere")).assert().code(2);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -529,10 +390,7 @@ fn best_compression_answers_alike_and_rewrites_back() {
         &["moves", "--json", "3k5/9/9/9/4n4/9/9/9/4R4/5K3 w"],
         &["solve", "--json", "3k5/9/9/9/4n4/9/9/9/4R4/5K3 w"],
     ] {
-        let run = |dir: &std::path::Path| {
-            let out = endgame().arg("xiangqi").args(args).arg("--dir").arg(dir).assert().success();
-            String::from_utf8(out.get_output().stdout.clone()).unwrap()
-        };
+        let run = |dir: &std::path::Path| stdout(endgame().arg("xiangqi").args(args).arg("--dir").arg(dir));
         let (a, b) = (run(&normal), run(&best));
         if args[0] == "stats" {
             // The same statistics; only the files' sizes differ.
@@ -547,25 +405,18 @@ fn best_compression_answers_alike_and_rewrites_back() {
             assert_eq!(a, b, "{args:?}");
         }
     }
-    let out = endgame()
-        .args(["xiangqi", "convert", "--rewrite", "--compression", "normal"])
-        .arg(&best)
-        .assert()
-        .success();
-    assert!(String::from_utf8_lossy(&out.get_output().stdout).contains("tables converted or rewritten"));
+    let out =
+        stdout(endgame().args(["xiangqi", "convert", "--rewrite", "--compression", "normal"]).arg(&best));
+    assert!(out.contains("tables converted or rewritten"));
     for name in ["KRvKN.wdl", "KRvKN.dtm", "KNvK.wdl", "KNvK.dtm"] {
         let file = |dir: &std::path::Path| std::fs::read(dir.join("xiangqi/standard").join(name)).unwrap();
         assert!(file(&normal) == file(&best), "{name}");
     }
-    let out = endgame()
-        .args(["xiangqi", "generate", "KRvK", "--compression", "smallest", "--dir"])
-        .arg(&best)
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("unknown compression 'smallest': expected normal or best"), "{stderr}");
+    let err = stderr(
+        endgame().args(["xiangqi", "generate", "KRvK", "--compression", "smallest", "--dir"]).arg(&best),
+        2,
+    );
+    assert!(err.contains("unknown compression 'smallest': expected normal or best"), "{err}");
     std::fs::remove_dir_all(&normal).unwrap();
     std::fs::remove_dir_all(&best).unwrap();
 }

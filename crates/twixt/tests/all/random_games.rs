@@ -1,13 +1,14 @@
 //! Random games against the naive engine: the same links after every move, the incremental
 //! winner equal to a from-scratch connectivity search, and mirror images with equal answers.
 
-use crate::common::{Naive, Rng};
+use crate::common::Naive;
+use endgame_twixt::generate::XorShift;
 use endgame_twixt::{Color, Config, Move, MoveErrorKind, Outcome, Played, Point, Position, Rules};
 use proptest::prelude::*;
 
 /// A random legal game: the points, chosen until a win or `limit` moves.
 fn random_points(n: i32, rules: Rules, seed: u64, limit: usize) -> Vec<Point> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = XorShift::new(seed);
     let mut naive = Naive::new(n, rules);
     let mut points = Vec::new();
     let side = u64::try_from(n).unwrap() + 1;

@@ -1,0 +1,389 @@
+//! `generate`: the materials asked for (by name, by men, by attackers), listed with
+//! `--dry-run` or generated with progress on standard error (over MPI with the `mpi`
+//! feature); and the tables a position (`--generate`) or a statistic needs, generated first.
+
+use std::io::Write;
+
+use clap::Args;
+use endgame_xiangqi::{
+    Compression, Defenders, GenerateError, GenerateEvent, GenerateSummary, Material, MaterialIndex, Probe,
+    ProbeError, Tablebases,
+};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::{TableArgs, parse_material, tables};
+use crate::failure::Failure;
+
+/// `generate` arguments.
+#[derive(Args)]
+pub struct GenerateArgs {
+    /// Materials such as KRvKA, KCPvKAB (red pieces, `v`, black pieces; letters A B N R C P).
+    materials: Vec<String>,
+    /// Also every material with at most this many men (Generals included, 2 to 7).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(2..=7))]
+    all_up_to: Option<u8>,
+    /// Also every material with at most N attacking pieces (Horses, Chariots, Cannons,
+    /// Soldiers) in all, both sides together, and Advisors and Elephants as --defenders says.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=8))]
+    attackers: Option<u8>,
+    /// The Advisors and Elephants of the --attackers materials: any (0 to 2 of each, each
+    /// side), none, full (both sides AABB), or STRONG-vs-WEAK for the side with more attacking
+    /// pieces and the other, each any, none, full or letters (none-vs-full: KRvKAABB;
+    /// full-vs-any; A-vs-AB).
+    #[arg(long, value_name = "WHICH", default_value = "any", requires = "attackers")]
+    defenders: Defenders,
+    /// Leave out the --attackers and --all-up-to materials with more positions (index size)
+    /// than this (a number, or with a suffix K, M, G: 500M).
+    #[arg(long, value_name = "P", value_parser = parse_count)]
+    max_positions: Option<u64>,
+    /// Only list what would be generated: each file with its positions and memory, and the
+    /// totals.
+    #[arg(long)]
+    dry_run: bool,
+    /// How hard the files are compressed: normal (zstd level 9), or best (level 19 and longer
+    /// DTM blocks: files about 10 % smaller for tables to share, about 10 times the
+    /// compressing CPU, a slower first distance probe of a block).
+    #[arg(long, value_name = "HOW", default_value = "normal")]
+    compression: Compression,
+    /// Under mpirun: rank 0 only hands out materials and solves none itself.
+    #[cfg(feature = "mpi")]
+    #[arg(long)]
+    rank0_schedules_only: bool,
+    #[command(flatten)]
+    tables: TableArgs,
+}
+
+/// `--generate`: makes sure the tables of `material` (and of every material its captures lead
+/// to) are there, generating what is missing with a progress bar; refused up front when the
+/// estimate exceeds the memory available.
+pub(super) fn ensure_tables(tables: &Tablebases, material: Material) -> Result<(), Failure> {
+    use endgame_xiangqi::jobs::{self, EnsureError, EnsureOptions, Ensured, JobProgress};
+    let speed = jobs::default_speed();
+    let estimate =
+        jobs::estimate(tables, material, speed).map_err(|e| Failure::input(format!("position: {e}")))?;
+    if estimate.is_done() {
+        return Ok(());
+    }
+    eprintln!("{} ({} rules) to generate", estimate.describe(), tables.rules());
+    let bar = ProgressBar::new(estimate.positions);
+    bar.set_style(
+        ProgressStyle::with_template("[{bar:30}] {percent:>3}% {msg}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    let report = |p: &JobProgress| {
+        bar.set_length(p.positions_total.max(1));
+        bar.set_position(p.positions_done);
+        let current = p.current.map_or_else(String::new, |m| format!(", {m}"));
+        bar.set_message(format!(
+            "{}/{} tables{current}, {:.1} M positions/s, {:.0} s left",
+            p.materials_done,
+            p.materials_total,
+            p.positions_per_second / 1e6,
+            p.seconds_left.ceil()
+        ));
+    };
+    let budget = jobs::memory_available().unwrap_or(u64::MAX);
+    let done = jobs::ensure(tables, material, EnsureOptions { budget, cancel: None, speed }, &report);
+    bar.finish_and_clear();
+    match done {
+        Ok(Ensured::Generated { summary, seconds, .. }) => {
+            eprintln!(
+                "{}: {} generated in {seconds:.1} s ({:.1} million positions/s), in {}",
+                material,
+                tables_count(summary.generated),
+                estimate.positions as f64 / seconds.max(1e-9) / 1e6,
+                tables.dir().display()
+            );
+            Ok(())
+        }
+        Ok(Ensured::Already(_)) => Ok(()),
+        Err(e @ (EnsureError::OverBudget { .. } | EnsureError::Probe(_))) => {
+            Err(Failure::input(format!("position: {e}")))
+        }
+        Err(e) => Err(Failure::Other(anyhow::Error::new(e).context("generating"))),
+    }
+}
+
+/// `1500`, `500M`, `2G`, `64K`: a count with an optional decimal suffix.
+fn parse_count(text: &str) -> Result<u64, String> {
+    let (digits, scale) = match text.char_indices().last() {
+        Some((at, 'K' | 'k')) => (&text[..at], 1_000),
+        Some((at, 'M' | 'm')) => (&text[..at], 1_000_000),
+        Some((at, 'G' | 'g')) => (&text[..at], 1_000_000_000),
+        _ => (text, 1),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .ok_or_else(|| format!("expected a number of positions such as 1000000, 500M or 2G, found {text:?}"))
+}
+
+/// The materials `generate` is asked for: those named, `--all-up-to`, `--attackers` (the last
+/// two within `--max-positions`).
+fn wanted(args: &GenerateArgs) -> Result<Vec<Material>, Failure> {
+    let mut wanted = args.materials.iter().map(|m| parse_material(m)).collect::<Result<Vec<_>, _>>()?;
+    let mut listed = Vec::new();
+    if let Some(k) = args.all_up_to {
+        listed.extend(Material::all_up_to(k.into()));
+    }
+    if let Some(n) = args.attackers {
+        listed.extend(Material::by_attackers(n.into(), args.defenders));
+    }
+    let fits = |m: &Material| {
+        args.max_positions.is_none_or(|p| MaterialIndex::size(*m).is_some_and(|n| n as u64 <= p))
+    };
+    wanted.extend(listed.into_iter().filter(fits));
+    if wanted.is_empty() {
+        return Err(Failure::input(if args.max_positions.is_some() {
+            "materials: none within --max-positions"
+        } else {
+            "materials: expected at least one material, --all-up-to K or --attackers N"
+        }));
+    }
+    Ok(wanted)
+}
+
+/// `--dry-run`: every file the generation would write (or finds), with its positions and the
+/// memory its solve needs, then the totals.
+fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Result<(), Failure> {
+    let input = |e: ProbeError| Failure::input(format!("materials: {e}"));
+    let needed = Tablebases::needed(wanted).map_err(input)?;
+    let mut files: Vec<Material> = needed.iter().map(|&m| tables.file_material(m)).collect();
+    files.sort_by_key(|m| (m.men(), m.to_string()));
+    files.dedup();
+    let (mut total, mut to_write, mut peak, mut there) = (0u64, 0u64, 0u64, 0usize);
+    for &m in &files {
+        let n = MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
+        total = total.saturating_add(n);
+        // The memory a solve of it needs with none of its smaller tables loaded yet.
+        let memory = tables.estimate(m, |_| false);
+        let twin = m.colour_twin();
+        let answers = if twin != m && needed.contains(&twin) {
+            format!(" (answers for {twin})")
+        } else {
+            String::new()
+        };
+        let exists = if tables.path(m).exists() {
+            there += 1;
+            " (file exists)"
+        } else {
+            to_write = to_write.saturating_add(n);
+            peak = peak.max(memory);
+            ""
+        };
+        writeln!(
+            out,
+            "{:<12} {n:>12} positions {:>8} MiB{answers}{exists}",
+            m.to_string(),
+            memory.div_ceil(1 << 20)
+        )?;
+    }
+    let asked: std::collections::BTreeSet<Material> = wanted.iter().copied().collect();
+    writeln!(
+        out,
+        "{} materials asked for, {} with what they need ({} answered from their colour twins' files): {} files, {} positions",
+        asked.len(),
+        needed.len(),
+        needed.len() - files.len(),
+        files.len(),
+        thousands(total)
+    )?;
+    writeln!(
+        out,
+        "{} files to generate ({} there), {} positions, at most {} MiB of memory",
+        files.len() - there,
+        there,
+        thousands(to_write),
+        peak.div_ceil(1 << 20)
+    )?;
+    Ok(())
+}
+
+/// `7580141568` as `7,580,141,568`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `generate`: the materials asked for, listed (`--dry-run`) or generated.
+pub(super) fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let wanted = wanted(args)?;
+    let tables = tables(&args.tables)?.with_compression(args.compression);
+    if args.dry_run {
+        return dry_run(&tables, &wanted, out);
+    }
+    #[cfg(feature = "mpi")]
+    if launched_by_mpi() {
+        return cluster_generation(&tables, &wanted, !args.rank0_schedules_only, out);
+    }
+    let summary = run_generation(&tables, &wanted)?;
+    for &m in &wanted {
+        let file = tables.file_material(m);
+        if file != m {
+            eprintln!(
+                "{m}: answered from the file of its colour twin {file} (colours swapped, ranks flipped)"
+            );
+        }
+    }
+    let replaced = if summary.replaced > 0 {
+        format!(" ({} of them replacing damaged files)", summary.replaced)
+    } else {
+        String::new()
+    };
+    let twins = match summary.twins {
+        0 => String::new(),
+        1 => " (and 1 material answered from its colour twin's file)".to_string(),
+        n => format!(" (and {n} materials answered from their colour twins' files)"),
+    };
+    writeln!(
+        out,
+        "{} generated{replaced}, {} already there, {} in all{twins}, rules {}, in {}",
+        tables_count(summary.generated),
+        summary.kept,
+        summary.materials,
+        tables.rules(),
+        tables.dir().display()
+    )?;
+    if let Some(peak) = summary.peak_memory.filter(|_| summary.largest > 0) {
+        writeln!(
+            out,
+            "peak memory {} MiB (estimate {} MiB), {:.2} bytes per index of the largest material generated ({} indices)",
+            peak >> 20,
+            summary.estimate.div_ceil(1 << 20),
+            peak as f64 / summary.largest as f64,
+            summary.largest
+        )?;
+    }
+    Ok(())
+}
+
+/// `1 table`, `2 tables`.
+fn tables_count(n: usize) -> String {
+    if n == 1 { "1 table".to_string() } else { format!("{n} tables") }
+}
+
+/// Whether this process was started by `mpirun`/`srun` (Open MPI, PMI or PMIx variables).
+#[cfg(feature = "mpi")]
+fn launched_by_mpi() -> bool {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"].iter().any(|v| std::env::var_os(v).is_some())
+}
+
+/// Generation over MPI: every rank runs this; rank 0 prints a line per finished material and
+/// the summary.
+#[cfg(feature = "mpi")]
+fn cluster_generation(
+    tables: &Tablebases,
+    materials: &[Material],
+    rank0_solves: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    use endgame_xiangqi::cluster::{self, ClusterError, Finished};
+    use mpi::traits::Communicator;
+    let universe = mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was initialised already"))?;
+    let world = universe.world();
+    if !rank0_solves && world.size() == 1 {
+        return Err(Failure::input(
+            "--rank0-schedules-only: with a single rank nobody would solve; start more ranks",
+        ));
+    }
+    let started = std::time::Instant::now();
+    let finished = |f: Finished| {
+        eprintln!(
+            "{}: rank {}, {:.2} s, {:.1} million positions/s",
+            f.material,
+            f.rank,
+            f.seconds,
+            f.positions as f64 / f.seconds.max(1e-9) / 1e6
+        );
+    };
+    match cluster::generate(&world, tables, materials, rank0_solves, &finished) {
+        Ok(Some(summary)) => {
+            writeln!(
+                out,
+                "{} generated, {} already there, {} in all, rules {}, in {}, on {} ranks in {:.1} s",
+                tables_count(summary.generated),
+                summary.kept,
+                summary.materials,
+                tables.rules(),
+                tables.dir().display(),
+                world.size(),
+                started.elapsed().as_secs_f64()
+            )?;
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(ClusterError::Generate(GenerateError::Probe(e))) => {
+            Err(Failure::input(format!("materials: {e}")))
+        }
+        Err(e) if world.rank() == 0 => {
+            eprintln!("error: {e}; the finished tables are kept: run the same command again to resume");
+            cluster::abort(&world)
+        }
+        Err(e) => Err(Failure::Other(e.into())),
+    }
+}
+
+/// Generates with a progress bar on a terminal and a line per material on standard error.
+pub(super) fn run_generation(
+    tables: &Tablebases,
+    materials: &[Material],
+) -> Result<GenerateSummary, Failure> {
+    let rules = tables.rules();
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{msg:>22} [{bar:30}] {pos}/{len} {elapsed}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    let report = |event: GenerateEvent<'_>| match event {
+        GenerateEvent::Kept { .. } => {}
+        GenerateEvent::Replacing { material, error } => {
+            bar.suspend(|| eprintln!("{material}: {error}; generating it anew"));
+        }
+        GenerateEvent::Solving { material, positions, memory } => {
+            bar.suspend(|| {
+                eprintln!(
+                    "{material} ({rules} rules): {positions} positions, about {} MiB of memory",
+                    memory >> 20
+                );
+            });
+            bar.set_length(positions as u64);
+            bar.set_position(0);
+        }
+        GenerateEvent::Progress { material, progress } => {
+            bar.set_message(format!("{material} {}", progress.phase.name()));
+            bar.set_position(progress.done);
+        }
+        GenerateEvent::Step { material, step } => {
+            if bar.is_hidden() {
+                // Not a terminal: a line per step (the rule's passes can take minutes).
+                eprintln!("{material}: {step}");
+            }
+            bar.set_message(format!("{material} {step}"));
+        }
+        GenerateEvent::Written { material, positions, seconds, path } => {
+            bar.suspend(|| {
+                eprintln!(
+                    "{material}: solved in {seconds:.2} s ({:.1} million positions/s), written to {}",
+                    positions as f64 / seconds.max(1e-9) / 1e6,
+                    path.display()
+                );
+            });
+        }
+    };
+    let summary = tables.generate(materials, &report);
+    bar.finish_and_clear();
+    summary.map_err(|e| match e {
+        GenerateError::Probe(e) => Failure::input(format!("materials: {e}")),
+        other => Failure::Other(other.into()),
+    })
+}

@@ -1,0 +1,130 @@
+//! `endgame xiangqi ...`: Xiangqi positions in FEN, solved exactly.
+//!
+//! This module holds the subcommands (their doc comments are the help text), the options
+//! every subcommand shares and the dispatch; the rooms: [`probe`] (`solve`, `moves`, the
+//! demo), [`generate`] (`generate`, and the tables a position or a statistic needs first),
+//! [`stats`] (`stats`, `verify`: a material's table as a whole) and [`files`] (`convert`,
+//! `manifest`, `verify-files`: the table files of a directory).
+
+// The arguments' doc comments are clap's help text, shown as written (`xiangqi/<rules>/`).
+#![allow(rustdoc::invalid_html_tags)]
+
+mod files;
+mod generate;
+mod probe;
+mod stats;
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use endgame_xiangqi::{Material, Rules, Tablebases, input};
+
+use crate::failure::Failure;
+use crate::output;
+use files::{ConvertArgs, DirArgs};
+use generate::GenerateArgs;
+use probe::PositionArgs;
+pub use probe::demo;
+use stats::{StatsArgs, VerifyArgs};
+
+/// Xiangqi subcommands.
+#[derive(Subcommand)]
+pub enum XiangqiCommand {
+    /// Solve a position: result, distance in plies, best move, the whole main line, boards.
+    ///
+    /// Materials up to 4 men are solved on the fly when they have no file; larger ones need
+    /// `generate` first. A win or a loss shows its line to the end of the game; a draw a
+    /// bounded line. Default rules: standard.
+    Solve(PositionArgs),
+    /// List every legal move with its result and distance, best first.
+    ///
+    /// Materials up to 4 men are solved on the fly; larger ones need `generate` first.
+    Moves(PositionArgs),
+    /// Generate table files for materials (and every smaller material captures lead to).
+    ///
+    /// Files go to --dir, else $ENDGAME_TB_DIR, else the user's data directory
+    /// ($XDG_DATA_HOME/endgame or ~/.local/share/endgame), under xiangqi/<rules>/. Existing
+    /// files are checked and kept; damaged or outdated ones are generated anew. A run that
+    /// stops resumes where it stopped.
+    Generate(GenerateArgs),
+    /// Statistics of a material over its legal positions (both sides to move), generating the
+    /// tables it needs when no files exist.
+    Stats(StatsArgs),
+    /// Check a material's table against the rules: at every checked position, the value in
+    /// the table must be the best of its legal moves' values (a loss without a legal move).
+    ///
+    /// Checks every index of a small material, a random sample of a large one. Exit status 1
+    /// when a value disagrees. Standard rules only.
+    Verify(VerifyArgs),
+    /// Convert table files of the previous format (version 2, `<material>.egtb`) under DIR to
+    /// version 3 (a `.wdl` and a `.dtm` file per material), without solving again.
+    ///
+    /// Each table is read, written anew, read back and compared index by index; then its old
+    /// file is removed. DIR is the directory given to --dir (it holds xiangqi/<rules>/).
+    /// With --rewrite, version-3 tables are rewritten too: `convert DIR --rewrite
+    /// --compression best` makes a set smaller before it is shared.
+    Convert(ConvertArgs),
+    /// Write DIR/manifest.txt: material, rule set, file, bytes and SHA-256 of every table
+    /// file under DIR, and print it.
+    Manifest(DirArgs),
+    /// Check every table file under DIR against DIR/manifest.txt (size and SHA-256).
+    ///
+    /// Exit status 0 when every listed file matches, 1 naming each file that differs or is
+    /// missing.
+    VerifyFiles(DirArgs),
+}
+
+/// Where tables live and under which rules.
+#[derive(Args)]
+pub struct TableArgs {
+    /// The rule set: standard (no move into check, no legal move loses, endless play draws;
+    /// no perpetual-check or chasing rules), perpetual-check (standard, but a side that checks
+    /// forever while the other does not loses; chasing rules are not modelled: a perpetual
+    /// chase stays a draw), check-and-chase (standard with the bans on perpetual check and
+    /// perpetual chase: of two sides playing forever the one that checks forever loses, else
+    /// the one that checks or chases forever) or hdu (HDU 5897: capture the General to win).
+    /// Any case.
+    #[arg(long, default_value_t = Rules::Standard, value_parser = parse_rules)]
+    rules: Rules,
+    /// The directory of the table files (default: $ENDGAME_TB_DIR, else the data directory).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+}
+
+/// Runs a subcommand.
+pub fn run(command: &XiangqiCommand) -> Result<(), Failure> {
+    let mut out = output::stdout();
+    match command {
+        XiangqiCommand::Solve(args) => probe::solve(args, &mut out)?,
+        XiangqiCommand::Moves(args) => probe::moves(args, &mut out)?,
+        XiangqiCommand::Generate(args) => generate::generate(args, &mut out)?,
+        XiangqiCommand::Stats(args) => stats::stats(args, &mut out)?,
+        XiangqiCommand::Verify(args) => stats::verify(args, &mut out)?,
+        XiangqiCommand::Convert(args) => files::convert(args, &mut out)?,
+        XiangqiCommand::Manifest(args) => files::manifest(args, &mut out)?,
+        XiangqiCommand::VerifyFiles(args) => files::verify_files(args, &mut out)?,
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The tables of `args` (the default directory when none is given).
+fn tables(args: &TableArgs) -> Result<Tablebases, Failure> {
+    let base = match &args.dir {
+        Some(dir) => dir.clone(),
+        None => Tablebases::default_dir().map_err(|e| Failure::input(format!("--dir: {e}")))?,
+    };
+    Ok(Tablebases::open(base, args.rules))
+}
+
+/// `--rules` in any case (`HDU`, `Standard`), as [`input::rules`] reads it (clap names the
+/// option, so the message is the library's without its `rules: ` prefix).
+fn parse_rules(text: &str) -> Result<Rules, String> {
+    input::rules(text).map_err(|e| e.message)
+}
+
+/// A material in any case: `krvknn` is `KRvKNN` (no piece letter is a `v`).
+fn parse_material(text: &str) -> Result<Material, Failure> {
+    Ok(input::material(text)?)
+}
