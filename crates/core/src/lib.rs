@@ -26,6 +26,7 @@
 
 pub mod cancel;
 pub mod conformance;
+pub mod counts;
 pub mod explicit;
 pub mod game;
 pub mod input;
@@ -43,7 +44,8 @@ pub use cancel::Cancelled;
 pub use game::{FirstLook, Game, Successor, Unmoves};
 pub use input::{InputError, JudgeError, Tokens};
 pub use line::{ScoredMove, best_move, main_line, scored_moves};
-pub use retrograde::{CellSize, Phase, Progress, Retrograde, Solution, SolveError, Summary};
+pub use counts::Counts;
+pub use retrograde::{CellSize, Phase, Progress, Retrograde, Solution, SolveError};
 pub use search::{
     CANCEL_EVERY, Pruning, Puzzle, SearchResult, SearchStats, Step, Stopped, TooManyStates, shortest_win,
     shortest_win_cancellable, shortest_win_observed, shortest_win_within,

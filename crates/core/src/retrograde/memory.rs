@@ -1,0 +1,80 @@
+//! How the solver's large arrays meet the machine (huge pages, prefetches) and its own count
+//! of the bytes it holds (see [`super::Retrograde::memory_estimate`] for the estimate).
+
+use rayon::prelude::*;
+
+use super::CHUNK;
+use super::cells::{Pos, Word};
+use super::packed::{Packed, Segment};
+use super::run::Run;
+use crate::game::Game;
+
+/// Bytes a packed list holds (its segments and their bytes).
+pub(super) fn packed_bytes(lists: &[Packed]) -> u64 {
+    let per_list = size_of::<Packed>() as u64;
+    lists.iter().fold(0, |sum, list| {
+        let segments = list.segments.capacity() * size_of::<Segment>();
+        let bytes: usize = list.segments.iter().map(|s| s.bytes.capacity()).sum();
+        sum + per_list + segments as u64 + bytes as u64
+    })
+}
+
+/// `n` values made by `init`, in memory for which Linux is asked to use huge pages (2 MiB)
+/// before any of it is touched: the level passes read and write the cells and bitmaps at
+/// random, and with 4 KiB pages most of those accesses would also miss the TLB.
+pub(super) fn huge_vec<T: Send>(n: usize, init: impl Fn() -> T + Sync + Send) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    advise_huge_pages(v.as_ptr() as usize, n * size_of::<T>());
+    // Filled by both cores (the first touch of every page is most of the time): into the
+    // capacity reserved, so the advice stays with the buffer.
+    v.par_extend((0..n).into_par_iter().with_min_len(CHUNK).map(|_| init()));
+    v
+}
+
+/// Asks Linux to back the pages of `len` bytes from `start` with huge pages (only for 8 MiB
+/// and more; elsewhere, or when the system says no, nothing changes but the speed).
+pub(super) fn advise_huge_pages(start: usize, len: usize) {
+    #[cfg(target_os = "linux")]
+    if len >= 8 << 20 && std::env::var_os("ENDGAME_NO_HUGE_PAGES").is_none() {
+        let page = 4096;
+        let (from, to) = (start.next_multiple_of(page), (start + len) & !(page - 1));
+        if to > from {
+            // SAFETY: the range lies inside one allocation this process owns (the vector's
+            // buffer, page-aligned inward); MADV_HUGEPAGE only advises how to back it and
+            // changes no contents; a failure leaves it as it was.
+            unsafe {
+                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, len);
+}
+
+/// Asks the processor to bring the cache line of `x` in, for an access soon after (x86-64;
+/// elsewhere nothing): a level pass asks for each predecessor's cell when it finds it, and
+/// reads the cells a batch later, when their lines have come.
+#[inline(always)]
+pub(super) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch loads nothing the program sees and cannot fault (it is a hint);
+    // `x` is a valid reference; SSE, which the instruction belongs to, is part of every
+    // x86-64 processor.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((x as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
+impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
+    /// Bytes the solver's structures hold now: the cells, the lists of the start pass not
+    /// processed yet, the escapes, and `more` (the level bitmaps or lists in use).
+    pub(super) fn held_bytes(&self, more: u64) -> u64 {
+        let cells = (self.cells.capacity() * size_of::<W>()) as u64;
+        let lists = [&self.wl_levels, &self.draw_levels, &self.lost, &self.won, &self.drawn_moves];
+        let lists: u64 = lists.iter().map(|l| packed_bytes(l)).sum();
+        let escapes = self.escapes.lock().map_or(0, |e| e.capacity() * size_of::<(P, u32)>()) as u64;
+        cells + lists + escapes + more
+    }
+}
