@@ -59,8 +59,8 @@ mod preds;
 mod run;
 mod solution;
 
-use cells::{Pos, Word};
 pub use cells::{MAX_BYTE_PAYLOAD, MAX_COMPACT_PLIES, MAX_PLIES};
+use cells::{Pos, Word};
 use preds::UnmovePreds;
 use run::Run;
 pub use solution::Solution;

@@ -96,5 +96,4 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             edges: edges.into_iter().map(AtomicU32::into_inner).collect(),
         }
     }
-
 }

@@ -6,7 +6,9 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::cells::{HOLE, PAYLOAD, Pos, TAG_DRAW, TAG_LOSS, TAG_OPEN, TAG_SHIFT, TAG_WIN, Word, cell, encode};
+use super::cells::{
+    HOLE, PAYLOAD, Pos, TAG_DRAW, TAG_LOSS, TAG_OPEN, TAG_SHIFT, TAG_WIN, Word, cell, encode,
+};
 use super::levels::{Bitmap, Event, Frontier, WORDS, at_level, pairs};
 use super::memory::{huge_vec, packed_bytes, prefetch};
 use super::packed::{Packed, append_packed, level_mut};

@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32};
 
 use rayon::prelude::*;
 
-use super::{CHUNK, SolveError};
 use super::cells::{Cells, Escapes, HOLE, TAG_OPEN, Word, byte_word, cell, decode, encode, escaped};
+use super::{CHUNK, SolveError};
 use crate::counts::Counts;
 use crate::value::Value;
 

@@ -20,10 +20,14 @@
 //!   the ban on perpetual chase. What neither side wins is a draw; draws that can reach a
 //!   drawn end get the shortest such distance by rounds again.
 
-use crate::common::{CHASE, CHECK, Edge, IDLE, Shape, edges, mates, union_over_strategies, with_draws};
+use crate::common::{
+    CHASE, CHECK, Edge, IDLE, Shape, edges, mates, solver_agrees, union_over_strategies, with_draws,
+};
+use endgame_core::conformance::check_rule_solution;
 use endgame_core::explicit::ExplicitGame;
-use endgame_core::perpetual::{Ban, PerpetualCheck, RuleSolution, RuleValue, best_move, check_rule_solution};
-use endgame_core::{Game, Retrograde, Value, Wdl};
+use endgame_core::line::perpetual::best_move;
+use endgame_core::perpetual::{PerpetualCheck, RuleSolution};
+use endgame_core::{Ban, Game, RuleValue, Wdl};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
@@ -292,29 +296,7 @@ proptest! {
     #[test]
     fn the_rule_agrees_with_the_oracle(game in any_game()) {
         let expected = oracle(&game);
-        let solution = PerpetualCheck::new().solve(&game).unwrap();
-        let compact = PerpetualCheck::new().compact(true).solve(&game).unwrap();
-        // Without predecessor lists the passes generate (labelled) un-moves: the same values
-        // and ranks.
-        let unmoves = PerpetualCheck::new().edge_budget(0).solve(&game).unwrap();
-        // Every level of the components of the draws' moves a layer of its own (these games
-        // are smaller than a layer by default): the same values, other ranks.
-        let layered = PerpetualCheck::new().layer_size(0).solve(&game).unwrap();
-        let plain = Retrograde::new().solve(&game).unwrap();
-        for p in 0..game.num_positions() {
-            let got = solution.value(p).map(RuleValue::without_rank);
-            prop_assert_eq!(got, expected[p], "position {}", p);
-            prop_assert_eq!(compact.value(p), solution.value(p), "position {} (compact)", p);
-            prop_assert_eq!(unmoves.value(p), solution.value(p), "position {} (un-moves)", p);
-            prop_assert_eq!(layered.value(p).map(RuleValue::without_rank), got, "position {} (layers)", p);
-            if let Some(v @ (Value::Win(_) | Value::Loss(_))) = plain.value(p) {
-                prop_assert_eq!(solution.value(p), Some(RuleValue::from(v)), "position {} changed its mate", p);
-            }
-        }
-        prop_assert_eq!(best_moves_win(&game, &solution), Ok(()));
-        prop_assert_eq!(check_rule_solution(&game, &solution), Ok(()));
-        prop_assert_eq!(best_moves_win(&game, &layered), Ok(()));
-        prop_assert_eq!(check_rule_solution(&game, &layered), Ok(()));
+        solver_agrees(&game, &expected, best_moves_win)?;
     }
 
     #[test]

@@ -8,6 +8,10 @@ use std::fmt::Debug;
 
 use rayon::prelude::*;
 
+mod certificate;
+
+pub use certificate::check_rule_solution;
+
 use crate::game::{FirstLook, Game, Successor, Unmoves};
 use crate::line::successor_value;
 use crate::retrograde::Solution;

@@ -1,5 +1,7 @@
 //! Reading a solution: every move with its value, the best move, the main line.
 
+pub mod perpetual;
+
 use crate::game::{Game, Successor};
 use crate::retrograde::Solution;
 use crate::value::Value;
