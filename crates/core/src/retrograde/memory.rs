@@ -1,13 +1,10 @@
-//! How the solver's large arrays meet the machine (huge pages, prefetches) and its own count
-//! of the bytes it holds (see [`super::Retrograde::memory_estimate`] for the estimate).
+//! How the solver's large arrays meet the machine (huge pages, prefetches), and the bytes of
+//! its packed lists for its own count of what it holds.
 
 use rayon::prelude::*;
 
 use super::CHUNK;
-use super::cells::{Pos, Word};
 use super::packed::{Packed, Segment};
-use super::run::Run;
-use crate::game::Game;
 
 /// Bytes a packed list holds (its segments and their bytes).
 pub(super) fn packed_bytes(lists: &[Packed]) -> u64 {
@@ -65,16 +62,4 @@ pub(super) fn prefetch<T>(x: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = x;
-}
-
-impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
-    /// Bytes the solver's structures hold now: the cells, the lists of the start pass not
-    /// processed yet, the escapes, and `more` (the level bitmaps or lists in use).
-    pub(super) fn held_bytes(&self, more: u64) -> u64 {
-        let cells = (self.cells.capacity() * size_of::<W>()) as u64;
-        let lists = [&self.wl_levels, &self.draw_levels, &self.lost, &self.won, &self.drawn_moves];
-        let lists: u64 = lists.iter().map(|l| packed_bytes(l)).sum();
-        let escapes = self.escapes.lock().map_or(0, |e| e.capacity() * size_of::<(P, u32)>()) as u64;
-        cells + lists + escapes + more
-    }
 }

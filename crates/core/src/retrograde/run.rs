@@ -2,7 +2,7 @@
 //! decide wins and losses, and draws' distances, from the positions decided before.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -12,9 +12,9 @@ use super::cells::{
 use super::levels::{Bitmap, Event, Frontier, WORDS, at_level, pairs};
 use super::memory::{huge_vec, packed_bytes, prefetch};
 use super::packed::{Packed, append_packed, level_mut};
-use super::preds::Preds;
+use super::preds::{Preds, ReverseEdges};
 use super::{CHUNK, Hooks, Phase, Progress, Solution, SolveError};
-use crate::game::{FirstLook, Game};
+use crate::game::{FirstLook, Game, Successor};
 use crate::value::Value;
 
 /// What the start pass found, by distance, in lists that the level passes use as they are (no
@@ -134,6 +134,16 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         Ok(run)
     }
 
+    /// Bytes the solver's structures hold now: the cells, the lists of the start pass not
+    /// processed yet, the escapes, and `more` (the level bitmaps or lists in use).
+    fn held_bytes(&self, more: u64) -> u64 {
+        let cells = (self.cells.capacity() * size_of::<W>()) as u64;
+        let lists = [&self.wl_levels, &self.draw_levels, &self.lost, &self.won, &self.drawn_moves];
+        let lists: u64 = lists.iter().map(|l| packed_bytes(l)).sum();
+        let escapes = self.escapes.lock().map_or(0, |e| e.capacity() * size_of::<(P, u32)>()) as u64;
+        cells + lists + escapes + more
+    }
+
     /// The start pass for one position.
     fn classify(&self, pos: usize, found: &mut Found) -> Result<(), SolveError> {
         let game = self.game;
@@ -202,6 +212,64 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     pub(super) fn is_open(&self, pos: usize) -> bool {
         let word = self.cells[pos].get();
         word >> TAG_SHIFT == TAG_OPEN && word != HOLE
+    }
+
+    pub(super) fn reverse_edges(&mut self, game: &G) -> ReverseEdges {
+        let n = self.cells.len();
+        let counts: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        let each_child = |pos: usize, f: &mut dyn FnMut(usize)| {
+            // Decided positions (terminal, or lost for want of moves) need no predecessors
+            // from their moves, and holes have none.
+            if self.is_open(pos) {
+                game.for_each_move(pos, |_, succ| {
+                    if let Successor::Position(q) = succ {
+                        f(q);
+                    }
+                });
+            }
+        };
+        let done = AtomicU64::new(0);
+        (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
+            // Cancelled: the edges are left incomplete, and `propagate` stops at once.
+            if self.hooks.cancelled() {
+                return;
+            }
+            let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
+            let len = range.len() as u64;
+            for pos in range {
+                each_child(pos, &mut |q| {
+                    counts[q].fetch_add(1, Relaxed);
+                });
+            }
+            self.report(Phase::ReverseEdges, (done.fetch_add(len, Relaxed) + len) / 2);
+        });
+        let mut total = 0u64;
+        for c in &counts {
+            let k = c.load(Relaxed);
+            c.store(total, Relaxed);
+            total += k;
+        }
+        let edges: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
+        (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
+            // Cancelled: the edges are left incomplete, and `propagate` stops at once.
+            if self.hooks.cancelled() {
+                return;
+            }
+            let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
+            let len = range.len() as u64;
+            for pos in range {
+                each_child(pos, &mut |q| {
+                    let slot = counts[q].fetch_add(1, Relaxed);
+                    edges[slot as usize].store(pos as u32, Relaxed);
+                });
+            }
+            self.report(Phase::ReverseEdges, (done.fetch_add(len, Relaxed) + len) / 2);
+        });
+        // After the fill, counts[q] is where q's predecessors end.
+        ReverseEdges {
+            ends: counts.into_iter().map(AtomicU64::into_inner).collect(),
+            edges: edges.into_iter().map(AtomicU32::into_inner).collect(),
+        }
     }
 
     /// Applies one decided move to the position `p` that has it; returns whether `p` got
