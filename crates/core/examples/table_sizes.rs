@@ -17,9 +17,9 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use endgame_core::perpetual::{Ban, RuleValue};
-use endgame_core::table_file::{Category, TableId};
-use endgame_core::table_v2::V2Reader;
+use endgame_core::table::v2::V2Reader;
+use endgame_core::table::{Category, TableId};
+use endgame_core::{Ban, RuleValue};
 
 fn entry(v: RuleValue) -> u32 {
     match v {
@@ -124,28 +124,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "DTM entropy per (parity, category): order 0 {e0:.0} bytes, order 1 {e1:.0} bytes (models not counted)"
     );
 
-    if rest.iter().any(|a| a == "wdl") {
-        wdl_variants(&cat, &needed);
-        return Ok(());
-    }
-    if rest.iter().any(|a| a == "residues") {
-        residues(&cat, &sym, &needed);
-        return Ok(());
-    }
-    if rest.iter().any(|a| a == "params") {
-        params(&cat, &sym, &needed)?;
-        return Ok(());
-    }
-    if rest.iter().any(|a| a == "ctx") {
-        contexts(&cat, &sym, &needed);
-        return Ok(());
-    }
-    if rest.iter().any(|a| a == "tune") {
-        tune(&cat, &sym, &needed)?;
-        return Ok(());
-    }
-    if rest.iter().any(|a| a == "holes") {
-        holes_variants(&cat, &sym, &needed);
+    // A mode given runs alone (the first of this list when several are).
+    let modes = ["wdl", "residues", "params", "ctx", "tune", "holes"];
+    if let Some(mode) = modes.into_iter().find(|m| rest.iter().any(|a| a == m)) {
+        match mode {
+            "wdl" => wdl_variants(&cat, &needed),
+            "residues" => residues(&cat, &sym, &needed),
+            "params" => params(&cat, &sym, &needed)?,
+            "ctx" => contexts(&cat, &sym, &needed),
+            "tune" => tune(&cat, &sym, &needed)?,
+            _ => holes_variants(&cat, &sym, &needed),
+        }
         return Ok(());
     }
     let levels: &[i32] = if quick { &[9] } else { &[3, 9, 19] };

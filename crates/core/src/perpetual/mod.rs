@@ -13,7 +13,7 @@
 //!
 //! # Values
 //!
-//! A [`RuleValue`] adds wins and losses by the rule to [`Value`], ordered as "infinitely far"
+//! A [`RuleValue`] (defined in [`crate::value`], beside [`Value`]) adds wins and losses by the rule to [`Value`], ordered as "infinitely far"
 //! wins and losses (`Win(d)` > wins by the rule > draws > losses by the rule > `Loss(d)`), each
 //! with the [`Ban`] that decided it: [`Ban::Check`] when the result is one under the ban on
 //! perpetual check alone (the loser is forced to check forever), [`Ban::Chase`] when only the
@@ -48,7 +48,7 @@
 //!    round of `Z5`, and those each `νZ2` starts from once per iteration of `νZ4`, then
 //!    copied.
 //! 4. Draws get the distance to a drawn end again (breadth first among the remaining draws).
-
+//!
 //! # Layers
 //!
 //! Both stages solve their set (`D`, then `D'`) in **layers**, one after the other: the
@@ -60,8 +60,8 @@
 //! start, anything else is an escape. A layer's ranks and rounds continue those of the
 //! layers before, so they stay a certificate of the whole set. The fixpoints' iterations
 //! are then those of each layer, not all of them over every draw: Soldiers only advance, so
-//! their materials split into many layers (`KNvKPP`: 47 in the chase stage, which took 29 s
-//! instead of 196 s).
+//! their materials split into many layers (`KNvKPP`: 47 in the chase stage; the times in
+//! BENCHMARKS.md).
 //!
 //! # Ranks and the winner's move
 //!
@@ -78,7 +78,8 @@
 //! forever: the play is won. The rank kept is `2ρ`, plus 1 for an `M`-state whose move is an
 //! idle one (no winning check or chase): the winner takes a win out of `D'`, else a check to
 //! a smaller `ρ`, else the idle move (odd rank) or the chase (even) to the smallest rank. The
-//! certificate ([`check_rule_solution`]) checks all this on every position.
+//! certificate ([`crate::conformance::check_rule_solution`]) checks all this on every
+//! position.
 //!
 //! # Memory
 //!
@@ -89,6 +90,15 @@
 //! predecessors inside `D` (then `D'`) of each member (4 bytes per move between two members,
 //! 4 per member), built once with two un-move passes, when they fit in
 //! [`PerpetualCheck::edge_budget`]; else every pass generates un-moves.
+//!
+//! # Rooms
+//!
+//! This file holds the rule and what a game supplies for it ([`Checks`], [`Label`]);
+//! `solver` the solver ([`PerpetualCheck`]); `graph` the draws' moves, layers and attractor
+//! passes; `check` and `chase` the two stages; `solution` the [`RuleSolution`] with its ranks
+//! and rounds; `winner` the winner's move ([`winning_move`]). The moves of a position under the
+//! rule are read in [`crate::line::perpetual`], the certificate is
+//! [`crate::conformance::check_rule_solution`].
 use crate::game::{Successor, Unmoves};
 use crate::value::Value;
 // compat: removed after the house merge

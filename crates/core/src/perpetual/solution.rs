@@ -30,7 +30,7 @@ pub struct RuleStats {
     /// Attractor passes (`μZ1`) of the chase stage in all.
     pub chase_passes: u32,
     /// Layers of the check stage, solved one after the other (see
-    /// [`PerpetualCheck::layer_size`]).
+    /// [`PerpetualCheck::layer_size`](super::PerpetualCheck::layer_size)).
     pub layers: u32,
     /// Layers of the chase stage.
     pub chase_layers: u32,

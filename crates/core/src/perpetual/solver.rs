@@ -15,7 +15,8 @@ use crate::value::{Plies, RuleValue, Value};
 ///
 /// ```
 /// use endgame_core::explicit::ExplicitGame;
-/// use endgame_core::perpetual::{Ban, PerpetualCheck, RuleValue};
+/// use endgame_core::perpetual::PerpetualCheck;
+/// use endgame_core::{Ban, RuleValue};
 ///
 /// // 0 <-> 1 forever; the side to move at 0 is always in check: the side moving from 1
 /// // checks forever and loses.

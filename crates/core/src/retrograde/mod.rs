@@ -4,7 +4,7 @@
 //!
 //! 1. **Start** (parallel): every position is classified. A terminal position gets its value.
 //!    Every other position gets a counter: the number of its moves. Moves with a
-//!    [`Successor::Known`] value are turned into events at the level of that value's distance.
+//!    [`Successor::Known`](crate::game::Successor::Known) value are turned into events at the level of that value's distance.
 //!    A non-terminal position without moves is lost at once.
 //! 2. **Reverse edges** (parallel, only without [`Unmoves`]): a compressed list of the
 //!    predecessors of every position, built from the moves.
@@ -221,13 +221,11 @@ impl<'a> Retrograde<'a> {
     /// the two level bitmaps (an eighth since they have a bit per pair of positions: the rest is
     /// a margin) and a quarter byte per position for the packed lists of the start pass (moves
     /// with known values, about a byte per position in a list, at most three lists per
-    /// position, and the terminal positions). Measured with the Xiangqi materials of 78.7
-    /// million indices: lists of at most 0.19 bytes per index (`KRCvKR`), and 1.37 bytes per
-    /// index at the peak of `KRvKNC` with everything of the process. With [`CellSize::One`],
-    /// the long distances' escapes are not counted (8 bytes each; few, but 607,499 in
-    /// `KRvKNC`, 4.9 MB, held once the lists are gone). Plus 1 MiB for the fixed parts of the
+    /// position, and the terminal positions; measured at most 0.19 bytes per index, see
+    /// BENCHMARKS.md). With [`CellSize::One`], the long distances' escapes are not counted (8
+    /// bytes each, few, held once the lists are gone). Plus 1 MiB for the fixed parts of the
     /// lists (a list and a first segment per level, whatever the number of positions: in the
-    /// smallest materials they pass the terms per position, by 2 KiB in `KRvKN` under `hdu`).
+    /// smallest materials they pass the terms per position).
     #[must_use]
     pub fn memory_estimate(&self, positions: u64) -> u64 {
         let cells = match self.cells {

@@ -23,7 +23,7 @@ impl Solution {
     /// A solution from given values (`None` for holes), e.g. read back from a file.
     ///
     /// # Errors
-    /// When a distance exceeds [`MAX_PLIES`].
+    /// When a distance exceeds [`MAX_PLIES`](super::MAX_PLIES).
     pub fn from_values(values: impl IntoIterator<Item = Option<Value>>) -> Result<Self, SolveError> {
         let cells = values
             .into_iter()
@@ -35,7 +35,7 @@ impl Solution {
     /// Like [`Solution::from_values`], with 2-byte cells (half the memory).
     ///
     /// # Errors
-    /// When a distance exceeds [`MAX_COMPACT_PLIES`].
+    /// When a distance exceeds [`MAX_COMPACT_PLIES`](super::MAX_COMPACT_PLIES).
     pub fn from_values_compact(values: impl IntoIterator<Item = Option<Value>>) -> Result<Self, SolveError> {
         let cells = values
             .into_iter()
@@ -51,7 +51,7 @@ impl Solution {
     /// list of escapes, 8 bytes each, 16 where positions pass 32 bits).
     ///
     /// # Errors
-    /// When a distance exceeds [`MAX_PLIES`].
+    /// When a distance exceeds [`MAX_PLIES`](super::MAX_PLIES).
     pub fn from_values_bytes(values: impl IntoIterator<Item = Option<Value>>) -> Result<Self, SolveError> {
         let mut escapes = Vec::new();
         let cells = values
@@ -73,7 +73,7 @@ impl Solution {
     /// its distance goes to the side list).
     ///
     /// # Errors
-    /// When a distance exceeds [`MAX_PLIES`].
+    /// When a distance exceeds [`MAX_PLIES`](super::MAX_PLIES).
     pub fn from_fn_bytes(
         n: usize,
         value: impl Fn(usize) -> Option<Value> + Sync,
@@ -96,7 +96,7 @@ impl Solution {
     /// Like [`Solution::from_fn_bytes`], with the values of each range `k * range..(k + 1) *
     /// range` of `0..n` put into a buffer by `fill` (the ranges in parallel, each in one go:
     /// for readers that decode a block at a time). `error` turns the solver's errors into the
-    /// caller's: a distance beyond [`MAX_PLIES`], or `fill` giving a range another number of
+    /// caller's: a distance beyond [`MAX_PLIES`](super::MAX_PLIES), or `fill` giving a range another number of
     /// values than it has positions.
     pub(crate) fn from_ranges_bytes<E: Send>(
         n: usize,
@@ -145,7 +145,7 @@ impl Solution {
 
     /// The solver's own count of the bytes its structures held at its peak (the cells, the
     /// level bitmaps or lists, the start pass's packed lists not processed yet, the escapes),
-    /// for comparison with [`Retrograde::memory_estimate`]; `None` for a solution made from
+    /// for comparison with [`Retrograde::memory_estimate`](super::Retrograde::memory_estimate); `None` for a solution made from
     /// values.
     #[must_use]
     pub fn solver_peak_bytes(&self) -> Option<u64> {

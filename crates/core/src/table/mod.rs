@@ -62,6 +62,20 @@
 //! the expected table and the file's length, describes: a damaged file is refused, not trusted.
 //!
 //! Files are written to temporary names unique to the machine, process and call, synced, the
+//! DTM file renamed into place, then the WDL file, and the directory synced: a crash never
+//! leaves a partial file under a real name, and a WDL file is only there with its DTM file.
+//!
+//! # Rooms
+//!
+//! This file holds the format's vocabulary ([`TableId`], [`FileKind`], [`Category`],
+//! [`Compression`], [`TableError`]); `header` a header's fields, bytes and parsing; `write`
+//! the writer ([`write_tables`]); `atomic` temporary names and renames; `block` a
+//! decompressed [`Block`] and its decoding; `read` an open [`TableFile`]; `cache` the
+//! [`BlockCache`]; `pair` a table's two files together ([`TableFiles`], [`Pair`]) and the
+//! solvers' side of the format (solutions written and read back): the only room that knows
+//! the solvers' types. [`v2`] reads the previous format; [`open_files`] keeps a bounded pool
+//! of open descriptors.
+
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};

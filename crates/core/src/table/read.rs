@@ -407,7 +407,7 @@ impl TableFile {
 
     /// Reads every block (in parallel) and checks its checksum and that it decompresses (a WDL
     /// block to its size; a DTM block, whose size its WDL block tells, within its largest):
-    /// [`TableFiles::verify`] checks a table's two files in full.
+    /// [`TableFiles::verify`](super::TableFiles::verify) checks a table's two files in full.
     ///
     /// # Errors
     /// The first damaged block.
