@@ -6,7 +6,9 @@
 //! own statistics build on it (a game that counts per side to move keeps a [`Counts`] for each
 //! side and merges them).
 
-use crate::value::{Ban, RuleValue, Value};
+use rayon::prelude::*;
+
+use crate::value::{Ban, RuleValue};
 
 /// Counts of values: each position counted once per [`Counts::add`] (or `times` times per
 /// [`Counts::add_times`]), the longest distances kept.
@@ -71,9 +73,17 @@ impl Counts {
         }
     }
 
-    /// Counts one position of the plain game (`None`: a hole).
-    pub fn add_plain(&mut self, value: Option<Value>) {
-        self.add(value.map(RuleValue::from));
+    /// The counts of the values `value(p)` of the positions `p` in `0..n`, in parallel.
+    #[must_use]
+    pub fn of(n: usize, value: impl Fn(usize) -> Option<RuleValue> + Sync) -> Counts {
+        (0..n)
+            .into_par_iter()
+            .with_min_len(1 << 14)
+            .fold(Counts::default, |mut counts, p| {
+                counts.add(value(p));
+                counts
+            })
+            .reduce(Counts::default, Counts::merge)
     }
 
     /// The counts of both: sums, and the longer of the longest distances.
@@ -98,7 +108,7 @@ impl Counts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::Plies;
+    use crate::value::{Plies, Value};
 
     #[test]
     fn every_kind_of_value_is_counted_and_merges_add_up() {
@@ -108,8 +118,8 @@ mod tests {
         a.add(Some(RuleValue::LossByRule(Ban::Check, 3)));
         a.add(None);
         let mut b = Counts::default();
-        b.add_plain(Some(Value::Loss(Plies(4))));
-        b.add_plain(Some(Value::Win(Plies(2))));
+        b.add(Some(Value::Loss(Plies(4)).into()));
+        b.add(Some(Value::Win(Plies(2)).into()));
         b.add_times(Some(RuleValue::Draw(None)), 5);
         let both = a.merge(b);
         let expected = Counts {

@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::graph::{CHUNK, DrawIndex};
+use super::graph::DrawIndex;
 use crate::counts::Counts;
 use crate::retrograde::{Solution, SolveError};
 use crate::value::{Ban, Plies, RuleValue};
@@ -43,8 +43,8 @@ fn round_of(tops: &[u32], rank: u32) -> usize {
 }
 
 /// The payload of a cell of [`RuleSolution`]: a rank, or a draw's distance plus one.
-pub(super) const TAG_SHIFT: u32 = 29;
-pub(super) const PAYLOAD: u32 = (1 << TAG_SHIFT) - 1;
+const TAG_SHIFT: u32 = 29;
+const PAYLOAD: u32 = (1 << TAG_SHIFT) - 1;
 pub(super) const TAG_DRAW: u32 = 0;
 const TAG_WIN_CHECK: u32 = 1;
 const TAG_LOSS_CHECK: u32 = 2;
@@ -197,14 +197,7 @@ impl RuleSolution {
     /// Counts over all positions.
     #[must_use]
     pub fn summary(&self) -> Counts {
-        (0..self.len())
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .fold(Counts::default, |mut s, p| {
-                s.add(self.value(p));
-                s
-            })
-            .reduce(Counts::default, Counts::merge)
+        Counts::of(self.len(), |p| self.value(p))
     }
 
     /// A copy with the value of `pos`, a position of `D` (a draw of the plain game), replaced

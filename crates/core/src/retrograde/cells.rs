@@ -19,13 +19,13 @@ pub(super) const HOLE: u32 = PAYLOAD;
 pub const MAX_PLIES: u32 = PAYLOAD - 2;
 /// The largest distance the compact (2-byte) cells hold.
 pub const MAX_COMPACT_PLIES: u32 = COMPACT_PAYLOAD - 2;
-pub(super) const COMPACT_PAYLOAD: u32 = (1 << 14) - 1;
+const COMPACT_PAYLOAD: u32 = (1 << 14) - 1;
 /// The payload of a 1-byte cell that stands for a hole (open cells) or an escaped distance
 /// (decided cells, whose value is in the side list): the byte holds distances (draws: plus one)
 /// and move counters below it.
 pub const MAX_BYTE_PAYLOAD: u32 = (1 << 6) - 1;
 /// The logical payload of a decided 1-byte cell whose value is in the side list.
-pub(super) const ESCAPED: u32 = PAYLOAD;
+const ESCAPED: u32 = PAYLOAD;
 
 /// Storage of one cell. The solver works on logical 32-bit words (tag in the top two bits);
 /// a compact cell keeps the tag and a 14-bit payload in 16 bits, a byte cell a 6-bit payload.
@@ -78,7 +78,7 @@ impl Word for AtomicU32 {
 }
 
 #[inline(always)]
-pub(super) fn to_compact(logical: u32) -> u16 {
+fn to_compact(logical: u32) -> u16 {
     let payload = logical & PAYLOAD;
     let payload = if payload == HOLE { COMPACT_PAYLOAD } else { payload };
     debug_assert!(payload <= COMPACT_PAYLOAD);
@@ -86,7 +86,7 @@ pub(super) fn to_compact(logical: u32) -> u16 {
 }
 
 #[inline(always)]
-pub(super) fn from_compact(physical: u16) -> u32 {
+fn from_compact(physical: u16) -> u32 {
     let payload = u32::from(physical) & COMPACT_PAYLOAD;
     let payload = if payload == COMPACT_PAYLOAD { HOLE } else { payload };
     ((u32::from(physical) >> 14) << TAG_SHIFT) | payload
@@ -102,13 +102,13 @@ impl Word for AtomicU16 {
 }
 
 #[inline(always)]
-pub(super) fn to_byte(logical: u32) -> u8 {
+fn to_byte(logical: u32) -> u8 {
     let payload = (logical & PAYLOAD).min(MAX_BYTE_PAYLOAD);
     (((logical >> TAG_SHIFT) << 6) | payload) as u8
 }
 
 #[inline(always)]
-pub(super) fn from_byte(physical: u8) -> u32 {
+fn from_byte(physical: u8) -> u32 {
     let (tag, payload) = (u32::from(physical) >> 6, u32::from(physical) & MAX_BYTE_PAYLOAD);
     let payload = match (tag, payload) {
         (TAG_OPEN, MAX_BYTE_PAYLOAD) => HOLE,

@@ -30,7 +30,7 @@ pub(super) fn huge_vec<T: Send>(n: usize, init: impl Fn() -> T + Sync + Send) ->
 
 /// Asks Linux to back the pages of `len` bytes from `start` with huge pages (only for 8 MiB
 /// and more; elsewhere, or when the system says no, nothing changes but the speed).
-pub(super) fn advise_huge_pages(start: usize, len: usize) {
+fn advise_huge_pages(start: usize, len: usize) {
     #[cfg(target_os = "linux")]
     if len >= 8 << 20 && std::env::var_os("ENDGAME_NO_HUGE_PAGES").is_none() {
         let page = 4096;

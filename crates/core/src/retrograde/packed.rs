@@ -29,7 +29,7 @@ pub(super) struct Segment {
 }
 
 /// Positions after which joining two lists starts a new segment (the unit of the parallel walk).
-pub(super) const SEGMENT: u64 = 1 << 16;
+const SEGMENT: u64 = 1 << 16;
 
 impl Segment {
     pub(super) fn put(bytes: &mut Vec<u8>, mut delta: u64) {
@@ -83,7 +83,7 @@ impl Packed {
 
     /// Adds the positions of `other`; its segments join the last one while that is short and
     /// they follow it in order, else they stay segments of their own.
-    pub(super) fn append(&mut self, other: Packed) {
+    fn append(&mut self, other: Packed) {
         for seg in other.segments.into_iter().filter(|s| s.len > 0) {
             match self.segments.last_mut() {
                 Some(last) if last.len < SEGMENT && seg.first > last.last => {

@@ -20,7 +20,7 @@ use crate::value::Value;
 /// What the start pass found, by distance, in lists that the level passes use as they are (no
 /// second copy).
 #[derive(Default)]
-pub(super) struct Found {
+struct Found {
     /// Decided wins and losses (terminal positions, packed as the lists of events are).
     decided: Vec<Packed>,
     /// Terminal draws that end.
@@ -65,7 +65,7 @@ pub(super) struct Run<'a, 'g, G, W, P> {
 }
 
 /// Predecessors whose cells a level pass reads at once.
-pub(super) const BATCH: usize = 64;
+const BATCH: usize = 64;
 
 impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     pub(super) fn report(&self, phase: Phase, done: u64) {
@@ -209,7 +209,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     }
 
     /// Whether `pos` still needs its moves (not a hole, not decided, not terminal).
-    pub(super) fn is_open(&self, pos: usize) -> bool {
+    fn is_open(&self, pos: usize) -> bool {
         let word = self.cells[pos].get();
         word >> TAG_SHIFT == TAG_OPEN && word != HOLE
     }
@@ -217,31 +217,33 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     pub(super) fn reverse_edges(&mut self, game: &G) -> ReverseEdges {
         let n = self.cells.len();
         let counts: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-        let each_child = |pos: usize, f: &mut dyn FnMut(usize)| {
-            // Decided positions (terminal, or lost for want of moves) need no predecessors
-            // from their moves, and holes have none.
-            if self.is_open(pos) {
-                game.for_each_move(pos, |_, succ| {
-                    if let Successor::Position(q) = succ {
-                        f(q);
-                    }
-                });
-            }
-        };
         let done = AtomicU64::new(0);
-        (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
-            // Cancelled: the edges are left incomplete, and `propagate` stops at once.
-            if self.hooks.cancelled() {
-                return;
-            }
-            let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
-            let len = range.len() as u64;
-            for pos in range {
-                each_child(pos, &mut |q| {
-                    counts[q].fetch_add(1, Relaxed);
-                });
-            }
-            self.report(Phase::ReverseEdges, (done.fetch_add(len, Relaxed) + len) / 2);
+        // A pass over the moves, the positions in parallel by chunks: `edge(pos, q)` for each
+        // move of `pos` to a position `q` of the index.
+        let pass = |edge: &(dyn Fn(usize, usize) + Sync)| {
+            (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
+                // Cancelled: the edges are left incomplete, and `propagate` stops at once.
+                if self.hooks.cancelled() {
+                    return;
+                }
+                let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
+                let len = range.len() as u64;
+                for pos in range {
+                    // Decided positions (terminal, or lost for want of moves) need no
+                    // predecessors from their moves, and holes have none.
+                    if self.is_open(pos) {
+                        game.for_each_move(pos, |_, succ| {
+                            if let Successor::Position(q) = succ {
+                                edge(pos, q);
+                            }
+                        });
+                    }
+                }
+                self.report(Phase::ReverseEdges, (done.fetch_add(len, Relaxed) + len) / 2);
+            });
+        };
+        pass(&|_, q| {
+            counts[q].fetch_add(1, Relaxed);
         });
         let mut total = 0u64;
         for c in &counts {
@@ -250,20 +252,9 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             total += k;
         }
         let edges: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
-        (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
-            // Cancelled: the edges are left incomplete, and `propagate` stops at once.
-            if self.hooks.cancelled() {
-                return;
-            }
-            let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
-            let len = range.len() as u64;
-            for pos in range {
-                each_child(pos, &mut |q| {
-                    let slot = counts[q].fetch_add(1, Relaxed);
-                    edges[slot as usize].store(pos as u32, Relaxed);
-                });
-            }
-            self.report(Phase::ReverseEdges, (done.fetch_add(len, Relaxed) + len) / 2);
+        pass(&|pos, q| {
+            let slot = counts[q].fetch_add(1, Relaxed);
+            edges[slot as usize].store(pos as u32, Relaxed);
         });
         // After the fill, counts[q] is where q's predecessors end.
         ReverseEdges {

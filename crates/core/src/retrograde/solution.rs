@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::cells::{Cells, Escapes, HOLE, TAG_OPEN, Word, byte_word, cell, decode, encode, escaped};
 use super::{CHUNK, SolveError};
 use crate::counts::Counts;
-use crate::value::Value;
+use crate::value::{RuleValue, Value};
 
 /// The value of every position of a solved game.
 #[derive(Debug)]
@@ -200,13 +200,6 @@ impl Solution {
     /// Counts over all positions.
     #[must_use]
     pub fn summary(&self) -> Counts {
-        (0..self.len())
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .fold(Counts::default, |mut s, p| {
-                s.add_plain(self.value(p));
-                s
-            })
-            .reduce(Counts::default, Counts::merge)
+        Counts::of(self.len(), |p| self.value(p).map(RuleValue::from))
     }
 }

@@ -309,7 +309,7 @@ impl TableFile {
 
     /// Reads and checks the compressed bytes of block `b`, decompresses them into a buffer of
     /// at most `capacity` bytes; returns the buffer and the bytes written.
-    pub(super) fn read_compressed(&self, b: usize, capacity: usize) -> Result<(Vec<u8>, usize), TableError> {
+    fn read_compressed(&self, b: usize, capacity: usize) -> Result<(Vec<u8>, usize), TableError> {
         let path = &self.path;
         let (Some(&start), Some(&end)) = (self.offsets.get(b), self.offsets.get(b + 1)) else {
             return Err(TableError::damaged(path, format!("no block {b}")));
@@ -326,7 +326,7 @@ impl TableFile {
     }
 
     /// The positions of block `b`: the first and how many.
-    pub(super) fn block_range(&self, b: usize) -> (usize, usize) {
+    fn block_range(&self, b: usize) -> (usize, usize) {
         let n = self.head.id.positions as usize;
         let start = b * self.head.block;
         (start, self.head.block.min(n.saturating_sub(start)))

@@ -21,7 +21,7 @@
 //!   drawn end get the shortest such distance by rounds again.
 
 use crate::common::{
-    CHASE, CHECK, Edge, IDLE, Shape, edges, mates, solver_agrees, union_over_strategies, with_draws,
+    CHASE, CHECK, Edge, IDLE, Shape, edges, solver_agrees, union_over_strategies, values_of,
 };
 use endgame_core::conformance::check_rule_solution;
 use endgame_core::explicit::ExplicitGame;
@@ -203,32 +203,11 @@ fn winning_region(st: &States, judge: Judge) -> u32 {
 }
 
 fn oracle_by(game: &ExplicitGame, judge: Judge) -> Vec<Option<RuleValue>> {
-    let n = game.num_positions();
-    let mate = mates(game);
     let won = winning_region(&states(game, judge), judge);
     let by_check = winning_region(&states(game, Judge::CheckOnly), Judge::CheckOnly);
-    let mut value: Vec<Option<RuleValue>> = vec![None; n];
-    for u in 0..n {
-        if !game.is_position(u) {
-            continue;
-        }
-        let (mine, theirs) = (won >> (2 * u) & 1 == 1, won >> (2 * u + 1) & 1 == 1);
-        assert!(!(mine && theirs), "the oracle lets both sides win at {u}");
-        let ban = |s: usize| {
-            if judge != Judge::Reversed && by_check >> s & 1 == 1 { Ban::Check } else { Ban::Chase }
-        };
-        value[u] = match (game.terminal(u), mate[u]) {
-            (Some(t), _) => Some(t.into()),
-            (None, Some(m)) => {
-                assert_eq!(m.wdl() == Wdl::Win, mine, "oracle: mate and strategy disagree at {u}");
-                Some(m)
-            }
-            (None, None) if mine => Some(RuleValue::WinByRule(ban(2 * u), 0)),
-            (None, None) if theirs => Some(RuleValue::LossByRule(ban(2 * u + 1), 0)),
-            (None, None) => None,
-        };
-    }
-    with_draws(game, value)
+    values_of(game, won, |s| {
+        if judge != Judge::Reversed && by_check >> s & 1 == 1 { Ban::Check } else { Ban::Chase }
+    })
 }
 
 fn oracle(game: &ExplicitGame) -> Vec<Option<RuleValue>> {

@@ -7,7 +7,7 @@
 use endgame_core::conformance::check_rule_solution;
 use endgame_core::explicit::ExplicitGame;
 use endgame_core::perpetual::{PerpetualCheck, RuleSolution};
-use endgame_core::{Ban, Game, Plies, Retrograde, RuleValue, Successor, Value};
+use endgame_core::{Ban, Game, Plies, Retrograde, RuleValue, Successor, Value, Wdl};
 use proptest::prelude::*;
 
 /// At most this many strategies per game (the generator trims moves to stay below).
@@ -79,6 +79,33 @@ pub fn mates(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
     }
     // Terminal draws and the undecided are no mates.
     value.iter().map(|v| v.filter(|v| matches!(v, RuleValue::Win(_) | RuleValue::Loss(_)))).collect()
+}
+
+/// The oracle's values from the winning region `won` (bit `2 u`: the side to move at `u` wins,
+/// bit `2 u + 1`: the other side does): terminal values, mates (which must agree with `won`),
+/// results by the rule of the ban `ban(state)` (rank 0) for the rest of `won`, and draws.
+pub fn values_of(game: &ExplicitGame, won: u32, ban: impl Fn(usize) -> Ban) -> Vec<Option<RuleValue>> {
+    let n = game.num_positions();
+    let mate = mates(game);
+    let mut value: Vec<Option<RuleValue>> = vec![None; n];
+    for u in 0..n {
+        if !game.is_position(u) {
+            continue;
+        }
+        let (mine, theirs) = (won >> (2 * u) & 1 == 1, won >> (2 * u + 1) & 1 == 1);
+        assert!(!(mine && theirs), "the oracle lets both sides win at {u}");
+        value[u] = match (game.terminal(u), mate[u]) {
+            (Some(t), _) => Some(t.into()),
+            (None, Some(m)) => {
+                assert_eq!(m.wdl() == Wdl::Win, mine, "oracle: mate and strategy disagree at {u}");
+                Some(m)
+            }
+            (None, None) if mine => Some(RuleValue::WinByRule(ban(2 * u), 0)),
+            (None, None) if theirs => Some(RuleValue::LossByRule(ban(2 * u + 1), 0)),
+            (None, None) => None,
+        };
+    }
+    with_draws(game, value)
 }
 
 /// `value` with the draws filled in: every position left `None` is a draw, with the shortest

@@ -19,7 +19,7 @@
 //! - What neither side wins is a draw; draws that can reach a drawn end get the shortest such
 //!   distance by rounds again.
 
-use crate::common::{Edge, Shape, any_game, edges, mates, solver_agrees, union_over_strategies, with_draws};
+use crate::common::{Edge, Shape, any_game, edges, solver_agrees, union_over_strategies, values_of};
 use endgame_core::explicit::ExplicitGame;
 use endgame_core::line::perpetual::best_move;
 use endgame_core::perpetual::{PerpetualCheck, RuleSolution};
@@ -156,33 +156,8 @@ fn winning_region(st: &States) -> u32 {
 }
 
 fn oracle(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
-    let n = game.num_positions();
-    let mate = mates(game);
-    let st = states(game);
-    let won = winning_region(&st);
-    let mut value: Vec<Option<RuleValue>> = vec![None; n];
-    for u in 0..n {
-        if !game.is_position(u) {
-            continue;
-        }
-        let (mine, theirs) = (won >> (2 * u) & 1 == 1, won >> (2 * u + 1) & 1 == 1);
-        assert!(!(mine && theirs), "the oracle lets both sides win at {u}");
-        value[u] = match (game.terminal(u), mate[u]) {
-            (Some(t), _) => Some(t.into()),
-            (None, Some(m)) => {
-                assert_eq!(
-                    m.wdl() == endgame_core::Wdl::Win,
-                    mine,
-                    "oracle: mate and strategy disagree at {u}"
-                );
-                Some(m)
-            }
-            (None, None) if mine => Some(RuleValue::WinByRule(Ban::Check, 0)),
-            (None, None) if theirs => Some(RuleValue::LossByRule(Ban::Check, 0)),
-            (None, None) => None,
-        };
-    }
-    with_draws(game, value)
+    let won = winning_region(&states(game));
+    values_of(game, won, |_| Ban::Check)
 }
 
 /// Checks that the solver's best moves win: with them as my strategy everywhere, every play
