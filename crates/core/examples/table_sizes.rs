@@ -17,9 +17,9 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use endgame_core::perpetual::{Ban, RuleValue};
-use endgame_core::table_file::{Category, TableId};
-use endgame_core::table_v2::V2Reader;
+use endgame_core::table::v2::V2Reader;
+use endgame_core::table::{Category, TableId};
+use endgame_core::{Ban, RuleValue};
 
 fn entry(v: RuleValue) -> u32 {
     match v {
@@ -43,6 +43,37 @@ fn entropy(counts: &HashMap<u32, u64>) -> f64 {
             -(k as f64) * p.log2()
         })
         .sum::<f64>()
+}
+
+/// The categories `filled` (no holes) of each WDL block of `block` positions, the even
+/// positions first, packed 4 to a byte.
+fn wdl_blocks(filled: &[i8], block: usize) -> Vec<Vec<u8>> {
+    filled
+        .chunks(block)
+        .map(|ch| {
+            let ord: Vec<u8> =
+                ch.iter().step_by(2).chain(ch.iter().skip(1).step_by(2)).map(|&c| c as u8).collect();
+            ord.chunks(4).map(|c| c.iter().enumerate().fold(0, |b, (i, &x)| b | x << (2 * i))).collect()
+        })
+        .collect()
+}
+
+/// The DTM symbols `sym` (clipped to a byte) of each block of `block` positions: one stream
+/// per category that needs symbols, of the positions of that category in `filled`.
+fn dtm_streams(filled: &[i8], sym: &[u32], needed: &[bool], block: usize) -> Vec<Vec<u8>> {
+    (0..filled.len())
+        .step_by(block)
+        .map(|start| {
+            let end = filled.len().min(start + block);
+            let mut d = Vec::new();
+            for c in 0..5 {
+                if needed[c] {
+                    d.extend((start..end).filter(|&p| filled[p] == c as i8).map(|p| sym[p].min(255) as u8));
+                }
+            }
+            d
+        })
+        .collect()
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -124,28 +155,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "DTM entropy per (parity, category): order 0 {e0:.0} bytes, order 1 {e1:.0} bytes (models not counted)"
     );
 
-    if rest.iter().any(|a| a == "wdl") {
-        wdl_variants(&cat, &needed);
-        return Ok(());
-    }
-    if rest.iter().any(|a| a == "residues") {
-        residues(&cat, &sym, &needed);
-        return Ok(());
-    }
-    if rest.iter().any(|a| a == "params") {
-        params(&cat, &sym, &needed)?;
-        return Ok(());
-    }
-    if rest.iter().any(|a| a == "ctx") {
-        contexts(&cat, &sym, &needed);
-        return Ok(());
-    }
-    if rest.iter().any(|a| a == "tune") {
-        tune(&cat, &sym, &needed)?;
-        return Ok(());
-    }
-    if rest.iter().any(|a| a == "holes") {
-        holes_variants(&cat, &sym, &needed);
+    // A mode given runs alone (the first of this list when several are).
+    let modes = ["wdl", "residues", "params", "ctx", "tune", "holes"];
+    if let Some(mode) = modes.into_iter().find(|m| rest.iter().any(|a| a == m)) {
+        match mode {
+            "wdl" => wdl_variants(&cat, &needed),
+            "residues" => residues(&cat, &sym, &needed),
+            "params" => params(&cat, &sym, &needed)?,
+            "ctx" => contexts(&cat, &sym, &needed),
+            "tune" => tune(&cat, &sym, &needed)?,
+            _ => holes_variants(&cat, &sym, &needed),
+        }
         return Ok(());
     }
     let levels: &[i32] = if quick { &[9] } else { &[3, 9, 19] };
@@ -358,36 +378,14 @@ fn tune(cat: &[i8], sym: &[u32], needed: &[bool]) -> Result<(), Box<dyn std::err
         }
     }
     // WDL, 262,144, even first.
-    let wblock = 1usize << 18;
-    let wdl: Vec<Vec<u8>> = filled
-        .chunks(wblock)
-        .map(|ch| {
-            let ord: Vec<u8> =
-                ch.iter().step_by(2).chain(ch.iter().skip(1).step_by(2)).map(|&c| c as u8).collect();
-            ord.chunks(4).map(|c| c.iter().enumerate().fold(0, |b, (i, &x)| b | x << (2 * i))).collect()
-        })
-        .collect();
+    let wdl = wdl_blocks(&filled, 1 << 18);
     for &level in &levels {
         let t = cpu();
         let total: usize = wdl.iter().map(|d| zsize(d, level) + 8).sum();
         println!("WDL level {level:2}: {total:>10} bytes, {:.2} s CPU", cpu() - t);
     }
     for &block in &blocks {
-        let data: Vec<Vec<u8>> = (0..cat.len())
-            .step_by(block)
-            .map(|start| {
-                let end = cat.len().min(start + block);
-                let mut d = Vec::new();
-                for c in 0..5 {
-                    if needed[c] {
-                        d.extend(
-                            (start..end).filter(|&p| filled[p] == c as i8).map(|p| fsym[p].min(255) as u8),
-                        );
-                    }
-                }
-                d
-            })
-            .collect();
+        let data = dtm_streams(&filled, &fsym, needed, block);
         let raw: usize = data.iter().map(Vec::len).sum();
         for &level in &levels {
             let t = cpu();
@@ -461,27 +459,8 @@ fn params(cat: &[i8], sym: &[u32], needed: &[bool]) -> Result<(), Box<dyn std::e
     let block: usize = std::env::var("BLOCK").ok().and_then(|b| b.parse().ok()).unwrap_or(1 << 16);
     let free = (0..5).find(|&c| !needed[c] && c < 3).map(|c| c as i8).expect("a free category");
     let filled: Vec<i8> = cat.iter().map(|&c| if c < 0 { free } else { c }).collect();
-    let data: Vec<Vec<u8>> = (0..cat.len())
-        .step_by(block)
-        .map(|start| {
-            let end = cat.len().min(start + block);
-            let mut d = Vec::new();
-            for c in 0..5 {
-                if needed[c] {
-                    d.extend((start..end).filter(|&p| filled[p] == c as i8).map(|p| sym[p].min(255) as u8));
-                }
-            }
-            d
-        })
-        .collect();
-    let wdl: Vec<Vec<u8>> = filled
-        .chunks(1 << 18)
-        .map(|ch| {
-            let ord: Vec<u8> =
-                ch.iter().step_by(2).chain(ch.iter().skip(1).step_by(2)).map(|&c| c as u8).collect();
-            ord.chunks(4).map(|c| c.iter().enumerate().fold(0, |b, (i, &x)| b | x << (2 * i))).collect()
-        })
-        .collect();
+    let data = dtm_streams(&filled, sym, needed, block);
+    let wdl = wdl_blocks(&filled, 1 << 18);
     let raw: usize = data.iter().map(Vec::len).sum();
     for set in std::env::var("PARAMS")?.split(';') {
         let v: Vec<u32> = set.split(',').map(|x| x.parse().expect("a number")).collect();

@@ -4,8 +4,8 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::game::{Game, Successor, Unmoves};
-use crate::perpetual::{Checks, RuleValue};
-use crate::value::Value;
+use crate::perpetual::Checks;
+use crate::value::{Ban, RuleValue, Value};
 
 /// A game whose positions are `0..n` and whose moves are listed explicitly.
 ///
@@ -191,8 +191,7 @@ impl Checks for ExplicitGame {
     }
 
     fn has_chases(&self) -> bool {
-        !self.chases.is_empty()
-            || self.rule_known.values().any(|v| v.ban() == Some(crate::perpetual::Ban::Chase))
+        !self.chases.is_empty() || self.rule_known.values().any(|v| v.ban() == Some(Ban::Chase))
     }
 
     fn is_chase(&self, pos: usize, mv: usize) -> bool {

@@ -15,10 +15,10 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::graph::{CHUNK, Graph, Levels, Target, concat, layer_of};
-use super::{Ban, Checks, RuleValue};
+use super::Checks;
+use super::graph::{CHUNK, Graph, Levels, Target, concat, gather, layer_of};
 use crate::retrograde::SolveError;
-use crate::value::Wdl;
+use crate::value::{Ban, RuleValue, Wdl};
 
 /// The position is in check: every move into it is a check.
 const CHECK: u16 = 1;
@@ -177,16 +177,11 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
     /// The numbers `i` of the layer whose flags `pick` accepts.
     fn select(&self, pick: impl Fn(u16) -> bool + Sync) -> Vec<u32> {
         let flags = &self.flags;
-        (self.start..self.end)
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .fold(Vec::new, |mut out, i| {
-                if pick(flags[i]) {
-                    out.push(i as u32);
-                }
-                out
-            })
-            .reduce(Vec::new, concat)
+        gather(self.start..self.end, CHUNK, |i, out| {
+            if pick(flags[i]) {
+                out.push(i as u32);
+            }
+        })
     }
 
     /// Sets `bit` on the predecessors of the listed positions by a move of the kind `kind`
@@ -244,38 +239,33 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             return Err(SolveError::DistanceTooLarge);
         }
         let flags = &self.flags;
-        let frontier: Vec<u32> = (self.start..self.end)
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .fold(Vec::new, |mut seeds, i| {
-                let f = flags[i];
-                if f & (Z3_M | Z2_M) == Z2_M {
-                    let won = f & (GOOD_EXIT | TO_Z3) != 0 || self.chase_in[i].load(Relaxed) > 0;
-                    let idle = f & IDLE_EXIT != 0 || self.idle_in[i].load(Relaxed) > 0;
-                    let level = if won {
-                        first
-                    } else if idle {
-                        first | IDLE
-                    } else {
-                        0
-                    };
-                    self.level[2 * i].store(level, Relaxed);
-                    if level != 0 {
-                        seeds.push(2 * i as u32);
-                    }
+        let frontier: Vec<u32> = gather(self.start..self.end, CHUNK, |i, seeds| {
+            let f = flags[i];
+            if f & (Z3_M | Z2_M) == Z2_M {
+                let won = f & (GOOD_EXIT | TO_Z3) != 0 || self.chase_in[i].load(Relaxed) > 0;
+                let idle = f & IDLE_EXIT != 0 || self.idle_in[i].load(Relaxed) > 0;
+                let level = if won {
+                    first
+                } else if idle {
+                    first | IDLE
+                } else {
+                    0
+                };
+                self.level[2 * i].store(level, Relaxed);
+                if level != 0 {
+                    seeds.push(2 * i as u32);
                 }
-                if f & (Z3_O | Z2_O) == Z2_O {
-                    let checks = self.checks_out[i].load(Relaxed);
-                    self.counter[i].store(checks, Relaxed);
-                    let seed = f & BAD_EXIT == 0 && self.blockers[i].load(Relaxed) == 0 && checks == 0;
-                    self.level[2 * i + 1].store(if seed { first } else { 0 }, Relaxed);
-                    if seed {
-                        seeds.push(2 * i as u32 + 1);
-                    }
+            }
+            if f & (Z3_O | Z2_O) == Z2_O {
+                let checks = self.checks_out[i].load(Relaxed);
+                self.counter[i].store(checks, Relaxed);
+                let seed = f & BAD_EXIT == 0 && self.blockers[i].load(Relaxed) == 0 && checks == 0;
+                self.level[2 * i + 1].store(if seed { first } else { 0 }, Relaxed);
+                if seed {
+                    seeds.push(2 * i as u32 + 1);
                 }
-                seeds
-            })
-            .reduce(Vec::new, concat);
+            }
+        });
         let levels = Levels { level: &self.level, counter: &self.counter, max: MAX_LEVEL };
         // Only checks carry a state's joining: the moves into a state not in check count
         // through the fixed sets.

@@ -5,10 +5,11 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::graph::{CHUNK, Graph, Levels, Target, concat, layer_of};
-use super::{Ban, Checks, RuleStats, RuleValue};
+use super::Checks;
+use super::graph::{CHUNK, Graph, Levels, Target, concat, gather, layer_of};
+use super::solution::RuleStats;
 use crate::retrograde::{Solution, SolveError};
-use crate::value::Wdl;
+use crate::value::{Ban, RuleValue, Wdl};
 
 const CHECK: u8 = 1;
 /// The mover has a move out of `D` that wins, or a move out of its layer into a win of
@@ -262,33 +263,28 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         let flags = &self.flags;
         // The seeds: Cpre(Z) and F ∩ Cpre(Y); the counters for the rest. Only states of Y
         // outside Z can join X (X ⊆ Y: Y only shrinks within a round).
-        let frontier: Vec<u32> = (self.start..self.end)
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .fold(Vec::new, |mut seeds, i| {
-                let f = flags[i];
-                let open_m = f & (Z_M | Y_M) == Y_M;
-                let open_o = f & (Z_O | Y_O | SAFE_EXIT) == Y_O;
-                if f & Z_M == 0 {
-                    let seed = open_m && f & (GOOD_EXIT | TO_Z) != 0;
-                    self.level[2 * i].store(if seed { first } else { 0 }, Relaxed);
-                    if seed {
-                        seeds.push(2 * i as u32);
-                    }
+        let frontier: Vec<u32> = gather(self.start..self.end, CHUNK, |i, seeds| {
+            let f = flags[i];
+            let open_m = f & (Z_M | Y_M) == Y_M;
+            let open_o = f & (Z_O | Y_O | SAFE_EXIT) == Y_O;
+            if f & Z_M == 0 {
+                let seed = open_m && f & (GOOD_EXIT | TO_Z) != 0;
+                self.level[2 * i].store(if seed { first } else { 0 }, Relaxed);
+                if seed {
+                    seeds.push(2 * i as u32);
                 }
-                if f & Z_O == 0 {
-                    let outside_z_m = self.inside[i] - self.to_z[i].load(Relaxed);
-                    self.counter[i].store(outside_z_m, Relaxed);
-                    let all_in_y_m = self.to_y[i].load(Relaxed) == self.inside[i];
-                    let seed = open_o && (outside_z_m == 0 || (f & CHECK == 0 && all_in_y_m));
-                    self.level[2 * i + 1].store(if seed { first } else { 0 }, Relaxed);
-                    if seed {
-                        seeds.push(2 * i as u32 + 1);
-                    }
+            }
+            if f & Z_O == 0 {
+                let outside_z_m = self.inside[i] - self.to_z[i].load(Relaxed);
+                self.counter[i].store(outside_z_m, Relaxed);
+                let all_in_y_m = self.to_y[i].load(Relaxed) == self.inside[i];
+                let seed = open_o && (outside_z_m == 0 || (f & CHECK == 0 && all_in_y_m));
+                self.level[2 * i + 1].store(if seed { first } else { 0 }, Relaxed);
+                if seed {
+                    seeds.push(2 * i as u32 + 1);
                 }
-                seeds
-            })
-            .reduce(Vec::new, concat);
+            }
+        });
         let levels = Levels { level: &self.level, counter: &self.counter, max: (1 << 30) - 1 };
         self.graph.attract(
             frontier,

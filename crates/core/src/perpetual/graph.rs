@@ -6,9 +6,10 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::{Checks, RuleValue};
+use super::Checks;
 use crate::game::Successor;
 use crate::retrograde::SolveError;
+use crate::value::RuleValue;
 
 /// Positions handled by one parallel task of a scan.
 pub(super) const CHUNK: usize = 1 << 12;
@@ -216,6 +217,23 @@ pub(super) fn layer_of<T: Send>(
     values[start..end].par_iter_mut().enumerate().with_min_len(CHUNK).map(move |(k, v)| (start + k, v))
 }
 
+/// What `f` pushes for each number of `range`, in the order of the numbers: the numbers in
+/// parallel, at least `min_len` of them to a task.
+pub(super) fn gather<T: Send>(
+    range: std::ops::Range<usize>,
+    min_len: usize,
+    f: impl Fn(usize, &mut Vec<T>) + Sync + Send,
+) -> Vec<T> {
+    range
+        .into_par_iter()
+        .with_min_len(min_len)
+        .fold(Vec::new, |mut out, i| {
+            f(i, &mut out);
+            out
+        })
+        .reduce(Vec::new, concat)
+}
+
 /// Two lists one after the other (to gather lists made in parallel).
 pub(super) fn concat<T>(mut a: Vec<T>, mut b: Vec<T>) -> Vec<T> {
     a.append(&mut b);
@@ -373,20 +391,15 @@ impl<'g, G: Checks> Graph<'g, G> {
         end: usize,
         mark: impl Fn(usize, bool) -> Option<T> + Sync,
     ) -> Vec<(u32, T)> {
-        (start..end)
-            .into_par_iter()
-            .with_min_len(256)
-            .fold(Vec::new, |mut out, i| {
-                self.for_each_pred(i, |j, chase| {
-                    if j >= end
-                        && let Some(m) = mark(i, chase)
-                    {
-                        out.push((j as u32, m));
-                    }
-                });
-                out
-            })
-            .reduce(Vec::new, concat)
+        gather(start..end, 256, |i, out| {
+            self.for_each_pred(i, |j, chase| {
+                if j >= end
+                    && let Some(m) = mark(i, chase)
+                {
+                    out.push((j as u32, m));
+                }
+            });
+        })
     }
 
     /// Calls `f` with the number of every predecessor of member `i` (once per move) and

@@ -20,10 +20,14 @@
 //!   the ban on perpetual chase. What neither side wins is a draw; draws that can reach a
 //!   drawn end get the shortest such distance by rounds again.
 
-use crate::common::{CHASE, CHECK, Edge, IDLE, Shape, edges, mates, union_over_strategies, with_draws};
+use crate::common::{
+    CHASE, CHECK, Edge, IDLE, Shape, edges, solver_agrees, union_over_strategies, values_of,
+};
+use endgame_core::conformance::check_rule_solution;
 use endgame_core::explicit::ExplicitGame;
-use endgame_core::perpetual::{Ban, PerpetualCheck, RuleSolution, RuleValue, best_move, check_rule_solution};
-use endgame_core::{Game, Retrograde, Value, Wdl};
+use endgame_core::line::perpetual::best_move;
+use endgame_core::perpetual::{PerpetualCheck, RuleSolution};
+use endgame_core::{Ban, Game, RuleValue, Wdl};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
@@ -199,32 +203,11 @@ fn winning_region(st: &States, judge: Judge) -> u32 {
 }
 
 fn oracle_by(game: &ExplicitGame, judge: Judge) -> Vec<Option<RuleValue>> {
-    let n = game.num_positions();
-    let mate = mates(game);
     let won = winning_region(&states(game, judge), judge);
     let by_check = winning_region(&states(game, Judge::CheckOnly), Judge::CheckOnly);
-    let mut value: Vec<Option<RuleValue>> = vec![None; n];
-    for u in 0..n {
-        if !game.is_position(u) {
-            continue;
-        }
-        let (mine, theirs) = (won >> (2 * u) & 1 == 1, won >> (2 * u + 1) & 1 == 1);
-        assert!(!(mine && theirs), "the oracle lets both sides win at {u}");
-        let ban = |s: usize| {
-            if judge != Judge::Reversed && by_check >> s & 1 == 1 { Ban::Check } else { Ban::Chase }
-        };
-        value[u] = match (game.terminal(u), mate[u]) {
-            (Some(t), _) => Some(t.into()),
-            (None, Some(m)) => {
-                assert_eq!(m.wdl() == Wdl::Win, mine, "oracle: mate and strategy disagree at {u}");
-                Some(m)
-            }
-            (None, None) if mine => Some(RuleValue::WinByRule(ban(2 * u), 0)),
-            (None, None) if theirs => Some(RuleValue::LossByRule(ban(2 * u + 1), 0)),
-            (None, None) => None,
-        };
-    }
-    with_draws(game, value)
+    values_of(game, won, |s| {
+        if judge != Judge::Reversed && by_check >> s & 1 == 1 { Ban::Check } else { Ban::Chase }
+    })
 }
 
 fn oracle(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
@@ -292,29 +275,7 @@ proptest! {
     #[test]
     fn the_rule_agrees_with_the_oracle(game in any_game()) {
         let expected = oracle(&game);
-        let solution = PerpetualCheck::new().solve(&game).unwrap();
-        let compact = PerpetualCheck::new().compact(true).solve(&game).unwrap();
-        // Without predecessor lists the passes generate (labelled) un-moves: the same values
-        // and ranks.
-        let unmoves = PerpetualCheck::new().edge_budget(0).solve(&game).unwrap();
-        // Every level of the components of the draws' moves a layer of its own (these games
-        // are smaller than a layer by default): the same values, other ranks.
-        let layered = PerpetualCheck::new().layer_size(0).solve(&game).unwrap();
-        let plain = Retrograde::new().solve(&game).unwrap();
-        for p in 0..game.num_positions() {
-            let got = solution.value(p).map(RuleValue::without_rank);
-            prop_assert_eq!(got, expected[p], "position {}", p);
-            prop_assert_eq!(compact.value(p), solution.value(p), "position {} (compact)", p);
-            prop_assert_eq!(unmoves.value(p), solution.value(p), "position {} (un-moves)", p);
-            prop_assert_eq!(layered.value(p).map(RuleValue::without_rank), got, "position {} (layers)", p);
-            if let Some(v @ (Value::Win(_) | Value::Loss(_))) = plain.value(p) {
-                prop_assert_eq!(solution.value(p), Some(RuleValue::from(v)), "position {} changed its mate", p);
-            }
-        }
-        prop_assert_eq!(best_moves_win(&game, &solution), Ok(()));
-        prop_assert_eq!(check_rule_solution(&game, &solution), Ok(()));
-        prop_assert_eq!(best_moves_win(&game, &layered), Ok(()));
-        prop_assert_eq!(check_rule_solution(&game, &layered), Ok(()));
+        solver_agrees(&game, &expected, best_moves_win)?;
     }
 
     #[test]

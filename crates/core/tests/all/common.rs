@@ -1,11 +1,13 @@
 //! What the oracle tests of the bans on perpetual play share (`perpetual_oracle.rs`,
 //! `chase_oracle.rs`): random games with check marks and chase labels, the oracle's view of a
 //! move, mates and draw distances by rounds, and the enumeration of memoryless strategies.
-//! Like the oracles, it shares nothing with the solver but the game.
+//! Like the oracles, these share nothing with the solver but the game; the last helper,
+//! [`solver_agrees`], holds the solver's settings against an oracle's values.
 
+use endgame_core::conformance::check_rule_solution;
 use endgame_core::explicit::ExplicitGame;
-use endgame_core::perpetual::{Ban, RuleValue};
-use endgame_core::{Game, Plies, Successor, Value};
+use endgame_core::perpetual::{PerpetualCheck, RuleSolution};
+use endgame_core::{Ban, Game, Plies, Retrograde, RuleValue, Successor, Value, Wdl};
 use proptest::prelude::*;
 
 /// At most this many strategies per game (the generator trims moves to stay below).
@@ -77,6 +79,33 @@ pub fn mates(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
     }
     // Terminal draws and the undecided are no mates.
     value.iter().map(|v| v.filter(|v| matches!(v, RuleValue::Win(_) | RuleValue::Loss(_)))).collect()
+}
+
+/// The oracle's values from the winning region `won` (bit `2 u`: the side to move at `u` wins,
+/// bit `2 u + 1`: the other side does): terminal values, mates (which must agree with `won`),
+/// results by the rule of the ban `ban(state)` (rank 0) for the rest of `won`, and draws.
+pub fn values_of(game: &ExplicitGame, won: u32, ban: impl Fn(usize) -> Ban) -> Vec<Option<RuleValue>> {
+    let n = game.num_positions();
+    let mate = mates(game);
+    let mut value: Vec<Option<RuleValue>> = vec![None; n];
+    for u in 0..n {
+        if !game.is_position(u) {
+            continue;
+        }
+        let (mine, theirs) = (won >> (2 * u) & 1 == 1, won >> (2 * u + 1) & 1 == 1);
+        assert!(!(mine && theirs), "the oracle lets both sides win at {u}");
+        value[u] = match (game.terminal(u), mate[u]) {
+            (Some(t), _) => Some(t.into()),
+            (None, Some(m)) => {
+                assert_eq!(m.wdl() == Wdl::Win, mine, "oracle: mate and strategy disagree at {u}");
+                Some(m)
+            }
+            (None, None) if mine => Some(RuleValue::WinByRule(ban(2 * u), 0)),
+            (None, None) if theirs => Some(RuleValue::LossByRule(ban(2 * u + 1), 0)),
+            (None, None) => None,
+        };
+    }
+    with_draws(game, value)
 }
 
 /// `value` with the draws filled in: every position left `None` is a draw, with the shortest
@@ -238,4 +267,38 @@ pub fn any_game(shape: Shape) -> impl Strategy<Value = ExplicitGame> {
             game
         })
     })
+}
+
+/// The solver under the rule against `expected` (an oracle's values, ranks aside) at every
+/// position of `game`, in each of its settings (compact cells, un-moves instead of predecessor
+/// lists: the same values and ranks; every level of the draws' components a layer of its own:
+/// the same values, other ranks); the plain game's mates kept; and, for the default and the
+/// layered solves, `best_moves_win` (the oracle's check of the best moves) and the certificate.
+pub fn solver_agrees(
+    game: &ExplicitGame,
+    expected: &[Option<RuleValue>],
+    best_moves_win: impl Fn(&ExplicitGame, &RuleSolution) -> Result<(), String>,
+) -> Result<(), TestCaseError> {
+    let solution = PerpetualCheck::new().solve(game).unwrap();
+    let compact = PerpetualCheck::new().compact(true).solve(game).unwrap();
+    // Without predecessor lists the passes generate (labelled) un-moves.
+    let unmoves = PerpetualCheck::new().edge_budget(0).solve(game).unwrap();
+    // These games are smaller than a layer by default.
+    let layered = PerpetualCheck::new().layer_size(0).solve(game).unwrap();
+    let plain = Retrograde::new().solve(game).unwrap();
+    for p in 0..game.num_positions() {
+        let got = solution.value(p).map(RuleValue::without_rank);
+        prop_assert_eq!(got, expected[p], "position {}", p);
+        prop_assert_eq!(compact.value(p), solution.value(p), "position {} (compact)", p);
+        prop_assert_eq!(unmoves.value(p), solution.value(p), "position {} (un-moves)", p);
+        prop_assert_eq!(layered.value(p).map(RuleValue::without_rank), got, "position {} (layers)", p);
+        if let Some(v @ (Value::Win(_) | Value::Loss(_))) = plain.value(p) {
+            prop_assert_eq!(solution.value(p), Some(RuleValue::from(v)), "position {} changed its mate", p);
+        }
+    }
+    prop_assert_eq!(best_moves_win(game, &solution), Ok(()));
+    prop_assert_eq!(check_rule_solution(game, &solution), Ok(()));
+    prop_assert_eq!(best_moves_win(game, &layered), Ok(()));
+    prop_assert_eq!(check_rule_solution(game, &layered), Ok(()));
+    Ok(())
 }

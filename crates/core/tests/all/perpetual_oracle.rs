@@ -19,10 +19,11 @@
 //! - What neither side wins is a draw; draws that can reach a drawn end get the shortest such
 //!   distance by rounds again.
 
-use crate::common::{Edge, Shape, any_game, edges, mates, union_over_strategies, with_draws};
+use crate::common::{Edge, Shape, any_game, edges, solver_agrees, union_over_strategies, values_of};
 use endgame_core::explicit::ExplicitGame;
-use endgame_core::perpetual::{Ban, PerpetualCheck, RuleSolution, RuleValue, best_move, check_rule_solution};
-use endgame_core::{Game, Plies, Retrograde, Successor, Value};
+use endgame_core::line::perpetual::best_move;
+use endgame_core::perpetual::{PerpetualCheck, RuleSolution};
+use endgame_core::{Ban, Game, Plies, RuleValue, Successor, Value};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
@@ -155,33 +156,8 @@ fn winning_region(st: &States) -> u32 {
 }
 
 fn oracle(game: &ExplicitGame) -> Vec<Option<RuleValue>> {
-    let n = game.num_positions();
-    let mate = mates(game);
-    let st = states(game);
-    let won = winning_region(&st);
-    let mut value: Vec<Option<RuleValue>> = vec![None; n];
-    for u in 0..n {
-        if !game.is_position(u) {
-            continue;
-        }
-        let (mine, theirs) = (won >> (2 * u) & 1 == 1, won >> (2 * u + 1) & 1 == 1);
-        assert!(!(mine && theirs), "the oracle lets both sides win at {u}");
-        value[u] = match (game.terminal(u), mate[u]) {
-            (Some(t), _) => Some(t.into()),
-            (None, Some(m)) => {
-                assert_eq!(
-                    m.wdl() == endgame_core::Wdl::Win,
-                    mine,
-                    "oracle: mate and strategy disagree at {u}"
-                );
-                Some(m)
-            }
-            (None, None) if mine => Some(RuleValue::WinByRule(Ban::Check, 0)),
-            (None, None) if theirs => Some(RuleValue::LossByRule(Ban::Check, 0)),
-            (None, None) => None,
-        };
-    }
-    with_draws(game, value)
+    let won = winning_region(&states(game));
+    values_of(game, won, |_| Ban::Check)
 }
 
 /// Checks that the solver's best moves win: with them as my strategy everywhere, every play
@@ -230,29 +206,7 @@ proptest! {
     #[test]
     fn perpetual_check_agrees_with_the_oracle(game in any_game(SHAPE)) {
         let expected = oracle(&game);
-        let solution = PerpetualCheck::new().solve(&game).unwrap();
-        let compact = PerpetualCheck::new().compact(true).solve(&game).unwrap();
-        // Without predecessor lists the passes generate un-moves: the same values and ranks.
-        let unmoves = PerpetualCheck::new().edge_budget(0).solve(&game).unwrap();
-        // Every level of the components of the draws' moves a layer of its own (these games
-        // are smaller than a layer by default): the same values, other ranks.
-        let layered = PerpetualCheck::new().layer_size(0).solve(&game).unwrap();
-        let plain = Retrograde::new().solve(&game).unwrap();
-        for p in 0..game.num_positions() {
-            let got = solution.value(p).map(RuleValue::without_rank);
-            prop_assert_eq!(got, expected[p], "position {}", p);
-            prop_assert_eq!(compact.value(p), solution.value(p), "position {} (compact)", p);
-            prop_assert_eq!(unmoves.value(p), solution.value(p), "position {} (un-moves)", p);
-            prop_assert_eq!(layered.value(p).map(RuleValue::without_rank), got, "position {} (layers)", p);
-            // The plain game's mates keep winner and distance.
-            if let Some(v @ (Value::Win(_) | Value::Loss(_))) = plain.value(p) {
-                prop_assert_eq!(solution.value(p), Some(RuleValue::from(v)), "position {} changed its mate", p);
-            }
-        }
-        prop_assert_eq!(best_moves_win(&game, &solution), Ok(()));
-        prop_assert_eq!(check_rule_solution(&game, &solution), Ok(()));
-        prop_assert_eq!(best_moves_win(&game, &layered), Ok(()));
-        prop_assert_eq!(check_rule_solution(&game, &layered), Ok(()));
+        solver_agrees(&game, &expected, best_moves_win)?;
     }
 }
 

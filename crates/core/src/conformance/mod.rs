@@ -1,4 +1,7 @@
-//! The conformance harness every game runs in its tests.
+//! The conformance harness every game runs in its tests: index round trip, un-moves against
+//! moves, symmetry, a full consistency check of a solution, and (in `certificate`) the
+//! certificate of a solution under the bans on perpetual play
+//! ([`check_rule_solution`]), which a generation also runs on every table it writes.
 //!
 //! Each check returns `Err` with a message naming the first offending position, so a test can
 //! simply `unwrap()` it. The checks are exhaustive over the index: run them on sizes a test
@@ -7,6 +10,10 @@
 use std::fmt::Debug;
 
 use rayon::prelude::*;
+
+mod certificate;
+
+pub use certificate::check_rule_solution;
 
 use crate::game::{FirstLook, Game, Successor, Unmoves};
 use crate::line::successor_value;

@@ -1,4 +1,7 @@
-//! Reading a solution: every move with its value, the best move, the main line.
+//! Reading a solution: every move with its value, the best move, the main line; and in
+//! [`perpetual`] the same under the bans on perpetual play.
+
+pub mod perpetual;
 
 use crate::game::{Game, Successor};
 use crate::retrograde::Solution;

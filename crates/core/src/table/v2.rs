@@ -1,5 +1,5 @@
 //! Table files of format version 2 (one file per table: LZ4 blocks of 4096 positions, 1-, 2- or
-//! 4-byte codes), read to convert them to version 3 ([`crate::table_file`]) without solving
+//! 4-byte codes), read to convert them to version 3 ([`crate::table`]) without solving
 //! again, and written for the tests of that conversion.
 //!
 //! # Format (version 2, all integers little-endian)
@@ -33,10 +33,11 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use crate::perpetual::{Ban, RuleSolution, RuleValue};
-use crate::retrograde::SolveError;
-use crate::table_file::{Cursor, Short, TableError, TableId, read_at, sync_directory, temporary_name};
-use crate::value::{Plies, Value};
+use super::atomic::{sync_directory, temporary_name};
+use super::header::{Cursor, Short};
+use super::read::read_at;
+use super::{TableError, TableId};
+use crate::value::{Ban, Plies, RuleValue, Value};
 
 const MAGIC: &[u8; 8] = b"ENDGMTB\0";
 /// The version of the files this module reads and writes.
@@ -119,7 +120,7 @@ const BAN_CODES: u8 = 64;
 /// Writes the table of `n` values (`None` for holes; plain values as rule values) at `path` in
 /// format version 2, rule codes when `rule_codes` (ban codes when a value is a result of the
 /// ban on perpetual chase): what earlier versions of this program wrote, for the tests of
-/// [`crate::table_file`]'s conversion.
+/// [`crate::table`]'s conversion.
 ///
 /// # Errors
 /// When the file cannot be written, or a value does not fit the codes.
@@ -290,6 +291,24 @@ impl Block {
     }
 }
 
+/// A version-2 table's values, every block read and checked.
+pub(super) struct Values {
+    blocks: Vec<Block>,
+    n: usize,
+}
+
+impl Values {
+    /// The number of positions (holes included).
+    pub(super) const fn len(&self) -> usize {
+        self.n
+    }
+
+    /// The value of position `p` (`None`: a hole).
+    pub(super) fn get(&self, p: usize) -> Option<RuleValue> {
+        self.blocks[p / BLOCK_POSITIONS].rule_value(p % BLOCK_POSITIONS)
+    }
+}
+
 /// An open version-2 table file: its header read and checked, its blocks read on demand.
 pub struct V2Reader {
     path: std::path::PathBuf,
@@ -380,16 +399,17 @@ impl V2Reader {
         self.rule_kinds != 0
     }
 
-    /// Reads the whole table into memory (every block checked), holes as `None`.
-    ///
-    /// # Errors
-    /// When a block is damaged or a value beyond the solver's limits.
-    pub fn read(&self) -> Result<RuleSolution, TableError> {
+    /// Every block read and checked, for [`V2Reader::read`] (in `pair.rs`, beside the solvers'
+    /// types).
+    pub(super) fn values(&self) -> Result<Values, TableError> {
         let blocks: Vec<Block> =
             (0..self.crcs.len()).into_par_iter().map(|b| self.read_block(b)).collect::<Result<_, _>>()?;
-        let n = self.id.positions as usize;
-        RuleSolution::from_values(n, |p| blocks[p / BLOCK_POSITIONS].rule_value(p % BLOCK_POSITIONS))
-            .map_err(|e: SolveError| TableError::damaged(&self.path, e.to_string()))
+        Ok(Values { blocks, n: self.id.positions as usize })
+    }
+
+    /// The file.
+    pub(super) fn path(&self) -> &Path {
+        &self.path
     }
 }
 

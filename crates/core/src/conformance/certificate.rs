@@ -1,0 +1,163 @@
+//! The certificate of a solution under the bans on perpetual play: every result by the rule
+//! proven by its moves and ranks, position by position (the store runs it on every table it
+//! generates under those rules, the tests on every solve).
+
+use rayon::prelude::*;
+
+use crate::game::Successor;
+use crate::perpetual::{Checks, Choice, Label, RuleSolution, winning_move};
+use crate::value::{Ban, RuleValue, Value, Wdl};
+
+/// Positions handled by one parallel task.
+const CHUNK: usize = 1 << 12;
+
+/// Checks a solution under the rule against the game, position by position, as a certificate:
+///
+/// - mates and drawn ends are those of the plain solution (check that one with
+///   [`crate::conformance::check_solution`]); every result by the rule is a plain draw;
+/// - a win by the ban on perpetual check of rank `r` has a move to a loss by that ban of
+///   smaller rank (or out of the index to a loss by that ban), in an earlier round when the
+///   side to move is not in check, and no move to a mate; from a loss by that ban of rank `r`
+///   every move leads to a win of the opponent by mate or by that ban, in the same round or an
+///   earlier one and of smaller rank when the side to move is in check;
+/// - for a win by the ban on perpetual chase, the move [`winning_move`] plays is a win out
+///   of the index, into a result of the ban on perpetual check, or to a loss by the ban on
+///   perpetual chase whose `ρ` (rank / 2) is smaller for a check, whose round of `Z3` is not
+///   later for a chase, whose round of `Z5` is not later for an idle move; from a loss by
+///   that ban every move leads to a win of the opponent: by mate, by the ban on perpetual
+///   check, out of the index, or to a win by the ban on perpetual chase whose `ρ` is smaller
+///   for a check, whose round of `Z3` is earlier for a chase, whose round of `Z5` is earlier
+///   for an idle move;
+/// - a draw has no move to a loss of any kind and some move to a draw.
+///
+/// These prove every result by the rule (see the module notes: the winner's moves keep the
+/// win, and along any play the rounds and `ρ` cannot fall forever); a result of the ban on
+/// perpetual check stays among them. The draws' rule is only necessary (that no side can
+/// force a win, and which ban a result needs, is the solver's fixpoint, proven on small games
+/// against a brute-force oracle).
+///
+/// # Errors
+/// A message naming the first position that fails.
+pub fn check_rule_solution<G: Checks>(game: &G, solution: &RuleSolution) -> Result<(), String> {
+    (0..game.num_positions()).into_par_iter().with_min_len(CHUNK).try_for_each(|pos| {
+        if !game.is_position(pos) || game.terminal(pos).is_some() {
+            return Ok(());
+        }
+        let Some(value) = solution.value(pos) else { return Err(format!("position {pos} has no value")) };
+        let plain = solution.plain().value(pos);
+        if !value.is_by_rule() && value.wdl() != Wdl::Draw {
+            return if plain.map(RuleValue::from) == Some(value) {
+                Ok(())
+            } else {
+                Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"))
+            };
+        }
+        if !matches!(plain, Some(Value::Draw(_))) {
+            return Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"));
+        }
+        let check = game.in_check(pos);
+        let mut children = Vec::new();
+        game.for_each_move(pos, |mv, to| {
+            let (after, inside) = match to {
+                Successor::Position(q) => (solution.value(q), true),
+                Successor::Known(v) => (Some(game.known_by_rule(pos, mv, v)), false),
+            };
+            children.push((after, inside, game.label(pos, mv, to)));
+        });
+        let fail = |what: &str| Err(format!("position {pos} ({value:?}, in check: {check}): {what}"));
+        if value.wdl() != Wdl::Draw && children.iter().any(|(c, ..)| matches!(c, Some(RuleValue::Loss(_)))) {
+            return fail("a move mates");
+        }
+        let rho_round = |r: u32| (solution.chase_round(r), r >> 1);
+        match value {
+            RuleValue::WinByRule(Ban::Check, rank) => {
+                let progress = children.iter().any(|&(child, inside, _)| match child {
+                    Some(RuleValue::LossByRule(Ban::Check, r)) if inside => {
+                        r < rank && (check || solution.round(r) < solution.round(rank))
+                    }
+                    Some(RuleValue::LossByRule(Ban::Check, _)) => true,
+                    _ => false,
+                });
+                if !progress {
+                    return fail("no move to a smaller rank (of an earlier round when not in check)");
+                }
+            }
+            RuleValue::LossByRule(Ban::Check, rank) => {
+                for &(child, inside, _) in &children {
+                    let ok = match child {
+                        Some(RuleValue::Win(_)) => true,
+                        Some(RuleValue::WinByRule(Ban::Check, r)) if inside => {
+                            solution.round(r) <= solution.round(rank) && (!check || r < rank)
+                        }
+                        Some(RuleValue::WinByRule(Ban::Check, _)) => true,
+                        _ => false,
+                    };
+                    if !ok {
+                        return fail(&format!("a move to {child:?}"));
+                    }
+                }
+            }
+            RuleValue::WinByRule(Ban::Chase, rank) => {
+                let choices: Vec<Choice> = children
+                    .iter()
+                    .map(|&(after, inside, label)| Choice {
+                        label,
+                        after: after.unwrap_or(RuleValue::Draw(None)),
+                        inside,
+                    })
+                    .collect();
+                let Some(k) = winning_move(value, &choices) else {
+                    return fail("no move keeps the win as the ranks say");
+                };
+                let ((r5, r3), rho) = rho_round(rank);
+                let ok = match choices[k] {
+                    Choice { after: RuleValue::LossByRule(Ban::Chase, r), inside: true, label } => {
+                        let ((t5, t3), t) = rho_round(r);
+                        match label {
+                            Label::Check => t < rho,
+                            Label::Chase => t3 <= r3,
+                            Label::Idle => t5 <= r5,
+                        }
+                    }
+                    Choice { after, .. } => after.wdl() == Wdl::Loss,
+                };
+                if !ok {
+                    return fail(&format!(
+                        "the winning move (number {k}, {:?}) makes no progress",
+                        choices[k]
+                    ));
+                }
+            }
+            RuleValue::LossByRule(Ban::Chase, rank) => {
+                let ((r5, r3), rho) = rho_round(rank);
+                for &(child, inside, label) in &children {
+                    let ok = match child {
+                        Some(RuleValue::Win(_) | RuleValue::WinByRule(Ban::Check, _)) => true,
+                        Some(RuleValue::WinByRule(Ban::Chase, r)) if inside => {
+                            let ((t5, t3), t) = rho_round(r);
+                            match label {
+                                Label::Check => t < rho,
+                                Label::Chase => t3 < r3,
+                                Label::Idle => t5 < r5,
+                            }
+                        }
+                        Some(RuleValue::WinByRule(Ban::Chase, _)) => true,
+                        _ => false,
+                    };
+                    if !ok {
+                        return fail(&format!("a move ({label:?}) to {child:?}"));
+                    }
+                }
+            }
+            _ => {
+                if children.iter().any(|(c, ..)| c.is_some_and(|c| c.wdl() == Wdl::Loss)) {
+                    return fail("a move wins");
+                }
+                if !children.iter().any(|(c, ..)| c.is_some_and(|c| c.wdl() == Wdl::Draw)) {
+                    return fail("no move draws");
+                }
+            }
+        }
+        Ok(())
+    })
+}

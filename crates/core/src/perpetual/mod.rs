@@ -1,0 +1,186 @@
+//! Exact solving under the bans on perpetual check and perpetual chase.
+//!
+//! # The rule
+//!
+//! A game marks every move with a label: a **check** when the side to move after it is in
+//! check ([`Checks::in_check`]), else a **chase** when the game says so ([`Checks::is_chase`]),
+//! else **idle**. Finite play is as in the plain game ([`crate::Retrograde`]): terminal values,
+//! no move = loss, known values of moves out of the index. In an endless play each side has a
+//! *level*: 2 if from some point on all its moves are checks, 1 if from some point on all are
+//! checks or chases (not all checks), 0 otherwise. The side of the higher level loses; equal
+//! levels draw. A game that marks no chase (the default) is under the ban on perpetual check
+//! alone: the side that checks forever while the other does not loses.
+//!
+//! # Values
+//!
+//! A [`RuleValue`] (defined in [`crate::value`], beside [`Value`]) adds wins and losses by the rule to [`Value`], ordered as "infinitely far"
+//! wins and losses (`Win(d)` > wins by the rule > draws > losses by the rule > `Loss(d)`), each
+//! with the [`Ban`] that decided it: [`Ban::Check`] when the result is one under the ban on
+//! perpetual check alone (the loser is forced to check forever), [`Ban::Chase`] when only the
+//! ban on perpetual chase makes it (the loser can avoid checking forever, not chasing). A rule
+//! value carries a *rank*, a progress measure of the winner (below); it is no distance.
+//!
+//! # Algorithm
+//!
+//! 1. The plain game is solved ([`crate::Retrograde`]); its wins and losses keep winner and
+//!    distance. Let `D` be its non-terminal draws. A state is a position with who is to move
+//!    (`M`: me, `O`: the opponent); moves out of `D` end the play with a result for me.
+//! 2. **Ban on perpetual check** (module `check`): my endless play wins iff `E` = {me to
+//!    move, not in check} is seen finitely often and `F` = {opponent to move, not in check}
+//!    infinitely often, a one-pair Rabin condition: `W = μZ. νY. μX. Cpre(Z) ∪ (F ∩ Cpre(Y))
+//!    ∪ (¬E ∩ Cpre(X))`, where a move out of `D` wins for me only into a mate or a result of
+//!    this ban. Each `μX` is a retrograde pass with move counters over the predecessor lists,
+//!    O(positions + moves), in parallel. The rule is the same for both sides, so one
+//!    computation serves both: a position is won if its `M`-state is in `W`, lost if its
+//!    `O`-state is. These are exactly the results under the ban on perpetual check alone.
+//! 3. **Ban on perpetual chase** (module `chase`, only when the game marks chases): on the
+//!    draws left, `D'`, a max-parity game on moves with priorities O-idle 5, M-idle 4, O-chase
+//!    3, M-chase 2, checks 1 (I win when the largest priority seen infinitely often is even),
+//!    every move out of `D'` ending the play with its value (step 2's results included):
+//!    `W = μZ5. νZ4. μZ3. νZ2. μZ1. Pre`, where a state is in `Pre` when I can make (`M`) or
+//!    the opponent must make (`O`) a move into a win of mine or into `Z_p`, `p` its priority.
+//!    The sets stay nested (`Z5 ⊆ Z3 ⊆ Z1 ⊆ Z2 ⊆ Z4`); each `μZ1` is a retrograde pass that
+//!    follows checks only, the idle moves and chases being counted against `Z5`, `Z4`, `Z3`,
+//!    `Z2` as those change (counts kept up through the predecessor lists, which carry the
+//!    chase label of each move).
+//!
+//!    The counts each iteration of `νZ4` starts from (moves into `Z5`) are made once per
+//!    round of `Z5`, and those each `νZ2` starts from once per iteration of `νZ4`, then
+//!    copied.
+//! 4. Draws get the distance to a drawn end again (breadth first among the remaining draws).
+//!
+//! # Layers
+//!
+//! Both stages solve their set (`D`, then `D'`) in **layers**, one after the other: the
+//! strongly connected components of its moves, by level (0: no move leads to another
+//! component; else one more than the highest level a move leads to), consecutive levels
+//! merged up to a least size ([`PerpetualCheck::layer_size`]). A layer's moves into the
+//! layers solved before it end the play there with the value found, which is how the
+//! fixpoints over the whole set count them: a win of mine there is in every `Z` from the
+//! start, anything else is an escape. A layer's ranks and rounds continue those of the
+//! layers before, so they stay a certificate of the whole set. The fixpoints' iterations
+//! are then those of each layer, not all of them over every draw: Soldiers only advance, so
+//! their materials split into many layers (`KNvKPP`: 47 in the chase stage; the times in
+//! BENCHMARKS.md).
+//!
+//! # Ranks and the winner's move
+//!
+//! Check: a state of `W` added in round `r` of `Z` at level `j` of its last `μX` has rank
+//! `offset(r) + j`. Winner's move: to the smallest rank (see [`winning_move`]); it keeps
+//! the win, the rank falls at each move except after the winner's moves that give no check,
+//! and the round never grows, so the opponent checks forever while the winner does not.
+//!
+//! Chase: a state gets `ρ` = its level in the last `μZ1` of its round of `Z3` (numbered on
+//! through the rounds); `R5(ρ)`, `R3(ρ)` are its rounds of `Z5` and `Z3`. Every move of the
+//! loser goes down: idle `R5`, chase `R3`, check `ρ` strictly; the winner has a move with
+//! idle `R5 ≤`, chase `R3 ≤`, check `ρ <`. So on any play idle moves of the loser stop, then
+//! (if the winner stops idling) its chases, then it could only check and `ρ` would fall
+//! forever: the play is won. The rank kept is `2ρ`, plus 1 for an `M`-state whose move is an
+//! idle one (no winning check or chase): the winner takes a win out of `D'`, else a check to
+//! a smaller `ρ`, else the idle move (odd rank) or the chase (even) to the smallest rank. The
+//! certificate ([`crate::conformance::check_rule_solution`]) checks all this on every
+//! position.
+//!
+//! # Memory
+//!
+//! The plain solution, a bit per position with a 4-byte count per 64 positions (the set
+//! `D`), and 29 bytes per position of `D` while the check stage runs; then 4 bytes per
+//! position of `D` (the results) and, for chases, 46 bytes per position of `D'` (the
+//! layers' search for components takes less, before). Besides, the
+//! predecessors inside `D` (then `D'`) of each member (4 bytes per move between two members,
+//! 4 per member), built once with two un-move passes, when they fit in
+//! [`PerpetualCheck::edge_budget`]; else every pass generates un-moves.
+//!
+//! # Rooms
+//!
+//! This file holds the rule and what a game supplies for it ([`Checks`], [`Label`]);
+//! `solver` the solver ([`PerpetualCheck`]); `graph` the draws' moves, layers and attractor
+//! passes; `check` and `chase` the two stages; `solution` the [`RuleSolution`] with its ranks
+//! and rounds; `winner` the winner's move ([`winning_move`]). The moves of a position under the
+//! rule are read in [`crate::line::perpetual`], the certificate is
+//! [`crate::conformance::check_rule_solution`].
+use crate::game::{Successor, Unmoves};
+use crate::value::Value;
+// compat: removed after the house merge
+pub use crate::value::{Ban, RuleValue};
+
+mod chase;
+mod check;
+mod graph;
+mod solution;
+mod solver;
+mod winner;
+
+// compat: removed after the house merge
+pub use crate::conformance::check_rule_solution;
+pub use solution::{RuleSolution, RuleStats};
+pub use solver::{DEFAULT_EDGE_BUDGET, DEFAULT_LAYER_SIZE, PerpetualCheck};
+pub use winner::{Choice, winning_move};
+
+/// The label of a move under the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Label {
+    /// Neither a check nor a chase.
+    Idle,
+    /// A chase (no check).
+    Chase,
+    /// The side to move after it is in check.
+    Check,
+}
+
+/// A game with the marks that the rule needs: checks and, optionally, chases.
+pub trait Checks: Unmoves {
+    /// Whether the side to move is in check at `pos` (the move that led here gave check).
+    /// Asked only for non-terminal positions.
+    fn in_check(&self, pos: usize) -> bool;
+
+    /// The value under the rule of the position outside the index that the move `mv` of `pos`
+    /// leads to, for the side to move there; `plain` is the value [`crate::Game::for_each_move`]
+    /// reported for it ([`Successor::Known`]). The default: the same value (right for a game
+    /// whose outside positions are all decided by mate or drawn ends).
+    ///
+    /// The two must agree as [`RuleValue::plain`] says: the same mates, and a draw in the plain
+    /// game for every rule value.
+    fn known_by_rule(&self, pos: usize, mv: Self::Move, plain: Value) -> RuleValue {
+        let _ = (pos, mv);
+        plain.into()
+    }
+
+    /// Whether the game marks chases at all, or a move out of the index may lead to a result
+    /// of the ban on perpetual chase ([`Checks::known_by_rule`]); `false` (the default): the
+    /// rule is the ban on perpetual check alone, and [`Checks::is_chase`] is never asked.
+    fn has_chases(&self) -> bool {
+        false
+    }
+
+    /// Whether the move `mv` of `pos`, a move to a position of the index where the side to
+    /// move is not in check, is a chase. The default: never.
+    fn is_chase(&self, pos: usize, mv: Self::Move) -> bool {
+        let _ = (pos, mv);
+        false
+    }
+
+    /// Calls `f` once for every un-move into `pos` (a position not in check) as
+    /// [`Unmoves::for_each_unmove`] does, with whether the move is a chase
+    /// ([`Checks::is_chase`] of the move; the multiset of the two must agree). The game may
+    /// skip the positions `wanted` refuses (the solver ignores them), and so spare working out
+    /// their labels. The default: every un-move, no chase.
+    fn for_each_labelled_unmove(
+        &self,
+        pos: usize,
+        wanted: impl Fn(usize) -> bool,
+        mut f: impl FnMut(usize, bool),
+    ) {
+        let _ = wanted;
+        self.for_each_unmove(pos, |p| f(p, false));
+    }
+
+    /// The label of the move `mv` of `pos` that leads to `to`.
+    fn label(&self, pos: usize, mv: Self::Move, to: Successor) -> Label {
+        match to {
+            Successor::Position(q) if self.in_check(q) => Label::Check,
+            Successor::Position(_) if self.has_chases() && self.is_chase(pos, mv) => Label::Chase,
+            _ => Label::Idle,
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! The value of every position under the rule: the plain solution, and a word per plain
+//! draw (its result by the rule with its rank, or its draw distance), with the rounds that
+//! give the ranks their meaning; and the figures of the solve.
+
+use rayon::prelude::*;
+
+use super::graph::DrawIndex;
+use crate::counts::Counts;
+use crate::retrograde::{Solution, SolveError};
+use crate::value::{Ban, Plies, RuleValue};
+
+/// Figures of one solve under the rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleStats {
+    /// Drawn positions of the plain game (non-terminal), the set `D`.
+    pub plain_draws: u64,
+    /// Rounds of the outer fixpoint (`Z`) of the check stage over all its layers, the last
+    /// one of each finding nothing.
+    pub rounds: u32,
+    /// Attractor passes (`X`) of the check stage in all.
+    pub passes: u32,
+    /// Draws left after the check stage, the set `D'` of the chase stage (0 when the game
+    /// marks no chase).
+    pub chase_draws: u64,
+    /// Rounds of `Z5` of the chase stage over all its layers, the last one of each finding
+    /// nothing.
+    pub chase_rounds: u32,
+    /// Iterations of `νZ4` of the chase stage in all.
+    pub chase_iterations: u32,
+    /// Attractor passes (`μZ1`) of the chase stage in all.
+    pub chase_passes: u32,
+    /// Layers of the check stage, solved one after the other (see
+    /// [`PerpetualCheck::layer_size`](super::PerpetualCheck::layer_size)).
+    pub layers: u32,
+    /// Layers of the chase stage.
+    pub chase_layers: u32,
+}
+
+/// The largest rank of each productive round, in order: a rank `r` belongs to the first round
+/// whose largest rank is at least `r`.
+fn round_of(tops: &[u32], rank: u32) -> usize {
+    tops.partition_point(|&top| top < rank)
+}
+
+/// The payload of a cell of [`RuleSolution`]: a rank, or a draw's distance plus one.
+const TAG_SHIFT: u32 = 29;
+const PAYLOAD: u32 = (1 << TAG_SHIFT) - 1;
+pub(super) const TAG_DRAW: u32 = 0;
+const TAG_WIN_CHECK: u32 = 1;
+const TAG_LOSS_CHECK: u32 = 2;
+const TAG_WIN_CHASE: u32 = 3;
+const TAG_LOSS_CHASE: u32 = 4;
+
+pub(super) const fn cell(tag: u32, payload: u32) -> u32 {
+    (tag << TAG_SHIFT) | payload
+}
+
+/// The cell of a value of `D`, when its rank or distance fits.
+pub(super) fn cell_of(value: RuleValue) -> Result<u32, SolveError> {
+    let (tag, payload) = match value {
+        RuleValue::WinByRule(Ban::Check, r) => (TAG_WIN_CHECK, r),
+        RuleValue::LossByRule(Ban::Check, r) => (TAG_LOSS_CHECK, r),
+        RuleValue::WinByRule(Ban::Chase, r) => (TAG_WIN_CHASE, r),
+        RuleValue::LossByRule(Ban::Chase, r) => (TAG_LOSS_CHASE, r),
+        RuleValue::Draw(Some(d)) => (TAG_DRAW, d.0.saturating_add(1)),
+        _ => (TAG_DRAW, 0),
+    };
+    if payload > PAYLOAD { Err(SolveError::DistanceTooLarge) } else { Ok(cell(tag, payload)) }
+}
+
+/// The value of a cell.
+pub(super) const fn value_of(word: u32) -> RuleValue {
+    let payload = word & PAYLOAD;
+    match word >> TAG_SHIFT {
+        TAG_WIN_CHECK => RuleValue::WinByRule(Ban::Check, payload),
+        TAG_LOSS_CHECK => RuleValue::LossByRule(Ban::Check, payload),
+        TAG_WIN_CHASE => RuleValue::WinByRule(Ban::Chase, payload),
+        TAG_LOSS_CHASE => RuleValue::LossByRule(Ban::Chase, payload),
+        _ if payload == 0 => RuleValue::Draw(None),
+        _ => RuleValue::Draw(Some(Plies(payload - 1))),
+    }
+}
+
+/// The value of every position under the rule.
+#[derive(Debug)]
+pub struct RuleSolution {
+    pub(super) plain: Solution,
+    pub(super) index: DrawIndex,
+    /// Per position of `D` (the plain draws): tag and rank or draw distance.
+    pub(super) words: Vec<u32>,
+    pub(super) stats: RuleStats,
+    /// The largest rank of each round of the check stage (see [`round_of`]).
+    pub(super) tops: Vec<u32>,
+    /// The largest `ρ` of each round of `Z5`, and of `Z3`, of the chase stage.
+    pub(super) tops5: Vec<u32>,
+    pub(super) tops3: Vec<u32>,
+}
+
+impl RuleSolution {
+    /// The solution of the plain game (endless play always drawn).
+    #[must_use]
+    pub fn plain(&self) -> &Solution {
+        &self.plain
+    }
+
+    /// Figures of the solve.
+    #[must_use]
+    pub fn stats(&self) -> RuleStats {
+        self.stats
+    }
+
+    /// Bytes the solution takes: the plain solution, the set of its draws and a word per draw
+    /// (as allocated).
+    #[must_use]
+    pub fn heap_bytes(&self) -> u64 {
+        let tops = self.tops.capacity() + self.tops5.capacity() + self.tops3.capacity();
+        self.plain.heap_bytes()
+            + self.index.heap_bytes()
+            + ((self.words.capacity() + tops) * size_of::<u32>()) as u64
+    }
+
+    /// The number of indexed positions (holes included).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.plain.len()
+    }
+
+    /// Whether the index is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.plain.is_empty()
+    }
+
+    /// A solution from the value of every position (read from a table file): `n` positions,
+    /// `value(p)` for each. Such a solution has no rounds ([`RuleSolution::round`] and
+    /// [`RuleSolution::chase_round`] are 0 for every rank) and no figures of a solve; its
+    /// values and ranks are what was written.
+    ///
+    /// # Errors
+    /// When `n` exceeds the solver's limits, or a rank or distance does not fit in its cell.
+    pub fn from_values(
+        n: usize,
+        value: impl Fn(usize) -> Option<RuleValue> + Sync,
+    ) -> Result<RuleSolution, SolveError> {
+        let plain = Solution::from_values_bytes((0..n).map(|p| value(p).map(RuleValue::plain)))?;
+        let (index, positions) = DrawIndex::new(n, |p| {
+            matches!(
+                value(p),
+                Some(RuleValue::Draw(_) | RuleValue::WinByRule(..) | RuleValue::LossByRule(..))
+            )
+        })?;
+        let words = positions
+            .par_iter()
+            .map(|&p| cell_of(value(p as usize).unwrap_or(RuleValue::Draw(None))))
+            .collect::<Result<Vec<u32>, SolveError>>()?;
+        let stats = RuleStats { plain_draws: words.len() as u64, ..RuleStats::default() };
+        Ok(RuleSolution {
+            plain,
+            index,
+            words,
+            stats,
+            tops: Vec::new(),
+            tops5: Vec::new(),
+            tops3: Vec::new(),
+        })
+    }
+
+    /// The value of a position for the side to move; `None` for a hole or an index out of range.
+    #[must_use]
+    pub fn value(&self, pos: usize) -> Option<RuleValue> {
+        match self.index.index(pos) {
+            Some(i) => Some(value_of(self.words[i])),
+            None => self.plain.value(pos).map(RuleValue::from),
+        }
+    }
+
+    /// Every value in index order (`None` for holes).
+    pub fn values(&self) -> impl Iterator<Item = Option<RuleValue>> + '_ {
+        (0..self.len()).map(|p| self.value(p))
+    }
+
+    /// The round of the outer fixpoint of the check stage in which a rank of a result of the
+    /// ban on perpetual check was given (0 for the first).
+    #[must_use]
+    pub fn round(&self, rank: u32) -> usize {
+        round_of(&self.tops, rank)
+    }
+
+    /// The rounds of `Z5` and of `Z3` (numbered on through the rounds of `Z5`) of the chase
+    /// stage in which a rank of a result of the ban on perpetual chase was given.
+    #[must_use]
+    pub fn chase_round(&self, rank: u32) -> (usize, usize) {
+        let rho = rank >> 1;
+        (round_of(&self.tops5, rho), round_of(&self.tops3, rho))
+    }
+
+    /// Counts over all positions.
+    #[must_use]
+    pub fn summary(&self) -> Counts {
+        Counts::of(self.len(), |p| self.value(p))
+    }
+
+    /// A copy with the value of `pos`, a position of `D` (a draw of the plain game), replaced
+    /// by `value` (rounds and figures kept): to see a certificate refuse a wrong value.
+    ///
+    /// `None` when `pos` is not in `D`, or the rank or distance does not fit.
+    #[must_use]
+    pub fn with_value(&self, pos: usize, value: RuleValue) -> Option<RuleSolution> {
+        let i = self.index.index(pos)?;
+        let mut words = self.words.clone();
+        words[i] = cell_of(value).ok()?;
+        let index = DrawIndex::new(self.len(), |p| self.index.index(p).is_some()).ok()?.0;
+        Some(RuleSolution {
+            plain: Solution::from_values_bytes(self.plain.values()).ok()?,
+            index,
+            words,
+            stats: self.stats,
+            tops: self.tops.clone(),
+            tops5: self.tops5.clone(),
+            tops3: self.tops3.clone(),
+        })
+    }
+
+    /// Bytes held besides the plain solution.
+    #[must_use]
+    pub fn rule_bytes(&self) -> usize {
+        self.index.bytes() + self.words.len() * 4
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_hold_every_value() {
+        for v in [
+            RuleValue::Draw(None),
+            RuleValue::Draw(Some(Plies(0))),
+            RuleValue::Draw(Some(Plies(PAYLOAD - 1))),
+            RuleValue::WinByRule(Ban::Check, PAYLOAD),
+            RuleValue::LossByRule(Ban::Check, 0),
+            RuleValue::WinByRule(Ban::Chase, 17),
+            RuleValue::LossByRule(Ban::Chase, PAYLOAD),
+        ] {
+            assert_eq!(value_of(cell_of(v).unwrap()), v);
+        }
+        assert_eq!(cell_of(RuleValue::WinByRule(Ban::Chase, PAYLOAD + 1)), Err(SolveError::DistanceTooLarge));
+        assert_eq!(cell_of(RuleValue::Draw(Some(Plies(PAYLOAD)))), Err(SolveError::DistanceTooLarge));
+    }
+}

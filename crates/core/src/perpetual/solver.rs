@@ -1,0 +1,245 @@
+//! The solver under the rule: the plain game solved first, then the check stage and the chase
+//! stage over its draws, layer by layer (see the module notes of [`super`]).
+
+use rayon::prelude::*;
+
+use super::Checks;
+use super::graph::{CHUNK, Graph};
+use super::solution::{RuleSolution, TAG_DRAW, cell, cell_of, value_of};
+use super::{chase, check};
+use crate::retrograde::{Retrograde, Solution, SolveError};
+use crate::value::{Plies, RuleValue, Value};
+
+/// The solver under the rule: the ban on perpetual check, and the ban on perpetual chase for
+/// a game that marks chases ([`Checks::has_chases`]).
+///
+/// ```
+/// use endgame_core::explicit::ExplicitGame;
+/// use endgame_core::perpetual::PerpetualCheck;
+/// use endgame_core::{Ban, RuleValue};
+///
+/// // 0 <-> 1 forever; the side to move at 0 is always in check: the side moving from 1
+/// // checks forever and loses.
+/// let game = ExplicitGame::new(vec![vec![1], vec![0]]).with_check(0);
+/// let solution = PerpetualCheck::new().solve(&game).unwrap();
+/// assert!(matches!(solution.value(0), Some(RuleValue::WinByRule(Ban::Check, _))));
+/// assert!(matches!(solution.value(1), Some(RuleValue::LossByRule(Ban::Check, _))));
+///
+/// // The same with the move 1 -> 0 a chase instead of a check: the chaser loses.
+/// let game = ExplicitGame::new(vec![vec![1], vec![0]]).with_chase(1, 0);
+/// let solution = PerpetualCheck::new().solve(&game).unwrap();
+/// assert!(matches!(solution.value(0), Some(RuleValue::WinByRule(Ban::Chase, _))));
+/// assert!(matches!(solution.value(1), Some(RuleValue::LossByRule(Ban::Chase, _))));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct PerpetualCheck {
+    compact: bool,
+    edge_budget: usize,
+    chases: bool,
+    layer_size: usize,
+}
+
+impl Default for PerpetualCheck {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The default budget of the predecessor lists (see [`PerpetualCheck::edge_budget`]): 2 GiB.
+pub const DEFAULT_EDGE_BUDGET: usize = 2 << 30;
+
+/// The default least size of a layer (see [`PerpetualCheck::layer_size`]).
+pub const DEFAULT_LAYER_SIZE: usize = 1 << 12;
+
+impl PerpetualCheck {
+    /// A solver with 4-byte cells for the plain solution and predecessor lists within
+    /// [`DEFAULT_EDGE_BUDGET`], that follows the game's chases.
+    #[must_use]
+    pub fn new() -> Self {
+        PerpetualCheck {
+            compact: false,
+            edge_budget: DEFAULT_EDGE_BUDGET,
+            chases: true,
+            layer_size: DEFAULT_LAYER_SIZE,
+        }
+    }
+
+    /// At most this many bytes for the lists of predecessors inside the draws (4 bytes per
+    /// move between two drawn positions, 4 per drawn position): with them every pass reads
+    /// the lists instead of generating un-moves. When the draws have more moves between them
+    /// than fit, the passes generate un-moves (slower, no extra memory). 0: never.
+    #[must_use]
+    pub fn edge_budget(mut self, bytes: usize) -> Self {
+        self.edge_budget = bytes;
+        self
+    }
+
+    /// The least number of draws in a layer of either stage (see the module notes),
+    /// [`DEFAULT_LAYER_SIZE`] by default: the draws are split into the levels of the
+    /// strongly connected components of their moves, solved one after the other, and
+    /// consecutive levels are merged until they hold this many. 0: every level apart. The
+    /// results are the same whatever the size (the ranks differ); smaller layers cost a few
+    /// scans each, larger ones more passes over more draws. Without predecessor lists (see
+    /// [`PerpetualCheck::edge_budget`]) the draws are one layer.
+    #[must_use]
+    pub fn layer_size(mut self, draws: usize) -> Self {
+        self.layer_size = draws;
+        self
+    }
+
+    /// Whether to follow the chases the game marks (the default); `false`: the ban on
+    /// perpetual check alone, as for a game without chases.
+    #[must_use]
+    pub fn chases(mut self, chases: bool) -> Self {
+        self.chases = chases;
+        self
+    }
+
+    /// Bytes a solve under the ban on perpetual check needs besides the plain solution, for a
+    /// game of `positions` positions of which `drawn` are drawn under plain rules: the set of
+    /// draws (a bit per position, a 4-byte count per 64) and 29 bytes per draw. The
+    /// predecessor lists come on top, at most [`PerpetualCheck::edge_budget`] bytes.
+    #[must_use]
+    pub const fn memory_estimate(positions: u64, drawn: u64) -> u64 {
+        let words = positions.div_ceil(64);
+        words.saturating_mul(12).saturating_add(drawn.saturating_mul(29))
+    }
+
+    /// [`PerpetualCheck::memory_estimate`] for a game with chases: up to 54 bytes per draw
+    /// (the results of the check stage, and the chase stage's counts over the draws it
+    /// leaves, at most all of them).
+    #[must_use]
+    pub const fn chase_memory_estimate(positions: u64, drawn: u64) -> u64 {
+        let words = positions.div_ceil(64);
+        words.saturating_mul(24).saturating_add(drawn.saturating_mul(8 + chase::BYTES_PER_DRAW))
+    }
+
+    /// Solves the plain game with 2-byte cells (see [`Retrograde::compact`]).
+    #[must_use]
+    pub fn compact(mut self, compact: bool) -> Self {
+        self.compact = compact;
+        self
+    }
+
+    /// Solves a game under the rule.
+    ///
+    /// # Errors
+    /// When the game is larger than the solver's limits (see [`SolveError`]).
+    pub fn solve<G: Checks>(&self, game: &G) -> Result<RuleSolution, SolveError> {
+        let plain = Retrograde::new().compact(self.compact).solve_with_unmoves(game)?;
+        self.solve_plain(game, plain)
+    }
+
+    /// Solves a game under the rule, given its plain solution (which must be right), with
+    /// this solver's settings.
+    ///
+    /// # Errors
+    /// When the game is larger than the solver's limits (see [`SolveError`]).
+    pub fn solve_plain<G: Checks>(&self, game: &G, plain: Solution) -> Result<RuleSolution, SolveError> {
+        let n = game.num_positions();
+        if plain.len() != n {
+            return Err(SolveError::WrongSize { expected: n, found: plain.len() });
+        }
+        let mut graph = Graph::new(
+            game,
+            |p| {
+                game.is_position(p)
+                    && game.terminal(p).is_none()
+                    && matches!(plain.value(p), Some(Value::Draw(_)))
+            },
+            self.edge_budget,
+            false,
+        )?;
+        let layers = graph.layers(self.layer_size);
+        let mut rabin = check::Rabin::new(&graph, &plain);
+        let (mut stats, tops) = rabin.solve(&layers)?;
+        stats.layers = u32::try_from(layers.len() - 1).unwrap_or(u32::MAX);
+        let m = graph.len();
+        // The cells in the graph's order, then in the order of the set D.
+        let mut words: Vec<u32> = (0..m)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .map(|i| rabin.value(i).map_or(Ok(cell(TAG_DRAW, 0)), cell_of))
+            .collect::<Result<_, _>>()?;
+        drop(rabin);
+        let plain_value = |q: usize| plain.value(q).map(RuleValue::from);
+        if !(self.chases && game.has_chases()) {
+            let dist = graph.draw_distances(|i| words[i] == cell(TAG_DRAW, 0), plain_value);
+            fill_distances(&mut words, dist.iter().copied().enumerate())?;
+            let words = graph.in_first_order(words);
+            let index = graph.into_index();
+            return Ok(RuleSolution {
+                plain,
+                index,
+                words,
+                stats,
+                tops,
+                tops5: Vec::new(),
+                tops3: Vec::new(),
+            });
+        }
+        let mut words = graph.in_first_order(words);
+        // The lists of D go before those of D' are made.
+        let index = graph.into_index();
+        let outside = |q: usize| match index.index(q) {
+            Some(i) => Some(value_of(words[i])),
+            None => plain_value(q),
+        };
+        let mut graph = Graph::new(
+            game,
+            |p| index.index(p).is_some_and(|i| words[i] == cell(TAG_DRAW, 0)),
+            self.edge_budget,
+            true,
+        )?;
+        let layers = graph.layers(self.layer_size);
+        let mut parity = chase::Parity::new(&graph, outside);
+        let figures = parity.solve(&layers)?;
+        stats.chase_draws = graph.len() as u64;
+        stats.chase_rounds = figures.rounds;
+        stats.chase_iterations = figures.iterations;
+        stats.chase_passes = figures.passes;
+        stats.chase_layers = u32::try_from(layers.len() - 1).unwrap_or(u32::MAX);
+        let decided: Vec<(usize, u32)> = (0..graph.len())
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .filter_map(|i| parity.value(i).map(|v| (i, v)))
+            .map(|(i, v)| Ok((i, cell_of(v)?)))
+            .collect::<Result<_, SolveError>>()?;
+        let undecided = |i: usize| parity.value(i).is_none();
+        let dist = graph.draw_distances(undecided, outside);
+        let (tops5, tops3) = (std::mem::take(&mut parity.tops5), std::mem::take(&mut parity.tops3));
+        drop(parity);
+        let d_number = |i: usize| index.index(graph.positions[i] as usize).expect("D' is part of D");
+        let distances: Vec<(usize, u32)> = dist.iter().enumerate().map(|(i, &d)| (d_number(i), d)).collect();
+        let decided: Vec<(usize, u32)> = decided.into_iter().map(|(i, c)| (d_number(i), c)).collect();
+        drop(graph);
+        for (i, c) in decided {
+            words[i] = c;
+        }
+        fill_distances(&mut words, distances.into_iter())?;
+        Ok(RuleSolution { plain, index, words, stats, tops, tops5, tops3 })
+    }
+
+    /// Solves a game under the rule, given its plain solution (which must be right).
+    ///
+    /// # Errors
+    /// When the game is larger than the solver's limits (see [`SolveError`]).
+    pub fn solve_from_plain<G: Checks>(game: &G, plain: Solution) -> Result<RuleSolution, SolveError> {
+        PerpetualCheck::new().solve_plain(game, plain)
+    }
+}
+
+/// Writes the distances to a drawn end (`u32::MAX`: none) into the cells of the draws they
+/// are given for (the cells of decided positions are left alone).
+fn fill_distances(
+    words: &mut [u32],
+    distances: impl Iterator<Item = (usize, u32)>,
+) -> Result<(), SolveError> {
+    for (i, d) in distances {
+        if words[i] != cell(TAG_DRAW, 0) || d == u32::MAX {
+            continue;
+        }
+        words[i] = cell_of(RuleValue::Draw(Some(Plies(d))))?;
+    }
+    Ok(())
+}
