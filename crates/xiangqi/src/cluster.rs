@@ -18,8 +18,8 @@ use mpi::Rank;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, Destination, Source};
 
-use crate::material::Material;
 use crate::probe::Probe;
+use crate::rules::material::Material;
 use crate::store::{GenerateError, GenerateEvent, GenerateSummary, Loaded, Tablebases};
 
 const TASK: i32 = 1;

@@ -23,9 +23,9 @@ use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::index::MaterialIndex;
-use crate::material::Material;
 use crate::probe::Probe;
-use crate::rules::Rules;
+use crate::rules::material::Material;
+use crate::rules::rule_set::Rules;
 use crate::store::{DTM_EXTENSION, Tablebases, WDL_EXTENSION, table_id};
 use crate::tablebase::Stats;
 

@@ -14,11 +14,12 @@
 //! on the `e` file the position must not have a smaller index than its mirror image (the
 //! larger one is a hole). That halves the work. `KvKN` has 6 x 9 x 90 x 2 = 9,720 indices.
 
-use crate::board::Board;
-use crate::material::Material;
-use crate::piece::{Color, Piece, Role};
-use crate::position::Position;
-use crate::square::Square;
+use crate::rules::board::Board;
+use crate::rules::color::Color;
+use crate::rules::material::Material;
+use crate::rules::piece::{Piece, Role};
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 use std::ops::Range;
 
 const NOWHERE: u8 = u8::MAX;
@@ -296,7 +297,7 @@ impl MaterialIndex {
         self.len == 0
     }
 
-    /// The pieces in slot order: Red's first, by kind in the order of [`Role::ALL`](crate::piece::Role::ALL).
+    /// The pieces in slot order: Red's first, by kind in the order of [`Role::ALL`](crate::rules::piece::Role::ALL).
     #[must_use]
     pub fn pieces(&self) -> &[Piece] {
         &self.pieces
@@ -477,7 +478,7 @@ impl MaterialIndex {
             let mut all = [Square::A0; MAX_MEN];
             let Some(turn) = self.squares(pos, &mut all) else { continue };
             let squares = &all[..n];
-            if crate::material_game::legal(squares, self.pieces(), turn) {
+            if crate::rules::bitboard::legal(squares, self.pieces(), turn) {
                 f(pos, turn, if self.is_symmetric(squares) { 1 } else { 2 });
             }
         }
@@ -490,7 +491,7 @@ impl MaterialIndex {
     pub fn is_legal(&self, pos: usize) -> bool {
         let mut all = [Square::A0; MAX_MEN];
         let Some(turn) = self.squares(pos, &mut all) else { return false };
-        crate::material_game::legal(&all[..self.pieces().len()], self.pieces(), turn)
+        crate::rules::bitboard::legal(&all[..self.pieces().len()], self.pieces(), turn)
     }
 
     /// How many positions index `pos` stands for, when it is a position: 1 when it is its own

@@ -22,9 +22,9 @@ use std::time::{Duration, Instant};
 
 use endgame_core::Phase;
 
-use crate::material::Material;
 use crate::probe::{Probe, ProbeError};
-use crate::rules::Rules;
+use crate::rules::material::Material;
+use crate::rules::rule_set::Rules;
 use crate::store::{
     GenerateError, GenerateEvent, GenerateSummary, SOLVE_ON_THE_FLY_MEN, Tablebases, index_size,
 };

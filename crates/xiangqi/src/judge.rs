@@ -16,8 +16,8 @@ use std::sync::OnceLock;
 use endgame_core::{InputError, JudgeError, Tokens, Value};
 
 use crate::index::MaterialIndex;
-use crate::piece::Color;
-use crate::square::{File, Rank, Square};
+use crate::rules::color::Color;
+use crate::rules::square::{File, Rank, Square};
 use crate::tablebase::{hdu, kvkn};
 
 /// The line printed for a position, given its value for the side to move.

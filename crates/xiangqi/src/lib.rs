@@ -2,13 +2,13 @@
 //!
 //! - Vocabulary: [`Square`] (files `a`-`i`, ranks `0`-`9`, rank 0 = Red's back rank), [`Color`],
 //!   [`Role`], [`Piece`], [`Move`] in ICCS coordinates (`h2e2`), each with `FromStr`/`Display`.
-//! - Positions: a [`Setup`] read from Xiangqi FEN ([`fen`], Pikafish letters), validated into a
+//! - Positions: a [`Setup`] read from Xiangqi FEN ([`rules::fen`], Pikafish letters), validated into a
 //!   [`Position`] (one General per side, inside its palace, every piece on a point it can
 //!   reach).
 //! - Rules: [`Rules`]: `standard` (no move into check or facing Generals, no legal move
 //!   loses, endless play draws; no perpetual-check or perpetual-chase rules, the one deviation
 //!   from real Xiangqi) and `hdu` (capture the General to win, moving into danger is legal,
-//!   flying-general capture); move generation for all seven piece kinds in [`moves`].
+//!   flying-general capture); move generation for all seven piece kinds in [`rules::movegen`].
 //! - Tables: [`Material`] (`KRvKA`, `KCPvKAB`), a dense [`MaterialIndex`] per material (up to
 //!   the left-right mirror), and a [`Tablebase`] that solves materials with the core
 //!   retrograde solver, smaller materials first because captures lead into them, with
@@ -38,43 +38,36 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod board;
 pub mod catalogue;
-pub mod chase;
 #[cfg(feature = "mpi")]
 pub mod cluster;
-pub mod fen;
 pub mod files;
 pub mod index;
 pub mod input;
 pub mod jobs;
 pub mod judge;
-pub mod material;
 pub mod material_game;
-pub mod moves;
 pub mod perpetual;
-pub mod piece;
-pub mod position;
 pub mod probe;
 pub mod report;
 pub mod rules;
-pub mod square;
 pub mod store;
 pub mod tablebase;
 pub mod verify;
 pub mod wxf;
 
-pub use board::{Board, Setup};
 pub use endgame_core::table_file::{Category, Compression};
-pub use fen::FenError;
 pub use index::{ColourFlip, MaterialIndex};
-pub use material::{Defenders, DefendersError, Material, MaterialError, SideDefenders};
-pub use moves::{Move, ParseMoveError};
 pub use perpetual::{PerpetualStats, PerpetualTablebase};
-pub use piece::{Color, Piece, Role};
-pub use position::{IllegalMove, Position, PositionError};
 pub use probe::{DRAW_LINE_PLIES, LineEnd, MainLine, MoveValue, Probe, ProbeError};
-pub use rules::Rules;
-pub use square::{File, Rank, Square};
+pub use rules::board::{Board, Setup};
+pub use rules::color::Color;
+pub use rules::fen::FenError;
+pub use rules::material::{Defenders, DefendersError, Material, MaterialError, SideDefenders};
+pub use rules::moves::{Move, ParseMoveError};
+pub use rules::piece::{Piece, Role};
+pub use rules::position::{IllegalMove, Position, PositionError};
+pub use rules::rule_set::Rules;
+pub use rules::square::{File, Rank, Square};
 pub use store::{GenerateError, GenerateEvent, GenerateSummary, Loaded, Tablebases};
 pub use tablebase::{Stats, Table, Tablebase, hdu, kvkn};

@@ -5,7 +5,7 @@
 //! The core solver ([`endgame_core::perpetual`]) does the work; this module gives it the game:
 //! the `standard` moves of a material ([`MaterialGame`]), the mark "the side to move is in
 //! check" ([`Checks::in_check`]), under `check-and-chase` the chase label of a move
-//! ([`Checks::is_chase`], [`crate::chase`]; on un-moves too), and the values under the rule of
+//! ([`Checks::is_chase`], [`crate::rules::chase`]; on un-moves too), and the values under the rule of
 //! the smaller materials that captures lead into ([`Checks::known_by_rule`]).
 //!
 //! [`PerpetualTablebase`] solves materials in memory, smaller materials first (a table under
@@ -17,16 +17,18 @@ use std::collections::BTreeMap;
 use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleSolution, RuleValue};
 use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, Value};
 
-use crate::chase::{Attacks, chase_attacks, creates_chase_attack};
 use crate::index::{MAX_MEN, MaterialIndex, without_slot};
-use crate::material::Material;
 use crate::material_game::MaterialGame;
-use crate::moves::{Move, in_check_pieces};
-use crate::piece::{Color, Role};
-use crate::position::Position;
 use crate::probe::{Probe, ProbeError};
-use crate::rules::Rules;
-use crate::square::Square;
+use crate::rules::chase::{Attacks, chase_attacks, creates_chase_attack};
+use crate::rules::color::Color;
+use crate::rules::material::Material;
+use crate::rules::movegen::in_check_pieces;
+use crate::rules::moves::Move;
+use crate::rules::piece::Role;
+use crate::rules::position::Position;
+use crate::rules::rule_set::Rules;
+use crate::rules::square::Square;
 use crate::tablebase::Tablebase;
 
 /// One material under `perpetual-check` or `check-and-chase` (the rules of its tables), as

@@ -55,11 +55,11 @@ use endgame_core::{Progress, Retrograde, Solution, SolveError};
 use rayon::prelude::*;
 
 use crate::index::{ColourFlip, MaterialIndex};
-use crate::material::Material;
 use crate::perpetual::{PerpetualGame, PerpetualTablebase};
-use crate::position::Position;
 use crate::probe::{Probe, ProbeError};
-use crate::rules::Rules;
+use crate::rules::material::Material;
+use crate::rules::position::Position;
+use crate::rules::rule_set::Rules;
 use crate::tablebase::{Stats, Table, Tablebase};
 
 /// The default budget of the block cache: 64 MiB.

@@ -26,12 +26,12 @@ use endgame_core::perpetual::RuleValue;
 use endgame_core::{Retrograde, Solution, SolveError};
 
 use crate::index::{ColourFlip, MaterialIndex};
-use crate::material::Material;
-pub use crate::material_game::{MaterialGame, legal};
-use crate::piece::Color;
-use crate::position::Position;
+pub use crate::material_game::MaterialGame;
 use crate::probe::{Probe, ProbeError};
-use crate::rules::Rules;
+use crate::rules::color::Color;
+use crate::rules::material::Material;
+use crate::rules::position::Position;
+use crate::rules::rule_set::Rules;
 
 /// One solved material.
 pub struct Table {

@@ -1,7 +1,7 @@
 //! The chase-attack predicate and the chase label against positions checked by hand, one or
 //! more for every row of the definition (see `endgame_xiangqi::chase`).
 
-use endgame_xiangqi::chase::{chase_attacks_in, is_chase, new_chase_attacks};
+use endgame_xiangqi::rules::chase::{chase_attacks_in, is_chase, new_chase_attacks};
 use endgame_xiangqi::{Color, Move, Position, Setup};
 
 fn position(fen: &str) -> Position {

@@ -4,8 +4,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::Board;
-use crate::piece::{Color, Piece, Role};
+use crate::rules::board::Board;
+use crate::rules::color::Color;
+use crate::rules::piece::{Piece, Role};
 
 /// The pieces of both sides, counted by kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -68,7 +69,7 @@ impl Material {
     }
 
     /// The material with the colours swapped (`KNvKR` for `KRvKN`): its positions are those
-    /// of `self` seen from the other side ([`Square::flip`](crate::square::Square::flip)), with
+    /// of `self` seen from the other side ([`Square::flip`](crate::rules::square::Square::flip)), with
     /// the same values.
     #[must_use]
     pub const fn colour_twin(&self) -> Material {

@@ -25,10 +25,13 @@
 //! Everything works on a position given as piece lists (`squares[i]` holds `pieces[i]`), as
 //! the tables' positions are, and on [`Position`]s.
 
-use crate::moves::{Bits, Move, across_river, in_check_bits, targets};
-use crate::piece::{Color, Piece, Role};
-use crate::position::Position;
-use crate::square::Square;
+use crate::rules::bitboard::{Bits, in_check_bits, targets};
+use crate::rules::color::Color;
+use crate::rules::movegen::across_river;
+use crate::rules::moves::Move;
+use crate::rules::piece::{Piece, Role};
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 
 /// The most pieces a position has (both Generals included).
 const MAX: usize = 32;
