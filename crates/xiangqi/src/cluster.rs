@@ -188,7 +188,7 @@ fn keep_books(
                 Message::Done { rank, material, seconds } => {
                     scheduler.finish(&material);
                     summary.generated += 1;
-                    let positions = crate::index::MaterialIndex::size(material).unwrap_or(0);
+                    let positions = crate::tables::index::MaterialIndex::size(material).unwrap_or(0);
                     finished(Finished { material, rank, seconds, positions });
                     idle.push(rank);
                 }

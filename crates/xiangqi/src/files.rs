@@ -22,12 +22,12 @@ use endgame_core::table_v2::V2Reader;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::index::MaterialIndex;
 use crate::probe::Probe;
 use crate::rules::material::Material;
 use crate::rules::rule_set::Rules;
 use crate::store::{DTM_EXTENSION, Tablebases, WDL_EXTENSION, table_id};
-use crate::tablebase::Stats;
+use crate::tables::index::MaterialIndex;
+use crate::tables::stats::Stats;
 
 /// The manifest's file name in the directory.
 pub const MANIFEST: &str = "manifest.txt";

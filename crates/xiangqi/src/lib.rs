@@ -10,7 +10,7 @@
 //!   from real Xiangqi) and `hdu` (capture the General to win, moving into danger is legal,
 //!   flying-general capture); move generation for all seven piece kinds in [`rules::movegen`].
 //! - Tables: [`Material`] (`KRvKA`, `KCPvKAB`), a dense [`MaterialIndex`] per material (up to
-//!   the left-right mirror), and a [`Tablebase`] that solves materials with the core
+//!   the left-right mirror), and a [`MemoryTables`] that solves materials with the core
 //!   retrograde solver, smaller materials first because captures lead into them, with
 //!   un-moves and 1-byte cells; [`Stats`] counts the legal positions as GamesmanXiangqi
 //!   published them. [`hdu()`] holds `KvKN` under `hdu` rules.
@@ -42,23 +42,17 @@ pub mod catalogue;
 #[cfg(feature = "mpi")]
 pub mod cluster;
 pub mod files;
-pub mod index;
 pub mod input;
 pub mod jobs;
 pub mod judge;
-pub mod material_game;
-pub mod perpetual;
 pub mod probe;
 pub mod report;
 pub mod rules;
 pub mod store;
-pub mod tablebase;
-pub mod verify;
+pub mod tables;
 pub mod wxf;
 
 pub use endgame_core::table_file::{Category, Compression};
-pub use index::{ColourFlip, MaterialIndex};
-pub use perpetual::{PerpetualStats, PerpetualTablebase};
 pub use probe::{DRAW_LINE_PLIES, LineEnd, MainLine, MoveValue, Probe, ProbeError};
 pub use rules::board::{Board, Setup};
 pub use rules::color::Color;
@@ -70,4 +64,15 @@ pub use rules::position::{IllegalMove, Position, PositionError};
 pub use rules::rule_set::Rules;
 pub use rules::square::{File, Rank, Square};
 pub use store::{GenerateError, GenerateEvent, GenerateSummary, Loaded, Tablebases};
-pub use tablebase::{Stats, Table, Tablebase, hdu, kvkn};
+pub use tables::index::{ColourFlip, MaterialIndex};
+pub use tables::memory_tables::{MemoryTables, Table};
+pub use tables::perpetual::{PerpetualStats, PerpetualTablebase};
+pub use tables::solve::{hdu, kvkn};
+pub use tables::stats::Stats;
+
+/// The tables solved in memory, by their name before [`MemoryTables`].
+// compat: removed after the house merge
+pub type Tablebase = MemoryTables;
+
+// compat: removed after the house merge
+pub use tables::audit as verify;

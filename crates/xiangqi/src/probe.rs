@@ -1,7 +1,7 @@
 //! Answers people read: a position's value, every legal move with its value, the main line.
 //!
 //! [`Probe`] is implemented by the tables on disk ([`Tablebases`](crate::Tablebases)) and by
-//! tables solved in memory ([`Tablebase`](crate::Tablebase)); both answer through the same
+//! tables solved in memory ([`MemoryTables`](crate::MemoryTables)); both answer through the same
 //! provided methods, so a line or a move list never depends on where the values come from.
 //!
 //! Units: distances are plies (half-moves). A main line of a win or a loss is complete: it

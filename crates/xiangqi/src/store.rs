@@ -54,13 +54,14 @@ use endgame_core::table_file::{
 use endgame_core::{Progress, Retrograde, Solution, SolveError};
 use rayon::prelude::*;
 
-use crate::index::{ColourFlip, MaterialIndex};
-use crate::perpetual::{PerpetualGame, PerpetualTablebase};
 use crate::probe::{Probe, ProbeError};
 use crate::rules::material::Material;
 use crate::rules::position::Position;
 use crate::rules::rule_set::Rules;
-use crate::tablebase::{Stats, Table, Tablebase};
+use crate::tables::index::{ColourFlip, MaterialIndex};
+use crate::tables::memory_tables::{MemoryTables, Table};
+use crate::tables::perpetual::{PerpetualGame, PerpetualTablebase};
+use crate::tables::stats::Stats;
 
 /// The default budget of the block cache: 64 MiB.
 pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
@@ -205,7 +206,7 @@ impl Source {
 /// The tables a generation keeps in memory for the captures of the materials it solves.
 pub enum Loaded {
     /// Under `standard` or `hdu`.
-    Plain(Tablebase),
+    Plain(MemoryTables),
     /// Under `perpetual-check` or `check-and-chase`: each material's rule values and `standard` values.
     Rule(Box<PerpetualTablebase>),
 }
@@ -216,7 +217,7 @@ impl Loaded {
     pub fn new(rules: Rules) -> Loaded {
         match rules {
             rules if rules.has_bans() => Loaded::Rule(Box::new(PerpetualTablebase::with_rules(rules))),
-            rules => Loaded::Plain(Tablebase::new(rules)),
+            rules => Loaded::Plain(MemoryTables::new(rules)),
         }
     }
 
@@ -454,7 +455,7 @@ pub enum GenerateError {
 /// rule sets only the legal ones.
 fn is_hole(index: &MaterialIndex, rules: Rules, p: usize) -> bool {
     match rules {
-        Rules::Hdu => index.squares(p, &mut [crate::Square::A0; crate::index::MAX_MEN]).is_none(),
+        Rules::Hdu => index.squares(p, &mut [crate::Square::A0; crate::tables::index::MAX_MEN]).is_none(),
         Rules::Standard | Rules::PerpetualCheck | Rules::CheckAndChase => !index.is_legal(p),
     }
 }
@@ -807,7 +808,7 @@ impl Tablebases {
 
     /// Writes `solution`, `material`'s table solved in memory under this store's rules, as its
     /// two files with its statistics in the header, as a generation writes them (the
-    /// directory must exist). For a table solved elsewhere, such as by a [`Tablebase`].
+    /// directory must exist). For a table solved elsewhere, such as by a [`MemoryTables`].
     ///
     /// # Errors
     /// When a file cannot be written, or the solution is not of `material`'s size.
@@ -1035,7 +1036,7 @@ impl Tablebases {
         if let Some(source) = self.sources.read().unwrap_or_else(PoisonError::into_inner).get(&material) {
             return Ok(Arc::clone(source));
         }
-        let mut tables = Tablebase::new(self.rules);
+        let mut tables = MemoryTables::new(self.rules);
         for m in material.with_smaller() {
             // Its file, or its colour twin's (which answers for it), else solved.
             if tables.answering(m).is_some() {

@@ -1,5 +1,5 @@
 //! Chases: what the ban on perpetual chase forbids doing forever (the `check-and-chase` rule
-//! set, [`crate::perpetual`]).
+//! set, [`crate::tables::perpetual`]).
 //!
 //! A **chase-attack** of a piece `X` on an enemy piece `Y`: `X` is not a General or a Soldier;
 //! `Y` is not the General; `X` can capture `Y` now and the capture is legal (it leaves `X`'s

@@ -509,7 +509,7 @@ mod tests {
         let needed: std::collections::BTreeSet<Material> =
             listed.iter().flat_map(Material::with_smaller).collect();
         assert_eq!(needed.len(), 405);
-        let size = |m: &Material| crate::index::MaterialIndex::size(*m).unwrap() as u64;
+        let size = |m: &Material| crate::tables::index::MaterialIndex::size(*m).unwrap() as u64;
         assert_eq!(needed.iter().map(size).sum::<u64>(), 7_580_141_568);
         let files: std::collections::BTreeSet<Material> = needed.iter().map(Material::canonical).collect();
         assert_eq!(files.len(), 369);

@@ -4,8 +4,8 @@
 
 use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleSolution, RuleValue, check_rule_solution};
 use endgame_core::{Game, Retrograde, Successor, Unmoves};
-use endgame_xiangqi::perpetual::PerpetualGame;
 use endgame_xiangqi::rules::chase;
+use endgame_xiangqi::tables::perpetual::PerpetualGame;
 use endgame_xiangqi::{Material, PerpetualTablebase, Rules};
 
 /// How many moves into the sampled positions (every `step`-th) of `material` are chases: the

@@ -8,7 +8,7 @@ use endgame_core::table_v2::write_v2;
 use endgame_xiangqi::files::{self, ConvertOptions, MANIFEST};
 use endgame_xiangqi::store::table_id;
 use endgame_xiangqi::{
-    Compression, Material, MaterialIndex, PerpetualTablebase, Probe, Rules, Tablebase, Tablebases,
+    Compression, Material, MaterialIndex, MemoryTables, PerpetualTablebase, Probe, Rules, Tablebases,
 };
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -40,7 +40,7 @@ fn convert_keeps_every_index_and_writes_what_a_generation_writes() {
         // The values, solved in memory.
         let mut values: Vec<(Material, Vec<Option<RuleValue>>)> = Vec::new();
         if rules != Rules::PerpetualCheck {
-            let mut tables = Tablebase::new(rules);
+            let mut tables = MemoryTables::new(rules);
             for m in top.with_smaller() {
                 tables.solve(m).unwrap();
                 let s = tables.table(m).unwrap().solution();
@@ -175,7 +175,7 @@ fn statistics_in_the_header_equal_a_count_over_the_table() {
         for m in names {
             store.generate(&[material(m)], &|_| {}).unwrap();
         }
-        let mut memory = Tablebase::new(rules);
+        let mut memory = MemoryTables::new(rules);
         for name in names {
             let m = material(name);
             for smaller in m.with_smaller() {

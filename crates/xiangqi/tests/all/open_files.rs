@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use endgame_core::open_files::OpenFiles;
-use endgame_xiangqi::{Material, MaterialIndex, Position, Probe, Rules, Tablebase, Tablebases};
+use endgame_xiangqi::{Material, MaterialIndex, MemoryTables, Position, Probe, Rules, Tablebases};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("endgame-open-files-{name}-{}", std::process::id()));
@@ -55,7 +55,7 @@ fn more_tables_than_open_files_are_all_probed() {
     Tablebases::open(&dir, rules).generate(&materials, &|_| {}).unwrap();
     let files = Arc::new(OpenFiles::new(3));
     let store = Tablebases::open(&dir, rules).with_open_files(Arc::clone(&files)).with_cache_bytes(0);
-    let mut memory = Tablebase::new(rules);
+    let mut memory = MemoryTables::new(rules);
     let mut checked = 0;
     for round in 0..3 {
         for &m in &materials {
@@ -92,7 +92,7 @@ fn a_table_regenerated_under_a_running_store_is_read_anew() {
     let mut damaged = good.clone();
     *damaged.last_mut().unwrap() ^= 0x55;
     replace(&path, &damaged);
-    let mut memory = Tablebase::new(rules);
+    let mut memory = MemoryTables::new(rules);
     memory.solve(m).unwrap();
     let table = memory.table(m).unwrap();
     // A position of the last block: damaged.

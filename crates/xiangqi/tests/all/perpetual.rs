@@ -2,7 +2,7 @@
 
 use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleValue, check_rule_solution};
 use endgame_core::{Game, Plies, Value};
-use endgame_xiangqi::perpetual::PerpetualGame;
+use endgame_xiangqi::tables::perpetual::PerpetualGame;
 use endgame_xiangqi::{Material, PerpetualTablebase, Position, Probe, Rules, Setup};
 
 fn position(fen: &str) -> Position {

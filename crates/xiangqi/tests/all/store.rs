@@ -8,7 +8,7 @@ use endgame_core::Value;
 use endgame_core::table_file::{FileKind, TableError, TableFile};
 use endgame_xiangqi::store::{Loaded, TWIN_ORDER, check_size, table_id};
 use endgame_xiangqi::{
-    Compression, LineEnd, Material, MaterialIndex, Position, Probe, ProbeError, Rules, Setup, Tablebase,
+    Compression, LineEnd, Material, MaterialIndex, MemoryTables, Position, Probe, ProbeError, Rules, Setup,
     Tablebases,
 };
 
@@ -28,12 +28,12 @@ fn position(fen: &str) -> Position {
 }
 
 /// Generates `materials` under `rules` into a new directory and solves them in memory too.
-fn generated(name: &str, rules: Rules, materials: &[&str]) -> (PathBuf, Tablebase) {
+fn generated(name: &str, rules: Rules, materials: &[&str]) -> (PathBuf, MemoryTables) {
     let dir = temp_dir(name);
     let materials: Vec<Material> = materials.iter().map(|m| material(m)).collect();
     let summary = Tablebases::open(&dir, rules).generate(&materials, &|_| {}).unwrap();
     assert_eq!(summary.kept, 0);
-    let mut memory = Tablebase::new(rules);
+    let mut memory = MemoryTables::new(rules);
     for &m in &materials {
         memory.solve(m).unwrap();
     }
@@ -43,7 +43,7 @@ fn generated(name: &str, rules: Rules, materials: &[&str]) -> (PathBuf, Tablebas
 /// Every legal position of `m`, probed through `store`, has the in-memory value.
 fn check_every_position(
     store: &Tablebases,
-    memory: &Tablebase,
+    memory: &MemoryTables,
     m: Material,
     stride: usize,
     offset: usize,
@@ -108,7 +108,7 @@ fn main_lines_are_complete_and_replay_to_the_end() {
     let store = Tablebases::open(temp_dir("lines"), Rules::Standard);
     // The longest wins of KNvKA (37 plies, the published figure) are found and played out.
     let memory = {
-        let mut t = Tablebase::new(Rules::Standard);
+        let mut t = MemoryTables::new(Rules::Standard);
         t.solve(material("KNvKA")).unwrap();
         t
     };
@@ -248,7 +248,7 @@ fn the_plan_lists_dependencies_first() {
 fn a_generation_drops_the_largest_tables_that_a_solve_does_not_read_first() {
     let names = ["KvK", "KvKA", "KRvK", "KNvK", "KAvK", "KRvKR"];
     let fresh = || {
-        let mut t = Tablebase::new(Rules::Standard);
+        let mut t = MemoryTables::new(Rules::Standard);
         for m in names {
             t.solve(material(m)).unwrap();
         }

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use endgame_xiangqi::{Material, MaterialIndex, PerpetualTablebase, Probe, Rules, Tablebase, Tablebases};
+use endgame_xiangqi::{Material, MaterialIndex, MemoryTables, PerpetualTablebase, Probe, Rules, Tablebases};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("endgame-twins-{name}-{}", std::process::id()));
@@ -37,7 +37,7 @@ fn own_files(dir: &std::path::Path, rules: Rules, materials: &[Material]) {
             store.write_rule_solution(m, tables.solution(m).unwrap()).unwrap();
         }
     } else {
-        let mut tables = Tablebase::new(rules).colour_twins(false);
+        let mut tables = MemoryTables::new(rules).colour_twins(false);
         for &m in &twins {
             tables.solve(m).unwrap();
         }

@@ -17,8 +17,6 @@ use std::collections::BTreeMap;
 use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleSolution, RuleValue};
 use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, Value};
 
-use crate::index::{MAX_MEN, MaterialIndex, without_slot};
-use crate::material_game::MaterialGame;
 use crate::probe::{Probe, ProbeError};
 use crate::rules::chase::{Attacks, chase_attacks, creates_chase_attack};
 use crate::rules::color::Color;
@@ -29,7 +27,9 @@ use crate::rules::piece::Role;
 use crate::rules::position::Position;
 use crate::rules::rule_set::Rules;
 use crate::rules::square::Square;
-use crate::tablebase::Tablebase;
+use crate::tables::index::{MAX_MEN, MaterialIndex, without_slot};
+use crate::tables::material_game::MaterialGame;
+use crate::tables::memory_tables::MemoryTables;
 
 /// One material under `perpetual-check` or `check-and-chase` (the rules of its tables), as
 /// the core solver sees it.
@@ -157,7 +157,7 @@ impl Checks for PerpetualGame<'_> {
 /// `standard` tables, which the solver starts from).
 pub struct PerpetualTablebase {
     rules: Rules,
-    plain: Tablebase,
+    plain: MemoryTables,
     rule: BTreeMap<Material, RuleSolution>,
 }
 
@@ -180,8 +180,8 @@ impl PerpetualTablebase {
     /// For rules without bans on endless play ([`Rules::has_bans`]).
     #[must_use]
     pub fn with_rules(rules: Rules) -> Self {
-        assert!(rules.has_bans(), "{rules} tables are solved by crate::Tablebase");
-        PerpetualTablebase { rules, plain: Tablebase::new(Rules::Standard), rule: BTreeMap::new() }
+        assert!(rules.has_bans(), "{rules} tables are solved by crate::MemoryTables");
+        PerpetualTablebase { rules, plain: MemoryTables::new(Rules::Standard), rule: BTreeMap::new() }
     }
 
     /// The rule set.
@@ -192,7 +192,7 @@ impl PerpetualTablebase {
 
     /// The `standard` tables of the solved materials.
     #[must_use]
-    pub const fn standard(&self) -> &Tablebase {
+    pub const fn standard(&self) -> &MemoryTables {
         &self.plain
     }
 

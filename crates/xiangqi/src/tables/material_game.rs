@@ -11,7 +11,6 @@
 use endgame_core::conformance::Indexed;
 use endgame_core::{FirstLook, Game, Successor, Unmoves, Value};
 
-use crate::index::{MAX_MEN, MaterialIndex, without_slot};
 use crate::rules::bitboard::{
     Bits, attacks, between, for_each_point, in_check_bits, legal, origins, targets,
 };
@@ -22,7 +21,8 @@ use crate::rules::piece::{Piece, Role};
 use crate::rules::position::Position;
 use crate::rules::rule_set::Rules;
 use crate::rules::square::Square;
-use crate::tablebase::{Table, Tablebase};
+use crate::tables::index::{MAX_MEN, MaterialIndex, without_slot};
+use crate::tables::memory_tables::{MemoryTables, Table};
 
 /// The positions of one material under one rule set, as the core solver sees them.
 pub struct MaterialGame<'a> {
@@ -71,7 +71,7 @@ static NEXT_GAME: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsiz
 impl<'a> MaterialGame<'a> {
     /// The game of `index`'s material, with captures looked up in `smaller`.
     #[must_use]
-    pub fn new(index: &'a MaterialIndex, rules: Rules, smaller: &'a Tablebase) -> Self {
+    pub fn new(index: &'a MaterialIndex, rules: Rules, smaller: &'a MemoryTables) -> Self {
         let captures = (0..index.pieces().len())
             .map(|slot| {
                 let mut material = index.material();
