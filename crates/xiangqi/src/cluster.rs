@@ -20,7 +20,9 @@ use mpi::traits::{Communicator, Destination, Source};
 
 use crate::probe::Probe;
 use crate::rules::material::Material;
-use crate::store::{GenerateError, GenerateEvent, GenerateSummary, Loaded, Tablebases};
+use crate::store::Tablebases;
+use crate::store::generate::{GenerateError, GenerateEvent, GenerateSummary};
+use crate::store::loaded::Loaded;
 
 const TASK: i32 = 1;
 const STOP: i32 = 2;

@@ -68,7 +68,7 @@ impl Stats {
         self
     }
 
-    /// The statistics of the colour twin material ([`Material::colour_twin`]): the same
+    /// The statistics of the colour twin material ([`Material::colour_twin`](crate::rules::material::Material::colour_twin)): the same
     /// counts (each position stands for its twin, with the same value for the side to move),
     /// with the longest wins of Red and Black to move swapped.
     #[must_use]

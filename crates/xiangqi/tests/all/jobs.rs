@@ -11,7 +11,7 @@ use std::time::Duration;
 use endgame_xiangqi::jobs::{
     self, EnsureError, EnsureOptions, Ensured, JobProgress, JobState, Jobs, Submitted,
 };
-use endgame_xiangqi::store::SOLVE_ON_THE_FLY_MEN;
+use endgame_xiangqi::store::source::SOLVE_ON_THE_FLY_MEN;
 use endgame_xiangqi::{Material, MaterialIndex, Position, Probe, ProbeError, Rules, Setup, Tablebases};
 
 fn temp_dir(name: &str) -> PathBuf {

@@ -4,7 +4,7 @@
 //! the tables a solve reads within what the estimate counts for them.
 
 use endgame_core::Retrograde;
-use endgame_xiangqi::store::process_bytes;
+use endgame_xiangqi::store::cost::process_bytes;
 use endgame_xiangqi::{Material, MaterialIndex, MemoryTables, Rules, Tablebases};
 
 #[test]

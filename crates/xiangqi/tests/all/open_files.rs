@@ -107,14 +107,18 @@ fn a_table_regenerated_under_a_running_store_is_read_anew() {
     replace(&path, &good);
     assert_eq!(store.probe(&p).unwrap(), table.solution().value(i).unwrap().into());
     assert_eq!(deleted_files_open(&dir).len(), 1, "the old file is still read for a moment");
-    std::thread::sleep(std::time::Duration::from_millis(endgame_xiangqi::store::REPLACED_CHECK_MS + 100));
+    std::thread::sleep(std::time::Duration::from_millis(
+        endgame_xiangqi::store::source::REPLACED_CHECK_MS + 100,
+    ));
     assert_eq!(store.probe(&p).unwrap(), table.solution().value(i).unwrap().into());
     assert!(files.opened() > opened, "the new file was opened");
     assert!(deleted_files_open(&dir).is_empty(), "{:?}", deleted_files_open(&dir));
     // Removed: the store notices that too (the material is then solved in memory: 4 men).
     std::fs::remove_file(&path).unwrap();
     std::fs::remove_file(store.dtm_path(m)).unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(endgame_xiangqi::store::REPLACED_CHECK_MS + 100));
+    std::thread::sleep(std::time::Duration::from_millis(
+        endgame_xiangqi::store::source::REPLACED_CHECK_MS + 100,
+    ));
     assert_eq!(store.probe(&p).unwrap(), table.solution().value(i).unwrap().into());
     assert!(deleted_files_open(&dir).is_empty(), "{:?}", deleted_files_open(&dir));
     std::fs::remove_dir_all(&dir).unwrap();

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use endgame_core::Value;
 use endgame_core::table_file::{FileKind, TableError, TableFile};
-use endgame_xiangqi::store::{Loaded, TWIN_ORDER, check_size, table_id};
+use endgame_xiangqi::Loaded;
+use endgame_xiangqi::store::cost::check_size;
+use endgame_xiangqi::store::source::{TWIN_ORDER, table_id};
 use endgame_xiangqi::{
     Compression, LineEnd, Material, MaterialIndex, MemoryTables, Position, Probe, ProbeError, Rules, Setup,
     Tablebases,
@@ -219,7 +221,7 @@ fn materials_beyond_the_tables_are_refused_at_once() {
     // The largest 6-man material has more than u32::MAX indices: the solver takes it (8-byte
     // position numbers in its lists), the memory it needs is its only limit.
     let largest_six = material("KNRvKNR");
-    assert_eq!(endgame_xiangqi::store::index_size(largest_six).unwrap(), 7_085_880_000);
+    assert_eq!(endgame_xiangqi::store::cost::index_size(largest_six).unwrap(), 7_085_880_000);
     let need = Tablebases::memory_estimate(largest_six, |_| true);
     assert!((7_085_880_000..7_085_880_000 * 2).contains(&need), "{need}");
     // A 5-man material without a file: not generated, with the command that generates it.

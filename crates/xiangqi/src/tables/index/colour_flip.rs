@@ -18,6 +18,8 @@ impl MaterialIndex {
     /// value. `None` for holes of this index (the twin's index of an illegal position is a hole
     /// there too). [`ColourFlip`] does the same for many indices, faster.
     ///
+    /// [`Material::colour_twin`]: crate::rules::material::Material::colour_twin
+    ///
     /// # Panics
     /// When `twin` is not the index of this material's colour twin.
     #[must_use]
