@@ -3,10 +3,11 @@
 //!
 //! MPI is only the transport. Rank 0 keeps the books with the same
 //! [`Scheduler`](endgame_core::schedule::Scheduler) a single process uses
-//! ([`Tablebases::prepare`]): it hands each idle rank the largest ready material, and every
-//! rank (rank 0 too, in a thread of its own, unless told otherwise) solves whole materials with
-//! all its cores through [`Tablebases::generate_one`], reading the finished smaller tables from
-//! the shared directory and writing its file atomically. Only rank 0's main thread calls MPI.
+//! ([`Tablebases::prepare`], over the generation's [`Plan`](crate::store::generate::Plan)): it
+//! hands each idle rank the largest ready material, and every rank (rank 0 too, in a thread of
+//! its own, unless told otherwise) solves whole materials with all its cores through
+//! [`Tablebases::generate_one`], reading the finished smaller tables from the shared directory
+//! and writing its file atomically. Only rank 0's main thread calls MPI.
 //!
 //! A rank whose material fails makes rank 0 abort the whole run with a message; a rank that
 //! dies makes `mpirun` end the run. Finished files stay, so a rerun resumes where it stopped.

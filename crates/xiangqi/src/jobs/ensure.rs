@@ -44,7 +44,8 @@ pub struct EnsureOptions<'a> {
     pub budget: u64,
     /// Stops the generation soon after it is set ([`Tablebases::generate_cancellable`]).
     pub cancel: Option<&'a AtomicBool>,
-    /// The speed assumed for the estimates, in positions per second ([`default_speed`](crate::store::cost::default_speed)).
+    /// The speed assumed for the estimates, in positions per second
+    /// ([`default_speed`](crate::store::cost::default_speed)).
     pub speed: f64,
 }
 

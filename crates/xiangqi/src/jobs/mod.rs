@@ -5,7 +5,7 @@
 //!   material its captures lead to, their positions, the peak memory of the generation and the
 //!   time it would take at a measured speed ([`default_speed`]). Nothing is read but the
 //!   directory. (`estimate.rs`)
-//! - [`ensure`] generates what is missing in this thread ([`Tablebases::generate_cancellable`](crate::Tablebases::generate_cancellable)),
+//! - [`ensure`] generates what is missing in this thread ([`Tablebases::generate_cancellable`]),
 //!   reporting [`JobProgress`] (tables done of all, positions per second, seconds left), after
 //!   refusing up front, with the estimate, what does not fit the memory budget. A generation
 //!   that stops (cancelled, an error, the process killed) keeps the tables it finished: the
@@ -14,6 +14,8 @@
 //!   requests for the same material (and rules and directory) share one job; a job can be
 //!   cancelled, queued or running; every job's state and progress can be read at any time.
 //!   (`queue.rs`)
+//!
+//! [`Tablebases::generate_cancellable`]: crate::Tablebases::generate_cancellable
 
 mod ensure;
 mod estimate;

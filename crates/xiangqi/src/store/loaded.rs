@@ -52,8 +52,10 @@ impl Loaded {
     }
 
     /// Bytes the loaded table of `material` takes under `standard` rules (an estimate, as the
-    /// memory estimates count it: 2 bytes per index; under a ban [`Tablebases::estimate`](super::Tablebases::estimate) adds
+    /// memory estimates count it: 2 bytes per index; under a ban [`Tablebases::estimate`] adds
     /// the rule solution's set of draws and words).
+    ///
+    /// [`Tablebases::estimate`]: super::Tablebases::estimate
     #[must_use]
     pub fn bytes(material: Material) -> u64 {
         indices(material).saturating_mul(BYTES_PER_LOADED_INDEX)

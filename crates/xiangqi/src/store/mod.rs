@@ -9,10 +9,10 @@
 //! - **Probing** reads only the blocks that hold the position: a file is opened on its first
 //!   probe (its header is read and checked, not its data), a block is read with one positioned
 //!   read, checked and decompressed, and kept in a [`BlockCache`] bounded in bytes (least
-//!   recently used blocks go first). A value's category ([`Probe::probe_wdl`](crate::Probe::probe_wdl)) reads the WDL
+//!   recently used blocks go first). A value's category ([`Probe::probe_wdl`]) reads the WDL
 //!   file only; its distance a block of the DTM file besides (opened on the first such
 //!   probe). [`Tablebases::stats`] of a material with files reads the WDL file's header only.
-//!   A material of at most [`SOLVE_ON_THE_FLY_MEN`](source::SOLVE_ON_THE_FLY_MEN) men without
+//!   A material of at most [`SOLVE_ON_THE_FLY_MEN`] men without
 //!   a file is solved in memory on first use (a fraction of a second) and kept. Files of the
 //!   previous format (`<material>.egtb`, version 2) are refused with a message that names
 //!   `endgame xiangqi convert`; [`convert`](convert::convert) rewrites them.
@@ -20,26 +20,26 @@
 //!   process's by default, [`Tablebases::with_open_files`]) that keeps a fixed number open and
 //!   opens a closed file again on its next read. A table written anew while the store is in
 //!   use (another process's generation, a file copied in) is noticed: before a probe that
-//!   failed on a file is answered, and at most every [`REPLACED_CHECK_MS`](source::REPLACED_CHECK_MS) while a table is
+//!   failed on a file is answered, and at most every [`REPLACED_CHECK_MS`] while a table is
 //!   probed, its open files are compared with those at their paths (device, inode, length,
 //!   modification time); replaced or removed, they are forgotten and the new ones opened.
 //! - **Generation** ([`Tablebases::generate`]) solves the materials asked for and every
 //!   material a capture leads to, fewer men first, skipping files that exist and pass a full
 //!   check (a damaged or outdated file is replaced), checking a memory estimate against the
 //!   memory available before each material, and writing each file atomically.
-//! - **Under `perpetual-check` and `check-and-chase`** a file holds rule codes (wins and losses by the rule with the
-//!   winner's ranks, see [`endgame_core::table_file`]); a generation solves the `standard` game
-//!   of the material first (or reads it from the sibling `standard` directory when that file
-//!   exists), then the rule's passes over its draws with the rule's values of the smaller
-//!   materials, checks the result against the certificate
+//! - **Under `perpetual-check` and `check-and-chase`** a file holds rule codes (wins and
+//!   losses by the rule with the winner's ranks, see [`endgame_core::table_file`]); a
+//!   generation solves the `standard` game of the material first (or reads it from the sibling
+//!   `standard` directory when that file exists), then the rule's passes over its draws with
+//!   the rule's values of the smaller materials, checks the result against the certificate
 //!   ([`endgame_core::perpetual::check_rule_solution`]) and writes it.
 //! - **Limits**: a material whose index does not fit in 64 bits, or whose generation needs
-//!   more memory than the machine has, is refused at once ([`ProbeError::BeyondTables`](crate::ProbeError::BeyondTables)).
+//!   more memory than the machine has, is refused at once ([`ProbeError::BeyondTables`]).
 //!
 //! Here: [`Tablebases`], its fields and its opening. Its rooms:
 //! - [`source`]: where a material's values come from (its files, its colour twin's, or solved
 //!   in memory), the files' names and ids, the colour twins;
-//! - `lookup`: values and categories read block by block through the cache, the [`Probe`](crate::Probe)
+//! - `lookup`: values and categories read block by block through the cache, the [`Probe`]
 //!   implementation and the statistics;
 //! - `read_write`: a table's files opened in either order, read whole, written;
 //! - [`cost`]: every memory and speed constant, the memory estimates, the limits;
@@ -47,6 +47,12 @@
 //! - [`generate`]: the plan of a generation, its books, the solves, its events and errors;
 //! - [`directory`], [`convert`], [`manifest`]: a base directory's files as a set: files of the
 //!   previous format converted, the manifest of checksums.
+//!
+//! [`Probe`]: crate::Probe
+//! [`Probe::probe_wdl`]: crate::Probe::probe_wdl
+//! [`ProbeError::BeyondTables`]: crate::ProbeError::BeyondTables
+//! [`SOLVE_ON_THE_FLY_MEN`]: source::SOLVE_ON_THE_FLY_MEN
+//! [`REPLACED_CHECK_MS`]: source::REPLACED_CHECK_MS
 
 mod lookup;
 mod read_write;

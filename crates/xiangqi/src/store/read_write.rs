@@ -122,19 +122,23 @@ impl Tablebases {
 
     /// Writes `solution`, `material`'s table solved in memory under this store's rules, as its
     /// two files with its statistics in the header, as a generation writes them (the
-    /// directory must exist). For a table solved elsewhere, such as by a [`MemoryTables`](crate::MemoryTables).
+    /// directory must exist). For a table solved elsewhere, such as by [`MemoryTables`].
     ///
     /// # Errors
     /// When a file cannot be written, or the solution is not of `material`'s size.
+    ///
+    /// [`MemoryTables`]: crate::MemoryTables
     pub fn write_solution(&self, material: Material, solution: &Solution) -> Result<(), TableError> {
         self.write_table(material, solution.len(), &|p| solution.value(p).map(RuleValue::from))
     }
 
     /// [`Tablebases::write_solution`] of a table solved under the rule (a
-    /// [`PerpetualTablebase`](crate::PerpetualTablebase)'s).
+    /// [`PerpetualTablebase`]'s).
     ///
     /// # Errors
     /// When a file cannot be written, or the solution is not of `material`'s size.
+    ///
+    /// [`PerpetualTablebase`]: crate::PerpetualTablebase
     pub fn write_rule_solution(&self, material: Material, solution: &RuleSolution) -> Result<(), TableError> {
         self.write_table(material, solution.len(), &|p| solution.value(p))
     }

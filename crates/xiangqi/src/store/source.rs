@@ -102,10 +102,12 @@ pub const DTM_EXTENSION: &str = "dtm";
 
 /// What the variant of a table's files says after the material when they hold the table in
 /// the order of its colour twin's index ([`twin_order_id`]): the value of the position whose
-/// colour twin has the twin's index `j` is at position `j` of the files. [`Compression::Best`](endgame_core::table_file::Compression::Best)
+/// colour twin has the twin's index `j` is at position `j` of the files. [`Compression::Best`]
 /// writes a table so when that makes its files smaller; the readers of this crate follow it,
 /// and readers that do not know the order refuse the files as another table (they would read
 /// every value from the wrong place).
+///
+/// [`Compression::Best`]: endgame_core::table_file::Compression::Best
 pub const TWIN_ORDER: &str = " in the order of ";
 
 /// What table files of `material` in its colour twin's order hold: [`table_id`] with the
@@ -154,7 +156,9 @@ impl Tablebases {
         self.dir.join(format!("{material}.{DTM_EXTENSION}"))
     }
 
-    /// The file of `material` in the previous format (version 2), which [`convert`](crate::files::convert) rewrites.
+    /// The file of `material` in the previous format (version 2), which [`convert`] rewrites.
+    ///
+    /// [`convert`]: super::convert::convert
     #[must_use]
     pub fn v2_path(&self, material: Material) -> PathBuf {
         self.dir.join(format!("{material}.egtb"))

@@ -68,9 +68,11 @@ impl Stats {
         self
     }
 
-    /// The statistics of the colour twin material ([`Material::colour_twin`](crate::rules::material::Material::colour_twin)): the same
+    /// The statistics of the colour twin material ([`Material::colour_twin`]): the same
     /// counts (each position stands for its twin, with the same value for the side to move),
     /// with the longest wins of Red and Black to move swapped.
+    ///
+    /// [`Material::colour_twin`]: crate::rules::material::Material::colour_twin
     #[must_use]
     pub const fn colour_twin(self) -> Stats {
         Stats {

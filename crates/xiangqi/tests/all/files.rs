@@ -1,7 +1,8 @@
 //! Converting version-2 files, and the manifest of a table set (issue 22).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::common::{material, temp_dir};
 use endgame_core::Retrograde;
 use endgame_core::perpetual::RuleValue;
 use endgame_core::table_v2::write_v2;
@@ -12,17 +13,6 @@ use endgame_xiangqi::{
     Compression, Material, MaterialIndex, MemoryTables, PerpetualTablebase, Probe, Rules, Tablebases,
 };
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("endgame-files-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn material(name: &str) -> Material {
-    name.parse().unwrap()
-}
-
 /// Version-2 files of `KRvKN` and its smaller materials (`KCvKA` under `hdu`, whose holes are
 /// other indices than the other rule sets'; written from tables solved in memory, as the
 /// previous version wrote them) are refused with the command that converts them; converted,
@@ -32,8 +22,8 @@ fn material(name: &str) -> Material {
 #[test]
 fn convert_keeps_every_index_and_writes_what_a_generation_writes() {
     for rules in [Rules::Standard, Rules::PerpetualCheck, Rules::Hdu] {
-        let dir = temp_dir(&format!("convert-{rules}"));
-        let reference = temp_dir(&format!("reference-{rules}"));
+        let dir = temp_dir("files", &format!("convert-{rules}"));
+        let reference = temp_dir("files", &format!("reference-{rules}"));
         let top = material(if rules == Rules::Hdu { "KCvKA" } else { "KRvKN" });
         Tablebases::open(&reference, rules).generate(&[top], &|_| {}).unwrap();
         let store = Tablebases::open(&dir, rules);
@@ -78,7 +68,7 @@ fn convert_keeps_every_index_and_writes_what_a_generation_writes() {
         assert!(convert::convert(&dir, ConvertOptions::default(), &|_| {}).unwrap().is_empty());
         // Rewritten with the best compression, every index still holds its value, and the files
         // are those a generation with it writes; rewritten back, the first files again.
-        let best = temp_dir(&format!("best-{rules}"));
+        let best = temp_dir("files", &format!("best-{rules}"));
         Tablebases::open(&best, rules).with_compression(Compression::Best).generate(&[top], &|_| {}).unwrap();
         for (compression, like) in [(Compression::Best, &best), (Compression::Normal, &reference)] {
             let options = ConvertOptions { compression, rewrite: true };
@@ -128,7 +118,7 @@ fn same_values_and_files(
 
 #[test]
 fn the_manifest_catches_a_changed_byte_and_a_missing_file() {
-    let dir = temp_dir("manifest");
+    let dir = temp_dir("files", "manifest");
     let store = Tablebases::open(&dir, Rules::Standard);
     store.generate(&[material("KRvKA")], &|_| {}).unwrap();
     let entries = manifest::write_manifest(&dir).unwrap();
@@ -170,7 +160,7 @@ fn the_manifest_catches_a_changed_byte_and_a_missing_file() {
 #[test]
 fn statistics_in_the_header_equal_a_count_over_the_table() {
     for rules in [Rules::Standard, Rules::Hdu] {
-        let dir = temp_dir(&format!("stats-{rules}"));
+        let dir = temp_dir("files", &format!("stats-{rules}"));
         let store = Tablebases::open(&dir, rules);
         let names = ["KRvKA", "KAvKR", "KNvKB", "KNvK"];
         for m in names {

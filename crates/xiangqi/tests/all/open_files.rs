@@ -5,19 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::common::{material, temp_dir};
 use endgame_core::open_files::OpenFiles;
 use endgame_xiangqi::{Material, MaterialIndex, MemoryTables, Position, Probe, Rules, Tablebases};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("endgame-open-files-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn material(text: &str) -> Material {
-    text.parse().unwrap()
-}
 
 /// The legal positions of `m` with their index, the last ones first.
 fn legal_positions(m: Material, rules: Rules) -> impl Iterator<Item = (usize, Position)> {
@@ -48,7 +38,7 @@ fn replace(path: &Path, bytes: &[u8]) {
 /// probe right, the pool never over three.
 #[test]
 fn more_tables_than_open_files_are_all_probed() {
-    let dir = temp_dir("many");
+    let dir = temp_dir("open-files", "many");
     let rules = Rules::Standard;
     let names = ["KRvK", "KNvK", "KCvK", "KPvK", "KvKR", "KvKN", "KvKC", "KvKP", "KAvKA", "KBvKB", "KAvKB"];
     let materials: Vec<Material> = names.iter().map(|m| material(m)).collect();
@@ -81,7 +71,7 @@ fn more_tables_than_open_files_are_all_probed() {
 /// file is kept.
 #[test]
 fn a_table_regenerated_under_a_running_store_is_read_anew() {
-    let dir = temp_dir("regenerated");
+    let dir = temp_dir("open-files", "regenerated");
     let rules = Rules::Standard;
     let m = material("KRvKA");
     Tablebases::open(&dir, rules).generate(&[m], &|_| {}).unwrap();

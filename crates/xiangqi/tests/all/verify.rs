@@ -1,13 +1,10 @@
 //! `verify`: a table checked against the rules position by position finds every wrong value.
 
+use crate::common::material;
 use endgame_core::Value;
 use endgame_core::perpetual::RuleValue;
 use endgame_xiangqi::tables::audit::{VerifyError, value_from_moves, verify};
-use endgame_xiangqi::{Material, MaterialIndex, MemoryTables, Position, Probe, ProbeError, Rules};
-
-fn material(text: &str) -> Material {
-    text.parse().unwrap()
-}
+use endgame_xiangqi::{MaterialIndex, MemoryTables, Position, Probe, ProbeError, Rules};
 
 /// A table with one value changed: what a solver bug would leave.
 struct Tampered<'a> {

@@ -306,7 +306,8 @@ impl MaterialIndex {
         self.len == 0
     }
 
-    /// The pieces in slot order: Red's first, by kind in the order of [`Role::ALL`](crate::rules::piece::Role::ALL).
+    /// The pieces in slot order: Red's first, by kind in the order of
+    /// [`Role::ALL`](crate::rules::piece::Role::ALL).
     #[must_use]
     pub fn pieces(&self) -> &[Piece] {
         &self.pieces

@@ -58,7 +58,7 @@ impl MaterialIndex {
     ) -> Option<usize> {
         let stride = self.lone_strides[slot];
         if stride == 0 {
-            return self.moved_in_group(index, squares, slot, from, to);
+            return self.moved_in_group(index, squares, (slot, from, to));
         }
         // A piece alone in its group: its digit is its point number.
         self.shift_point(index, slot, stride, from, to)
@@ -92,9 +92,7 @@ impl MaterialIndex {
         &self,
         index: usize,
         squares: &[Square],
-        slot: usize,
-        from: Square,
-        to: Square,
+        (slot, from, to): (usize, Square, Square),
     ) -> Option<usize> {
         let group = self.group_of[slot];
         let (g, stride) = (&self.groups[group], self.group_strides[group]);
