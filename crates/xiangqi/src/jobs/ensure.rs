@@ -16,6 +16,7 @@ use crate::probe::ProbeError;
 use crate::rules::material::Material;
 use crate::store::Tablebases;
 use crate::store::generate::{GenerateError, GenerateEvent, GenerateSummary};
+use crate::tables::index::MaterialIndex;
 
 /// Where a generation is.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -116,9 +117,9 @@ struct Tracker {
 }
 
 /// The part of a solve done at `progress`: the start pass takes about 45 % of the time, the
-/// wins and losses most of the rest (measured: `KRvKAABB` 0.28 of 0.67 s of CPU time,
-/// `KRPvKAB` 2.47 of 5.39 s). The level passes count the positions decided, which stay below
-/// all of them (holes and draws are never decided there): the bar moves on at the end.
+/// wins and losses most of the rest (BENCHMARKS.md, generation). The level passes count the
+/// positions decided, which stay below all of them (holes and draws are never decided
+/// there): the bar moves on at the end.
 fn solve_fraction(progress: endgame_core::Progress) -> f64 {
     let part =
         if progress.total == 0 { 0.0 } else { (progress.done as f64 / progress.total as f64).min(1.0) };
@@ -226,7 +227,7 @@ pub fn ensure(
                 true
             }
             GenerateEvent::Replacing { material, .. } => {
-                let positions = crate::MaterialIndex::new(material).len() as u64;
+                let positions = MaterialIndex::new(material).len() as u64;
                 t.add(material, positions, positions as f64 * cost(tables));
                 true
             }

@@ -1,7 +1,10 @@
-//! The estimate of a generation ([`estimate`]): the tables a material still needs (those of
-//! the store's [`Plan`] without a file), their positions, the peak memory of the generation
-//! and the time it would take at a speed ([`default_speed`](crate::store::cost::default_speed)),
-//! from the cost model of [`crate::store::cost`]. Nothing is read but the directory.
+//! The estimate of a generation ([`estimate`]): the tables a material still needs (the files
+//! of the store's [`Plan`] not there yet), their positions, the peak memory of the generation
+//! and the time it would take at a speed ([`default_speed`]), from the cost model of
+//! [`crate::store::cost`]. Nothing is read but the directory.
+//!
+//! [`Plan`]: crate::store::generate::Plan
+//! [`default_speed`]: crate::store::cost::default_speed
 
 use crate::probe::{Probe, ProbeError};
 use crate::rules::material::Material;

@@ -18,7 +18,8 @@ use super::source::{DTM_EXTENSION, WDL_EXTENSION, in_twin_order, open_either, ta
 use crate::probe::ProbeError;
 use crate::rules::material::Material;
 use crate::rules::rule_set::Rules;
-use crate::tables::index::{ColourFlip, MaterialIndex};
+use crate::rules::square::Square;
+use crate::tables::index::{ColourFlip, MAX_MEN, MaterialIndex};
 use crate::tables::stats::Stats;
 
 /// Whether index `p` of `index` is a hole of a table under `rules` (no value: the files hold
@@ -27,7 +28,7 @@ use crate::tables::stats::Stats;
 /// rule sets only the legal ones.
 fn is_hole(index: &MaterialIndex, rules: Rules, p: usize) -> bool {
     match rules {
-        Rules::Hdu => index.squares(p, &mut [crate::Square::A0; crate::tables::index::MAX_MEN]).is_none(),
+        Rules::Hdu => index.squares(p, &mut [Square::A0; MAX_MEN]).is_none(),
         Rules::Standard | Rules::PerpetualCheck | Rules::CheckAndChase => !index.is_legal(p),
     }
 }
