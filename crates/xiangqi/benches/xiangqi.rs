@@ -2,7 +2,7 @@
 //! rules from scratch, and the HDU 5897
 //! judge on random legal queries (as `examples/gen.rs` writes them, fewer of them).
 
-use endgame_xiangqi::{Rules, Tablebase, kvkn};
+use endgame_xiangqi::{MemoryTables, Rules, kvkn};
 
 fn main() {
     divan::main();
@@ -10,15 +10,15 @@ fn main() {
 
 /// The 4-man `KRvKR` under standard rules (1,312,200 indices), with its smaller materials.
 #[divan::bench(sample_count = 3, sample_size = 1)]
-fn solve_krvkr_standard() -> Tablebase {
-    let mut tables = Tablebase::new(Rules::Standard);
+fn solve_krvkr_standard() -> MemoryTables {
+    let mut tables = MemoryTables::new(Rules::Standard);
     tables.solve("KRvKR".parse().unwrap()).unwrap();
     tables
 }
 
 #[divan::bench]
-fn solve_kvkn() -> Tablebase {
-    let mut tables = Tablebase::new(Rules::Hdu);
+fn solve_kvkn() -> MemoryTables {
+    let mut tables = MemoryTables::new(Rules::Hdu);
     tables.solve(kvkn()).unwrap();
     tables
 }

@@ -4,12 +4,12 @@
 //!
 //! `cargo run --release -p endgame-xiangqi --example solve_time -- KNvKNC`
 use endgame_core::{Phase, Progress, Retrograde, Value};
-use endgame_xiangqi::{Material, Rules, Tablebase};
+use endgame_xiangqi::{Material, MemoryTables, Rules};
 
 fn main() {
     let name = std::env::args().nth(1).unwrap_or_else(|| "KRvKR".into());
     let material: Material = name.parse().expect("a material");
-    let mut tables = Tablebase::new(Rules::Standard);
+    let mut tables = MemoryTables::new(Rules::Standard);
     for m in material.with_smaller() {
         if m != material {
             tables.solve(m).expect("a smaller material");

@@ -1,8 +1,8 @@
 //! Solves materials and prints their statistics (a development tool).
-use endgame_xiangqi::{Material, Rules, Tablebase};
+use endgame_xiangqi::{Material, MemoryTables, Rules};
 fn main() {
     let rules: Rules = std::env::args().nth(1).unwrap().parse().unwrap();
-    let mut tb = Tablebase::new(rules);
+    let mut tb = MemoryTables::new(rules);
     for name in std::env::args().skip(2) {
         let m: Material = name.parse().unwrap();
         let t = std::time::Instant::now();

@@ -8,9 +8,9 @@
 //! values are the tables', not the books': the README lists each one's result and statistics
 //! as generated.
 
-use crate::board::Setup;
-use crate::material::Material;
-use crate::position::Position;
+use crate::rules::board::Setup;
+use crate::rules::material::Material;
+use crate::rules::position::Position;
 
 /// One classic endgame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,7 +259,7 @@ pub fn table(store: &crate::Tablebases) -> Result<String, crate::ProbeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
+    use crate::rules::rule_set::Rules;
 
     #[test]
     fn every_entry_is_a_legal_position_of_its_material_as_players_write_it() {

@@ -3,10 +3,11 @@
 //!
 //! MPI is only the transport. Rank 0 keeps the books with the same
 //! [`Scheduler`](endgame_core::schedule::Scheduler) a single process uses
-//! ([`Tablebases::prepare`]): it hands each idle rank the largest ready material, and every
-//! rank (rank 0 too, in a thread of its own, unless told otherwise) solves whole materials with
-//! all its cores through [`Tablebases::generate_one`], reading the finished smaller tables from
-//! the shared directory and writing its file atomically. Only rank 0's main thread calls MPI.
+//! ([`Tablebases::prepare`], over the generation's [`Plan`](crate::store::generate::Plan)): it
+//! hands each idle rank the largest ready material, and every rank (rank 0 too, in a thread of
+//! its own, unless told otherwise) solves whole materials with all its cores through
+//! [`Tablebases::generate_one`], reading the finished smaller tables from the shared directory
+//! and writing its file atomically. Only rank 0's main thread calls MPI.
 //!
 //! A rank whose material fails makes rank 0 abort the whole run with a message; a rank that
 //! dies makes `mpirun` end the run. Finished files stay, so a rerun resumes where it stopped.
@@ -18,9 +19,11 @@ use mpi::Rank;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, Destination, Source};
 
-use crate::material::Material;
 use crate::probe::Probe;
-use crate::store::{GenerateError, GenerateEvent, GenerateSummary, Loaded, Tablebases};
+use crate::rules::material::Material;
+use crate::store::Tablebases;
+use crate::store::generate::{GenerateError, GenerateEvent, GenerateSummary};
+use crate::store::loaded::Loaded;
 
 const TASK: i32 = 1;
 const STOP: i32 = 2;
@@ -188,7 +191,7 @@ fn keep_books(
                 Message::Done { rank, material, seconds } => {
                     scheduler.finish(&material);
                     summary.generated += 1;
-                    let positions = crate::index::MaterialIndex::size(material).unwrap_or(0);
+                    let positions = crate::tables::index::MaterialIndex::size(material).unwrap_or(0);
                     finished(Finished { material, rank, seconds, positions });
                     idle.push(rank);
                 }

@@ -15,10 +15,10 @@ use std::sync::OnceLock;
 
 use endgame_core::{InputError, JudgeError, Tokens, Value};
 
-use crate::index::MaterialIndex;
-use crate::piece::Color;
-use crate::square::{File, Rank, Square};
-use crate::tablebase::{hdu, kvkn};
+use crate::rules::color::Color;
+use crate::rules::square::{File, Rank, Square};
+use crate::tables::index::MaterialIndex;
+use crate::tables::solve::{hdu, kvkn};
 
 /// The line printed for a position, given its value for the side to move.
 #[must_use]

@@ -1,7 +1,7 @@
 //! Answers people read: a position's value, every legal move with its value, the main line.
 //!
 //! [`Probe`] is implemented by the tables on disk ([`Tablebases`](crate::Tablebases)) and by
-//! tables solved in memory ([`Tablebase`](crate::Tablebase)); both answer through the same
+//! tables solved in memory ([`MemoryTables`](crate::MemoryTables)); both answer through the same
 //! provided methods, so a line or a move list never depends on where the values come from.
 //!
 //! Units: distances are plies (half-moves). A main line of a win or a loss is complete: it
@@ -24,12 +24,13 @@ use endgame_core::perpetual::{Ban, Choice, Label, RuleValue, winning_move};
 use endgame_core::table_file::{Category, TableError};
 use endgame_core::{Plies, SolveError};
 
-use crate::material::Material;
-use crate::moves::Move;
-use crate::piece::{Color, Piece};
-use crate::position::{Position, PositionError};
-use crate::rules::Rules;
-use crate::square::Square;
+use crate::rules::color::Color;
+use crate::rules::material::Material;
+use crate::rules::moves::Move;
+use crate::rules::piece::Piece;
+use crate::rules::position::{Position, PositionError};
+use crate::rules::rule_set::Rules;
+use crate::rules::square::Square;
 
 /// The most plies a drawn main line shows (a draw is endless: the line must stop somewhere).
 pub const DRAW_LINE_PLIES: usize = 20;
@@ -399,13 +400,13 @@ pub(crate) fn certified_move(
 }
 
 /// The label of a legal move under `check-and-chase`: a check, a chase
-/// ([`crate::chase::is_chase`]), or idle (captures included).
+/// ([`crate::rules::chase::is_chase`]), or idle (captures included).
 fn move_label(position: &Position, mv: Move) -> Label {
     if position.capture(mv).is_some() {
         Label::Idle
     } else if position.play_unchecked(mv).in_check() {
         Label::Check
-    } else if crate::chase::is_chase(position, mv) {
+    } else if crate::rules::chase::is_chase(position, mv) {
         Label::Chase
     } else {
         Label::Idle
@@ -419,7 +420,7 @@ fn first_chase(start: &Position, moves: &[MoveValue], ply: usize, loser: Color) 
     for (k, m) in moves.iter().enumerate() {
         if k >= ply && at.turn() == loser {
             let after = at.play_unchecked(m.mv);
-            if let Some(&(_, target)) = crate::chase::new_chase_attacks(&at, m.mv).first() {
+            if let Some(&(_, target)) = crate::rules::chase::new_chase_attacks(&at, m.mv).first() {
                 return after.board().get(target).map(|piece| (piece, target));
             }
         }

@@ -12,9 +12,9 @@
 use endgame_core::perpetual::RuleValue;
 use serde_json::{Value as Json, json};
 
-use crate::piece::Color;
-use crate::position::Position;
 use crate::probe::{MainLine, MoveValue, Probe, ProbeError};
+use crate::rules::color::Color;
+use crate::rules::position::Position;
 
 /// `win`, `draw` or `loss`.
 #[must_use]

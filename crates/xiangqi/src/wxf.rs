@@ -20,10 +20,11 @@
 //! hold two or more Soldiers, the first character is the file and the second `+`, `-` or, for
 //! a middle Soldier, the file again: `3+.4`, `33.4`, `7-.6`.
 
-use crate::moves::Move;
-use crate::piece::{Color, Role};
-use crate::position::Position;
-use crate::square::Square;
+use crate::rules::color::Color;
+use crate::rules::moves::Move;
+use crate::rules::piece::Role;
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 
 /// The WXF letter of a piece kind.
 #[must_use]

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use endgame_xiangqi::{Material, Rules, Stats, Tablebase};
+use endgame_xiangqi::{Material, MemoryTables, Rules, Stats};
 
 const TSV: &str = include_str!("../data/anchors/xiangqi_gamesmanxiangqi_tiers.tsv");
 
@@ -47,7 +47,7 @@ fn published() -> BTreeMap<Material, Stats> {
 }
 
 fn check(materials: &[Material]) {
-    let mut tables = Tablebase::new(Rules::Standard);
+    let mut tables = MemoryTables::new(Rules::Standard);
     compare(materials, |material| {
         tables.solve(material).unwrap();
         let ours = tables.table(material).unwrap().stats();

@@ -1,12 +1,9 @@
 //! The chase-attack predicate and the chase label against positions checked by hand, one or
 //! more for every row of the definition (see `endgame_xiangqi::chase`).
 
-use endgame_xiangqi::chase::{chase_attacks_in, is_chase, new_chase_attacks};
-use endgame_xiangqi::{Color, Move, Position, Setup};
-
-fn position(fen: &str) -> Position {
-    Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap()
-}
+use crate::common::position;
+use endgame_xiangqi::rules::chase::{chase_attacks_in, is_chase, new_chase_attacks};
+use endgame_xiangqi::{Color, Move};
 
 /// The chase-attacks of `side` as `attacker target` point pairs (`c3d5`), sorted.
 fn attacks(fen: &str, side: Color) -> Vec<String> {

@@ -2,10 +2,13 @@
 //! chase predicate on positions; materials solved under the rule against `perpetual-check`
 //! (every material up to 4 men: `tests/perpetual.rs`; larger ones behind `#[ignore]`).
 
-use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleSolution, RuleValue, check_rule_solution};
+use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleSolution, RuleValue};
 use endgame_core::{Game, Retrograde, Successor, Unmoves};
-use endgame_xiangqi::perpetual::PerpetualGame;
-use endgame_xiangqi::{Material, PerpetualTablebase, Rules, chase};
+use endgame_xiangqi::rules::chase;
+use endgame_xiangqi::tables::perpetual::PerpetualGame;
+use endgame_xiangqi::{Material, PerpetualTablebase, Rules};
+
+use crate::common::{assert_certified, rule_summary};
 
 /// How many moves into the sampled positions (every `step`-th) of `material` are chases: the
 /// game's labels of those moves ([`Checks::is_chase`]) are the chase predicate's on the decoded
@@ -137,19 +140,14 @@ fn some_materials_under_check_and_chase() {
             chase.rule_step(m, plain, &PerpetualCheck::new()).unwrap();
             let solved = start.elapsed();
             let (by_chase, by_check) = (chase.solution(m).unwrap(), check.solution(m).unwrap());
-            let game = PerpetualGame::new(chase.index(m).unwrap(), &chase);
-            assert_eq!(check_rule_solution(&game, by_chase), Ok(()), "{m}");
+            assert_certified(&chase, m);
             keeps_check_results(m, by_chase, by_check);
             let stats = chase.stats(m).unwrap();
             assert_eq!(stats.changed_decided, 0, "{m}");
             if m.men() == material.men() || stats.wins_by_chase + stats.losses_by_chase > 0 {
                 println!(
-                    "{m}: {} indices, {} legal positions, {} standard draws: {} wins and {} losses by the rule, of them by the ban on perpetual chase {} wins and {} losses; {:?}; standard and perpetual-check {:.1} s, check-and-chase {:.1} s",
-                    by_chase.len(),
-                    stats.positions,
-                    stats.draws + stats.wins_by_rule + stats.losses_by_rule,
-                    stats.wins_by_rule,
-                    stats.losses_by_rule,
+                    "{}, of them by the ban on perpetual chase {} wins and {} losses; {:?}; standard and perpetual-check {:.1} s, check-and-chase {:.1} s",
+                    rule_summary(m, by_chase, &stats),
                     stats.wins_by_chase,
                     stats.losses_by_chase,
                     by_chase.stats(),
@@ -178,8 +176,7 @@ fn every_material_up_to_4_men_under_check_and_chase() {
         let plain = chase.plain_step(m, Some(copy), &Retrograde::new()).unwrap();
         chase.rule_step(m, plain, &PerpetualCheck::new()).unwrap();
         let (by_chase, by_check) = (chase.solution(m).unwrap(), check.solution(m).unwrap());
-        let game = PerpetualGame::new(chase.index(m).unwrap(), &chase);
-        assert_eq!(check_rule_solution(&game, by_chase), Ok(()), "{m}");
+        assert_certified(&chase, m);
         keeps_check_results(m, by_chase, by_check);
         let stats = chase.stats(m).unwrap();
         assert_eq!((stats.wins_by_chase, stats.losses_by_chase, stats.changed_decided), (0, 0, 0), "{m}");

@@ -1,26 +1,17 @@
 //! Converting version-2 files, and the manifest of a table set (issue 22).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::common::{material, temp_dir};
 use endgame_core::Retrograde;
 use endgame_core::perpetual::RuleValue;
 use endgame_core::table_v2::write_v2;
-use endgame_xiangqi::files::{self, ConvertOptions, MANIFEST};
-use endgame_xiangqi::store::table_id;
+use endgame_xiangqi::store::convert::{self, ConvertOptions};
+use endgame_xiangqi::store::manifest::{self, MANIFEST};
+use endgame_xiangqi::store::source::table_id;
 use endgame_xiangqi::{
-    Compression, Material, MaterialIndex, PerpetualTablebase, Probe, Rules, Tablebase, Tablebases,
+    Compression, Material, MaterialIndex, MemoryTables, PerpetualTablebase, Probe, Rules, Tablebases,
 };
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("endgame-files-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn material(name: &str) -> Material {
-    name.parse().unwrap()
-}
 
 /// Version-2 files of `KRvKN` and its smaller materials (`KCvKA` under `hdu`, whose holes are
 /// other indices than the other rule sets'; written from tables solved in memory, as the
@@ -31,8 +22,8 @@ fn material(name: &str) -> Material {
 #[test]
 fn convert_keeps_every_index_and_writes_what_a_generation_writes() {
     for rules in [Rules::Standard, Rules::PerpetualCheck, Rules::Hdu] {
-        let dir = temp_dir(&format!("convert-{rules}"));
-        let reference = temp_dir(&format!("reference-{rules}"));
+        let dir = temp_dir("files", &format!("convert-{rules}"));
+        let reference = temp_dir("files", &format!("reference-{rules}"));
         let top = material(if rules == Rules::Hdu { "KCvKA" } else { "KRvKN" });
         Tablebases::open(&reference, rules).generate(&[top], &|_| {}).unwrap();
         let store = Tablebases::open(&dir, rules);
@@ -40,7 +31,7 @@ fn convert_keeps_every_index_and_writes_what_a_generation_writes() {
         // The values, solved in memory.
         let mut values: Vec<(Material, Vec<Option<RuleValue>>)> = Vec::new();
         if rules != Rules::PerpetualCheck {
-            let mut tables = Tablebase::new(rules);
+            let mut tables = MemoryTables::new(rules);
             for m in top.with_smaller() {
                 tables.solve(m).unwrap();
                 let s = tables.table(m).unwrap().solution();
@@ -65,7 +56,7 @@ fn convert_keeps_every_index_and_writes_what_a_generation_writes() {
             .unwrap();
         let e = store.probe(&position).unwrap_err().to_string();
         assert!(e.contains("format version 2") && e.contains("endgame xiangqi convert"), "{e}");
-        let converted = files::convert(&dir, ConvertOptions::default(), &|_| {}).unwrap();
+        let converted = convert::convert(&dir, ConvertOptions::default(), &|_| {}).unwrap();
         assert_eq!(converted.len(), values.len());
         let store = Tablebases::open(&dir, rules);
         for (m, _) in &values {
@@ -74,14 +65,14 @@ fn convert_keeps_every_index_and_writes_what_a_generation_writes() {
         same_values_and_files(&store, &values, &reference);
         assert!(store.probe(&position).is_ok());
         // A second run has nothing to convert.
-        assert!(files::convert(&dir, ConvertOptions::default(), &|_| {}).unwrap().is_empty());
+        assert!(convert::convert(&dir, ConvertOptions::default(), &|_| {}).unwrap().is_empty());
         // Rewritten with the best compression, every index still holds its value, and the files
         // are those a generation with it writes; rewritten back, the first files again.
-        let best = temp_dir(&format!("best-{rules}"));
+        let best = temp_dir("files", &format!("best-{rules}"));
         Tablebases::open(&best, rules).with_compression(Compression::Best).generate(&[top], &|_| {}).unwrap();
         for (compression, like) in [(Compression::Best, &best), (Compression::Normal, &reference)] {
             let options = ConvertOptions { compression, rewrite: true };
-            let rewritten = files::convert(&dir, options, &|_| {}).unwrap();
+            let rewritten = convert::convert(&dir, options, &|_| {}).unwrap();
             assert_eq!(rewritten.len(), values.len());
             let left: Vec<_> =
                 std::fs::read_dir(store.dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
@@ -127,14 +118,14 @@ fn same_values_and_files(
 
 #[test]
 fn the_manifest_catches_a_changed_byte_and_a_missing_file() {
-    let dir = temp_dir("manifest");
+    let dir = temp_dir("files", "manifest");
     let store = Tablebases::open(&dir, Rules::Standard);
     store.generate(&[material("KRvKA")], &|_| {}).unwrap();
-    let entries = files::write_manifest(&dir).unwrap();
+    let entries = manifest::write_manifest(&dir).unwrap();
     // KvK, KRvK, KAvK (which answers for KvKA), KRvKA: two files each.
     assert_eq!(entries.len(), 8);
-    assert_eq!(files::read_manifest(&dir.join(MANIFEST)).unwrap(), entries);
-    let check = files::verify_files(&dir).unwrap();
+    assert_eq!(manifest::read_manifest(&dir.join(MANIFEST)).unwrap(), entries);
+    let check = manifest::verify_files(&dir).unwrap();
     assert!(check.ok() && check.matching == 8, "{check:?}");
     // One byte of a DTM file.
     let dtm = store.dtm_path(material("KRvKA"));
@@ -142,7 +133,7 @@ fn the_manifest_catches_a_changed_byte_and_a_missing_file() {
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::write(&dtm, &bytes).unwrap();
-    let check = files::verify_files(&dir).unwrap();
+    let check = manifest::verify_files(&dir).unwrap();
     assert!(!check.ok());
     assert_eq!(check.differing.len(), 1);
     assert_eq!(check.differing[0].0.file, "xiangqi/standard/KRvKA.dtm");
@@ -150,7 +141,7 @@ fn the_manifest_catches_a_changed_byte_and_a_missing_file() {
     // A missing file, and one the manifest does not list.
     std::fs::remove_file(store.path(material("KAvK"))).unwrap();
     std::fs::write(dir.join("xiangqi/standard/KCvK.wdl"), b"new").unwrap();
-    let check = files::verify_files(&dir).unwrap();
+    let check = manifest::verify_files(&dir).unwrap();
     assert_eq!(
         check.missing.iter().map(|e| e.file.as_str()).collect::<Vec<_>>(),
         ["xiangqi/standard/KAvK.wdl"]
@@ -159,7 +150,7 @@ fn the_manifest_catches_a_changed_byte_and_a_missing_file() {
     assert_eq!(check.matching, 6);
     // A bad line is named.
     std::fs::write(dir.join(MANIFEST), "KvK  standard  xiangqi/standard/KvK.wdl  12  abc\n").unwrap();
-    let e = files::verify_files(&dir).unwrap_err().to_string();
+    let e = manifest::verify_files(&dir).unwrap_err().to_string();
     assert!(e.contains("line 1: sha256 \"abc\": expected 64 lowercase hexadecimal digits"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -169,13 +160,13 @@ fn the_manifest_catches_a_changed_byte_and_a_missing_file() {
 #[test]
 fn statistics_in_the_header_equal_a_count_over_the_table() {
     for rules in [Rules::Standard, Rules::Hdu] {
-        let dir = temp_dir(&format!("stats-{rules}"));
+        let dir = temp_dir("files", &format!("stats-{rules}"));
         let store = Tablebases::open(&dir, rules);
         let names = ["KRvKA", "KAvKR", "KNvKB", "KNvK"];
         for m in names {
             store.generate(&[material(m)], &|_| {}).unwrap();
         }
-        let mut memory = Tablebase::new(rules);
+        let mut memory = MemoryTables::new(rules);
         for name in names {
             let m = material(name);
             for smaller in m.with_smaller() {

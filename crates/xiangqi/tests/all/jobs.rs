@@ -3,27 +3,17 @@
 //! restart). Every generated file is compared byte for byte with a plain `generate`'s.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use crate::common::{material, temp_dir};
 use endgame_xiangqi::jobs::{
     self, EnsureError, EnsureOptions, Ensured, JobProgress, JobState, Jobs, Submitted,
 };
-use endgame_xiangqi::store::SOLVE_ON_THE_FLY_MEN;
-use endgame_xiangqi::{Material, MaterialIndex, Position, Probe, ProbeError, Rules, Setup, Tablebases};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("endgame-jobs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn material(text: &str) -> Material {
-    text.parse().unwrap()
-}
+use endgame_xiangqi::store::source::SOLVE_ON_THE_FLY_MEN;
+use endgame_xiangqi::{MaterialIndex, Position, Probe, ProbeError, Rules, Setup, Tablebases};
 
 /// Six men, 18 tables, 4.6 M positions: about a second of work on two cores.
 const LARGER: &str = "KRvKAABB";
@@ -56,7 +46,7 @@ fn reference(m: &str) -> &'static Files {
     static DONE: OnceLock<Mutex<BTreeMap<String, &'static Files>>> = OnceLock::new();
     let mut done = DONE.get_or_init(Mutex::default).lock().unwrap();
     done.entry(m.to_string()).or_insert_with(|| {
-        let dir = temp_dir(&format!("reference-{m}"));
+        let dir = temp_dir("jobs", &format!("reference-{m}"));
         Tablebases::open(&dir, Rules::Standard).generate(&[material(m)], &|_| {}).unwrap();
         let files = Box::leak(Box::new(files(&dir)));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -70,7 +60,7 @@ fn options(cancel: Option<&AtomicBool>) -> EnsureOptions<'_> {
 
 #[test]
 fn the_estimate_counts_the_missing_tables_their_positions_and_memory() {
-    let dir = temp_dir("estimate");
+    let dir = temp_dir("jobs", "estimate");
     let tables = Tablebases::open(&dir, Rules::Standard);
     let m = material(SMALL);
     let e = jobs::estimate(&tables, m, 1e6).unwrap();
@@ -105,7 +95,7 @@ fn the_estimate_counts_the_missing_tables_their_positions_and_memory() {
 
 #[test]
 fn ensure_generates_the_files_of_generate_with_progress_then_answers_at_once() {
-    let dir = temp_dir("ensure");
+    let dir = temp_dir("jobs", "ensure");
     let tables = Tablebases::open(&dir, Rules::Standard);
     let m = material(SMALL);
     let position =
@@ -138,7 +128,7 @@ fn ensure_generates_the_files_of_generate_with_progress_then_answers_at_once() {
 
 #[test]
 fn over_the_budget_nothing_starts() {
-    let dir = temp_dir("budget");
+    let dir = temp_dir("jobs", "budget");
     let tables = Tablebases::open(&dir, Rules::Standard);
     let m = material(SMALL);
     let needed = jobs::estimate(&tables, m, 1e6).unwrap().memory_bytes;
@@ -163,7 +153,7 @@ fn over_the_budget_nothing_starts() {
 /// the files are those of a plain generation.
 #[test]
 fn a_cancelled_generation_keeps_its_tables_and_resumes() {
-    let dir = temp_dir("cancel");
+    let dir = temp_dir("jobs", "cancel");
     let tables = Tablebases::open(&dir, Rules::Standard);
     let m = material(SMALL);
     let before = jobs::estimate(&tables, m, 1e6).unwrap();
@@ -209,7 +199,7 @@ fn wait_for(queue: &Jobs, id: u64, until: impl Fn(&jobs::JobStatus) -> bool) -> 
 
 #[test]
 fn the_queue_shares_jobs_runs_one_at_a_time_and_cancels_queued_jobs() {
-    let dir = temp_dir("queue");
+    let dir = temp_dir("jobs", "queue");
     let tables = Arc::new(Tablebases::open(&dir, Rules::Standard));
     let queue = Jobs::new(u64::MAX);
     let Submitted::Job(first) = queue.submit(&tables, material(LARGER)).unwrap() else { panic!() };
@@ -250,7 +240,7 @@ fn the_queue_shares_jobs_runs_one_at_a_time_and_cancels_queued_jobs() {
 /// queue (a restarted server) over the same directory generates only the rest.
 #[test]
 fn a_running_job_is_cancelled_and_resumes_after_a_restart() {
-    let dir = temp_dir("restart");
+    let dir = temp_dir("jobs", "restart");
     let m = material(LARGER);
     // The files to write: one per pair of colour twins.
     let total;

@@ -5,6 +5,7 @@ mod anchors;
 mod catalogue;
 mod chase;
 mod check_and_chase;
+mod common;
 mod defenders;
 mod files;
 mod jobs;

@@ -4,14 +4,14 @@
 //! the tables a solve reads within what the estimate counts for them.
 
 use endgame_core::Retrograde;
-use endgame_xiangqi::store::process_bytes;
-use endgame_xiangqi::{Material, MaterialIndex, Rules, Tablebase, Tablebases};
+use endgame_xiangqi::store::cost::process_bytes;
+use endgame_xiangqi::{Material, MaterialIndex, MemoryTables, Rules, Tablebases};
 
 #[test]
 fn the_solvers_peak_stays_within_the_estimate() {
     let solver = Retrograde::new().compact(true);
     for rules in [Rules::Standard, Rules::Hdu] {
-        let mut tables = Tablebase::new(rules);
+        let mut tables = MemoryTables::new(rules);
         for name in ["KRvKAB", "KNvKAAB", "KPvKABB", "KAABvKAB", "KCAvKAB", "KRvKN"] {
             let material: Material = name.parse().unwrap();
             tables.solve(material).unwrap();

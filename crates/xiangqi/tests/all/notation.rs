@@ -1,6 +1,6 @@
 //! FEN, squares, moves and position validation: round trips and errors that name the reason.
 
-use endgame_xiangqi::fen::FenError;
+use endgame_xiangqi::rules::fen::FenError;
 use endgame_xiangqi::{Board, Color, Move, Piece, Position, PositionError, Role, Setup, Square};
 use proptest::prelude::*;
 

@@ -5,19 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::common::{material, temp_dir};
 use endgame_core::open_files::OpenFiles;
-use endgame_xiangqi::{Material, MaterialIndex, Position, Probe, Rules, Tablebase, Tablebases};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("endgame-open-files-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn material(text: &str) -> Material {
-    text.parse().unwrap()
-}
+use endgame_xiangqi::{Material, MaterialIndex, MemoryTables, Position, Probe, Rules, Tablebases};
 
 /// The legal positions of `m` with their index, the last ones first.
 fn legal_positions(m: Material, rules: Rules) -> impl Iterator<Item = (usize, Position)> {
@@ -48,14 +38,14 @@ fn replace(path: &Path, bytes: &[u8]) {
 /// probe right, the pool never over three.
 #[test]
 fn more_tables_than_open_files_are_all_probed() {
-    let dir = temp_dir("many");
+    let dir = temp_dir("open-files", "many");
     let rules = Rules::Standard;
     let names = ["KRvK", "KNvK", "KCvK", "KPvK", "KvKR", "KvKN", "KvKC", "KvKP", "KAvKA", "KBvKB", "KAvKB"];
     let materials: Vec<Material> = names.iter().map(|m| material(m)).collect();
     Tablebases::open(&dir, rules).generate(&materials, &|_| {}).unwrap();
     let files = Arc::new(OpenFiles::new(3));
     let store = Tablebases::open(&dir, rules).with_open_files(Arc::clone(&files)).with_cache_bytes(0);
-    let mut memory = Tablebase::new(rules);
+    let mut memory = MemoryTables::new(rules);
     let mut checked = 0;
     for round in 0..3 {
         for &m in &materials {
@@ -81,7 +71,7 @@ fn more_tables_than_open_files_are_all_probed() {
 /// file is kept.
 #[test]
 fn a_table_regenerated_under_a_running_store_is_read_anew() {
-    let dir = temp_dir("regenerated");
+    let dir = temp_dir("open-files", "regenerated");
     let rules = Rules::Standard;
     let m = material("KRvKA");
     Tablebases::open(&dir, rules).generate(&[m], &|_| {}).unwrap();
@@ -92,7 +82,7 @@ fn a_table_regenerated_under_a_running_store_is_read_anew() {
     let mut damaged = good.clone();
     *damaged.last_mut().unwrap() ^= 0x55;
     replace(&path, &damaged);
-    let mut memory = Tablebase::new(rules);
+    let mut memory = MemoryTables::new(rules);
     memory.solve(m).unwrap();
     let table = memory.table(m).unwrap();
     // A position of the last block: damaged.
@@ -107,14 +97,18 @@ fn a_table_regenerated_under_a_running_store_is_read_anew() {
     replace(&path, &good);
     assert_eq!(store.probe(&p).unwrap(), table.solution().value(i).unwrap().into());
     assert_eq!(deleted_files_open(&dir).len(), 1, "the old file is still read for a moment");
-    std::thread::sleep(std::time::Duration::from_millis(endgame_xiangqi::store::REPLACED_CHECK_MS + 100));
+    std::thread::sleep(std::time::Duration::from_millis(
+        endgame_xiangqi::store::source::REPLACED_CHECK_MS + 100,
+    ));
     assert_eq!(store.probe(&p).unwrap(), table.solution().value(i).unwrap().into());
     assert!(files.opened() > opened, "the new file was opened");
     assert!(deleted_files_open(&dir).is_empty(), "{:?}", deleted_files_open(&dir));
     // Removed: the store notices that too (the material is then solved in memory: 4 men).
     std::fs::remove_file(&path).unwrap();
     std::fs::remove_file(store.dtm_path(m)).unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(endgame_xiangqi::store::REPLACED_CHECK_MS + 100));
+    std::thread::sleep(std::time::Duration::from_millis(
+        endgame_xiangqi::store::source::REPLACED_CHECK_MS + 100,
+    ));
     assert_eq!(store.probe(&p).unwrap(), table.solution().value(i).unwrap().into());
     assert!(deleted_files_open(&dir).is_empty(), "{:?}", deleted_files_open(&dir));
     std::fs::remove_dir_all(&dir).unwrap();

@@ -1,13 +1,10 @@
 //! `perpetual-check` tables against `standard` ones, and positions checked by hand.
 
-use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleValue, check_rule_solution};
+use crate::common::{assert_certified, position, rule_summary};
+use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleValue};
 use endgame_core::{Game, Plies, Value};
-use endgame_xiangqi::perpetual::PerpetualGame;
-use endgame_xiangqi::{Material, PerpetualTablebase, Position, Probe, Rules, Setup};
-
-fn position(fen: &str) -> Position {
-    Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap()
-}
+use endgame_xiangqi::tables::perpetual::PerpetualGame;
+use endgame_xiangqi::{Material, PerpetualTablebase, Probe, Rules};
 
 fn krkn() -> PerpetualTablebase {
     let mut tables = PerpetualTablebase::new();
@@ -95,8 +92,7 @@ fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
             let plain = on.plain_step(material, standard(), &solver).unwrap();
             on.rule_step(material, plain, &PerpetualCheck::new().chases(true)).unwrap();
             let solution = on.solution(material).unwrap();
-            let game = PerpetualGame::new(on.index(material).unwrap(), &on);
-            assert_eq!(check_rule_solution(&game, solution), Ok(()), "{material}: check-and-chase");
+            assert_certified(&on, material);
             let check = tables.solution(material).unwrap();
             for i in 0..solution.len() {
                 let (a, b) = (solution.value(i), check.value(i));
@@ -135,8 +131,7 @@ fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
         }
         // Value by value, mate distances included.
         let solution = tables.solution(material).unwrap();
-        let game = PerpetualGame::new(tables.index(material).unwrap(), &tables);
-        assert_eq!(check_rule_solution(&game, solution), Ok(()), "{material}");
+        assert_certified(&tables, material);
         let plain = &tables.standard().table(material).unwrap().solution();
         for i in 0..solution.len() {
             match (plain.value(i), solution.value(i)) {
@@ -315,17 +310,12 @@ fn some_materials_under_perpetual_check() {
             let solved = start.elapsed();
             let stats = tables.stats(m).unwrap();
             let solution = tables.solution(m).unwrap();
-            let game = PerpetualGame::new(tables.index(m).unwrap(), &tables);
             assert_eq!(stats.changed_decided, 0, "{m}");
-            assert_eq!(check_rule_solution(&game, solution), Ok(()), "{m}");
+            assert_certified(&tables, m);
             if m.men() == material.men() || stats.wins_by_rule + stats.losses_by_rule > 0 {
                 println!(
-                    "{m}: {} indices, {} legal positions, {} standard draws: {} wins by the rule, {} losses by the rule; {:?}; solved (standard and rule) in {:.1} s",
-                    solution.len(),
-                    stats.positions,
-                    stats.draws + stats.wins_by_rule + stats.losses_by_rule,
-                    stats.wins_by_rule,
-                    stats.losses_by_rule,
+                    "{}; {:?}; solved (standard and rule) in {:.1} s",
+                    rule_summary(m, solution, &stats),
                     solution.stats(),
                     solved.as_secs_f64()
                 );

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use endgame_core::conformance::{check_index_round_trip, check_solution, check_symmetry, check_unmoves};
 use endgame_core::{Game, Successor, Value};
-use endgame_xiangqi::{Board, Material, Piece, Position, Probe, Rules, Setup, Square, Tablebase};
+use endgame_xiangqi::{Board, Material, MemoryTables, Piece, Position, Probe, Rules, Setup, Square};
 
 /// Small materials with every piece kind, identical pieces and Soldiers on both sides.
 const MATERIALS: [&str; 13] = [
@@ -15,10 +15,10 @@ const MATERIALS: [&str; 13] = [
 ];
 
 /// The materials solved once per rule set, shared by the tests.
-fn solved(rules: Rules) -> &'static Tablebase {
-    static TABLES: [OnceLock<Tablebase>; 2] = [OnceLock::new(), OnceLock::new()];
+fn solved(rules: Rules) -> &'static MemoryTables {
+    static TABLES: [OnceLock<MemoryTables>; 2] = [OnceLock::new(), OnceLock::new()];
     TABLES[usize::from(rules == Rules::Standard)].get_or_init(|| {
-        let mut tables = Tablebase::new(rules);
+        let mut tables = MemoryTables::new(rules);
         for m in MATERIALS {
             tables.solve(m.parse().unwrap()).unwrap();
         }

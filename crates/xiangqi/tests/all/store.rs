@@ -4,36 +4,24 @@
 
 use std::path::PathBuf;
 
+use crate::common::{material, position, temp_dir};
 use endgame_core::Value;
 use endgame_core::table_file::{FileKind, TableError, TableFile};
-use endgame_xiangqi::store::{Loaded, TWIN_ORDER, check_size, table_id};
+use endgame_xiangqi::Loaded;
+use endgame_xiangqi::store::cost::check_size;
+use endgame_xiangqi::store::source::{TWIN_ORDER, table_id};
 use endgame_xiangqi::{
-    Compression, LineEnd, Material, MaterialIndex, Position, Probe, ProbeError, Rules, Setup, Tablebase,
+    Compression, LineEnd, Material, MaterialIndex, MemoryTables, Position, Probe, ProbeError, Rules,
     Tablebases,
 };
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("endgame-store-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn material(text: &str) -> Material {
-    text.parse().unwrap()
-}
-
-fn position(fen: &str) -> Position {
-    Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap()
-}
-
 /// Generates `materials` under `rules` into a new directory and solves them in memory too.
-fn generated(name: &str, rules: Rules, materials: &[&str]) -> (PathBuf, Tablebase) {
-    let dir = temp_dir(name);
+fn generated(name: &str, rules: Rules, materials: &[&str]) -> (PathBuf, MemoryTables) {
+    let dir = temp_dir("store", name);
     let materials: Vec<Material> = materials.iter().map(|m| material(m)).collect();
     let summary = Tablebases::open(&dir, rules).generate(&materials, &|_| {}).unwrap();
     assert_eq!(summary.kept, 0);
-    let mut memory = Tablebase::new(rules);
+    let mut memory = MemoryTables::new(rules);
     for &m in &materials {
         memory.solve(m).unwrap();
     }
@@ -43,7 +31,7 @@ fn generated(name: &str, rules: Rules, materials: &[&str]) -> (PathBuf, Tablebas
 /// Every legal position of `m`, probed through `store`, has the in-memory value.
 fn check_every_position(
     store: &Tablebases,
-    memory: &Tablebase,
+    memory: &MemoryTables,
     m: Material,
     stride: usize,
     offset: usize,
@@ -105,10 +93,10 @@ fn many_threads_probe_one_store() {
 
 #[test]
 fn main_lines_are_complete_and_replay_to_the_end() {
-    let store = Tablebases::open(temp_dir("lines"), Rules::Standard);
+    let store = Tablebases::open(temp_dir("store", "lines"), Rules::Standard);
     // The longest wins of KNvKA (37 plies, the published figure) are found and played out.
     let memory = {
-        let mut t = Tablebase::new(Rules::Standard);
+        let mut t = MemoryTables::new(Rules::Standard);
         t.solve(material("KNvKA")).unwrap();
         t
     };
@@ -177,7 +165,7 @@ fn main_lines_follow_the_first_of_moves_from_files_and_in_memory() {
 
 #[test]
 fn drawn_lines_stop_at_a_real_repetition_or_the_bound() {
-    let store = Tablebases::open(temp_dir("draws"), Rules::Standard);
+    let store = Tablebases::open(temp_dir("store", "draws"), Rules::Standard);
     let mut repeats = 0;
     for fen in ["4k4/9/9/9/9/9/9/9/9/3K5 w", "3k5/9/9/9/9/9/9/9/4A4/4K4 b", "4k4/4a4/9/9/9/9/9/9/9/3K5 w"] {
         let start = position(fen);
@@ -205,7 +193,7 @@ fn drawn_lines_stop_at_a_real_repetition_or_the_bound() {
 
 #[test]
 fn materials_beyond_the_tables_are_refused_at_once() {
-    let store = Tablebases::open(temp_dir("beyond"), Rules::Standard);
+    let store = Tablebases::open(temp_dir("store", "beyond"), Rules::Standard);
     let start = position("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w");
     let err = store.probe(&start).unwrap_err();
     assert!(matches!(err, ProbeError::BeyondTables { men: 32, .. }), "{err}");
@@ -219,7 +207,7 @@ fn materials_beyond_the_tables_are_refused_at_once() {
     // The largest 6-man material has more than u32::MAX indices: the solver takes it (8-byte
     // position numbers in its lists), the memory it needs is its only limit.
     let largest_six = material("KNRvKNR");
-    assert_eq!(endgame_xiangqi::store::index_size(largest_six).unwrap(), 7_085_880_000);
+    assert_eq!(endgame_xiangqi::store::cost::index_size(largest_six).unwrap(), 7_085_880_000);
     let need = Tablebases::memory_estimate(largest_six, |_| true);
     assert!((7_085_880_000..7_085_880_000 * 2).contains(&need), "{need}");
     // A 5-man material without a file: not generated, with the command that generates it.
@@ -248,7 +236,7 @@ fn the_plan_lists_dependencies_first() {
 fn a_generation_drops_the_largest_tables_that_a_solve_does_not_read_first() {
     let names = ["KvK", "KvKA", "KRvK", "KNvK", "KAvK", "KRvKR"];
     let fresh = || {
-        let mut t = Tablebase::new(Rules::Standard);
+        let mut t = MemoryTables::new(Rules::Standard);
         for m in names {
             t.solve(material(m)).unwrap();
         }
@@ -288,7 +276,7 @@ fn a_generation_drops_the_largest_tables_that_a_solve_does_not_read_first() {
 #[test]
 fn the_estimate_under_a_ban_counts_what_a_table_read_takes() {
     use endgame_xiangqi::PerpetualTablebase;
-    let dir = temp_dir("rule-read");
+    let dir = temp_dir("store", "rule-read");
     let (standard, rule) =
         (Tablebases::open(&dir, Rules::Standard), Tablebases::open(&dir, Rules::PerpetualCheck));
     // KRvKN: few draws; KNvKA: nearly all.
@@ -316,7 +304,7 @@ fn the_estimate_under_a_ban_counts_what_a_table_read_takes() {
 /// replayed to the end (checkmate or stalemate).
 #[test]
 fn lines_of_80_plies_and_more_are_complete_and_replay_to_the_end() {
-    let dir = temp_dir("long");
+    let dir = temp_dir("store", "long");
     let store = Tablebases::open(&dir, Rules::Standard).with_cache_bytes(1 << 20);
     // Players write KNNvKR (the colour twin of KRvKNN): its file answers for both.
     store.generate(&[material("KRvKNN")], &|_| {}).unwrap();
@@ -362,7 +350,7 @@ fn lines_of_80_plies_and_more_are_complete_and_replay_to_the_end() {
 
 #[test]
 fn generate_removes_only_this_hosts_temporaries_of_dead_processes() {
-    let dir = temp_dir("stale");
+    let dir = temp_dir("store", "stale");
     let store = Tablebases::open(&dir, Rules::Standard);
     std::fs::create_dir_all(store.dir()).unwrap();
     let host = endgame_core::table_file::host_tag();
@@ -396,7 +384,7 @@ fn generate_removes_only_this_hosts_temporaries_of_dead_processes() {
 #[test]
 fn tables_in_their_twins_order_answer_as_tables_in_their_own() {
     let m = material("KRvKN");
-    let (own, twin) = (temp_dir("own-order"), temp_dir("twin-order"));
+    let (own, twin) = (temp_dir("store", "own-order"), temp_dir("store", "twin-order"));
     for rules in [Rules::Standard, Rules::PerpetualCheck] {
         Tablebases::open(&own, rules).generate(&[m], &|_| {}).unwrap();
         let best = Tablebases::open(&twin, rules).with_compression(Compression::Best);

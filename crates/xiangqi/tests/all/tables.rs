@@ -91,20 +91,20 @@ fn every_indexed_position_survives_fen() {
     }
 }
 
-/// A table derived from its colour twin's (`Table::colour_twin`, and `Tablebase::solve` when the
+/// A table derived from its colour twin's (`Table::colour_twin`, and `MemoryTables::solve` when the
 /// twin is solved first) against the same table solved, value for value: every material up to
 /// 4 men (up to 3 under `hdu`, whose tables differ in their holes only) and some small 5-man
 /// ones (identical pieces, Soldiers), under both rule sets that derive tables.
 #[test]
 fn colour_twins_are_the_solved_tables() {
-    use endgame_xiangqi::{Rules, Tablebase};
+    use endgame_xiangqi::{MemoryTables, Rules};
     let five: Vec<Material> =
         ["KAvKAB", "KBBvKA", "KPvKAA", "KPPvKB"].iter().map(|m| m.parse().unwrap()).collect();
     for rules in [Rules::Standard, Rules::Hdu] {
         let men = if rules == Rules::Hdu { 3 } else { 4 };
         let materials: Vec<Material> = Material::all_up_to(men).into_iter().chain(five.clone()).collect();
-        let mut solved = Tablebase::new(rules).colour_twins(false);
-        let mut derived = Tablebase::new(rules);
+        let mut solved = MemoryTables::new(rules).colour_twins(false);
+        let mut derived = MemoryTables::new(rules);
         let mut compared = 0;
         for &material in &materials {
             let twin = material.colour_twin();

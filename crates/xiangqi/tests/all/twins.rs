@@ -3,20 +3,8 @@
 //! answers (every legal position's value, moves, main lines, statistics) must be those of the
 //! twin's own file, under every rule set.
 
-use std::path::PathBuf;
-
-use endgame_xiangqi::{Material, MaterialIndex, PerpetualTablebase, Probe, Rules, Tablebase, Tablebases};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("endgame-twins-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn material(text: &str) -> Material {
-    text.parse().unwrap()
-}
+use crate::common::{material, temp_dir};
+use endgame_xiangqi::{Material, MaterialIndex, MemoryTables, PerpetualTablebase, Probe, Rules, Tablebases};
 
 /// Writes the files of `materials` and of every material they rest on, each solved on its
 /// own (no file answers for another), into `dir` under `rules`.
@@ -37,7 +25,7 @@ fn own_files(dir: &std::path::Path, rules: Rules, materials: &[Material]) {
             store.write_rule_solution(m, tables.solution(m).unwrap()).unwrap();
         }
     } else {
-        let mut tables = Tablebase::new(rules).colour_twins(false);
+        let mut tables = MemoryTables::new(rules).colour_twins(false);
         for &m in &twins {
             tables.solve(m).unwrap();
         }
@@ -53,7 +41,7 @@ fn own_files(dir: &std::path::Path, rules: Rules, materials: &[Material]) {
 /// line of some of its positions, are those of its own file.
 fn answered_from_the_twin(name: &str, rules: Rules, materials: &[&str]) {
     let materials: Vec<Material> = materials.iter().map(|m| material(m)).collect();
-    let (one, both) = (temp_dir(&format!("{name}-one")), temp_dir(&format!("{name}-both")));
+    let (one, both) = (temp_dir("twins", &format!("{name}-one")), temp_dir("twins", &format!("{name}-both")));
     let generated = Tablebases::open(&one, rules);
     let summary = generated.generate(&materials, &|_| {}).unwrap();
     assert!(summary.twins > 0, "{summary:?}");
@@ -125,7 +113,7 @@ fn check_and_chase_twins_are_answered_from_one_file() {
 /// Asking for a twin writes the file of the material players write, once; asking again finds it.
 #[test]
 fn a_generation_never_writes_both_twins() {
-    let dir = temp_dir("never-both");
+    let dir = temp_dir("twins", "never-both");
     let store = Tablebases::open(&dir, Rules::Standard);
     let summary = store.generate(&[material("KAABBvKR")], &|_| {}).unwrap();
     assert!(store.path(material("KRvKAABB")).exists());

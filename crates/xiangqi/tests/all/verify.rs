@@ -1,17 +1,14 @@
 //! `verify`: a table checked against the rules position by position finds every wrong value.
 
+use crate::common::material;
 use endgame_core::Value;
 use endgame_core::perpetual::RuleValue;
-use endgame_xiangqi::verify::{VerifyError, value_from_moves, verify};
-use endgame_xiangqi::{Material, MaterialIndex, Position, Probe, ProbeError, Rules, Tablebase};
-
-fn material(text: &str) -> Material {
-    text.parse().unwrap()
-}
+use endgame_xiangqi::tables::audit::{VerifyError, value_from_moves, verify};
+use endgame_xiangqi::{MaterialIndex, MemoryTables, Position, Probe, ProbeError, Rules};
 
 /// A table with one value changed: what a solver bug would leave.
 struct Tampered<'a> {
-    tables: &'a Tablebase,
+    tables: &'a MemoryTables,
     position: Position,
     value: Value,
 }
@@ -28,7 +25,7 @@ impl Probe for Tampered<'_> {
 
 #[test]
 fn solved_tables_agree_with_their_moves_at_every_index() {
-    let mut tables = Tablebase::new(Rules::Standard);
+    let mut tables = MemoryTables::new(Rules::Standard);
     for name in ["KRvKA", "KNvKB", "KCvKA", "KPvKA"] {
         let m = material(name);
         tables.solve(m).unwrap();
@@ -45,7 +42,7 @@ fn solved_tables_agree_with_their_moves_at_every_index() {
 
 #[test]
 fn one_wrong_value_is_found() {
-    let mut tables = Tablebase::new(Rules::Standard);
+    let mut tables = MemoryTables::new(Rules::Standard);
     let m = material("KRvKA");
     tables.solve(m).unwrap();
     let index = MaterialIndex::new(m);
@@ -80,7 +77,7 @@ fn one_wrong_value_is_found() {
 
 #[test]
 fn other_rules_are_refused() {
-    let mut tables = Tablebase::new(Rules::Hdu);
+    let mut tables = MemoryTables::new(Rules::Hdu);
     tables.solve(material("KvKN")).unwrap();
     assert!(matches!(verify(&tables, material("KvKN"), 10, 1), Err(VerifyError::Rules(Rules::Hdu))));
 }

@@ -1,13 +1,10 @@
 //! WXF notation against hand-checked examples (the WXF's own tandem-pawn examples among
 //! them), and on random positions: the names of the legal moves are all different.
 
+use crate::common::position;
 use endgame_xiangqi::wxf::to_wxf;
 use endgame_xiangqi::{Board, Color, Move, Piece, Position, Role, Rules, Setup, Square};
 use proptest::prelude::*;
-
-fn position(fen: &str) -> Position {
-    Position::from_setup(fen.parse::<Setup>().unwrap()).unwrap()
-}
 
 fn wxf(fen: &str, mv: &str) -> String {
     to_wxf(&position(fen), mv.parse::<Move>().unwrap()).unwrap()

@@ -1,10 +1,12 @@
-//! The board: which piece, if any, stands on each of the 90 points. A [`Setup`] is a board
-//! and a side to move, not validated (what a FEN parser produces).
+//! The board: which piece, if any, stands on each of the 90 points, and its FEN field
+//! ([`board_fen`]). A [`Setup`] is a board and a side to move, not validated (what the FEN
+//! parser, [`fen`](super::fen), produces).
 
 use std::fmt;
 
-use crate::piece::{Color, Piece, Role};
-use crate::square::{File, Rank, Square};
+use crate::rules::color::Color;
+use crate::rules::piece::{Piece, Role};
+use crate::rules::square::{File, Rank, Square};
 
 /// The pieces on the 90 points.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,7 +58,7 @@ impl Default for Board {
 
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Board(\"{}\")", crate::fen::board_fen(self))
+        write!(f, "Board(\"{}\")", board_fen(self))
     }
 }
 
@@ -78,6 +80,35 @@ impl fmt::Display for Board {
         }
         write!(f, "   a b c d e f g h i")
     }
+}
+
+/// The board field of a FEN.
+#[must_use]
+pub fn board_fen(board: &Board) -> String {
+    let mut s = String::new();
+    for r in (0..Rank::COUNT as u8).rev() {
+        let mut empty = 0;
+        for f in 0..File::COUNT as u8 {
+            let sq = Square::new(File::new(f).expect("file"), Rank::new(r).expect("rank"));
+            match board.get(sq) {
+                Some(p) => {
+                    if empty > 0 {
+                        s.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    s.push(p.char());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+        if r > 0 {
+            s.push('/');
+        }
+    }
+    s
 }
 
 /// A board and a side to move, not yet checked against the rules.

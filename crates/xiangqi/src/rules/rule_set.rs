@@ -13,14 +13,14 @@
 //! - `perpetual-check`: `standard`, except for endless play. Look at its tail: if from some
 //!   point on every move of one side gives check and not every move of the other side does,
 //!   the side that checks forever loses; otherwise (both check forever, or neither) it is a
-//!   draw. Chasing rules are not modelled. Solved by [`crate::perpetual`]; its table files
+//!   draw. Chasing rules are not modelled. Solved by [`crate::tables::perpetual`]; its table files
 //!   hold the wins and losses by the rule besides the mates.
 //! - `check-and-chase`: `standard`, with the bans on perpetual check and on perpetual chase.
 //!   Every quiet move inside the `standard` draws is a check, a chase (it creates a new
-//!   chase-attack, see [`crate::chase`]) or idle; in an endless play a side whose moves are
+//!   chase-attack, see [`crate::rules::chase`]) or idle; in an endless play a side whose moves are
 //!   from some point on all checks has level 2, all checks or chases (not all checks) level
 //!   1, else 0, and the side of the higher level loses (equal levels draw). With no move
-//!   counted as a chase this is `perpetual-check`. Solved by [`crate::perpetual`] too.
+//!   counted as a chase this is `perpetual-check`. Solved by [`crate::tables::perpetual`] too.
 
 use std::fmt;
 use std::str::FromStr;
@@ -48,7 +48,7 @@ impl Rules {
     /// Every rule set of the table files and the command line.
     pub const ALL: [Rules; 4] = [Rules::Hdu, Rules::Standard, Rules::PerpetualCheck, Rules::CheckAndChase];
 
-    /// Whether tables of these rules are solved by the rule solver ([`crate::perpetual`]):
+    /// Whether tables of these rules are solved by the rule solver ([`crate::tables::perpetual`]):
     /// `perpetual-check` and `check-and-chase`, whose results include wins and losses by a
     /// ban on endless play.
     #[must_use]
@@ -56,7 +56,7 @@ impl Rules {
         matches!(self, Rules::PerpetualCheck | Rules::CheckAndChase)
     }
 
-    /// Whether moves are labelled chases ([`crate::chase`]): `check-and-chase`.
+    /// Whether moves are labelled chases ([`crate::rules::chase`]): `check-and-chase`.
     #[must_use]
     pub const fn bans_chases(self) -> bool {
         matches!(self, Rules::CheckAndChase)
@@ -78,7 +78,7 @@ impl Rules {
     /// of every pair up to 5 men (both solved) agreed index by index, ranks included: 886,426
     /// results of the ban on perpetual chase among them.
     ///
-    /// [`Material::colour_twin`]: crate::material::Material::colour_twin
+    /// [`Material::colour_twin`]: crate::rules::material::Material::colour_twin
     #[must_use]
     pub const fn colour_symmetric(self) -> bool {
         match self {

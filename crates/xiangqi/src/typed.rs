@@ -4,10 +4,10 @@
 
 use endgame_core::input::{InputError, quote};
 
-use crate::board::Setup;
-use crate::material::Material;
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::board::Setup;
+use crate::rules::material::Material;
+use crate::rules::position::Position;
+use crate::rules::rule_set::Rules;
 
 /// A position read from Xiangqi FEN (Pikafish letters) and validated (one General per side,
 /// each piece on a point it can reach), not yet checked against a rule set: [`Probe::probe`]
@@ -19,9 +19,9 @@ use crate::rules::Rules;
 /// `FEN "<fen>": <what is wrong>` when the text is not FEN, `position: <what is wrong>` when
 /// the pieces cannot stand so.
 pub fn fen(text: &str) -> Result<Position, InputError> {
-    let setup: Setup = text
-        .parse()
-        .map_err(|e: crate::fen::FenError| InputError::new(format!("FEN {}", quote(text)), e.to_string()))?;
+    let setup: Setup = text.parse().map_err(|e: crate::rules::fen::FenError| {
+        InputError::new(format!("FEN {}", quote(text)), e.to_string())
+    })?;
     Position::from_setup(setup).map_err(|e| InputError::new("position", e.to_string()))
 }
 
@@ -45,7 +45,7 @@ pub fn material(text: &str) -> Result<Material, InputError> {
         .chars()
         .map(|c| if c.eq_ignore_ascii_case(&'v') { 'v' } else { c.to_ascii_uppercase() })
         .collect();
-    normal.parse().map_err(|e: crate::material::MaterialError| {
+    normal.parse().map_err(|e: crate::rules::material::MaterialError| {
         InputError::new(format!("material {}", quote(text)), e.to_string())
     })
 }
@@ -55,9 +55,9 @@ pub fn material(text: &str) -> Result<Material, InputError> {
 /// # Errors
 /// `rules: expected a rule set (...), found "<text>"`.
 pub fn rules(text: &str) -> Result<Rules, InputError> {
-    text.to_ascii_lowercase()
-        .parse()
-        .map_err(|_| InputError::new("rules", crate::rules::ParseRulesError(text.to_string()).to_string()))
+    text.to_ascii_lowercase().parse().map_err(|_| {
+        InputError::new("rules", crate::rules::rule_set::ParseRulesError(text.to_string()).to_string())
+    })
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! Chases: what the ban on perpetual chase forbids doing forever (the `check-and-chase` rule
-//! set, [`crate::perpetual`]).
+//! set, [`crate::tables::perpetual`]).
 //!
 //! A **chase-attack** of a piece `X` on an enemy piece `Y`: `X` is not a General or a Soldier;
 //! `Y` is not the General; `X` can capture `Y` now and the capture is legal (it leaves `X`'s
@@ -25,10 +25,13 @@
 //! Everything works on a position given as piece lists (`squares[i]` holds `pieces[i]`), as
 //! the tables' positions are, and on [`Position`]s.
 
-use crate::moves::{Bits, Move, across_river, in_check_bits, targets};
-use crate::piece::{Color, Piece, Role};
-use crate::position::Position;
-use crate::square::Square;
+use crate::rules::bitboard::{Bits, in_check_bits, targets};
+use crate::rules::color::Color;
+use crate::rules::movegen::across_river;
+use crate::rules::moves::Move;
+use crate::rules::piece::{Piece, Role};
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 
 /// The most pieces a position has (both Generals included).
 const MAX: usize = 32;

@@ -5,7 +5,7 @@
 //! The core solver ([`endgame_core::perpetual`]) does the work; this module gives it the game:
 //! the `standard` moves of a material ([`MaterialGame`]), the mark "the side to move is in
 //! check" ([`Checks::in_check`]), under `check-and-chase` the chase label of a move
-//! ([`Checks::is_chase`], [`crate::chase`]; on un-moves too), and the values under the rule of
+//! ([`Checks::is_chase`], [`crate::rules::chase`]; on un-moves too), and the values under the rule of
 //! the smaller materials that captures lead into ([`Checks::known_by_rule`]).
 //!
 //! [`PerpetualTablebase`] solves materials in memory, smaller materials first (a table under
@@ -17,17 +17,19 @@ use std::collections::BTreeMap;
 use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleSolution, RuleValue};
 use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, Value};
 
-use crate::chase::{Attacks, chase_attacks, creates_chase_attack};
-use crate::index::{MAX_MEN, MaterialIndex, without_slot};
-use crate::material::Material;
-use crate::material_game::MaterialGame;
-use crate::moves::{Move, in_check_pieces};
-use crate::piece::{Color, Role};
-use crate::position::Position;
 use crate::probe::{Probe, ProbeError};
-use crate::rules::Rules;
-use crate::square::Square;
-use crate::tablebase::Tablebase;
+use crate::rules::chase::{Attacks, chase_attacks, creates_chase_attack};
+use crate::rules::color::Color;
+use crate::rules::material::Material;
+use crate::rules::movegen::in_check_pieces;
+use crate::rules::moves::Move;
+use crate::rules::piece::Role;
+use crate::rules::position::Position;
+use crate::rules::rule_set::Rules;
+use crate::rules::square::Square;
+use crate::tables::index::{MAX_MEN, MaterialIndex, without_slot};
+use crate::tables::material_game::MaterialGame;
+use crate::tables::memory_tables::MemoryTables;
 
 /// One material under `perpetual-check` or `check-and-chase` (the rules of its tables), as
 /// the core solver sees it.
@@ -155,7 +157,7 @@ impl Checks for PerpetualGame<'_> {
 /// `standard` tables, which the solver starts from).
 pub struct PerpetualTablebase {
     rules: Rules,
-    plain: Tablebase,
+    plain: MemoryTables,
     rule: BTreeMap<Material, RuleSolution>,
 }
 
@@ -178,8 +180,8 @@ impl PerpetualTablebase {
     /// For rules without bans on endless play ([`Rules::has_bans`]).
     #[must_use]
     pub fn with_rules(rules: Rules) -> Self {
-        assert!(rules.has_bans(), "{rules} tables are solved by crate::Tablebase");
-        PerpetualTablebase { rules, plain: Tablebase::new(Rules::Standard), rule: BTreeMap::new() }
+        assert!(rules.has_bans(), "{rules} tables are solved by crate::MemoryTables");
+        PerpetualTablebase { rules, plain: MemoryTables::new(Rules::Standard), rule: BTreeMap::new() }
     }
 
     /// The rule set.
@@ -190,7 +192,7 @@ impl PerpetualTablebase {
 
     /// The `standard` tables of the solved materials.
     #[must_use]
-    pub const fn standard(&self) -> &Tablebase {
+    pub const fn standard(&self) -> &MemoryTables {
         &self.plain
     }
 

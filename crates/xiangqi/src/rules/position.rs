@@ -7,12 +7,14 @@
 //! play may have lost a General (it was captured): the game is then over and the side to move
 //! has lost.
 
-use crate::board::{Board, Setup};
-use crate::material::Material;
-use crate::moves::{Move, generate};
-use crate::piece::{Color, Piece, Role};
-use crate::rules::Rules;
-use crate::square::Square;
+use crate::rules::board::{Board, Setup};
+use crate::rules::color::Color;
+use crate::rules::material::Material;
+use crate::rules::movegen::generate;
+use crate::rules::moves::Move;
+use crate::rules::piece::{Piece, Role};
+use crate::rules::rule_set::Rules;
+use crate::rules::square::Square;
 
 /// Why a setup is not a valid position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -247,13 +249,13 @@ impl Position {
     /// on an open file): such a position cannot arise under `standard` rules.
     #[must_use]
     pub fn opponent_in_check(&self) -> bool {
-        self.general(!self.turn).is_some_and(|g| crate::moves::in_check(&self.board, g, !self.turn))
+        self.general(!self.turn).is_some_and(|g| crate::rules::movegen::in_check(&self.board, g, !self.turn))
     }
 
     /// Whether the side to move is in check.
     #[must_use]
     pub fn in_check(&self) -> bool {
-        self.general(self.turn).is_some_and(|g| crate::moves::in_check(&self.board, g, self.turn))
+        self.general(self.turn).is_some_and(|g| crate::rules::movegen::in_check(&self.board, g, self.turn))
     }
 
     /// Whether `mv` captures a General (and so wins at once).

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::piece::Color;
+use crate::rules::color::Color;
 
 /// A file (column), `a` to `i` from Red's left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

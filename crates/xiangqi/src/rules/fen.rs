@@ -9,9 +9,10 @@ use endgame_core::input::quote;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Board, Setup};
-use crate::piece::{Color, Piece};
-use crate::square::{File, Rank, Square};
+use crate::rules::board::{Board, Setup, board_fen};
+use crate::rules::color::Color;
+use crate::rules::piece::Piece;
+use crate::rules::square::{File, Rank, Square};
 
 /// Why a FEN could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -99,35 +100,6 @@ fn parse_board(text: &str) -> Result<Board, FenError> {
         }
     }
     Ok(board)
-}
-
-/// The board field of a FEN.
-#[must_use]
-pub fn board_fen(board: &Board) -> String {
-    let mut s = String::new();
-    for r in (0..Rank::COUNT as u8).rev() {
-        let mut empty = 0;
-        for f in 0..File::COUNT as u8 {
-            let sq = Square::new(File::new(f).expect("file"), Rank::new(r).expect("rank"));
-            match board.get(sq) {
-                Some(p) => {
-                    if empty > 0 {
-                        s.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    s.push(p.char());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            s.push(char::from(b'0' + empty));
-        }
-        if r > 0 {
-            s.push('/');
-        }
-    }
-    s
 }
 
 impl FromStr for Setup {

@@ -4,8 +4,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::Board;
-use crate::piece::{Color, Piece, Role};
+use crate::rules::board::Board;
+use crate::rules::color::Color;
+use crate::rules::piece::{Piece, Role};
 
 /// The pieces of both sides, counted by kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -68,7 +69,7 @@ impl Material {
     }
 
     /// The material with the colours swapped (`KNvKR` for `KRvKN`): its positions are those
-    /// of `self` seen from the other side ([`Square::flip`](crate::square::Square::flip)), with
+    /// of `self` seen from the other side ([`Square::flip`](crate::rules::square::Square::flip)), with
     /// the same values.
     #[must_use]
     pub const fn colour_twin(&self) -> Material {
@@ -508,7 +509,7 @@ mod tests {
         let needed: std::collections::BTreeSet<Material> =
             listed.iter().flat_map(Material::with_smaller).collect();
         assert_eq!(needed.len(), 405);
-        let size = |m: &Material| crate::index::MaterialIndex::size(*m).unwrap() as u64;
+        let size = |m: &Material| crate::tables::index::MaterialIndex::size(*m).unwrap() as u64;
         assert_eq!(needed.iter().map(size).sum::<u64>(), 7_580_141_568);
         let files: std::collections::BTreeSet<Material> = needed.iter().map(Material::canonical).collect();
         assert_eq!(files.len(), 369);

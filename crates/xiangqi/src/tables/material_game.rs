@@ -11,13 +11,18 @@
 use endgame_core::conformance::Indexed;
 use endgame_core::{FirstLook, Game, Successor, Unmoves, Value};
 
-use crate::index::{MAX_MEN, MaterialIndex, without_slot};
-use crate::moves::{Bits, Move, Sides, attacks, between, for_each_point, in_check_bits, origins, targets};
-use crate::piece::{Color, Piece, Role};
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::square::Square;
-use crate::tablebase::{Table, Tablebase};
+use crate::rules::bitboard::{
+    Bits, attacks, between, for_each_point, in_check_bits, legal, origins, targets,
+};
+use crate::rules::color::Color;
+use crate::rules::movegen::Sides;
+use crate::rules::moves::Move;
+use crate::rules::piece::{Piece, Role};
+use crate::rules::position::Position;
+use crate::rules::rule_set::Rules;
+use crate::rules::square::Square;
+use crate::tables::index::{MAX_MEN, MaterialIndex, without_slot};
+use crate::tables::memory_tables::{MemoryTables, Table};
 
 /// The positions of one material under one rule set, as the core solver sees them.
 pub struct MaterialGame<'a> {
@@ -66,7 +71,7 @@ static NEXT_GAME: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsiz
 impl<'a> MaterialGame<'a> {
     /// The game of `index`'s material, with captures looked up in `smaller`.
     #[must_use]
-    pub fn new(index: &'a MaterialIndex, rules: Rules, smaller: &'a Tablebase) -> Self {
+    pub fn new(index: &'a MaterialIndex, rules: Rules, smaller: &'a MemoryTables) -> Self {
         let captures = (0..index.pieces().len())
             .map(|slot| {
                 let mut material = index.material();
@@ -512,16 +517,6 @@ impl MaterialGame<'_> {
             }
         }
     }
-}
-
-/// Whether a placement is a legal position with `turn` to move: the side not to move is not in
-/// check (attacked, or its General facing the other on an open file).
-#[must_use]
-pub fn legal(squares: &[Square], pieces: &[Piece], turn: Color) -> bool {
-    let general = Piece { color: !turn, role: Role::General };
-    let at = pieces.iter().position(|&p| p == general).map(|i| squares[i]);
-    let occupied = squares.iter().fold(0u128, |m, s| m | 1 << s.index());
-    at.is_some_and(|g| !in_check_bits(occupied, squares, pieces, g, !turn, None))
 }
 
 /// The points that would screen an enemy Cannon's attack on the General of `color` (on

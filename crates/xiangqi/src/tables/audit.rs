@@ -10,11 +10,11 @@
 
 use endgame_core::Value;
 
-use crate::index::MaterialIndex;
-use crate::material::Material;
-use crate::position::Position;
 use crate::probe::{Probe, ProbeError};
-use crate::rules::Rules;
+use crate::rules::material::Material;
+use crate::rules::position::Position;
+use crate::rules::rule_set::Rules;
+use crate::tables::index::MaterialIndex;
 
 /// What a check found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -1,0 +1,276 @@
+//! Making sure a material has its tables ([`ensure`]): the estimate first, refused up front
+//! when it does not fit the memory budget, then the generation in this thread with its
+//! progress ([`JobProgress`]: tables done of all, positions per second, seconds left). A
+//! generation that stops (cancelled, an error, the process killed) keeps the tables it
+//! finished: the next one resumes from them.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use endgame_core::Phase;
+
+use super::estimate::{Estimate, Planned, cost, estimate_plan};
+use crate::probe::ProbeError;
+use crate::rules::material::Material;
+use crate::store::Tablebases;
+use crate::store::generate::{GenerateError, GenerateEvent, GenerateSummary};
+use crate::tables::index::MaterialIndex;
+
+/// Where a generation is.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JobProgress {
+    /// Tables generated so far.
+    pub materials_done: usize,
+    /// Tables to generate in all.
+    pub materials_total: usize,
+    /// The table being generated now.
+    pub current: Option<Material>,
+    /// Positions of the tables done, and of the current one as far as it went.
+    pub positions_done: u64,
+    /// Positions of the tables to generate.
+    pub positions_total: u64,
+    /// Positions generated per second so far (the assumed speed before the first second).
+    pub positions_per_second: f64,
+    /// Seconds left: the work left at the speed so far (tempered by the assumed speed while
+    /// little is measured).
+    pub seconds_left: f64,
+}
+
+/// How [`ensure`] runs.
+#[derive(Clone, Copy, Debug)]
+pub struct EnsureOptions<'a> {
+    /// The memory a generation may take, in bytes: a larger estimate is refused up front.
+    pub budget: u64,
+    /// Stops the generation soon after it is set ([`Tablebases::generate_cancellable`]).
+    pub cancel: Option<&'a AtomicBool>,
+    /// The speed assumed for the estimates, in positions per second
+    /// ([`default_speed`](crate::store::cost::default_speed)).
+    pub speed: f64,
+}
+
+/// What [`ensure`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ensured {
+    /// The tables were there already.
+    Already(Estimate),
+    /// The missing tables were generated.
+    Generated {
+        /// The estimate made before.
+        estimate: Estimate,
+        /// What the generation did.
+        summary: GenerateSummary,
+        /// The seconds it took.
+        seconds: f64,
+    },
+}
+
+/// Why [`ensure`] (or [`Jobs::submit`](super::Jobs::submit)) did not make the tables.
+#[derive(Debug, thiserror::Error)]
+pub enum EnsureError {
+    /// No table of the material can exist (its index does not fit in 64 bits).
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+    /// The generation needs more memory than the budget.
+    #[error(
+        "{} needs more memory than the {} MiB this generation may take; on a bigger machine: {} (or on a cluster: mpirun ... endgame xiangqi generate ...)",
+        estimate.describe(), budget >> 20, estimate.command()
+    )]
+    OverBudget {
+        /// The estimate.
+        estimate: Box<Estimate>,
+        /// The budget in bytes.
+        budget: u64,
+    },
+    /// The queue holds as many jobs as it takes ([`Jobs::MAX_QUEUED`](super::Jobs::MAX_QUEUED)).
+    #[error("{0} generations are waiting already; try again when one is done")]
+    QueueFull(usize),
+    /// The generation was cancelled; the tables finished stay.
+    #[error("cancelled")]
+    Cancelled,
+    /// The generation failed.
+    #[error(transparent)]
+    Generate(GenerateError),
+    /// No thread could be started for the queue.
+    #[error("cannot start a thread for the generation: {0}")]
+    Thread(std::io::Error),
+    /// The generation panicked (a bug); the tables finished stay.
+    #[error("the generation of {0} stopped unexpectedly (a bug); the tables finished are kept")]
+    Panicked(Material),
+}
+
+/// The books of a running generation, turned into [`JobProgress`] reports.
+struct Tracker {
+    /// Work of each table to generate.
+    work_of: HashMap<Material, (u64, f64)>,
+    work_total: f64,
+    /// Work and positions of the finished tables.
+    work_done: f64,
+    positions_done: u64,
+    progress: JobProgress,
+    /// The current table: its positions and work, and the part of it done.
+    current: Option<(u64, f64, f64)>,
+    started: Instant,
+    speed: f64,
+    last_report: Option<Instant>,
+}
+
+/// The part of a solve done at `progress`: the start pass takes about 45 % of the time, the
+/// wins and losses most of the rest (BENCHMARKS.md, generation). The level passes count the
+/// positions decided, which stay below all of them (holes and draws are never decided
+/// there): the bar moves on at the end.
+fn solve_fraction(progress: endgame_core::Progress) -> f64 {
+    let part =
+        if progress.total == 0 { 0.0 } else { (progress.done as f64 / progress.total as f64).min(1.0) };
+    match progress.phase {
+        Phase::Start | Phase::ReverseEdges => 0.45 * part,
+        Phase::WinsAndLosses => 0.45 + 0.5 * part,
+        Phase::Draws => 0.95 + 0.05 * part,
+    }
+}
+
+impl Tracker {
+    fn new(estimate: &Estimate, planned: &[Planned], speed: f64) -> Tracker {
+        let work_total = planned.iter().map(|p| p.work).sum();
+        Tracker {
+            work_of: planned.iter().map(|p| (p.material, (p.positions, p.work))).collect(),
+            work_total,
+            work_done: 0.0,
+            positions_done: 0,
+            progress: JobProgress {
+                materials_total: planned.len(),
+                positions_total: estimate.positions,
+                positions_per_second: speed,
+                seconds_left: estimate.seconds,
+                ..JobProgress::default()
+            },
+            current: None,
+            started: Instant::now(),
+            speed,
+            last_report: None,
+        }
+    }
+
+    /// A table not in the estimate (a damaged file to generate anew, or one that was deleted).
+    fn add(&mut self, material: Material, positions: u64, work: f64) {
+        if self.work_of.insert(material, (positions, work)).is_none() {
+            self.work_total += work;
+            self.progress.materials_total += 1;
+            self.progress.positions_total += positions;
+        }
+    }
+
+    fn finish(&mut self, material: Material) {
+        if let Some((positions, work)) = self.work_of.remove(&material) {
+            self.work_done += work;
+            self.positions_done += positions;
+            self.progress.materials_done += 1;
+        }
+        self.current = None;
+    }
+
+    /// Brings the progress up to date; whether it is time to report it (every 100 ms at most).
+    fn update(&mut self, force: bool) -> bool {
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let (positions, work) = match self.current {
+            Some((n, w, part)) => (self.positions_done + (n as f64 * part) as u64, self.work_done + w * part),
+            None => (self.positions_done, self.work_done),
+        };
+        // The measured speed, tempered by the assumed one over its first two seconds.
+        const PRIOR_SECONDS: f64 = 2.0;
+        let rate = (work + self.speed * PRIOR_SECONDS) / (elapsed + PRIOR_SECONDS);
+        let p = &mut self.progress;
+        p.positions_done = positions.min(p.positions_total);
+        p.positions_per_second = if elapsed < 1.0 { self.speed } else { positions as f64 / elapsed };
+        p.seconds_left = ((self.work_total - work).max(0.0) / rate.max(1.0)).max(0.0);
+        let now = Instant::now();
+        if force || self.last_report.is_none_or(|t| now - t >= Duration::from_millis(100)) {
+            self.last_report = Some(now);
+            return true;
+        }
+        false
+    }
+}
+
+/// Makes sure `material` has its tables under the store's rules, with those of every material
+/// its captures lead to (see the [module](crate::jobs) docs): estimates first, refuses what does not
+/// fit `options.budget` (nothing is written then), generates what is missing in this thread
+/// (the solver's passes on all cores), and calls `report` with the progress (at most every
+/// 100 ms, and at each table's start and end).
+///
+/// # Errors
+/// [`EnsureError::Probe`] when no table of the material can exist, [`EnsureError::OverBudget`]
+/// when the estimate exceeds the budget, [`EnsureError::Cancelled`] when `options.cancel` was
+/// set, [`EnsureError::Generate`] when the generation failed (the tables finished stay).
+pub fn ensure(
+    tables: &Tablebases,
+    material: Material,
+    options: EnsureOptions<'_>,
+    report: &(dyn Fn(&JobProgress) + Sync),
+) -> Result<Ensured, EnsureError> {
+    let (estimate, planned) = estimate_plan(tables, material, options.speed)?;
+    if estimate.is_done() {
+        return Ok(Ensured::Already(estimate));
+    }
+    if estimate.memory_bytes > options.budget {
+        return Err(EnsureError::OverBudget { estimate: Box::new(estimate), budget: options.budget });
+    }
+    let tracker = Mutex::new(Tracker::new(&estimate, &planned, options.speed));
+    let lock = || tracker.lock().unwrap_or_else(PoisonError::into_inner);
+    report(&lock().progress);
+    let on_event = |event: GenerateEvent<'_>| {
+        let mut t = lock();
+        let force = match event {
+            GenerateEvent::Kept { material } => {
+                t.finish(material);
+                true
+            }
+            GenerateEvent::Replacing { material, .. } => {
+                let positions = MaterialIndex::new(material).len() as u64;
+                t.add(material, positions, positions as f64 * cost(tables));
+                true
+            }
+            GenerateEvent::Solving { material, positions, .. } => {
+                let positions = positions as u64;
+                // A table the estimate did not count (its file vanished since): counted now.
+                t.add(material, positions, positions as f64 * cost(tables));
+                let (n, w) = t.work_of[&material];
+                t.current = Some((n, w, 0.0));
+                t.progress.current = Some(material);
+                true
+            }
+            GenerateEvent::Progress { progress, .. } => {
+                if let Some((_, _, part)) = &mut t.current {
+                    *part = solve_fraction(progress).max(*part);
+                }
+                false
+            }
+            GenerateEvent::Step { .. } => false,
+            GenerateEvent::Written { material, .. } => {
+                t.finish(material);
+                t.progress.current = None;
+                true
+            }
+        };
+        if t.update(force) {
+            let progress = t.progress.clone();
+            drop(t);
+            report(&progress);
+        }
+    };
+    let never = AtomicBool::new(false);
+    let cancel = options.cancel.unwrap_or(&never);
+    let started = Instant::now();
+    let summary = tables.generate_cancellable(&[material], &on_event, cancel).map_err(|e| match e {
+        GenerateError::Cancelled => EnsureError::Cancelled,
+        GenerateError::Probe(e) => EnsureError::Probe(e),
+        e => EnsureError::Generate(e),
+    })?;
+    let mut t = lock();
+    t.update(true);
+    let progress = t.progress.clone();
+    drop(t);
+    report(&progress);
+    Ok(Ensured::Generated { estimate, summary, seconds: started.elapsed().as_secs_f64() })
+}

@@ -1,0 +1,244 @@
+//! What a generation costs, in memory and in time, and the limits a material is held to.
+//!
+//! - Memory: the constants of the memory model, what the process holds besides the solver
+//!   ([`process_bytes`]), and the two estimates: [`Tablebases::memory_estimate`] (a solve, the
+//!   tables it reads and the process) and [`Tablebases::estimate`] (the same in this
+//!   directory, under a ban with the number of draws the `standard` file tells).
+//! - Time: the speed model ([`default_speed`]), which the job estimate
+//!   ([`crate::jobs::estimate`]) turns into seconds.
+//! - Limits: [`index_size`] (an index that fits in 64 bits) and [`check_size`] (a generation
+//!   that fits this machine's memory).
+//!
+//! The constants are measured figures: the measurements are in BENCHMARKS.md.
+
+use endgame_core::Retrograde;
+use endgame_core::perpetual::PerpetualCheck;
+
+use super::Tablebases;
+use crate::probe::ProbeError;
+use crate::rules::material::Material;
+use crate::rules::rule_set::Rules;
+use crate::tables::index::MaterialIndex;
+
+/// The default budget of the block cache: 64 MiB.
+pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
+
+/// Bytes a generating process holds besides the solver's structures, the loaded tables and
+/// the buffers of its threads ([`process_bytes`]): the program and its stacks, 6 MiB at the
+/// peak of a generation of `KvK` alone, and a margin (BENCHMARKS.md, memory).
+pub const PROCESS_BYTES: u64 = 16 << 20;
+
+/// Bytes each thread of the pool keeps for the file writer and reader: a block's values and
+/// the coder's state (from the peaks of one generation with 1, 2 and 4 threads:
+/// BENCHMARKS.md, memory).
+pub const THREAD_BYTES: u64 = 6 << 20;
+
+/// What a generating process holds besides the solver's structures and the loaded tables:
+/// [`PROCESS_BYTES`] and [`THREAD_BYTES`] for each thread of the pool it solves with.
+#[must_use]
+pub fn process_bytes() -> u64 {
+    PROCESS_BYTES.saturating_add(THREAD_BYTES.saturating_mul(rayon::current_num_threads() as u64))
+}
+
+/// Bytes per index of a smaller material loaded for the captures into it: 1-byte cells, and
+/// the decompressed blocks while it is read (2-byte cells for tables with 2- or 4-byte codes).
+pub(super) const BYTES_PER_LOADED_INDEX: u64 = 2;
+
+/// The number of indices of `material`, [`u64::MAX`] when it does not fit (memory estimates
+/// of such a material refuse it).
+pub(super) fn indices(material: Material) -> u64 {
+    MaterialIndex::size(material).map_or(u64::MAX, |n| n as u64)
+}
+
+/// Bytes a solve of a material of `positions` indices needs (the solver's own estimate:
+/// its cells and level bitmaps).
+fn solver_bytes(positions: u64) -> u64 {
+    Retrograde::new().compact(true).memory_estimate(positions)
+}
+
+/// Bytes per `standard` draw of the predecessor lists of a solve under `perpetual-check`, on
+/// top of the solver's state ([`Tablebases::estimate`]): 35 bytes per draw in all at the
+/// peak of `KCvKPP`, 29 of them the state's (BENCHMARKS.md, memory).
+const CHECK_LIST_BYTES_PER_DRAW: u64 = 20;
+
+/// The same under `check-and-chase`: 66 bytes per draw in all at the peak of `KCvKPP`, 46 of
+/// them the state's (BENCHMARKS.md, memory).
+const CHASE_LIST_BYTES_PER_DRAW: u64 = 36;
+
+/// What a solve under a ban holds besides: about 20 MiB more than the `standard` solve's
+/// estimate at the peaks of the materials of up to 4 men (BENCHMARKS.md, memory).
+const RULE_FIXED_BYTES: u64 = 32 << 20;
+
+/// Bytes per index of a smaller material loaded under a ban besides its `standard` values
+/// ([`BYTES_PER_LOADED_INDEX`]): the rule solution's set of draws (a bit per index and 4 bytes
+/// per 64), rounded up.
+const RULE_LOADED_BYTES_PER_INDEX: u64 = 1;
+
+/// Bytes per `standard` draw of a smaller material loaded under a ban: the rule solution's word
+/// per draw, and while it is read the list of the draws besides.
+const RULE_LOADED_BYTES_PER_DRAW: u64 = 8;
+
+/// A field of /proc/meminfo, in bytes (`None` where there is no such file).
+pub(crate) fn meminfo(field: &str) -> Option<u64> {
+    proc_kib("/proc/meminfo", field)
+}
+
+/// A field in KiB of a file of /proc, in bytes.
+pub(super) fn proc_kib(path: &str, field: &str) -> Option<u64> {
+    let info = std::fs::read_to_string(path).ok()?;
+    let line = info.lines().find(|l| l.starts_with(field))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Positions a generation solves per second of CPU time (per core): 2.5 M on this project's
+/// 2-core machine for `endgame xiangqi generate KRPvKAABB` from nothing (BENCHMARKS.md,
+/// generation). The speed of one material varies with its pieces; a queue measures its own
+/// generations and uses their speed instead ([`Jobs::speed`](crate::jobs::Jobs::speed)).
+pub const MEASURED_POSITIONS_PER_SECOND_PER_CORE: f64 = 2.5e6;
+
+/// The time a solve under `perpetual-check` takes, as a multiple of one under `standard` rules
+/// (every material of up to 5 men in about 30 minutes against 8.5: BENCHMARKS.md, generation).
+pub const PERPETUAL_CHECK_COST: f64 = 3.5;
+
+/// The speed an estimate assumes before any generation was measured: positions per second of
+/// [`MEASURED_POSITIONS_PER_SECOND_PER_CORE`] times the cores of this machine.
+#[must_use]
+pub fn default_speed() -> f64 {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    MEASURED_POSITIONS_PER_SECOND_PER_CORE * cores as f64
+}
+
+/// The memory available now (`MemAvailable` of /proc/meminfo), in bytes; `None` where the
+/// system does not tell.
+#[must_use]
+pub fn memory_available() -> Option<u64> {
+    meminfo("MemAvailable:")
+}
+
+/// The number of indices of `material`, or why no table of it can exist at all: its index
+/// does not fit in 64 bits. (A table that exists may be probed on any machine; [`check_size`]
+/// adds the memory a generation needs.)
+///
+/// # Errors
+/// [`ProbeError::BeyondTables`].
+pub fn index_size(material: Material) -> Result<usize, ProbeError> {
+    MaterialIndex::size(material).ok_or_else(|| ProbeError::BeyondTables {
+        material,
+        men: material.men(),
+        why: "its index does not fit in 64 bits; tables hold materials of up to 6 or 7 men".into(),
+    })
+}
+
+/// The number of indices of `material`, or why it can have no table: its index does not fit
+/// in 64 bits, or generating it needs more memory than this machine has. Answers at once,
+/// whatever the material.
+///
+/// # Errors
+/// [`ProbeError::BeyondTables`].
+pub fn check_size(material: Material) -> Result<usize, ProbeError> {
+    let n = index_size(material)?;
+    let needed = solver_bytes(n as u64);
+    if let Some(total) = meminfo("MemTotal:")
+        && needed > total
+    {
+        return Err(ProbeError::BeyondTables {
+            material,
+            men: material.men(),
+            why: format!(
+                "its index has {n} positions; generating it needs about {} GiB of memory, this machine has {} GiB",
+                needed >> 30,
+                total >> 30
+            ),
+        });
+    }
+    Ok(n)
+}
+
+impl Tablebases {
+    /// The tables a solve of `material` reads: those that answer for the materials its
+    /// captures lead to (`file` names the material whose file answers for each), once each.
+    pub(super) fn reads(material: Material, file: impl Fn(Material) -> Material) -> Vec<Material> {
+        let mut reads: Vec<Material> = material.after_captures().into_iter().map(file).collect();
+        reads.sort();
+        reads.dedup();
+        reads
+    }
+
+    /// Bytes a solve of `material` needs: its cells and the solver's lists, plus the tables
+    /// captures lead into that `loaded` says are not in memory yet (each pair of colour twins
+    /// once: one table answers for both), plus what the process holds besides
+    /// ([`process_bytes`]).
+    #[must_use]
+    pub fn memory_estimate(material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
+        let own = solver_bytes(indices(material)).saturating_add(process_bytes());
+        Tablebases::reads_to_load(material, loaded)
+            .fold(own, |sum, m| sum.saturating_add(indices(m).saturating_mul(BYTES_PER_LOADED_INDEX)))
+    }
+
+    /// The tables a solve of `material` reads that `loaded` says are not in memory yet (each
+    /// pair of colour twins once, as players write it: one table answers for both).
+    fn reads_to_load(
+        material: Material,
+        loaded: impl Fn(Material) -> bool,
+    ) -> impl Iterator<Item = Material> {
+        Tablebases::reads(material, |m| m.canonical())
+            .into_iter()
+            .filter(move |&m| !loaded(m) && !loaded(m.colour_twin()))
+    }
+
+    /// Bytes a solve of `material` under a ban needs on top of
+    /// [`Tablebases::memory_estimate`], when `drawn` of its positions are drawn under
+    /// `standard` rules (the ban's passes work on the draws): the solver's state per draw
+    /// ([`PerpetualCheck::memory_estimate`], [`PerpetualCheck::chase_memory_estimate`] when
+    /// `chases`), its predecessor lists and a fixed part.
+    #[must_use]
+    pub fn rule_memory_estimate(material: Material, drawn: u64, chases: bool) -> u64 {
+        let Some(positions) = MaterialIndex::size(material) else { return u64::MAX };
+        let positions = positions as u64;
+        let (state, lists) = if chases {
+            (PerpetualCheck::chase_memory_estimate(positions, drawn), CHASE_LIST_BYTES_PER_DRAW)
+        } else {
+            (PerpetualCheck::memory_estimate(positions, drawn), CHECK_LIST_BYTES_PER_DRAW)
+        };
+        state.saturating_add(drawn.saturating_mul(lists)).saturating_add(RULE_FIXED_BYTES)
+    }
+
+    /// The memory estimate of a solve of `material` under this store's rules, with the
+    /// materials `loaded` says are in memory already ([`Tablebases::memory_estimate`]). Under
+    /// a ban it adds [`Tablebases::rule_memory_estimate`] of the number of `standard` draws,
+    /// and for each table to read, its rule solution's set of draws and words per draw: the
+    /// number of draws from the header of the `standard` file of the material (or of its
+    /// colour twin) in the sibling `standard` directory when it is there, else every index
+    /// taken for a draw (the most a solve can need; generate the `standard` tables first for
+    /// the figure the draws give).
+    #[must_use]
+    pub fn estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
+        let own = Tablebases::memory_estimate(material, &loaded);
+        if !self.rules.has_bans() {
+            return own;
+        }
+        // Without the `standard` file the draws are not known before its solve: at most every
+        // index (the solve checks again with their number, see `rule_solver`).
+        let drawn = |m| self.standard_draws(m).unwrap_or_else(|| indices(m));
+        let reads = Tablebases::reads_to_load(material, &loaded).fold(0u64, |sum, m| {
+            let rule = indices(m)
+                .saturating_mul(RULE_LOADED_BYTES_PER_INDEX)
+                .saturating_add(drawn(m).saturating_mul(RULE_LOADED_BYTES_PER_DRAW));
+            sum.saturating_add(rule)
+        });
+        own.saturating_add(reads).saturating_add(Tablebases::rule_memory_estimate(
+            material,
+            drawn(material),
+            self.rules.bans_chases(),
+        ))
+    }
+
+    /// The number of draws (legal positions) of `material` under `standard`, from the header of
+    /// its file (or its colour twin's) in the sibling `standard` directory, when there is one.
+    fn standard_draws(&self, material: Material) -> Option<u64> {
+        let standard = Tablebases::open(self.dir.parent()?.parent()?, Rules::Standard);
+        let file = standard.file_material(material);
+        Some(standard.file_stats(file).ok()??.draws)
+    }
+}

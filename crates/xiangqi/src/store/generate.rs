@@ -1,0 +1,552 @@
+//! Generation: the plan of a generation of some materials ([`Plan`]: the files that answer for
+//! every material it needs, in the order they are solved), its books ([`Tablebases::prepare`]:
+//! the files there checked, the scheduler of what is ready), the solve of one material and
+//! the writing of its files ([`Tablebases::generate_one`]), the whole run in this process
+//! ([`Tablebases::generate`]), and what it reports ([`GenerateEvent`], [`GenerateSummary`])
+//! or stops with ([`GenerateError`]).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use endgame_core::perpetual::{DEFAULT_EDGE_BUDGET, PerpetualCheck, RuleValue, check_rule_solution};
+use endgame_core::schedule::{Scheduler, Tier};
+use endgame_core::table_file::{TableError, TablePaths};
+use endgame_core::{Progress, Retrograde, Solution, SolveError};
+
+use super::Tablebases;
+use super::cost::{check_size, meminfo, proc_kib};
+use super::loaded::Loaded;
+use super::read_write::Holes;
+use super::source::in_twin_order;
+use crate::probe::ProbeError;
+use crate::rules::material::Material;
+use crate::rules::rule_set::Rules;
+use crate::tables::index::{ColourFlip, MaterialIndex};
+use crate::tables::perpetual::{PerpetualGame, PerpetualTablebase};
+use crate::tables::stats::Stats;
+
+/// The solver under `rules` (`perpetual-check` or `check-and-chase`) for a material of `positions` indices with `drawn`
+/// `standard` draws, checked against the memory available now (the estimate before the
+/// `standard` solve could only guess the draws): its predecessor lists get at most half of
+/// what is left, so that they never take the last of the memory (without them the passes
+/// generate un-moves instead).
+fn rule_solver(
+    material: Material,
+    rules: Rules,
+    positions: u64,
+    drawn: u64,
+) -> Result<PerpetualCheck, GenerateError> {
+    let needed = if rules.bans_chases() {
+        PerpetualCheck::chase_memory_estimate(positions, drawn)
+    } else {
+        PerpetualCheck::memory_estimate(positions, drawn)
+    };
+    let Some(available) = meminfo("MemAvailable:") else { return Ok(PerpetualCheck::new()) };
+    if needed > available {
+        return Err(GenerateError::Memory { material, needed, available });
+    }
+    let lists = usize::try_from((available - needed) / 2).unwrap_or(usize::MAX);
+    Ok(PerpetualCheck::new().edge_budget(lists.min(DEFAULT_EDGE_BUDGET)))
+}
+
+/// What [`Tablebases::generate`] reports while it works.
+#[derive(Debug)]
+pub enum GenerateEvent<'a> {
+    /// The file exists and passed its check: kept.
+    Kept {
+        /// The material.
+        material: Material,
+    },
+    /// The file exists but cannot be used: it will be generated anew.
+    Replacing {
+        /// The material.
+        material: Material,
+        /// What is wrong with it.
+        error: &'a TableError,
+    },
+    /// Solving starts.
+    Solving {
+        /// The material.
+        material: Material,
+        /// Indices of the material (holes included).
+        positions: usize,
+        /// The memory estimate in bytes (checked against the memory available).
+        memory: u64,
+    },
+    /// The solver's progress.
+    Progress {
+        /// The material.
+        material: Material,
+        /// Where the solver is.
+        progress: Progress,
+    },
+    /// A step of a solve under `perpetual-check` starts (these steps report no progress of
+    /// their own): `reading the standard table`, `solving under the rule` (the `standard` solve,
+    /// which reports [`GenerateEvent::Progress`], then the rule's passes), `checking the
+    /// certificate`, `writing`.
+    Step {
+        /// The material.
+        material: Material,
+        /// What starts.
+        step: &'static str,
+    },
+    /// The table was solved and written.
+    Written {
+        /// The material.
+        material: Material,
+        /// Indices of the material.
+        positions: usize,
+        /// Seconds spent solving and writing.
+        seconds: f64,
+        /// The file.
+        path: &'a Path,
+    },
+}
+
+/// What a generation did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GenerateSummary {
+    /// Files in the plan: one for each material needed, each pair of colour twins once.
+    pub materials: usize,
+    /// Tables solved and written (replaced ones included).
+    pub generated: usize,
+    /// Materials needed that the file of their colour twin answers for (no file of their own
+    /// is written: [`Tablebases::file_material`]).
+    pub twins: usize,
+    /// Files that existed and were kept.
+    pub kept: usize,
+    /// Damaged or outdated files that were generated anew.
+    pub replaced: usize,
+    /// Indices of the largest material generated (0 when none was).
+    pub largest: usize,
+    /// The largest memory estimate of a solve of the run, in bytes: the run's memory stays
+    /// within it ([`Tablebases::memory_estimate`]; the smaller tables kept loaded are dropped
+    /// when they would take more).
+    pub estimate: u64,
+    /// The peak memory (resident set) of the process so far, in bytes, read after the run
+    /// where the system tells it (Linux: `VmHWM`).
+    pub peak_memory: Option<u64>,
+}
+
+/// Why a generation stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// A material cannot have a table.
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+    /// Not enough memory for a material.
+    #[error("{material} needs about {} MiB of memory, only {} MiB are available", needed >> 20, available >> 20)]
+    Memory {
+        /// The material.
+        material: Material,
+        /// The estimate in bytes.
+        needed: u64,
+        /// `MemAvailable` in bytes.
+        available: u64,
+    },
+    /// Reading or writing a file failed.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The directory could not be made.
+    #[error("{}: {error}", path.display())]
+    Directory {
+        /// The directory.
+        path: PathBuf,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// A solution under `perpetual-check` or `check-and-chase` failed its certificate check
+    /// (a bug).
+    #[error("{material}: the solution under the rule failed its check: {why}")]
+    Certificate {
+        /// The material.
+        material: Material,
+        /// The first position that fails.
+        why: String,
+    },
+    /// The generation was cancelled ([`Tablebases::generate_cancellable`]); the tables
+    /// finished before stay.
+    #[error("cancelled")]
+    Cancelled,
+    /// The solver failed.
+    #[error("{material}: {error}")]
+    Solve {
+        /// The material.
+        material: Material,
+        /// The solver's error.
+        error: SolveError,
+    },
+}
+
+/// What a generation needs in one directory: every material whose values it needs and the
+/// files that answer for them, in the order it solves them. Built in one place
+/// ([`Tablebases::plan_of`]) for the store's books ([`Tablebases::prepare`], which a
+/// cluster's rank 0 keeps too) and the job estimate ([`crate::jobs::estimate`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Every material whose values the generation needs: those asked for and every material a
+    /// capture leads to (a colour twin included when a capture leads to it).
+    pub needed: Vec<Material>,
+    /// The materials whose files answer for them, each once, fewer men first: the files the
+    /// generation checks or writes, in the order it solves them.
+    pub files: Vec<Material>,
+}
+
+impl Plan {
+    /// The plan for `needed`, `file` naming the material whose file answers for each.
+    fn new(needed: Vec<Material>, file: impl Fn(Material) -> Material) -> Plan {
+        let files: BTreeSet<Material> = needed.iter().map(|&m| file(m)).collect();
+        let mut files: Vec<Material> = files.into_iter().collect();
+        files.sort_by_key(|m| (m.men(), m.to_string()));
+        Plan { needed, files }
+    }
+}
+
+/// Removes the temporary files (`<material>.<wdl|dtm|egtb>.<host>.<pid>.<time>.<n>.tmp`) that processes
+/// of this machine which no longer run left behind (a killed generation). Files of other
+/// machines (a directory shared by a cluster) are left alone, and so is anything of another
+/// shape. Where processes cannot be looked up (not Linux), nothing is removed.
+fn remove_stale_temporaries(dir: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let host = endgame_core::table_file::host_tag();
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(rest) = name.strip_suffix(".tmp") else { continue };
+        let Some((material, after)) = [".wdl.", ".dtm.", ".egtb."].iter().find_map(|e| rest.split_once(e))
+        else {
+            continue;
+        };
+        let parts: Vec<&str> = after.split('.').collect();
+        // The writer's name, or the name of a table being written under a candidate's
+        // temporary name (`--compression best` writes two and keeps one, see
+        // [`Tablebases::write_files`]): `<material>.wdl.<host>.<pid>.<time>.<n>.tmp.<host>...`.
+        let (tag, pid, nanos, n) = match parts[..] {
+            [tag, pid, nanos, n] => (tag, pid, nanos, n),
+            [tag, pid, nanos, n, "tmp", tag2, pid2, _, _] if tag2 == tag && pid2 == pid => {
+                (tag, pid, nanos, n)
+            }
+            _ => continue,
+        };
+        let numbers = [pid, nanos, n].iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        if tag != host || !numbers || material.parse::<Material>().is_err() {
+            continue;
+        }
+        if !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+impl Tablebases {
+    /// Every material whose values a generation of `materials` needs, as written: each of
+    /// them and every material a capture leads to, fewer men first (a material's colour twin
+    /// is listed when a capture leads to it, although its twin's file answers for it).
+    ///
+    /// # Errors
+    /// When a material can have no table ([`check_size`]).
+    pub fn needed(materials: &[Material]) -> Result<Vec<Material>, ProbeError> {
+        // The largest first: a material beyond the tables is refused before its (possibly
+        // millions of) smaller materials are listed.
+        for &m in materials {
+            check_size(m)?;
+        }
+        let mut all = BTreeSet::new();
+        for &m in materials {
+            all.extend(m.with_smaller());
+        }
+        let mut needed: Vec<Material> = all.into_iter().collect();
+        needed.sort_by_key(|m| (m.men(), m.to_string()));
+        Ok(needed)
+    }
+
+    /// The materials whose files a generation of `materials` writes (in a directory without
+    /// files), in the order it solves them: [`Tablebases::needed`] with each pair of colour
+    /// twins once, as players write it ([`Material::canonical`]; the other is answered from
+    /// its file), fewer men first.
+    ///
+    /// # Errors
+    /// When a material can have no table ([`check_size`]).
+    pub fn plan(materials: &[Material]) -> Result<Vec<Material>, ProbeError> {
+        Ok(Plan::new(Tablebases::needed(materials)?, |m| m.canonical()).files)
+    }
+
+    /// The plan of a generation that needs the values of `needed` (see [`Tablebases::needed`])
+    /// in this directory: the files that answer for them, for each its own file or its colour
+    /// twin's when one exists, else the one players write ([`Tablebases::file_material`]),
+    /// each pair of twins once.
+    #[must_use]
+    pub fn plan_of(&self, needed: Vec<Material>) -> Plan {
+        Plan::new(needed, |m| self.file_material(m))
+    }
+
+    /// The books of a generation of `materials`: the files that answer for every material it
+    /// needs ([`Tablebases::needed`]), as [`Tablebases::plan_of`] lists them; those that exist
+    /// are checked block by block (a whole one is finished, a damaged or outdated one is
+    /// generated anew); and the counts so far.
+    ///
+    /// # Errors
+    /// When a material can have no table, the directory cannot be made, or a file cannot be
+    /// read (other than being damaged).
+    pub fn prepare(
+        &self,
+        materials: &[Material],
+        report: &(dyn Fn(GenerateEvent<'_>) + Sync),
+    ) -> Result<(Scheduler<Material>, GenerateSummary), GenerateError> {
+        let Plan { needed, files: plan } = self.plan_of(Tablebases::needed(materials)?);
+        if self.rules.has_bans() {
+            // The rule's solver numbers positions in 32 bits (the `standard` solver does not).
+            for &material in plan.iter().rev() {
+                if let Some(n) = MaterialIndex::size(material).filter(|&n| n > u32::MAX as usize) {
+                    return Err(ProbeError::BeyondTables {
+                        material,
+                        men: material.men(),
+                        why: format!(
+                            "its index has {n} positions, more than the {} solver's limit of {} (32-bit position numbers)",
+                            self.rules,
+                            u32::MAX
+                        ),
+                    }
+                    .into());
+                }
+            }
+        }
+        let mut summary = GenerateSummary {
+            materials: plan.len(),
+            twins: needed.len() - needed.iter().filter(|&&m| self.file_material(m) == m).count(),
+            ..GenerateSummary::default()
+        };
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|source| GenerateError::Directory { path: self.dir.clone(), error: source })?;
+        remove_stale_temporaries(&self.dir);
+        let mut finished = BTreeSet::new();
+        let mut tiers = Vec::with_capacity(plan.len());
+        for &material in &plan {
+            let positions = MaterialIndex::new(material).len();
+            let path = self.path(material);
+            if path.exists() {
+                match self.open_files(material, self.rules, &self.dir).and_then(|f| f.verify()) {
+                    Ok(()) => {
+                        summary.kept += 1;
+                        finished.insert(material);
+                        report(GenerateEvent::Kept { material });
+                    }
+                    Err(error) if error.needs_regeneration() => {
+                        summary.replaced += 1;
+                        report(GenerateEvent::Replacing { material, error: &error });
+                    }
+                    Err(error) => return Err(error.into()),
+                }
+            }
+            let needs = Tablebases::reads(material, |m| self.file_material(m));
+            tiers.push(Tier { id: material, size: positions as u64, needs });
+        }
+        let scheduler = Scheduler::new(tiers, |m| finished.contains(m))
+            .expect("a plan holds every material a capture leads to, and captures only lead to fewer men");
+        Ok((scheduler, summary))
+    }
+
+    /// [`Tablebases::read_solution`] (or [`Tablebases::read_rule_solution`], by `loaded`'s
+    /// kind) for the captures of a generation, into `loaded`. Under `standard` and `hdu` the
+    /// holes of the index are not looked for and read as the files hold them (a capture leads
+    /// only to legal positions, and finding the holes, a decoding and a check test per index,
+    /// was most of the time of reading a table); a file in its own order is read a block at a
+    /// time straight into the cells ([`TableFiles::read_solution_as_stored`]).
+    fn read_for_captures(&self, material: Material, loaded: &mut Loaded) -> Result<(), GenerateError> {
+        let files = self.open_files(material, self.rules, &self.dir)?;
+        let failed = |error| GenerateError::Solve { material, error };
+        match loaded {
+            Loaded::Plain(t) => {
+                let solution = if in_twin_order(&files.wdl) {
+                    self.with_file_positions(material, &files, Holes::Skipped, |n, at| {
+                        files.read_solution_at(n, at)
+                    })?
+                } else {
+                    files.read_solution_as_stored()?
+                };
+                t.insert(material, solution).map_err(failed)
+            }
+            Loaded::Rule(t) => {
+                // With the holes found: a rule solution keeps a word for each draw it holds, and
+                // holes read as draws would take memory that the estimate does not count.
+                let solution = self.read_rule_solution_in(material, &files)?;
+                t.insert(material, solution).map_err(failed)
+            }
+        }
+    }
+
+    /// The `standard` table of `material` from the sibling `standard` directory, when that
+    /// file (or its colour twin's, which answers for it) exists and reads back whole (else
+    /// `None`: it is solved).
+    fn standard_solution(&self, material: Material, positions: usize) -> Option<Solution> {
+        let standard = Tablebases::open(self.dir.parent()?.parent()?, Rules::Standard);
+        let file = standard.file_material(material);
+        let solution = standard.read_solution(file).ok()?;
+        if file == material {
+            return Some(solution);
+        }
+        let (index, twin) = (MaterialIndex::new(material), MaterialIndex::new(file));
+        let flip = ColourFlip::new(&index, &twin);
+        Solution::from_fn_bytes(positions, |i| flip.index(i).and_then(|j| solution.value(j))).ok()
+    }
+
+    /// Solves one material whose smaller materials all have files (their own or their colour
+    /// twins'; those not in `loaded` are read into it first), writes its file, and returns the
+    /// seconds it took. The memory estimate is checked against the memory available first.
+    ///
+    /// # Errors
+    /// When memory is short, a file cannot be read or written, or the solver fails.
+    pub fn generate_one(
+        &self,
+        material: Material,
+        loaded: &mut Loaded,
+        report: &(dyn Fn(GenerateEvent<'_>) + Sync),
+    ) -> Result<f64, GenerateError> {
+        self.generate_one_until(material, loaded, report, None)
+    }
+
+    /// [`Tablebases::generate_one`], stopped by `cancel` within the solve (see
+    /// [`Tablebases::generate_cancellable`]).
+    fn generate_one_until(
+        &self,
+        material: Material,
+        loaded: &mut Loaded,
+        report: &(dyn Fn(GenerateEvent<'_>) + Sync),
+        cancel: Option<&AtomicBool>,
+    ) -> Result<f64, GenerateError> {
+        let positions = check_size(material)?;
+        let needed = self.estimate(material, |m| loaded.contains(m));
+        report(GenerateEvent::Solving { material, positions, memory: needed });
+        if let Some(available) = meminfo("MemAvailable:")
+            && needed > available
+        {
+            return Err(GenerateError::Memory { material, needed, available });
+        }
+        let start = Instant::now();
+        let failed = |source| match source {
+            SolveError::Cancelled => GenerateError::Cancelled,
+            error => GenerateError::Solve { material, error },
+        };
+        let path = self.path(material);
+        let dtm_path = self.dtm_path(material);
+        let paths = TablePaths { wdl: &path, dtm: &dtm_path };
+        for smaller in material.after_captures() {
+            // A material whose colour twin's table is loaded is answered from it (under rules
+            // that treat both sides alike: under others each needs its own).
+            let twin_loaded = self.rules.colour_symmetric() && loaded.contains(smaller.colour_twin());
+            if loaded.contains(smaller) || twin_loaded {
+                continue;
+            }
+            self.read_for_captures(self.file_material(smaller), loaded)?;
+        }
+        let progress = |progress: Progress| report(GenerateEvent::Progress { material, progress });
+        let solver = Retrograde::new().compact(true).progress(&progress);
+        let solver = match cancel {
+            Some(flag) => solver.cancel(flag),
+            None => solver,
+        };
+        match loaded {
+            Loaded::Plain(t) => {
+                t.solve_with(material, &solver).map_err(failed)?;
+                let table = t.table(material).expect("just solved");
+                let stats = Stats::of_values(table.index(), self.rules, |p| {
+                    table.solution().value(p).map(RuleValue::from)
+                });
+                self.write_files(material, paths, &stats.counters(), &|p| {
+                    table.solution().value(p).map(RuleValue::from)
+                })?;
+            }
+            Loaded::Rule(t) => {
+                let step = |step| report(GenerateEvent::Step { material, step });
+                step("reading the standard table");
+                let standard = self.standard_solution(material, positions);
+                if standard.is_none() {
+                    step("solving under standard rules");
+                }
+                let plain = t.plain_step(material, standard, &solver).map_err(failed)?;
+                let rule = rule_solver(material, self.rules, positions as u64, plain.summary().draws)?;
+                step("solving under the rule");
+                t.rule_step(material, plain, &rule).map_err(failed)?;
+                step("checking the certificate");
+                let t: &PerpetualTablebase = t;
+                let solution = t.solution(material).expect("just solved");
+                let game = PerpetualGame::new(t.index(material).expect("just solved"), t);
+                check_rule_solution(&game, solution)
+                    .map_err(|why| GenerateError::Certificate { material, why })?;
+                step("writing");
+                let stats = Stats::of_values(t.index(material).expect("just solved"), self.rules, |p| {
+                    solution.value(p)
+                });
+                self.write_files(material, paths, &stats.counters(), &|p| solution.value(p))?;
+            }
+        }
+        self.forget(material);
+        let seconds = start.elapsed().as_secs_f64();
+        report(GenerateEvent::Written { material, positions, seconds, path: &path });
+        Ok(seconds)
+    }
+
+    /// Generates the tables of `materials` and of every material a capture leads to (see the
+    /// [module](self) docs) in this process, reporting to `report` as it goes: the books of
+    /// [`Tablebases::prepare`], each ready material solved by [`Tablebases::generate_one`] (the
+    /// largest ready first), the smaller tables kept in memory while a material left needs them.
+    ///
+    /// # Errors
+    /// When a material can have no table, memory is short, a file cannot be written or the
+    /// directory made. Tables finished before the error stay on disk: a rerun resumes.
+    pub fn generate(
+        &self,
+        materials: &[Material],
+        report: &(dyn Fn(GenerateEvent<'_>) + Sync),
+    ) -> Result<GenerateSummary, GenerateError> {
+        self.generate_cancellable(materials, report, &AtomicBool::new(false))
+    }
+
+    /// [`Tablebases::generate`] that stops with [`GenerateError::Cancelled`] soon after `cancel`
+    /// is set: before the next material, or within the solve of the current one (the solver
+    /// looks at the flag per chunk and per level, [`Retrograde::cancel`]; the passes of the
+    /// perpetual-check rule and the writing of a file run to their end). The tables finished
+    /// before stay: a later generation resumes from them.
+    ///
+    /// # Errors
+    /// As [`Tablebases::generate`], and [`GenerateError::Cancelled`].
+    pub fn generate_cancellable(
+        &self,
+        materials: &[Material],
+        report: &(dyn Fn(GenerateEvent<'_>) + Sync),
+        cancel: &AtomicBool,
+    ) -> Result<GenerateSummary, GenerateError> {
+        let (mut scheduler, mut summary) = self.prepare(materials, report)?;
+        // The memory of the run stays within that of its largest solve: tables kept for later
+        // materials are dropped (and read again later) when they would take more.
+        let budget =
+            Tablebases::plan(materials)?.into_iter().map(|m| self.estimate(m, |_| false)).max().unwrap_or(0);
+        summary.estimate = budget;
+        let mut loaded = Loaded::new(self.rules);
+        while let Some(material) = scheduler.hand_out() {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(GenerateError::Cancelled);
+            }
+            let needed = self.estimate(material, |m| loaded.contains(m));
+            let reads = Tablebases::reads(material, |m| self.file_material(m));
+            loaded.make_room(&reads, needed, budget);
+            self.generate_one_until(material, &mut loaded, report, Some(cancel))?;
+            scheduler.finish(&material);
+            summary.largest = summary.largest.max(MaterialIndex::new(material).len());
+            summary.generated += 1;
+            for m in loaded.materials() {
+                if !scheduler.still_needed(&m) {
+                    loaded.remove(m);
+                }
+            }
+        }
+        debug_assert!(scheduler.is_finished());
+        summary.peak_memory = proc_kib("/proc/self/status", "VmHWM:");
+        Ok(summary)
+    }
+}
