@@ -226,7 +226,7 @@ pub fn catalogue_json() -> serde_json::Value {
 /// When a material has no tables in `store` (generate them first) or a file cannot be read.
 pub fn table(store: &crate::Tablebases) -> Result<String, crate::ProbeError> {
     use crate::Probe;
-    use endgame_core::perpetual::RuleValue;
+    use endgame_core::RuleValue;
     let mut out = String::from(
         "| Chinese | English | Material | Typical position (Red to move) | Its result | Positions | Won by the side to move | Drawn | Lost | Longest win of Red |\n|---|---|---|---|---|--:|--:|--:|--:|--:|\n",
     );

@@ -9,7 +9,7 @@
 //! (by the ban on perpetual chase, under `check-and-chase` only) and `dtm` `null` (the field
 //! `rule` is there only then).
 
-use endgame_core::perpetual::RuleValue;
+use endgame_core::RuleValue;
 use serde_json::{Value as Json, json};
 
 use crate::probe::{MainLine, MoveValue, Probe, ProbeError};

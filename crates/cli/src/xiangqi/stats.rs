@@ -100,10 +100,10 @@ pub(super) fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure
 
 /// `verify`: every value (or a sample) checked against the values of its moves.
 pub(super) fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    use endgame_xiangqi::verify::{self, VerifyError};
+    use endgame_xiangqi::tables::audit::{self, VerifyError};
     let material = parse_material(&args.material)?;
     let tables = tables(&args.tables)?.with_cache_bytes(args.cache.saturating_mul(1 << 20));
-    let found = verify::verify(&tables, material, args.samples, args.seed).map_err(|e| match e {
+    let found = audit::verify(&tables, material, args.samples, args.seed).map_err(|e| match e {
         VerifyError::Probe(e) if e.is_table_failure() => Failure::Other(anyhow::anyhow!("verify: {e}")),
         e => Failure::input(format!("verify: {e}")),
     })?;

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use endgame_core::perpetual::RuleValue;
-use endgame_core::table_file::{Block, BlockKey, Category, TableError, TableFile};
+use endgame_core::RuleValue;
+use endgame_core::table::{Block, BlockKey, Category, TableError, TableFile};
 use rayon::prelude::*;
 
 use super::Tablebases;

@@ -13,7 +13,7 @@ use std::sync::{Arc, PoisonError};
 
 use endgame_core::Retrograde;
 use endgame_core::perpetual::RuleSolution;
-use endgame_core::table_file::{TableError, TableFile, TableId};
+use endgame_core::table::{TableError, TableFile, TableId};
 
 use super::Tablebases;
 use super::cost::check_size;
@@ -107,7 +107,7 @@ pub const DTM_EXTENSION: &str = "dtm";
 /// and readers that do not know the order refuse the files as another table (they would read
 /// every value from the wrong place).
 ///
-/// [`Compression::Best`]: endgame_core::table_file::Compression::Best
+/// [`Compression::Best`]: endgame_core::table::Compression::Best
 pub const TWIN_ORDER: &str = " in the order of ";
 
 /// What table files of `material` in its colour twin's order hold: [`table_id`] with the
@@ -188,7 +188,7 @@ impl Tablebases {
         let exists = path.try_exists().map_err(|e| self.table_error(material, TableError::io(&path, e)))?;
         let source = if exists {
             let wdl = open_either(material, self.rules, positions, |id| {
-                TableFile::open_in(&self.files, &path, id, endgame_core::table_file::FileKind::Wdl)
+                TableFile::open_in(&self.files, &path, id, endgame_core::table::FileKind::Wdl)
             })
             .map_err(|source| self.table_error(material, source))?;
             let key = self.next_key.fetch_add(1, Ordering::Relaxed);

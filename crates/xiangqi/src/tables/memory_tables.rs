@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use endgame_core::perpetual::RuleValue;
+use endgame_core::RuleValue;
 use endgame_core::{Solution, SolveError};
 use rayon::prelude::*;
 

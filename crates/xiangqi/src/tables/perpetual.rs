@@ -14,7 +14,8 @@
 
 use std::collections::BTreeMap;
 
-use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleSolution, RuleValue};
+use endgame_core::perpetual::{Checks, PerpetualCheck, RuleSolution};
+use endgame_core::{Ban, RuleValue};
 use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, Value};
 
 use crate::probe::{Probe, ProbeError};

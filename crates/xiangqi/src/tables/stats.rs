@@ -2,7 +2,7 @@
 //! under the bans, wins and losses by the rule), the longest wins, as GamesmanXiangqi counts
 //! them; from a solution in memory or written in a table file's header.
 
-use endgame_core::perpetual::RuleValue;
+use endgame_core::RuleValue;
 use rayon::prelude::*;
 
 use crate::rules::color::Color;
@@ -149,7 +149,7 @@ impl Stats {
     }
 
     /// The names of the counters of a table file's header (see
-    /// [`endgame_core::table_file`]), in the order of [`Stats::counters`].
+    /// [`endgame_core::table`]), in the order of [`Stats::counters`].
     pub const COUNTERS: [&'static str; 8] = [
         "positions",
         "wins",

@@ -2,7 +2,8 @@
 //! chase predicate on positions; materials solved under the rule against `perpetual-check`
 //! (every material up to 4 men: `tests/perpetual.rs`; larger ones behind `#[ignore]`).
 
-use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleSolution, RuleValue};
+use endgame_core::perpetual::{Checks, PerpetualCheck, RuleSolution};
+use endgame_core::{Ban, RuleValue};
 use endgame_core::{Game, Retrograde, Successor, Unmoves};
 use endgame_xiangqi::rules::chase;
 use endgame_xiangqi::tables::perpetual::PerpetualGame;

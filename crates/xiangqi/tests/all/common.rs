@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 
-use endgame_core::perpetual::{RuleSolution, check_rule_solution};
+use endgame_core::conformance::check_rule_solution;
+use endgame_core::perpetual::RuleSolution;
 use endgame_xiangqi::tables::perpetual::PerpetualGame;
 use endgame_xiangqi::{Material, PerpetualStats, PerpetualTablebase, Position, Setup};
 

@@ -1,7 +1,8 @@
 //! `perpetual-check` tables against `standard` ones, and positions checked by hand.
 
 use crate::common::{assert_certified, position, rule_summary};
-use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleValue};
+use endgame_core::perpetual::{Checks, PerpetualCheck};
+use endgame_core::{Ban, RuleValue};
 use endgame_core::{Game, Plies, Value};
 use endgame_xiangqi::tables::perpetual::PerpetualGame;
 use endgame_xiangqi::{Material, PerpetualTablebase, Probe, Rules};
