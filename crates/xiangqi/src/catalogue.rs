@@ -239,17 +239,17 @@ pub fn table(store: &crate::Tablebases) -> Result<String, crate::ProbeError> {
             RuleValue::Loss(n) => format!("Black wins in {}", plies(n.0)),
             _ => "draw".to_string(),
         };
-        let share = |n: u64| format!("{:.1} %", 100.0 * n as f64 / stats.positions.max(1) as f64);
+        let share = |n: u64| format!("{:.1} %", 100.0 * n as f64 / stats.counts.positions.max(1) as f64);
         out.push_str(&format!(
             "| {} | {} | `{}` | `{}` | {result} | {} | {} | {} | {} | {} plies |\n",
             e.chinese,
             e.english,
             e.material,
             e.fen,
-            stats.positions,
-            share(stats.wins),
-            share(stats.draws),
-            share(stats.losses),
+            stats.counts.positions,
+            share(stats.counts.wins),
+            share(stats.counts.draws),
+            share(stats.counts.losses),
             stats.longest_red_win_plies
         ));
     }

@@ -62,27 +62,29 @@ pub(super) fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure
     let size = |path: PathBuf| std::fs::metadata(path).ok().map(|m| m.len());
     let file = tables.file_material(material);
     let sizes = size(tables.path(file)).zip(size(tables.dtm_path(file)));
-    let bits = |bytes: u64| if s.positions == 0 { 0.0 } else { bytes as f64 * 8.0 / s.positions as f64 };
+    let bits = |bytes: u64| {
+        if s.counts.positions == 0 { 0.0 } else { bytes as f64 * 8.0 / s.counts.positions as f64 }
+    };
     if args.json {
         // The same fields as the Python module's `stats`.
         writeln!(out, "{}", report::stats_with_files_json(&tables, material, &s))?;
         return Ok(());
     }
     writeln!(out, "{material} under {rules} rules, legal positions with either side to move:")?;
-    writeln!(out, "  positions  {}", s.positions)?;
-    writeln!(out, "  wins       {} (for the side to move)", s.wins)?;
-    writeln!(out, "  losses     {}", s.losses)?;
-    writeln!(out, "  draws      {}", s.draws)?;
+    writeln!(out, "  positions  {}", s.counts.positions)?;
+    writeln!(out, "  wins       {} (for the side to move)", s.counts.wins)?;
+    writeln!(out, "  losses     {}", s.counts.losses)?;
+    writeln!(out, "  draws      {}", s.counts.draws)?;
     if rules.has_bans() {
-        let standard = s.draws + s.wins_by_rule + s.losses_by_rule;
+        let standard = s.counts.draws + s.counts.wins_by_rule + s.counts.losses_by_rule;
         let rule = if rules == Rules::PerpetualCheck { "the perpetual-check rule" } else { "the two bans" };
         writeln!(out, "  (wins and losses above are by mate, as under standard rules)")?;
-        writeln!(out, "  wins by {rule}    {} (standard draws)", s.wins_by_rule)?;
-        writeln!(out, "  losses by {rule}  {} (standard draws)", s.losses_by_rule)?;
+        writeln!(out, "  wins by {rule}    {} (standard draws)", s.counts.wins_by_rule)?;
+        writeln!(out, "  losses by {rule}  {} (standard draws)", s.counts.losses_by_rule)?;
         writeln!(
             out,
             "  standard draws: {standard}: {} became wins, {} losses by the rule, {} stayed drawn",
-            s.wins_by_rule, s.losses_by_rule, s.draws
+            s.counts.wins_by_rule, s.counts.losses_by_rule, s.counts.draws
         )?;
     }
     writeln!(out, "  longest win of Red to move:   {} plies", s.longest_red_win_plies)?;

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use endgame_core::RuleValue;
 use endgame_core::table::{Block, BlockKey, Category, TableError, TableFile};
-use rayon::prelude::*;
 
 use super::Tablebases;
 use super::read_write::stats_of_file;
@@ -118,13 +117,7 @@ impl Tablebases {
     fn source_stats(&self, material: Material, source: &Source) -> Result<Stats, ProbeError> {
         match source {
             Source::Memory(table) => Ok(table.stats()),
-            Source::RuleMemory { index, solution } => Ok((0..index.len().div_ceil(1 << 14))
-                .into_par_iter()
-                .map(|c| {
-                    let range = c << 14..index.len().min((c + 1) << 14);
-                    Stats::count(index, range, |p| solution.value(p))
-                })
-                .reduce(Stats::default, Stats::merge)),
+            Source::RuleMemory { index, solution } => Ok(Stats::of_legal(index, |p| solution.value(p))),
             Source::File { wdl, .. } => {
                 stats_of_file(wdl).map_err(|source| self.table_error(material, source))
             }

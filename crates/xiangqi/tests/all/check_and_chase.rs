@@ -145,12 +145,12 @@ fn some_materials_under_check_and_chase() {
             keeps_check_results(m, by_chase, by_check);
             let stats = chase.stats(m).unwrap();
             assert_eq!(stats.changed_decided, 0, "{m}");
-            if m.men() == material.men() || stats.wins_by_chase + stats.losses_by_chase > 0 {
+            if m.men() == material.men() || stats.counts.wins_by_chase + stats.counts.losses_by_chase > 0 {
                 println!(
                     "{}, of them by the ban on perpetual chase {} wins and {} losses; {:?}; standard and perpetual-check {:.1} s, check-and-chase {:.1} s",
                     rule_summary(m, by_chase, &stats),
-                    stats.wins_by_chase,
-                    stats.losses_by_chase,
+                    stats.counts.wins_by_chase,
+                    stats.counts.losses_by_chase,
                     by_chase.stats(),
                     standard.as_secs_f64(),
                     solved.as_secs_f64()
@@ -180,7 +180,11 @@ fn every_material_up_to_4_men_under_check_and_chase() {
         assert_certified(&chase, m);
         keeps_check_results(m, by_chase, by_check);
         let stats = chase.stats(m).unwrap();
-        assert_eq!((stats.wins_by_chase, stats.losses_by_chase, stats.changed_decided), (0, 0, 0), "{m}");
+        assert_eq!(
+            (stats.counts.wins_by_chase, stats.counts.losses_by_chase, stats.changed_decided),
+            (0, 0, 0),
+            "{m}"
+        );
     }
 }
 
