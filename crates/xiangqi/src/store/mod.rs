@@ -39,7 +39,8 @@
 //! Here: [`Tablebases`], its fields and its opening. Its rooms:
 //! - [`source`]: where a material's values come from (its files, its colour twin's, or solved
 //!   in memory), the files' names and ids, the colour twins;
-//! - `lookup`: values and categories read block by block through the cache, the [`Probe`]
+//! - `lookup`: values and categories read through a table's pair of files
+//!   ([`endgame_core::table::Pair`], block by block through the cache), the [`Probe`]
 //!   implementation and the statistics;
 //! - `read_write`: a table's files opened in either order, read whole, written;
 //! - [`cost`]: every memory and speed constant, the memory estimates, the limits;
