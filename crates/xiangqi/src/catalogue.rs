@@ -1,12 +1,12 @@
 //! The classic endgames players study, named in English and Chinese, each with a typical
-//! position: the explorer's examples menu (`/api/examples`) and the README's table.
+//! position: the explorer's examples menu (`/api/examples`) and the table in `docs/xiangqi.md`.
 //!
 //! Each material is written as players write it ([`Material::canonical`]: the attacking side
 //! as Red), so that its table is the file a generation writes. The positions are set up the way
 //! books show them (the defence on its home points, the attacker's pieces in play, Red to
 //! move); the tests check that each is legal under `standard` rules and of its material. Their
-//! values are the tables', not the books': the README lists each one's result and statistics
-//! as generated.
+//! values are the tables', not the books': `docs/xiangqi.md` lists each one's result and
+//! statistics as generated.
 
 use crate::rules::board::Setup;
 use crate::rules::material::Material;
@@ -218,7 +218,7 @@ pub fn catalogue_json() -> serde_json::Value {
         .collect()
 }
 
-/// The README's table of the classic endgames: for each, its names, material, typical
+/// The table of the classic endgames in `docs/xiangqi.md`: for each, its names, material, typical
 /// position, that position's result and the statistics of the material under the rules of
 /// `store` (a Markdown table, a line per endgame after the header).
 ///

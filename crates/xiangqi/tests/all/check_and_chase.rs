@@ -1,6 +1,6 @@
 //! `check-and-chase` tables: the game's chase labels (on moves and un-moves) against the
 //! chase predicate on positions; materials solved under the rule against `perpetual-check`
-//! (every material up to 4 men: `tests/perpetual.rs`; larger ones behind `#[ignore]`).
+//! (every material up to 4 men: `tests/all/perpetual.rs`; larger ones behind `#[ignore]`).
 
 use endgame_core::perpetual::{Checks, PerpetualCheck, RuleSolution};
 use endgame_core::{Ban, RuleValue};
@@ -289,7 +289,7 @@ fn a_generation_answers_colour_twins_from_one_file_under_check_and_chase() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The `KNvKPP` positions of the README decided by the ban on perpetual chase: their values
+/// The `KNvKPP` positions of `docs/rules.md` decided by the ban on perpetual chase: their values
 /// (a draw under `standard`), the values of their moves and their main lines' ends, from
 /// tables generated under both rule sets into `$XIANGQI_CHASE_DIR` (tables already there are
 /// kept: a scratch directory may be given again) or a temporary directory (an hour of CPU on a
