@@ -99,6 +99,10 @@
 //! and rounds; `winner` the winner's move ([`winning_move`]). The moves of a position under the
 //! rule are read in [`crate::line::perpetual`], the certificate is
 //! [`crate::conformance::check_rule_solution`].
+//!
+//! [`Ban`]: crate::value::Ban
+//! [`Ban::Check`]: crate::value::Ban::Check
+//! [`Ban::Chase`]: crate::value::Ban::Chase
 use crate::game::{Successor, Unmoves};
 use crate::value::{RuleValue, Value};
 
