@@ -15,7 +15,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use endgame_core::search::Pruning;
-use endgame_core::table_file::TableId;
+use endgame_core::table::TableId;
 
 /// A check: feeds the bytes to one reader, panics on a bug.
 pub type Check = fn(&[u8]);
@@ -184,7 +184,7 @@ pub fn marine_battle(data: &[u8]) {
 /// block, every category, symbol and value, and reading them whole must not panic, whatever
 /// the bytes. (Reading takes paths: the bytes go to files of this process first.)
 pub fn table_file(data: &[u8]) {
-    use endgame_core::table_file::{Category, FileKind, TableFile, TableFiles, TablePaths};
+    use endgame_core::table::{Category, FileKind, TableFile, TableFiles, TablePaths};
     static PATHS: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
     let (wdl, dtm) = PATHS.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("endgame-fuzz-{}", std::process::id()));

@@ -7,7 +7,7 @@
 #   scripts/bench/xiangqi-page-generate.sh
 #
 # About a minute and a half on 2 cores. The figures go to BENCHMARKS.md with the machine and the
-# commit; the screenshots (target/screenshots/generate-*.png) are the README's.
+# commit; the screenshots (target/screenshots/generate-*.png) are those of docs/server-api.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 git log --oneline -1

@@ -11,8 +11,9 @@
 # Defaults: the commit the `speed` branch started from (29a81d4), KNvKNC, 3 runs. The base is
 # checked out as a git worktree under target/bench-base/src and built into target/bench-base
 # with this tree's examples/solve_time.rs copied in (the base had no such example; it uses
-# only `Tablebase::solve`, which both have). Each run solves the smaller materials first
-# (untimed) and times the material itself.
+# only the in-memory tables' `solve`, which both have: `MemoryTables` here, named `Tablebase`
+# before the crate's rooms were sorted, so an older base's copy takes that name). Each run
+# solves the smaller materials first (untimed) and times the material itself.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 base=${1:-29a81d4}
@@ -24,7 +25,11 @@ if [ ! -d "$src" ]; then
     git worktree add --detach "$src" "$base" >/dev/null
 fi
 git -C "$src" checkout -q --detach "$base"
-cp crates/xiangqi/examples/solve_time.rs "$src/crates/xiangqi/examples/solve_time.rs"
+if git -C "$src" grep -qw MemoryTables -- crates/xiangqi/src; then
+    cp crates/xiangqi/examples/solve_time.rs "$src/crates/xiangqi/examples/solve_time.rs"
+else
+    sed 's/\bMemoryTables\b/Tablebase/g' crates/xiangqi/examples/solve_time.rs > "$src/crates/xiangqi/examples/solve_time.rs"
+fi
 (cd "$src" && CARGO_TARGET_DIR=$root/target/bench-base cargo build --release -q -p endgame-xiangqi --example solve_time)
 cargo build --release -q -p endgame-xiangqi --example solve_time
 tmp=$(mktemp -d)

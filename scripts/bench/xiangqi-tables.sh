@@ -31,7 +31,7 @@ grep -E "Elapsed|User time|System time|Maximum resident" "$dir/log"
 grep -E "tables generated" "$dir/log"
 files=("$dir"/xiangqi/standard/*.wdl "$dir"/xiangqi/standard/*.dtm)
 echo "files: ${#files[@]}, $(cat "${files[@]}" | wc -c) bytes in all (WDL $(cat "$dir"/xiangqi/standard/*.wdl | wc -c), DTM $(cat "$dir"/xiangqi/standard/*.dtm | wc -c))"
-# Bits per legal position by number of men, over every table file (the README's table).
+# Bits per legal position by number of men, over every table file (the table in `docs/formats.md#sizes`).
 for f in "$dir"/xiangqi/standard/*.wdl; do
     $tb xiangqi stats "$(basename "$f" .wdl)" --json --dir "$dir"
     echo

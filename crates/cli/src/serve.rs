@@ -47,7 +47,7 @@ fn generate_memory(args: &ServeArgs) -> Option<u64> {
         Some(mib) => Some(mib.saturating_mul(1 << 20)),
         None if args.addr.ip().is_loopback() => {
             // Half of what is free now; 1 GiB where the system does not tell.
-            Some(endgame_xiangqi::jobs::memory_available().map_or(1 << 30, |m| m / 2))
+            Some(endgame_xiangqi::store::cost::memory_available().map_or(1 << 30, |m| m / 2))
         }
         None => None,
     }

@@ -53,25 +53,3 @@ pub use search::{
     shortest_win_cancellable, shortest_win_observed, shortest_win_within,
 };
 pub use value::{Ban, Plies, RuleValue, Value, Wdl};
-
-/// The file format of solved tables, at its old path.
-// compat: removed after the house merge
-pub mod table_file {
-    pub use crate::table::{
-        Block, BlockCache, BlockKey, Category, Compression, DTM_BLOCK, FORMAT_VERSION, FileKind, KeyHash,
-        KeyHasher, TableError, TableFile, TableFiles, TableId, TablePaths, WDL_BLOCK, host_tag, move_tables,
-        temporary_name, write_rule_solution, write_solution, write_tables,
-    };
-}
-
-/// The pool of open table files, at its old path.
-// compat: removed after the house merge
-pub mod open_files {
-    pub use crate::table::open_files::*;
-}
-
-/// The previous file format, at its old path.
-// compat: removed after the house merge
-pub mod table_v2 {
-    pub use crate::table::v2::*;
-}

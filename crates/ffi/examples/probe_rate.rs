@@ -6,13 +6,13 @@
 //! - `probe_rate rate DIR FILE [THREADS]` probes every FEN of `FILE` (standard rules, tables
 //!   in `DIR`) once to warm the cache, then 5 passes, and prints the best pass's probes per
 //!   second and the process's CPU time per probe over the 5 passes (the figure a loaded
-//!   machine disturbs least), from FEN text (`input::fen` + `probe`: the work of `eg_probe`
+//!   machine disturbs least), from FEN text (`typed::fen` + `probe`: the work of `eg_probe`
 //!   and `tb.probe`) and from parsed positions (`probe` alone), with THREADS threads (default
 //!   1) each probing every position: `NAME THREADS PROBES_PER_SECOND CPU_NS_PER_PROBE`.
 
 use std::time::Instant;
 
-use endgame_xiangqi::{Material, MaterialIndex, Position, Probe, Rules, Tablebases, input};
+use endgame_xiangqi::{Material, MaterialIndex, Position, Probe, Rules, Tablebases, typed};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -74,13 +74,13 @@ fn rate(dir: &str, file: &str, threads: usize) -> Result<(), Box<dyn std::error:
     let text = std::fs::read_to_string(file)?;
     let fens: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
     let tables = Tablebases::open(dir, Rules::Standard);
-    let positions: Vec<Position> = fens.iter().map(|f| input::fen(f)).collect::<Result<_, _>>()?;
+    let positions: Vec<Position> = fens.iter().map(|f| typed::fen(f)).collect::<Result<_, _>>()?;
     for p in &positions {
         tables.probe(p)?; // warm: files open, blocks cached
     }
     let from_fen = best_rate(threads, fens.len(), &|| {
         for f in &fens {
-            let position = input::fen(f).expect("a FEN");
+            let position = typed::fen(f).expect("a FEN");
             std::hint::black_box(tables.probe(&position).expect("a value"));
         }
     });

@@ -27,9 +27,9 @@ use std::fmt::Display;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
+use endgame_core::RuleValue;
 use endgame_core::Wdl;
-use endgame_core::perpetual::RuleValue;
-use endgame_xiangqi::{Category, MoveValue, Position, Probe, ProbeError, Rules, Tablebases, input};
+use endgame_xiangqi::{Category, MoveValue, Position, Probe, ProbeError, Rules, Tablebases, typed};
 
 /// Success.
 pub const EG_OK: c_int = 0;
@@ -192,8 +192,8 @@ fn result(value: RuleValue) -> eg_result {
     };
     let by_rule = match value.ban() {
         None => 0,
-        Some(endgame_core::perpetual::Ban::Check) => 1,
-        Some(endgame_core::perpetual::Ban::Chase) => 2,
+        Some(endgame_core::Ban::Check) => 1,
+        Some(endgame_core::Ban::Chase) => 2,
     };
     eg_result { category, dtm, by_rule }
 }
@@ -201,7 +201,7 @@ fn result(value: RuleValue) -> eg_result {
 /// Opens the tables of `rules` under `dir` as `eg_open` does, with a block cache of
 /// `cache_bytes`.
 fn open(dir: Option<&str>, rules: &str, cache_bytes: usize) -> Result<Tablebases, Failure> {
-    let rules: Rules = input::rules(rules)?;
+    let rules: Rules = typed::rules(rules)?;
     let dir = match dir {
         Some(dir) => PathBuf::from(dir),
         None => Tablebases::default_dir().map_err(|e| Failure::input(format!("dir: {e}")))?,
@@ -291,7 +291,7 @@ unsafe fn read<'a>(
     let tables = unsafe { tables(tb) }?;
     // SAFETY: as above.
     let fen = unsafe { text(fen, "fen") }?;
-    Ok((tables, input::fen(fen)?))
+    Ok((tables, typed::fen(fen)?))
 }
 
 /// The value of the position `fen` (Xiangqi FEN, Pikafish letters, such as
@@ -458,7 +458,7 @@ mod tests {
 
     #[test]
     fn the_default_cache_is_the_stores() {
-        assert_eq!(EG_DEFAULT_CACHE_BYTES, endgame_xiangqi::store::DEFAULT_CACHE_BYTES);
+        assert_eq!(EG_DEFAULT_CACHE_BYTES, endgame_xiangqi::store::cost::DEFAULT_CACHE_BYTES);
     }
 
     #[test]
@@ -469,15 +469,15 @@ mod tests {
         assert_eq!(result(RuleValue::Draw(None)), eg_result { category: 0, dtm: -1, by_rule: 0 });
         assert_eq!(result(RuleValue::Draw(Some(Plies(4)))), eg_result { category: 0, dtm: -1, by_rule: 0 });
         assert_eq!(
-            result(RuleValue::WinByRule(endgame_core::perpetual::Ban::Check, 3)),
+            result(RuleValue::WinByRule(endgame_core::Ban::Check, 3)),
             eg_result { category: 1, dtm: -1, by_rule: 1 }
         );
         assert_eq!(
-            result(RuleValue::LossByRule(endgame_core::perpetual::Ban::Check, 0)),
+            result(RuleValue::LossByRule(endgame_core::Ban::Check, 0)),
             eg_result { category: -1, dtm: -1, by_rule: 1 }
         );
         assert_eq!(
-            result(RuleValue::WinByRule(endgame_core::perpetual::Ban::Chase, 2)),
+            result(RuleValue::WinByRule(endgame_core::Ban::Chase, 2)),
             eg_result { category: 1, dtm: -1, by_rule: 2 }
         );
     }

@@ -11,7 +11,7 @@ use endgame::{
     eg_open_with_cache, eg_probe, eg_probe_wdl, eg_result, eg_tablebases,
 };
 use endgame_core::Wdl;
-use endgame_xiangqi::{Category, Material, MaterialIndex, Probe, Rules, Tablebase, Tablebases, input};
+use endgame_xiangqi::{Category, Material, MaterialIndex, MemoryTables, Probe, Rules, Tablebases, typed};
 
 /// An empty directory of tables (materials of up to 4 men are solved in memory).
 fn scratch(name: &str) -> PathBuf {
@@ -120,10 +120,10 @@ fn bad_rules_fens_and_buffers() {
     let tb = Open::new(&dir, "standard");
     let mut out = eg_result::default();
     for (fen, message) in [
-        ("4k4/9/9 w", input::fen("4k4/9/9 w").unwrap_err().to_string()),
+        ("4k4/9/9 w", typed::fen("4k4/9/9 w").unwrap_err().to_string()),
         (
             "4k4/9/9/9/9/9/9/9/9/3KR4 w",
-            input::position("4k4/9/9/9/9/9/9/9/9/3KR4 w", Rules::Standard).unwrap_err().to_string(),
+            typed::position("4k4/9/9/9/9/9/9/9/9/3KR4 w", Rules::Standard).unwrap_err().to_string(),
         ),
     ] {
         // SAFETY: valid pointers.
@@ -142,7 +142,7 @@ fn bad_rules_fens_and_buffers() {
     assert_eq!(unsafe { eg_best_move(tb.0, c(KRAVK).as_ptr(), uci.as_mut_ptr(), 5) }, EG_OK);
     // SAFETY: NUL-terminated by eg_best_move.
     let best = unsafe { CStr::from_ptr(uci.as_ptr()) }.to_str().unwrap().to_string();
-    let position = input::fen(KRAVK).unwrap();
+    let position = typed::fen(KRAVK).unwrap();
     let tables = Tablebases::open(&dir, Rules::Standard);
     assert_eq!(best, tables.moves(&position).unwrap()[0].mv.to_string());
 
@@ -214,7 +214,7 @@ fn threads_probe_one_table_at_once() {
     // Every legal position of KRAvK reached by two plies from two starts, both sides to move.
     let mut fens = Vec::new();
     for start in [KRAVK, "3k5/9/9/9/9/9/9/9/4A4/4KR3 b"] {
-        let p = input::fen(start).unwrap();
+        let p = typed::fen(start).unwrap();
         for m in p.legal_moves(Rules::Standard) {
             let q = p.play_unchecked(m);
             fens.push(q.setup().to_string());
@@ -227,7 +227,7 @@ fn threads_probe_one_table_at_once() {
     let want: Vec<Option<(c_int, c_int)>> = fens
         .iter()
         .map(|fen| {
-            let value = tables.probe(&input::fen(fen).unwrap()).ok()?;
+            let value = tables.probe(&typed::fen(fen).unwrap()).ok()?;
             let category = match value.wdl() {
                 Wdl::Win => 1,
                 Wdl::Draw => 0,
@@ -298,7 +298,7 @@ fn probe_wdl_reads_the_wdl_file_only() {
         }
     }
     assert!(dtm_files > 0 && !tables.dtm_path(written).exists());
-    let mut solved = Tablebase::new(Rules::Standard);
+    let mut solved = MemoryTables::new(Rules::Standard);
     let tb = Open::new(&dir, "standard");
     let (mut answered, mut failed) = (0, 0);
     for m in [material, material.colour_twin()] {

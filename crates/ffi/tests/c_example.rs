@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use endgame_core::perpetual::RuleValue;
-use endgame_xiangqi::{Probe, Rules, Tablebases, input, report};
+use endgame_core::RuleValue;
+use endgame_xiangqi::{Probe, Rules, Tablebases, report, typed};
 
 /// Where cargo put `libendgame.a` and `libendgame.so` for this test: beside the test binary.
 fn library_dir() -> PathBuf {
@@ -61,7 +61,7 @@ fn describe(value: RuleValue) -> String {
 
 /// What probe.c prints for `fen`, from the Rust API.
 fn expected(tables: &Tablebases, fen: &str) -> String {
-    let position = match input::fen(fen) {
+    let position = match typed::fen(fen) {
         Ok(position) => position,
         Err(e) => return format!("{fen}: error 1: {e}\n"),
     };

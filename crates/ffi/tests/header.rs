@@ -4,7 +4,7 @@
 //!   parameters in order, every constant defined, every field of the structs declared, and
 //!   nothing else: read from both files' text, without cbindgen (which takes about 95 s of CPU
 //!   to compile). `tests/c_example.rs` compiles a C program against the header besides.
-//! - With the feature `header` (a long check, see the README): the header is exactly what
+//! - With the feature `header` (a long check, see `docs/testing.md`): the header is exactly what
 //!   cbindgen makes of `src/lib.rs`, comments included;
 //!   `ENDGAME_BLESS=1 cargo test -p endgame-ffi --features header --test header` writes it
 //!   anew.

@@ -83,7 +83,7 @@ fn extension(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MissingTable", py.get_type::<MissingTable>())?;
     m.add("TableError", py.get_type::<TableError>())?;
     m.add("SearchLimit", py.get_type::<SearchLimit>())?;
-    m.add("DEFAULT_CACHE_MIB", endgame_xiangqi::store::DEFAULT_CACHE_BYTES >> 20)?;
+    m.add("DEFAULT_CACHE_MIB", endgame_xiangqi::store::cost::DEFAULT_CACHE_BYTES >> 20)?;
     let rules: Vec<&str> = endgame_xiangqi::Rules::ALL.iter().map(|r| r.name()).collect();
     m.add("RULES", pyo3::types::PyTuple::new(py, rules)?)?;
     m.add_class::<xiangqi::Tablebases>()?;

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use endgame_core::perpetual::RuleValue;
+use endgame_core::RuleValue;
 use endgame_core::{InputError, Wdl};
-use endgame_xiangqi::{Category, GenerateEvent, MoveValue, Probe, ProbeError, input, report};
+use endgame_xiangqi::{Category, GenerateEvent, MoveValue, Probe, ProbeError, report, typed};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -211,7 +211,7 @@ impl Tablebases {
     #[new]
     #[pyo3(signature = (dir = None, rules = "standard", cache_mib = 64))]
     fn new(dir: Option<PathBuf>, rules: &str, cache_mib: i64) -> PyResult<Tablebases> {
-        let rules = input::rules(rules).map_err(value_error)?;
+        let rules = typed::rules(rules).map_err(value_error)?;
         let cache =
             usize::try_from(cache_mib).ok().and_then(|mib| mib.checked_mul(1 << 20)).ok_or_else(|| {
                 value_error(format!("cache_mib: expected a number of MiB from 0, found {cache_mib}"))
@@ -248,7 +248,7 @@ impl Tablebases {
     fn probe(&self, py: Python<'_>, fen: &str) -> PyResult<ProbeResult> {
         let tables = &self.tables;
         let value = py.detach(|| -> Result<RuleValue, Failure> {
-            tables.probe(&input::fen(fen)?).map_err(probe("position"))
+            tables.probe(&typed::fen(fen)?).map_err(probe("position"))
         })?;
         Ok(ProbeResult::new(value))
     }
@@ -260,7 +260,7 @@ impl Tablebases {
     fn probe_wdl(&self, py: Python<'_>, fen: &str) -> PyResult<i32> {
         let tables = &self.tables;
         let category = py.detach(|| -> Result<Category, Failure> {
-            tables.probe_wdl(&input::fen(fen)?).map_err(probe("position"))
+            tables.probe_wdl(&typed::fen(fen)?).map_err(probe("position"))
         })?;
         Ok(match category.wdl() {
             Wdl::Win => 1,
@@ -276,7 +276,7 @@ impl Tablebases {
     fn moves(&self, py: Python<'_>, fen: &str) -> PyResult<Vec<Move>> {
         let tables = &self.tables;
         Ok(py.detach(|| -> Result<Vec<Move>, Failure> {
-            let position = input::fen(fen)?;
+            let position = typed::fen(fen)?;
             let moves = tables.moves(&position).map_err(probe("position"))?;
             Ok(moves.iter().map(|m| Move::new(&position, m)).collect())
         })?)
@@ -290,7 +290,7 @@ impl Tablebases {
     fn main_line(&self, py: Python<'_>, fen: &str) -> PyResult<Vec<String>> {
         let tables = &self.tables;
         Ok(py.detach(|| -> Result<Vec<String>, Failure> {
-            let line = tables.main_line(&input::fen(fen)?).map_err(probe("position"))?;
+            let line = tables.main_line(&typed::fen(fen)?).map_err(probe("position"))?;
             Ok(line.moves.iter().map(|m| m.mv.to_string()).collect())
         })?)
     }
@@ -306,7 +306,7 @@ impl Tablebases {
     /// `TableError`.
     fn stats<'py>(&self, py: Python<'py>, material: &str) -> PyResult<Bound<'py, PyAny>> {
         let tables = &self.tables;
-        let material = input::material(material).map_err(value_error)?;
+        let material = typed::material(material).map_err(value_error)?;
         let stats = py.detach(|| tables.stats(material).map_err(probe("stats")))?;
         crate::json(py, &report::stats_with_files_json(tables, material, &stats))
     }
@@ -333,7 +333,7 @@ impl Tablebases {
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         use endgame_xiangqi::GenerateError;
-        let material = input::material(material).map_err(value_error)?;
+        let material = typed::material(material).map_err(value_error)?;
         let raised: Mutex<Option<PyErr>> = Mutex::new(None);
         let last_progress: Mutex<Option<Instant>> = Mutex::new(None);
         let report = |event: GenerateEvent<'_>| {

@@ -1,5 +1,4 @@
-//! The JSON endpoints' routes (the README's "Web explorer" section lists them with curl
-//! examples), and the endpoints of the examples, Twixt, Cheesy Chess and Marine; the Xiangqi
+//! The JSON endpoints' routes (`docs/server-api.md` lists them with curl examples), and the endpoints of the examples, Twixt, Cheesy Chess and Marine; the Xiangqi
 //! ones are in [`crate::xiangqi`] and [`crate::generate`].
 //!
 //! Bodies are the files the command-line tool reads; answers are the JSON it prints with

@@ -80,7 +80,7 @@ async fn estimate(
 ) -> Result<Response, ApiError> {
     let tables = state.xiangqi.get(rules);
     let jobs = state.generation.jobs();
-    let speed = jobs.map_or_else(endgame_xiangqi::jobs::default_speed, Jobs::speed);
+    let speed = jobs.map_or_else(endgame_xiangqi::store::cost::default_speed, Jobs::speed);
     let e = endgame_xiangqi::jobs::estimate(&tables, material, speed).map_err(|e| beyond(&e))?;
     let active = jobs.and_then(|j| j.active(&tables, material));
     let answer = response::estimate(&e, jobs.map(Jobs::budget), jobs.is_some(), active.as_ref());

@@ -192,7 +192,7 @@ impl AppState {
         let probes = Arc::new(Semaphore::new(limits.probes.max(1)));
         // Table files share the descriptors with connections: at most their share open.
         let files = descriptors::Budget::current(limits.max_connections).table_files;
-        let files = Arc::new(endgame_core::open_files::OpenFiles::new(files));
+        let files = Arc::new(endgame_core::table::open_files::OpenFiles::new(files));
         let xiangqi = xiangqi::Stores::new(limits.tb_dir.clone(), limits.cache_bytes).with_open_files(files);
         let generation = generate::Generation::new(limits.generate_memory);
         AppState { limits, access, searches, probes, xiangqi, generation }

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 
 use axum::Json;
 use axum::response::{IntoResponse, Response};
-use endgame_core::perpetual::RuleValue;
+use endgame_core::RuleValue;
 use endgame_twixt::replay::{Report, Threats};
 use endgame_xiangqi::jobs::{Estimate, JobState, JobStatus};
 use endgame_xiangqi::{MainLine, MoveValue, Position, Rules, report, wxf};

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use endgame_core::open_files::OpenFiles;
+use endgame_core::table::open_files::OpenFiles;
 use endgame_xiangqi::probe::{Probe, ProbeError};
 use endgame_xiangqi::{Material, Position, Rules, Tablebases, report};
 

@@ -363,7 +363,7 @@ async fn xiangqi_stats_are_the_libraries() {
 
 #[tokio::test]
 async fn xiangqi_under_perpetual_check() {
-    // The defender's perpetual check no longer saves it (README, hand-checked).
+    // The defender's perpetual check no longer saves it (`docs/rules.md`, hand-checked).
     let fen = query("9/9/4k4/9/9/9/n8/9/9/R2K5 b");
     let (status, json) = get(&format!("/api/xiangqi?fen={fen}&rules=perpetual-check")).await;
     assert_eq!(status, StatusCode::OK, "{json}");

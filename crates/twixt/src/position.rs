@@ -15,16 +15,12 @@
 
 use std::collections::HashMap;
 
-use crate::geometry::{Dir, Point, blockers};
+use crate::geometry::{Dir, MAX_N, MIN_N, Point, blockers};
 use crate::pegmap::{PegMap, Slot};
 use crate::rules::{
     Color, Config, Link, Move, MoveError, MoveErrorKind, Outcome, OutcomeText, Placed, Played, Rules,
     SizeError,
 };
-
-// The board sizes live with the points, below the rules; named here as well, where the
-// engine checks them.
-pub use crate::geometry::{MAX_N, MIN_N};
 
 #[derive(Clone, Copy, Debug)]
 struct Peg {

@@ -1,4 +1,4 @@
-//! Prints the README's table of the classic endgames ([`endgame_xiangqi::catalogue`]): for
+//! Prints the table of the classic endgames in `docs/xiangqi.md` ([`endgame_xiangqi::catalogue`]): for
 //! each, its names, material, typical position, the result of that position and the statistics
 //! of the material under `standard` rules, from the tables in `DIR` (generated first where they
 //! are missing: about 1.1 billion indices, 113 files, with every material they need).

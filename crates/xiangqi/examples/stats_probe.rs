@@ -10,7 +10,12 @@ fn main() {
         let s = tb.table(m).unwrap().stats();
         println!(
             "{name}\t{}\t{}\t{}\t{}\t{}\t{}",
-            s.positions, s.wins, s.losses, s.draws, s.longest_red_win_plies, s.longest_black_win_plies
+            s.counts.positions,
+            s.counts.wins,
+            s.counts.losses,
+            s.counts.draws,
+            s.longest_red_win_plies,
+            s.longest_black_win_plies
         );
         eprintln!("{name} {:?}", t.elapsed());
     }

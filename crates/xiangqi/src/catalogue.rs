@@ -1,12 +1,12 @@
 //! The classic endgames players study, named in English and Chinese, each with a typical
-//! position: the explorer's examples menu (`/api/examples`) and the README's table.
+//! position: the explorer's examples menu (`/api/examples`) and the table in `docs/xiangqi.md`.
 //!
 //! Each material is written as players write it ([`Material::canonical`]: the attacking side
 //! as Red), so that its table is the file a generation writes. The positions are set up the way
 //! books show them (the defence on its home points, the attacker's pieces in play, Red to
 //! move); the tests check that each is legal under `standard` rules and of its material. Their
-//! values are the tables', not the books': the README lists each one's result and statistics
-//! as generated.
+//! values are the tables', not the books': `docs/xiangqi.md` lists each one's result and
+//! statistics as generated.
 
 use crate::rules::board::Setup;
 use crate::rules::material::Material;
@@ -218,7 +218,7 @@ pub fn catalogue_json() -> serde_json::Value {
         .collect()
 }
 
-/// The README's table of the classic endgames: for each, its names, material, typical
+/// The table of the classic endgames in `docs/xiangqi.md`: for each, its names, material, typical
 /// position, that position's result and the statistics of the material under the rules of
 /// `store` (a Markdown table, a line per endgame after the header).
 ///
@@ -226,7 +226,7 @@ pub fn catalogue_json() -> serde_json::Value {
 /// When a material has no tables in `store` (generate them first) or a file cannot be read.
 pub fn table(store: &crate::Tablebases) -> Result<String, crate::ProbeError> {
     use crate::Probe;
-    use endgame_core::perpetual::RuleValue;
+    use endgame_core::RuleValue;
     let mut out = String::from(
         "| Chinese | English | Material | Typical position (Red to move) | Its result | Positions | Won by the side to move | Drawn | Lost | Longest win of Red |\n|---|---|---|---|---|--:|--:|--:|--:|--:|\n",
     );
@@ -239,17 +239,17 @@ pub fn table(store: &crate::Tablebases) -> Result<String, crate::ProbeError> {
             RuleValue::Loss(n) => format!("Black wins in {}", plies(n.0)),
             _ => "draw".to_string(),
         };
-        let share = |n: u64| format!("{:.1} %", 100.0 * n as f64 / stats.positions.max(1) as f64);
+        let share = |n: u64| format!("{:.1} %", 100.0 * n as f64 / stats.counts.positions.max(1) as f64);
         out.push_str(&format!(
             "| {} | {} | `{}` | `{}` | {result} | {} | {} | {} | {} | {} plies |\n",
             e.chinese,
             e.english,
             e.material,
             e.fen,
-            stats.positions,
-            share(stats.wins),
-            share(stats.draws),
-            share(stats.losses),
+            stats.counts.positions,
+            share(stats.counts.wins),
+            share(stats.counts.draws),
+            share(stats.counts.losses),
             stats.longest_red_win_plies
         ));
     }

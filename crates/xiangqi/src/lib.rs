@@ -60,7 +60,7 @@ pub mod tables;
 pub mod typed;
 pub mod wxf;
 
-pub use endgame_core::table_file::{Category, Compression};
+pub use endgame_core::table::{Category, Compression};
 pub use probe::{DRAW_LINE_PLIES, LineEnd, MainLine, MoveValue, Probe, ProbeError};
 pub use rules::board::{Board, Setup};
 pub use rules::color::Color;
@@ -79,22 +79,3 @@ pub use tables::memory_tables::{MemoryTables, Table};
 pub use tables::perpetual::{PerpetualStats, PerpetualTablebase};
 pub use tables::solve::{hdu, kvkn};
 pub use tables::stats::Stats;
-
-/// The tables solved in memory, by their name before [`MemoryTables`].
-// compat: removed after the house merge
-pub type Tablebase = MemoryTables;
-
-// compat: removed after the house merge
-pub use tables::audit as verify;
-
-// compat: removed after the house merge
-pub use typed as input;
-
-/// Converting files of the previous format and the manifest of checksums, by their module's
-/// name before [`store::convert`], [`store::manifest`] and [`store::directory`].
-// compat: removed after the house merge
-pub mod files {
-    pub use crate::store::convert::*;
-    pub use crate::store::directory::FilesError;
-    pub use crate::store::manifest::*;
-}

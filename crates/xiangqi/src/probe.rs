@@ -20,8 +20,9 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use endgame_core::perpetual::{Ban, Choice, Label, RuleValue, winning_move};
-use endgame_core::table_file::{Category, TableError};
+use endgame_core::perpetual::{Choice, Label, winning_move};
+use endgame_core::table::{Category, TableError};
+use endgame_core::{Ban, RuleValue};
 use endgame_core::{Plies, SolveError};
 
 use crate::rules::color::Color;

@@ -9,7 +9,7 @@
 //! (by the ban on perpetual chase, under `check-and-chase` only) and `dtm` `null` (the field
 //! `rule` is there only then).
 
-use endgame_core::perpetual::RuleValue;
+use endgame_core::RuleValue;
 use serde_json::{Value as Json, json};
 
 use crate::probe::{MainLine, MoveValue, Probe, ProbeError};
@@ -136,18 +136,18 @@ pub fn stats_json(material: crate::Material, rules: crate::Rules, s: &crate::Sta
     let mut json = json!({
         "material": material.to_string(),
         "rules": rules.name(),
-        "positions": s.positions,
-        "wins": s.wins,
-        "losses": s.losses,
-        "draws": s.draws,
+        "positions": s.counts.positions,
+        "wins": s.counts.wins,
+        "losses": s.counts.losses,
+        "draws": s.counts.draws,
         "longest_red_win_plies": s.longest_red_win_plies,
         "longest_black_win_plies": s.longest_black_win_plies,
     });
     if rules.has_bans() {
         // The `standard` draws split: wins and losses by the rule, and those still drawn.
-        json["wins_by_rule"] = json!(s.wins_by_rule);
-        json["losses_by_rule"] = json!(s.losses_by_rule);
-        json["standard_draws"] = json!(s.draws + s.wins_by_rule + s.losses_by_rule);
+        json["wins_by_rule"] = json!(s.counts.wins_by_rule);
+        json["losses_by_rule"] = json!(s.counts.losses_by_rule);
+        json["standard_draws"] = json!(s.counts.draws + s.counts.wins_by_rule + s.counts.losses_by_rule);
     }
     json
 }
@@ -164,7 +164,9 @@ pub fn stats_with_files_json(
 ) -> Json {
     let mut report = stats_json(material, tables.rules(), s);
     let size = |path: std::path::PathBuf| std::fs::metadata(path).ok().map(|m| m.len());
-    let bits = |bytes: u64| if s.positions == 0 { 0.0 } else { bytes as f64 * 8.0 / s.positions as f64 };
+    let bits = |bytes: u64| {
+        if s.counts.positions == 0 { 0.0 } else { bytes as f64 * 8.0 / s.counts.positions as f64 }
+    };
     let file = tables.file_material(material);
     if let Some((wdl, dtm)) = size(tables.path(file)).zip(size(tables.dtm_path(file))) {
         report["wdl_bytes"] = wdl.into();

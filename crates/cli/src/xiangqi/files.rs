@@ -38,13 +38,13 @@ fn directory(dir: &Path) -> Result<&Path, Failure> {
     }
 }
 
-fn dir_failure(e: endgame_xiangqi::files::FilesError) -> Failure {
+fn dir_failure(e: endgame_xiangqi::store::directory::FilesError) -> Failure {
     Failure::Other(anyhow::Error::new(e))
 }
 
 /// `convert`: version-2 files (and with `--rewrite` version-3 ones) written anew.
 pub(super) fn convert(args: &ConvertArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    use endgame_xiangqi::files::{self, ConvertOptions, Converted};
+    use endgame_xiangqi::store::convert::{self, ConvertOptions, Converted};
     let dir = directory(&args.dir.dir)?;
     let printed = std::sync::Mutex::new(Vec::new());
     let done = |c: &Converted| {
@@ -61,7 +61,7 @@ pub(super) fn convert(args: &ConvertArgs, out: &mut dyn Write) -> Result<(), Fai
         printed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(line);
     };
     let options = ConvertOptions { compression: args.compression, rewrite: args.rewrite };
-    let converted = files::convert(dir, options, &done).map_err(dir_failure)?;
+    let converted = convert::convert(dir, options, &done).map_err(dir_failure)?;
     let before: u64 = converted.iter().map(|c| c.before).sum();
     let after: u64 = converted.iter().map(|c| c.after.0 + c.after.1).sum();
     let verb = if args.rewrite { "converted or rewritten" } else { "converted" };
@@ -71,19 +71,19 @@ pub(super) fn convert(args: &ConvertArgs, out: &mut dyn Write) -> Result<(), Fai
 
 /// `manifest`: DIR/manifest.txt written and printed.
 pub(super) fn manifest(args: &DirArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    use endgame_xiangqi::files;
+    use endgame_xiangqi::store::manifest;
     directory(&args.dir)?;
-    let entries = files::write_manifest(&args.dir).map_err(dir_failure)?;
-    write!(out, "{}", files::manifest_text(&entries))?;
-    writeln!(out, "# {} files, written to {}", entries.len(), args.dir.join(files::MANIFEST).display())?;
+    let entries = manifest::write_manifest(&args.dir).map_err(dir_failure)?;
+    write!(out, "{}", manifest::manifest_text(&entries))?;
+    writeln!(out, "# {} files, written to {}", entries.len(), args.dir.join(manifest::MANIFEST).display())?;
     Ok(())
 }
 
 /// `verify-files`: every file against DIR/manifest.txt.
 pub(super) fn verify_files(args: &DirArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    use endgame_xiangqi::files;
+    use endgame_xiangqi::store::manifest;
     directory(&args.dir)?;
-    let check = files::verify_files(&args.dir).map_err(dir_failure)?;
+    let check = manifest::verify_files(&args.dir).map_err(dir_failure)?;
     for (e, what) in &check.differing {
         writeln!(out, "differs: {} ({what})", e.file)?;
     }

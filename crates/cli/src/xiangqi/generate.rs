@@ -58,7 +58,8 @@ pub struct GenerateArgs {
 /// estimate exceeds the memory available.
 pub(super) fn ensure_tables(tables: &Tablebases, material: Material) -> Result<(), Failure> {
     use endgame_xiangqi::jobs::{self, EnsureError, EnsureOptions, Ensured, JobProgress};
-    let speed = jobs::default_speed();
+    use endgame_xiangqi::store::cost::{default_speed, memory_available};
+    let speed = default_speed();
     let estimate =
         jobs::estimate(tables, material, speed).map_err(|e| Failure::input(format!("position: {e}")))?;
     if estimate.is_done() {
@@ -83,7 +84,7 @@ pub(super) fn ensure_tables(tables: &Tablebases, material: Material) -> Result<(
             p.seconds_left.ceil()
         ));
     };
-    let budget = jobs::memory_available().unwrap_or(u64::MAX);
+    let budget = memory_available().unwrap_or(u64::MAX);
     let done = jobs::ensure(tables, material, EnsureOptions { budget, cancel: None, speed }, &report);
     bar.finish_and_clear();
     match done {

@@ -18,7 +18,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use endgame_xiangqi::{Material, Rules, Tablebases, input};
+use endgame_xiangqi::{Material, Rules, Tablebases, typed};
 
 use crate::failure::Failure;
 use crate::output;
@@ -118,13 +118,13 @@ fn tables(args: &TableArgs) -> Result<Tablebases, Failure> {
     Ok(Tablebases::open(base, args.rules))
 }
 
-/// `--rules` in any case (`HDU`, `Standard`), as [`input::rules`] reads it (clap names the
+/// `--rules` in any case (`HDU`, `Standard`), as [`typed::rules`] reads it (clap names the
 /// option, so the message is the library's without its `rules: ` prefix).
 fn parse_rules(text: &str) -> Result<Rules, String> {
-    input::rules(text).map_err(|e| e.message)
+    typed::rules(text).map_err(|e| e.message)
 }
 
 /// A material in any case: `krvknn` is `KRvKNN` (no piece letter is a `v`).
 fn parse_material(text: &str) -> Result<Material, Failure> {
-    Ok(input::material(text)?)
+    Ok(typed::material(text)?)
 }

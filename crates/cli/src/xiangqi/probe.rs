@@ -4,8 +4,8 @@
 use std::io::Write;
 
 use clap::Args;
-use endgame_core::perpetual::RuleValue;
-use endgame_xiangqi::{Move, MoveValue, Position, Probe, ProbeError, Rules, Tablebases, input, kvkn, report};
+use endgame_core::RuleValue;
+use endgame_xiangqi::{Move, MoveValue, Position, Probe, ProbeError, Rules, Tablebases, kvkn, report, typed};
 
 use super::generate::ensure_tables;
 use super::{TableArgs, tables};
@@ -79,7 +79,7 @@ fn answer<T>(
     json: impl FnOnce(&Position, Rules, RuleValue, &T) -> serde_json::Value,
     text: impl FnOnce(&mut dyn Write, &Position, &T) -> std::io::Result<()>,
 ) -> Result<(), Failure> {
-    let position = input::position(&args.fen, args.tables.rules)?;
+    let position = typed::position(&args.fen, args.tables.rules)?;
     let tables = tables(&args.tables)?.with_cache_bytes(args.cache.saturating_mul(1 << 20));
     if args.generate {
         ensure_tables(&tables, position.material())?;

@@ -62,27 +62,29 @@ pub(super) fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure
     let size = |path: PathBuf| std::fs::metadata(path).ok().map(|m| m.len());
     let file = tables.file_material(material);
     let sizes = size(tables.path(file)).zip(size(tables.dtm_path(file)));
-    let bits = |bytes: u64| if s.positions == 0 { 0.0 } else { bytes as f64 * 8.0 / s.positions as f64 };
+    let bits = |bytes: u64| {
+        if s.counts.positions == 0 { 0.0 } else { bytes as f64 * 8.0 / s.counts.positions as f64 }
+    };
     if args.json {
         // The same fields as the Python module's `stats`.
         writeln!(out, "{}", report::stats_with_files_json(&tables, material, &s))?;
         return Ok(());
     }
     writeln!(out, "{material} under {rules} rules, legal positions with either side to move:")?;
-    writeln!(out, "  positions  {}", s.positions)?;
-    writeln!(out, "  wins       {} (for the side to move)", s.wins)?;
-    writeln!(out, "  losses     {}", s.losses)?;
-    writeln!(out, "  draws      {}", s.draws)?;
+    writeln!(out, "  positions  {}", s.counts.positions)?;
+    writeln!(out, "  wins       {} (for the side to move)", s.counts.wins)?;
+    writeln!(out, "  losses     {}", s.counts.losses)?;
+    writeln!(out, "  draws      {}", s.counts.draws)?;
     if rules.has_bans() {
-        let standard = s.draws + s.wins_by_rule + s.losses_by_rule;
+        let standard = s.counts.draws + s.counts.wins_by_rule + s.counts.losses_by_rule;
         let rule = if rules == Rules::PerpetualCheck { "the perpetual-check rule" } else { "the two bans" };
         writeln!(out, "  (wins and losses above are by mate, as under standard rules)")?;
-        writeln!(out, "  wins by {rule}    {} (standard draws)", s.wins_by_rule)?;
-        writeln!(out, "  losses by {rule}  {} (standard draws)", s.losses_by_rule)?;
+        writeln!(out, "  wins by {rule}    {} (standard draws)", s.counts.wins_by_rule)?;
+        writeln!(out, "  losses by {rule}  {} (standard draws)", s.counts.losses_by_rule)?;
         writeln!(
             out,
             "  standard draws: {standard}: {} became wins, {} losses by the rule, {} stayed drawn",
-            s.wins_by_rule, s.losses_by_rule, s.draws
+            s.counts.wins_by_rule, s.counts.losses_by_rule, s.counts.draws
         )?;
     }
     writeln!(out, "  longest win of Red to move:   {} plies", s.longest_red_win_plies)?;
@@ -100,10 +102,10 @@ pub(super) fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure
 
 /// `verify`: every value (or a sample) checked against the values of its moves.
 pub(super) fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    use endgame_xiangqi::verify::{self, VerifyError};
+    use endgame_xiangqi::tables::audit::{self, VerifyError};
     let material = parse_material(&args.material)?;
     let tables = tables(&args.tables)?.with_cache_bytes(args.cache.saturating_mul(1 << 20));
-    let found = verify::verify(&tables, material, args.samples, args.seed).map_err(|e| match e {
+    let found = audit::verify(&tables, material, args.samples, args.seed).map_err(|e| match e {
         VerifyError::Probe(e) if e.is_table_failure() => Failure::Other(anyhow::anyhow!("verify: {e}")),
         e => Failure::input(format!("verify: {e}")),
     })?;

@@ -1,6 +1,6 @@
 //! The `endgame xiangqi` subcommands under `--rules perpetual-check`: table files with rule
-//! values, `stats` counting the changed draws, `solve`/`moves` on the README's hand-checked
-//! positions, and the refusals.
+//! values, `stats` counting the changed draws, `solve`/`moves` on the hand-checked positions
+//! of `docs/rules.md`, and the refusals.
 
 use assert_cmd::Command;
 use serde_json::Value as Json;

@@ -99,10 +99,12 @@
 //! and rounds; `winner` the winner's move ([`winning_move`]). The moves of a position under the
 //! rule are read in [`crate::line::perpetual`], the certificate is
 //! [`crate::conformance::check_rule_solution`].
+//!
+//! [`Ban`]: crate::value::Ban
+//! [`Ban::Check`]: crate::value::Ban::Check
+//! [`Ban::Chase`]: crate::value::Ban::Chase
 use crate::game::{Successor, Unmoves};
-use crate::value::Value;
-// compat: removed after the house merge
-pub use crate::value::{Ban, RuleValue};
+use crate::value::{RuleValue, Value};
 
 mod chase;
 mod check;
@@ -111,8 +113,6 @@ mod solution;
 mod solver;
 mod winner;
 
-// compat: removed after the house merge
-pub use crate::conformance::check_rule_solution;
 pub use solution::{RuleSolution, RuleStats};
 pub use solver::{DEFAULT_EDGE_BUDGET, DEFAULT_LAYER_SIZE, PerpetualCheck};
 pub use winner::{Choice, winning_move};

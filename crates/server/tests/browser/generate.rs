@@ -215,7 +215,7 @@ fn cpu_and_peak() -> (f64, u64) {
 
 /// The time from the Generate click to the analysis, as a player waits for it, for `KRvKAABB`
 /// and `KRPvKAABB` from an empty directory (each with a server of its own; budget 4 GiB), and
-/// the screenshots of the flow (`target/screenshots/generate-*.png`, the README's).
+/// the screenshots of the flow (`target/screenshots/generate-*.png`, those of `docs/server-api.md`).
 /// Long (about a minute on a 2-core machine): `scripts/bench/xiangqi-page-generate.sh`.
 #[test]
 #[ignore = "a benchmark: about a minute; scripts/bench/xiangqi-page-generate.sh"]

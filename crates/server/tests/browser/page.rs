@@ -20,7 +20,7 @@ pub(crate) fn start_server(dir: PathBuf, budget: Option<u64>) -> SocketAddr {
 /// The generation budget of the test server: `KRvKAB` and `KRPvKAB` fit (2 and 42 MiB besides
 /// what the process itself holds, which grows with the threads), `KRPvKAABB` (347 MiB) does not.
 pub(crate) fn budget() -> u64 {
-    (96 << 20) + endgame_xiangqi::store::process_bytes()
+    (96 << 20) + endgame_xiangqi::store::cost::process_bytes()
 }
 
 /// The page under test: the browser and the server.

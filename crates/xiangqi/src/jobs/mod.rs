@@ -25,6 +25,3 @@ mod queue;
 pub use ensure::{EnsureError, EnsureOptions, Ensured, JobProgress, ensure};
 pub use estimate::{Estimate, estimate};
 pub use queue::{JobState, JobStatus, Jobs, Submitted};
-
-// compat: removed after the house merge
-pub use crate::store::cost::{default_speed, memory_available};

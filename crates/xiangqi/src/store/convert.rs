@@ -1,6 +1,6 @@
 //! Converting a directory's tables ([`convert`]): every version-2 file
 //! (`<dir>/xiangqi/<rules>/<material>.egtb`, one file per table, LZ4) is read whole, written as
-//! version 3 (a WDL file and a DTM file, see [`endgame_core::table_file`]) with its statistics
+//! version 3 (a WDL file and a DTM file, see [`endgame_core::table`]) with its statistics
 //! in the header, read back and compared index by index (every legal position's value), and
 //! only then removed. No solving. With [`ConvertOptions::rewrite`] the version-3 tables are
 //! rewritten too, the same way (the new files are written beside, compared, then renamed over
@@ -9,8 +9,8 @@
 use std::path::Path;
 
 use endgame_core::perpetual::RuleSolution;
-use endgame_core::table_file::{Compression, TablePaths, move_tables};
-use endgame_core::table_v2::V2Reader;
+use endgame_core::table::v2::V2Reader;
+use endgame_core::table::{Compression, TablePaths, move_tables};
 use rayon::prelude::*;
 
 use super::Tablebases;

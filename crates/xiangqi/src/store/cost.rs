@@ -239,6 +239,6 @@ impl Tablebases {
     fn standard_draws(&self, material: Material) -> Option<u64> {
         let standard = Tablebases::open(self.dir.parent()?.parent()?, Rules::Standard);
         let file = standard.file_material(material);
-        Some(standard.file_stats(file).ok()??.draws)
+        Some(standard.file_stats(file).ok()??.counts.draws)
     }
 }

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use endgame_core::table_file::TableError;
+use endgame_core::table::TableError;
 
 use crate::rules::material::Material;
 use crate::rules::rule_set::Rules;

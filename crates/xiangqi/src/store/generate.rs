@@ -10,9 +10,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use endgame_core::perpetual::{DEFAULT_EDGE_BUDGET, PerpetualCheck, RuleValue, check_rule_solution};
+use endgame_core::RuleValue;
+use endgame_core::conformance::check_rule_solution;
+use endgame_core::perpetual::{DEFAULT_EDGE_BUDGET, PerpetualCheck};
 use endgame_core::schedule::{Scheduler, Tier};
-use endgame_core::table_file::{TableError, TablePaths};
+use endgame_core::table::{TableError, TablePaths};
 use endgame_core::{Progress, Retrograde, Solution, SolveError};
 
 use super::Tablebases;
@@ -212,7 +214,7 @@ fn remove_stale_temporaries(dir: &Path) {
     if !Path::new("/proc/self").exists() {
         return;
     }
-    let host = endgame_core::table_file::host_tag();
+    let host = endgame_core::table::host_tag();
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name();

@@ -1,12 +1,13 @@
-//! Looking values up: a position's table and index found once (`locate`), its
-//! value or only its category read from the block that holds it, through the cache; the
-//! [`Probe`] implementation built on them, and a material's statistics.
+//! Looking values up: a position's table and index found once (`locate`), its value or only
+//! its category read by the table's [`Pair`] of files from the blocks that hold it, through
+//! the cache; the [`Probe`] implementation built on them, and a material's statistics.
+//!
+//! [`Pair`]: endgame_core::table::Pair
 
 use std::sync::Arc;
 
-use endgame_core::perpetual::RuleValue;
-use endgame_core::table_file::{Block, BlockKey, Category, TableError, TableFile};
-use rayon::prelude::*;
+use endgame_core::RuleValue;
+use endgame_core::table::Category;
 
 use super::Tablebases;
 use super::read_write::stats_of_file;
@@ -46,59 +47,11 @@ impl Tablebases {
         match source {
             Source::Memory(table) => Ok(table.solution().value(i).map(RuleValue::from)),
             Source::RuleMemory { solution, .. } => Ok(solution.value(i)),
-            Source::File { key, wdl, dtm, .. } => {
-                let category = self.category_at(material, *key, wdl, i)?;
-                let dtm = match dtm.get() {
-                    Some(dtm) => dtm,
-                    None => {
-                        let opened = TableFile::open_dtm_in(&self.files, &self.dtm_path(material), wdl)
-                            .map_err(|source| self.table_error(material, source))?;
-                        dtm.get_or_init(|| opened)
-                    }
-                };
-                let symbol = if dtm.needs_symbol(category) {
-                    let (b, at) = dtm.locate(i);
-                    let block = BlockKey { table: 2 * key + 1, block: b as u32 };
-                    let block = self
-                        .cache
-                        .get_or_load(block, || {
-                            let wdl_block = self.wdl_block(*key, wdl, dtm.wdl_block_of(b, wdl))?;
-                            dtm.read_dtm_block(b, &wdl_block)
-                        })
-                        .map_err(|source| self.table_error(material, source))?;
-                    block.symbol(at).unwrap_or(u32::MAX)
-                } else {
-                    0
-                };
-                dtm.value(category, symbol).map(Some).map_err(|source| self.table_error(material, source))
-            }
+            Source::File { key, pair, .. } => pair
+                .value_at(&self.cache, *key, i)
+                .map(Some)
+                .map_err(|source| self.table_error(material, source)),
         }
-    }
-
-    /// Block `b` of the WDL file `wdl` (of the table numbered `key`), through the cache.
-    fn wdl_block(&self, key: u32, wdl: &TableFile, b: usize) -> Result<Arc<Block>, TableError> {
-        self.cache.get_or_load(BlockKey { table: 2 * key, block: b as u32 }, || wdl.read_block(b))
-    }
-
-    /// The category of index `i` from `material`'s WDL file `wdl`, through the cache.
-    fn category_at(
-        &self,
-        material: Material,
-        key: u32,
-        wdl: &TableFile,
-        i: usize,
-    ) -> Result<Category, ProbeError> {
-        let (b, at) = wdl.locate(i);
-        let block = self.wdl_block(key, wdl, b).map_err(|source| self.table_error(material, source))?;
-        block.category(at).ok_or_else(|| {
-            self.table_error(
-                material,
-                TableError::Damaged {
-                    path: wdl.path().to_path_buf(),
-                    why: format!("block {b}: a symbol that is no category"),
-                },
-            )
-        })
     }
 
     /// Counts over the legal positions of `material` (see [`Stats`]), from its WDL file's
@@ -118,15 +71,9 @@ impl Tablebases {
     fn source_stats(&self, material: Material, source: &Source) -> Result<Stats, ProbeError> {
         match source {
             Source::Memory(table) => Ok(table.stats()),
-            Source::RuleMemory { index, solution } => Ok((0..index.len().div_ceil(1 << 14))
-                .into_par_iter()
-                .map(|c| {
-                    let range = c << 14..index.len().min((c + 1) << 14);
-                    Stats::count(index, range, |p| solution.value(p))
-                })
-                .reduce(Stats::default, Stats::merge)),
-            Source::File { wdl, .. } => {
-                stats_of_file(wdl).map_err(|source| self.table_error(material, source))
+            Source::RuleMemory { index, solution } => Ok(Stats::of_legal(index, |p| solution.value(p))),
+            Source::File { pair, .. } => {
+                stats_of_file(pair.wdl()).map_err(|source| self.table_error(material, source))
             }
         }
     }
@@ -158,7 +105,9 @@ impl Probe for Tablebases {
                 return Err(ProbeError::NoValue { material });
             };
             match &*source {
-                Source::File { key, wdl, .. } => self.category_at(answering, *key, wdl, i),
+                Source::File { key, pair, .. } => pair
+                    .category_at(&self.cache, *key, i)
+                    .map_err(|source| self.table_error(answering, source)),
                 _ => self
                     .value_at(answering, &source, i)?
                     .map(Category::of)

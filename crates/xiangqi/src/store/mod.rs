@@ -4,7 +4,7 @@
 //! [`Tablebases`] is the library's door to the tables, shared by the command line and the web
 //! server, and safe to probe from many threads at once. A material's table is two files,
 //! `<dir>/xiangqi/<rules>/<material>.wdl` and `<material>.dtm` (see
-//! [`endgame_core::table_file`]).
+//! [`endgame_core::table`]).
 //!
 //! - **Probing** reads only the blocks that hold the position: a file is opened on its first
 //!   probe (its header is read and checked, not its data), a block is read with one positioned
@@ -28,18 +28,19 @@
 //!   check (a damaged or outdated file is replaced), checking a memory estimate against the
 //!   memory available before each material, and writing each file atomically.
 //! - **Under `perpetual-check` and `check-and-chase`** a file holds rule codes (wins and
-//!   losses by the rule with the winner's ranks, see [`endgame_core::table_file`]); a
+//!   losses by the rule with the winner's ranks, see [`endgame_core::table`]); a
 //!   generation solves the `standard` game of the material first (or reads it from the sibling
 //!   `standard` directory when that file exists), then the rule's passes over its draws with
 //!   the rule's values of the smaller materials, checks the result against the certificate
-//!   ([`endgame_core::perpetual::check_rule_solution`]) and writes it.
+//!   ([`endgame_core::conformance::check_rule_solution`]) and writes it.
 //! - **Limits**: a material whose index does not fit in 64 bits, or whose generation needs
 //!   more memory than the machine has, is refused at once ([`ProbeError::BeyondTables`]).
 //!
 //! Here: [`Tablebases`], its fields and its opening. Its rooms:
 //! - [`source`]: where a material's values come from (its files, its colour twin's, or solved
 //!   in memory), the files' names and ids, the colour twins;
-//! - `lookup`: values and categories read block by block through the cache, the [`Probe`]
+//! - `lookup`: values and categories read through a table's pair of files
+//!   ([`endgame_core::table::Pair`], block by block through the cache), the [`Probe`]
 //!   implementation and the statistics;
 //! - `read_write`: a table's files opened in either order, read whole, written;
 //! - [`cost`]: every memory and speed constant, the memory estimates, the limits;
@@ -71,15 +72,12 @@ use std::sync::atomic::AtomicU32;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
-use endgame_core::open_files::OpenFiles;
-use endgame_core::table_file::{BlockCache, Compression, KeyHash};
+use endgame_core::table::open_files::OpenFiles;
+use endgame_core::table::{BlockCache, Compression, KeyHash};
 
 use crate::rules::material::Material;
 use crate::rules::rule_set::Rules;
 use source::Source;
-
-// compat: removed after the house merge
-pub use cost::{DEFAULT_CACHE_BYTES, process_bytes};
 
 /// The tables of one rule set in one directory (see the [module](self) docs).
 pub struct Tablebases {

@@ -5,10 +5,11 @@
 
 use std::path::Path;
 
+use endgame_core::RuleValue;
 use endgame_core::Solution;
-use endgame_core::perpetual::{RuleSolution, RuleValue};
-use endgame_core::table_file::Compression;
-use endgame_core::table_file::{
+use endgame_core::perpetual::RuleSolution;
+use endgame_core::table::Compression;
+use endgame_core::table::{
     TableError, TableFile, TableFiles, TablePaths, move_tables, temporary_name, write_tables,
 };
 
@@ -223,7 +224,7 @@ impl Tablebases {
             return Ok(None);
         }
         let wdl = open_either(material, self.rules, index_size(material)?, |id| {
-            TableFile::open(&path, id, endgame_core::table_file::FileKind::Wdl)
+            TableFile::open(&path, id, endgame_core::table::FileKind::Wdl)
         })
         .map_err(|e| self.table_error(material, e))?;
         Ok(Some(stats_of_file(&wdl).map_err(|e| self.table_error(material, e))?))

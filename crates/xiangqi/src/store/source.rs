@@ -13,7 +13,7 @@ use std::sync::{Arc, PoisonError};
 
 use endgame_core::Retrograde;
 use endgame_core::perpetual::RuleSolution;
-use endgame_core::table_file::{TableError, TableFile, TableId};
+use endgame_core::table::{Pair, TableError, TableFile, TableId};
 
 use super::Tablebases;
 use super::cost::check_size;
@@ -36,14 +36,13 @@ pub const SOLVE_ON_THE_FLY_MEN: usize = 4;
 /// not matter).
 #[allow(clippy::large_enum_variant)]
 pub(super) enum Source {
-    /// Table files, read block by block through the cache under `2 key` (the WDL file) and
-    /// `2 key + 1` (the DTM file, opened on first use); `checked`: when the files' identity at
-    /// their paths was last compared with the files open (milliseconds since the store opened,
-    /// see [`Tablebases::source`]).
+    /// Table files (the DTM file opened on first use), read block by block through the cache,
+    /// where `key` numbers them; `checked`: when the files' identity at their paths was last
+    /// compared with the files open (milliseconds since the store opened, see
+    /// [`Tablebases::source`]).
     File {
         key: u32,
-        wdl: TableFile,
-        dtm: std::sync::OnceLock<TableFile>,
+        pair: Pair,
         index: MaterialIndex,
         /// Whether the files hold the table in its colour twin's index order ([`TWIN_ORDER`]):
         /// `index` is then the twin's.
@@ -61,10 +60,7 @@ impl Source {
     /// gone). `false` for a source in memory.
     fn replaced(&self) -> bool {
         match self {
-            // A path that cannot be examined (permissions) is not taken for a replaced file.
-            Source::File { wdl, dtm, .. } => {
-                wdl.replaced().unwrap_or(false) || dtm.get().is_some_and(|d| d.replaced().unwrap_or(false))
-            }
+            Source::File { pair, .. } => pair.replaced(),
             Source::Memory(_) | Source::RuleMemory { .. } => false,
         }
     }
@@ -107,7 +103,7 @@ pub const DTM_EXTENSION: &str = "dtm";
 /// and readers that do not know the order refuse the files as another table (they would read
 /// every value from the wrong place).
 ///
-/// [`Compression::Best`]: endgame_core::table_file::Compression::Best
+/// [`Compression::Best`]: endgame_core::table::Compression::Best
 pub const TWIN_ORDER: &str = " in the order of ";
 
 /// What table files of `material` in its colour twin's order hold: [`table_id`] with the
@@ -188,14 +184,15 @@ impl Tablebases {
         let exists = path.try_exists().map_err(|e| self.table_error(material, TableError::io(&path, e)))?;
         let source = if exists {
             let wdl = open_either(material, self.rules, positions, |id| {
-                TableFile::open_in(&self.files, &path, id, endgame_core::table_file::FileKind::Wdl)
+                TableFile::open_in(&self.files, &path, id, endgame_core::table::FileKind::Wdl)
             })
             .map_err(|source| self.table_error(material, source))?;
             let key = self.next_key.fetch_add(1, Ordering::Relaxed);
             let checked = AtomicU64::new(self.opened.elapsed().as_millis() as u64);
             let twin_order = in_twin_order(&wdl);
             let index = MaterialIndex::new(if twin_order { material.colour_twin() } else { material });
-            Source::File { key, wdl, dtm: std::sync::OnceLock::new(), index, twin_order, checked }
+            let pair = Pair::new_in(&self.files, wdl, &self.dtm_path(material));
+            Source::File { key, pair, index, twin_order, checked }
         } else if self.v2_path(material).exists() {
             // A file of the previous format: refused with the command that converts it.
             let v2 = self.v2_path(material);
@@ -379,10 +376,9 @@ impl Tablebases {
         drop(twins);
         let old = self.sources.write().unwrap_or_else(PoisonError::into_inner).remove(&material);
         if let Some(old) = old
-            && let Source::File { key, .. } = &*old
+            && let Source::File { key, pair, .. } = &*old
         {
-            self.cache.forget_table(2 * key);
-            self.cache.forget_table(2 * key + 1);
+            pair.forget(&self.cache, *key);
         }
     }
 }

@@ -6,9 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use endgame_core::perpetual::RuleValue;
+use endgame_core::RuleValue;
 use endgame_core::{Solution, SolveError};
-use rayon::prelude::*;
 
 use crate::probe::{Probe, ProbeError};
 use crate::rules::material::Material;
@@ -55,14 +54,7 @@ impl Table {
     /// Counts over the legal positions of this table (see [`Stats`]).
     #[must_use]
     pub fn stats(&self) -> Stats {
-        const CHUNK: usize = 1 << 14;
-        (0..self.index.len().div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| {
-                let range = c * CHUNK..self.index.len().min((c + 1) * CHUNK);
-                Stats::count(&self.index, range, |p| self.solution.value(p).map(RuleValue::from))
-            })
-            .reduce(Stats::default, Stats::merge)
+        Stats::of_legal(&self.index, |p| self.solution.value(p).map(RuleValue::from))
     }
 }
 

@@ -14,7 +14,8 @@
 
 use std::collections::BTreeMap;
 
-use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleSolution, RuleValue};
+use endgame_core::perpetual::{Checks, PerpetualCheck, RuleSolution};
+use endgame_core::{Counts, RuleValue};
 use endgame_core::{Game, Retrograde, Solution, SolveError, Successor, Unmoves, Value};
 
 use crate::probe::{Probe, ProbeError};
@@ -30,6 +31,7 @@ use crate::rules::square::Square;
 use crate::tables::index::{MAX_MEN, MaterialIndex, without_slot};
 use crate::tables::material_game::MaterialGame;
 use crate::tables::memory_tables::MemoryTables;
+use crate::tables::stats::fold_legal;
 
 /// One material under `perpetual-check` or `check-and-chase` (the rules of its tables), as
 /// the core solver sees it.
@@ -428,28 +430,23 @@ impl PerpetualTablebase {
     /// images counted as GamesmanXiangqi counts them, as [`crate::Stats`] does).
     #[must_use]
     pub fn stats(&self, material: Material) -> Option<PerpetualStats> {
-        use rayon::prelude::*;
-        const CHUNK: usize = 1 << 14;
         let index = self.index(material)?;
         let solution = self.rule.get(&material)?;
-        Some(
-            (0..index.len().div_ceil(CHUNK))
-                .into_par_iter()
-                .map(|c| {
-                    let mut stats = PerpetualStats::default();
-                    let range = c * CHUNK..index.len().min((c + 1) * CHUNK);
-                    index.for_each_legal(range, |pos, _, times| {
-                        if let (Some(value), Some(plain)) = (solution.value(pos), solution.plain().value(pos))
-                        {
-                            for _ in 0..times {
-                                stats.add(plain, value);
-                            }
-                        }
-                    });
-                    stats
-                })
-                .reduce(PerpetualStats::default, PerpetualStats::merge),
-        )
+        Some(fold_legal(
+            index,
+            |stats: &mut PerpetualStats, pos, _, times| {
+                if let (Some(value), Some(plain)) = (solution.value(pos), solution.plain().value(pos)) {
+                    stats.counts.add_times(Some(value), times);
+                    if !matches!(plain, Value::Draw(_)) && RuleValue::from(plain) != value {
+                        stats.changed_decided += times;
+                    }
+                }
+            },
+            |a, b| PerpetualStats {
+                counts: a.counts.merge(b.counts),
+                changed_decided: a.changed_decided + b.changed_decided,
+            },
+        ))
     }
 }
 
@@ -475,59 +472,11 @@ impl Probe for PerpetualTablebase {
 /// `check-and-chase`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PerpetualStats {
-    /// Legal positions.
-    pub positions: u64,
-    /// Won by mate (as under `standard`).
-    pub wins: u64,
-    /// Won by the rule (drawn under `standard`).
-    pub wins_by_rule: u64,
-    /// Drawn.
-    pub draws: u64,
-    /// Lost by the rule (drawn under `standard`).
-    pub losses_by_rule: u64,
-    /// Lost by mate (as under `standard`).
-    pub losses: u64,
-    /// Of the wins by the rule, those by the ban on perpetual chase.
-    pub wins_by_chase: u64,
-    /// Of the losses by the rule, those by the ban on perpetual chase.
-    pub losses_by_chase: u64,
+    /// Over the legal positions (both sides to move, mirror images counted as [`crate::Stats`]
+    /// counts them): wins and losses by mate (as under `standard`) and by the rule, with those
+    /// by the ban on perpetual chase, and draws.
+    pub counts: Counts,
     /// Positions whose winner or distance differs from `standard` although `standard` does
     /// not call them a draw (0, or the solver is wrong).
     pub changed_decided: u64,
-}
-
-impl PerpetualStats {
-    fn add(&mut self, plain: Value, value: RuleValue) {
-        self.positions += 1;
-        match value {
-            RuleValue::Win(_) => self.wins += 1,
-            RuleValue::WinByRule(ban, _) => {
-                self.wins_by_rule += 1;
-                self.wins_by_chase += u64::from(ban == Ban::Chase);
-            }
-            RuleValue::Draw(_) => self.draws += 1,
-            RuleValue::LossByRule(ban, _) => {
-                self.losses_by_rule += 1;
-                self.losses_by_chase += u64::from(ban == Ban::Chase);
-            }
-            RuleValue::Loss(_) => self.losses += 1,
-        }
-        if !matches!(plain, Value::Draw(_)) && RuleValue::from(plain) != value {
-            self.changed_decided += 1;
-        }
-    }
-
-    fn merge(self, o: PerpetualStats) -> PerpetualStats {
-        PerpetualStats {
-            positions: self.positions + o.positions,
-            wins: self.wins + o.wins,
-            wins_by_rule: self.wins_by_rule + o.wins_by_rule,
-            draws: self.draws + o.draws,
-            losses_by_rule: self.losses_by_rule + o.losses_by_rule,
-            losses: self.losses + o.losses,
-            wins_by_chase: self.wins_by_chase + o.wins_by_chase,
-            losses_by_chase: self.losses_by_chase + o.losses_by_chase,
-            changed_decided: self.changed_decided + o.changed_decided,
-        }
-    }
 }

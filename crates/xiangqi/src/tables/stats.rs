@@ -2,7 +2,7 @@
 //! under the bans, wins and losses by the rule), the longest wins, as GamesmanXiangqi counts
 //! them; from a solution in memory or written in a table file's header.
 
-use endgame_core::perpetual::RuleValue;
+use endgame_core::{Counts, RuleValue};
 use rayon::prelude::*;
 
 use crate::rules::color::Color;
@@ -13,21 +13,16 @@ use crate::tables::index::MaterialIndex;
 /// reduction, identical pieces counted once per set of points. Legal: every piece on a point it
 /// may stand on, the side not to move not in check (attacked, or the Generals facing each other
 /// on an open file).
+///
+/// Counted with one [`Counts`] per side to move ([`Stats::of_sides`]); kept is what a table
+/// file's header holds ([`Stats::counters`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Legal positions.
-    pub positions: u64,
-    /// Positions won by the side to move (by mate, under `perpetual-check`).
-    pub wins: u64,
-    /// Positions lost by the side to move (by mate, under `perpetual-check`).
-    pub losses: u64,
-    /// Drawn positions.
-    pub draws: u64,
-    /// Positions won by the side to move by the perpetual-check rule (`standard` draws; 0
-    /// under the other rule sets).
-    pub wins_by_rule: u64,
-    /// Positions lost by the side to move by the perpetual-check rule (`standard` draws).
-    pub losses_by_rule: u64,
+    /// Over both sides to move: `positions` (legal positions), `wins` and `losses` (by mate,
+    /// under the rule sets with bans), `draws`, and `wins_by_rule` and `losses_by_rule` (the
+    /// draws of `standard` that a ban decides; 0 under `standard` and `hdu`). Its other
+    /// fields, which a table file's header does not hold, are 0.
+    pub counts: Counts,
     /// The longest win of Red to move, in plies (0 when there is none); as GamesmanXiangqi
     /// counts it, a position with Black to move lost in more plies does not count.
     pub longest_red_win_plies: u32,
@@ -36,36 +31,24 @@ pub struct Stats {
 }
 
 impl Stats {
-    fn add(mut self, turn: Color, value: RuleValue) -> Stats {
-        self.positions += 1;
-        let d = match value {
-            RuleValue::Win(d) => {
-                self.wins += 1;
-                d.0
-            }
-            RuleValue::Loss(_) => {
-                self.losses += 1;
-                return self;
-            }
-            RuleValue::Draw(_) => {
-                self.draws += 1;
-                return self;
-            }
-            RuleValue::WinByRule(..) => {
-                self.wins_by_rule += 1;
-                return self;
-            }
-            RuleValue::LossByRule(..) => {
-                self.losses_by_rule += 1;
-                return self;
-            }
-        };
-        let longest = match turn {
-            Color::Red => &mut self.longest_red_win_plies,
-            Color::Black => &mut self.longest_black_win_plies,
-        };
-        *longest = (*longest).max(d);
-        self
+    /// The statistics of the counts of the positions with Red to move and of those with Black
+    /// to move.
+    #[must_use]
+    pub fn of_sides(red: Counts, black: Counts) -> Stats {
+        let both = red.merge(black);
+        Stats {
+            counts: Counts {
+                positions: both.positions,
+                wins: both.wins,
+                losses: both.losses,
+                draws: both.draws,
+                wins_by_rule: both.wins_by_rule,
+                losses_by_rule: both.losses_by_rule,
+                ..Counts::default()
+            },
+            longest_red_win_plies: red.longest_win,
+            longest_black_win_plies: black.longest_win,
+        }
     }
 
     /// The statistics of the colour twin material ([`Material::colour_twin`]): the same
@@ -82,42 +65,26 @@ impl Stats {
         }
     }
 
-    pub(crate) fn merge(self, o: Stats) -> Stats {
-        Stats {
-            positions: self.positions + o.positions,
-            wins: self.wins + o.wins,
-            losses: self.losses + o.losses,
-            draws: self.draws + o.draws,
-            wins_by_rule: self.wins_by_rule + o.wins_by_rule,
-            losses_by_rule: self.losses_by_rule + o.losses_by_rule,
-            longest_red_win_plies: self.longest_red_win_plies.max(o.longest_red_win_plies),
-            longest_black_win_plies: self.longest_black_win_plies.max(o.longest_black_win_plies),
-        }
-    }
-}
-
-impl Stats {
-    /// Counts over the positions of `range` of `index`, with their values from `value`.
-    pub(crate) fn count(
+    /// Counts over the legal positions of `index` (each index tested), with their values from
+    /// `value`, in parallel.
+    pub(crate) fn of_legal(
         index: &MaterialIndex,
-        range: std::ops::Range<usize>,
-        value: impl Fn(usize) -> Option<RuleValue>,
+        value: impl Fn(usize) -> Option<RuleValue> + Sync,
     ) -> Stats {
-        let mut stats = Stats::default();
-        index.for_each_legal(range, |pos, turn, times| {
-            if let Some(value) = value(pos) {
-                for _ in 0..times {
-                    stats = stats.add(turn, value);
+        let [red, black] = fold_legal(
+            index,
+            |sides: &mut Sides, pos, turn, times| {
+                if let Some(value) = value(pos) {
+                    sides[turn.index()].add_times(Some(value), times);
                 }
-            }
-        });
-        stats
+            },
+            merge_sides,
+        );
+        Stats::of_sides(red, black)
     }
-}
 
-impl Stats {
     /// Counts over the positions of `index` whose values `value` gives, `None` for holes, in
-    /// parallel: the same as [`Stats::count`] over a table solved under `rules`. A table's
+    /// parallel: the same as [`Stats::of_legal`] over a table solved under `rules`. A table's
     /// holes are exactly the indices that are no legal position, so no position's legality is
     /// tested (each index takes a lookup and a digit or two), except under `hdu`, whose
     /// tables also value the positions where the side not to move is in check (its General
@@ -128,28 +95,26 @@ impl Stats {
         value: impl Fn(usize) -> Option<RuleValue> + Sync,
     ) -> Stats {
         const CHUNK: usize = 1 << 16;
-        (0..index.len().div_ceil(CHUNK))
+        let [red, black] = (0..index.len().div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
-                let mut stats = Stats::default();
+                let mut sides = Sides::default();
                 for p in c * CHUNK..index.len().min((c + 1) * CHUNK) {
                     if rules == Rules::Hdu && !index.is_legal(p) {
                         continue;
                     }
                     if let Some(v) = value(p) {
-                        let turn = MaterialIndex::turn(p);
-                        for _ in 0..index.stands_for(p) {
-                            stats = stats.add(turn, v);
-                        }
+                        sides[MaterialIndex::turn(p).index()].add_times(Some(v), index.stands_for(p));
                     }
                 }
-                stats
+                sides
             })
-            .reduce(Stats::default, Stats::merge)
+            .reduce(Sides::default, merge_sides);
+        Stats::of_sides(red, black)
     }
 
     /// The names of the counters of a table file's header (see
-    /// [`endgame_core::table_file`]), in the order of [`Stats::counters`].
+    /// [`endgame_core::table`]), in the order of [`Stats::counters`].
     pub const COUNTERS: [&'static str; 8] = [
         "positions",
         "wins",
@@ -164,13 +129,14 @@ impl Stats {
     /// The statistics as a table file's counters.
     #[must_use]
     pub fn counters(&self) -> Vec<(String, u64)> {
+        let c = &self.counts;
         let values = [
-            self.positions,
-            self.wins,
-            self.losses,
-            self.draws,
-            self.wins_by_rule,
-            self.losses_by_rule,
+            c.positions,
+            c.wins,
+            c.losses,
+            c.draws,
+            c.wins_by_rule,
+            c.losses_by_rule,
             u64::from(self.longest_red_win_plies),
             u64::from(self.longest_black_win_plies),
         ];
@@ -183,14 +149,44 @@ impl Stats {
         let [positions, wins, losses, draws, wins_by_rule, losses_by_rule, red, black] =
             Stats::COUNTERS.map(&counter);
         Some(Stats {
-            positions: positions?,
-            wins: wins?,
-            losses: losses?,
-            draws: draws?,
-            wins_by_rule: wins_by_rule?,
-            losses_by_rule: losses_by_rule?,
+            counts: Counts {
+                positions: positions?,
+                wins: wins?,
+                losses: losses?,
+                draws: draws?,
+                wins_by_rule: wins_by_rule?,
+                losses_by_rule: losses_by_rule?,
+                ..Counts::default()
+            },
             longest_red_win_plies: u32::try_from(red?).ok()?,
             longest_black_win_plies: u32::try_from(black?).ok()?,
         })
     }
+}
+
+/// Counts per side to move, by [`Color::index`]: Red's, then Black's.
+type Sides = [Counts; 2];
+
+fn merge_sides([red, black]: Sides, [red2, black2]: Sides) -> Sides {
+    [red.merge(red2), black.merge(black2)]
+}
+
+/// The legal positions of `index` folded in parallel: `add` takes each one into its chunk's
+/// `T` (the index, the side to move, how many positions it stands for: 2 unless it is its own
+/// mirror image), `merge` joins the chunks' `T`s.
+pub(crate) fn fold_legal<T: Default + Send>(
+    index: &MaterialIndex,
+    add: impl Fn(&mut T, usize, Color, u64) + Sync,
+    merge: impl Fn(T, T) -> T + Sync + Send,
+) -> T {
+    const CHUNK: usize = 1 << 14;
+    (0..index.len().div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut folded = T::default();
+            let range = c * CHUNK..index.len().min((c + 1) * CHUNK);
+            index.for_each_legal(range, |pos, turn, times| add(&mut folded, pos, turn, times));
+            folded
+        })
+        .reduce(T::default, merge)
 }

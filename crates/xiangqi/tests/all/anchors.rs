@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use endgame_core::Counts;
 use endgame_xiangqi::{Material, MemoryTables, Rules, Stats};
 
 const TSV: &str = include_str!("../data/anchors/xiangqi_gamesmanxiangqi_tiers.tsv");
@@ -16,10 +17,10 @@ fn published() -> BTreeMap<Material, Stats> {
         let material: Material = fields[0].split(' ').next().unwrap().parse().unwrap();
         let n: Vec<u64> = fields[2..8].iter().map(|f| f.parse().unwrap()).collect();
         let s = out.entry(material).or_default();
-        s.positions += n[0];
-        s.wins += n[1];
-        s.losses += n[2];
-        s.draws += n[3];
+        s.counts.positions += n[0];
+        s.counts.wins += n[1];
+        s.counts.losses += n[2];
+        s.counts.draws += n[3];
         s.longest_red_win_plies = s.longest_red_win_plies.max(n[4] as u32);
         s.longest_black_win_plies = s.longest_black_win_plies.max(n[5] as u32);
     }
@@ -33,13 +34,15 @@ fn published() -> BTreeMap<Material, Stats> {
         out.insert(
             words[0].parse().unwrap(),
             Stats {
-                positions: n[0],
-                wins: n[1],
-                losses: n[2],
-                draws: n[3],
+                counts: Counts {
+                    positions: n[0],
+                    wins: n[1],
+                    losses: n[2],
+                    draws: n[3],
+                    ..Counts::default()
+                },
                 longest_red_win_plies: n[4] as u32,
                 longest_black_win_plies: n[5] as u32,
-                ..Stats::default()
             },
         );
     }
@@ -83,8 +86,8 @@ fn compare(materials: &[Material], mut ours: impl FnMut(Material) -> Stats) {
 fn the_erratum_is_read() {
     let published = published();
     assert_eq!(published.len(), 445);
-    assert_eq!(published[&"KPNvKB".parse().unwrap()].positions, 3_444_870);
-    assert_eq!(published[&"KvK".parse().unwrap()].positions, 108);
+    assert_eq!(published[&"KPNvKB".parse().unwrap()].counts.positions, 3_444_870);
+    assert_eq!(published[&"KvK".parse().unwrap()].counts.positions, 108);
 }
 
 #[test]

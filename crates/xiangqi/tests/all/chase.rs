@@ -138,7 +138,7 @@ fn only_new_chase_attacks_make_a_chase() {
 
 #[test]
 fn a_line_won_by_the_ban_on_perpetual_chase_names_the_ban_and_the_chased_piece() {
-    use endgame_core::perpetual::{Ban, RuleValue};
+    use endgame_core::{Ban, RuleValue};
     use endgame_xiangqi::{LineEnd, MainLine, Piece, Role, report};
     let p = position("3k5/9/9/9/R3n4/9/9/9/9/4K4 w");
     let horse = Piece { color: Color::Black, role: Role::Horse };

@@ -1,8 +1,9 @@
 //! `check-and-chase` tables: the game's chase labels (on moves and un-moves) against the
 //! chase predicate on positions; materials solved under the rule against `perpetual-check`
-//! (every material up to 4 men: `tests/perpetual.rs`; larger ones behind `#[ignore]`).
+//! (every material up to 4 men: `tests/all/perpetual.rs`; larger ones behind `#[ignore]`).
 
-use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleSolution, RuleValue};
+use endgame_core::perpetual::{Checks, PerpetualCheck, RuleSolution};
+use endgame_core::{Ban, RuleValue};
 use endgame_core::{Game, Retrograde, Successor, Unmoves};
 use endgame_xiangqi::rules::chase;
 use endgame_xiangqi::tables::perpetual::PerpetualGame;
@@ -144,12 +145,12 @@ fn some_materials_under_check_and_chase() {
             keeps_check_results(m, by_chase, by_check);
             let stats = chase.stats(m).unwrap();
             assert_eq!(stats.changed_decided, 0, "{m}");
-            if m.men() == material.men() || stats.wins_by_chase + stats.losses_by_chase > 0 {
+            if m.men() == material.men() || stats.counts.wins_by_chase + stats.counts.losses_by_chase > 0 {
                 println!(
                     "{}, of them by the ban on perpetual chase {} wins and {} losses; {:?}; standard and perpetual-check {:.1} s, check-and-chase {:.1} s",
                     rule_summary(m, by_chase, &stats),
-                    stats.wins_by_chase,
-                    stats.losses_by_chase,
+                    stats.counts.wins_by_chase,
+                    stats.counts.losses_by_chase,
                     by_chase.stats(),
                     standard.as_secs_f64(),
                     solved.as_secs_f64()
@@ -179,7 +180,11 @@ fn every_material_up_to_4_men_under_check_and_chase() {
         assert_certified(&chase, m);
         keeps_check_results(m, by_chase, by_check);
         let stats = chase.stats(m).unwrap();
-        assert_eq!((stats.wins_by_chase, stats.losses_by_chase, stats.changed_decided), (0, 0, 0), "{m}");
+        assert_eq!(
+            (stats.counts.wins_by_chase, stats.counts.losses_by_chase, stats.changed_decided),
+            (0, 0, 0),
+            "{m}"
+        );
     }
 }
 
@@ -284,7 +289,7 @@ fn a_generation_answers_colour_twins_from_one_file_under_check_and_chase() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The `KNvKPP` positions of the README decided by the ban on perpetual chase: their values
+/// The `KNvKPP` positions of `docs/rules.md` decided by the ban on perpetual chase: their values
 /// (a draw under `standard`), the values of their moves and their main lines' ends, from
 /// tables generated under both rule sets into `$XIANGQI_CHASE_DIR` (tables already there are
 /// kept: a scratch directory may be given again) or a temporary directory (an hour of CPU on a

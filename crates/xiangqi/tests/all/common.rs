@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 
-use endgame_core::perpetual::{RuleSolution, check_rule_solution};
+use endgame_core::conformance::check_rule_solution;
+use endgame_core::perpetual::RuleSolution;
 use endgame_xiangqi::tables::perpetual::PerpetualGame;
 use endgame_xiangqi::{Material, PerpetualStats, PerpetualTablebase, Position, Setup};
 
@@ -42,9 +43,9 @@ pub fn rule_summary(material: Material, solution: &RuleSolution, stats: &Perpetu
     format!(
         "{material}: {} indices, {} legal positions, {} standard draws: {} wins and {} losses by the rule",
         solution.len(),
-        stats.positions,
-        stats.draws + stats.wins_by_rule + stats.losses_by_rule,
-        stats.wins_by_rule,
-        stats.losses_by_rule,
+        stats.counts.positions,
+        stats.counts.draws + stats.counts.wins_by_rule + stats.counts.losses_by_rule,
+        stats.counts.wins_by_rule,
+        stats.counts.losses_by_rule,
     )
 }

@@ -391,13 +391,13 @@ fn agree(name: &str, materials: &[&str]) {
                 })
                 .collect();
             for ((s, want), got) in rows.into_iter().zip(answers) {
-                stats.positions += 1;
+                stats.counts.positions += 1;
                 match want {
                     Some(v) => {
                         assert_eq!(got, v, "{m}: {}", fen(&s));
                         decided += 1;
                         if let Value::Win(n) = v {
-                            stats.wins += 1;
+                            stats.counts.wins += 1;
                             let longest = if s.red_to_move {
                                 &mut stats.longest_red_win_plies
                             } else {
@@ -405,16 +405,16 @@ fn agree(name: &str, materials: &[&str]) {
                             };
                             *longest = (*longest).max(n.0);
                         } else {
-                            stats.losses += 1;
+                            stats.counts.losses += 1;
                         }
                     }
                     None => {
                         assert!(matches!(got, Value::Draw(_)), "{m}: {}: {got:?}, a draw", fen(&s));
-                        stats.draws += 1;
+                        stats.counts.draws += 1;
                     }
                 }
             }
-            assert!(stats.positions > 10_000, "{m}: {stats:?}");
+            assert!(stats.counts.positions > 10_000, "{m}: {stats:?}");
             assert_eq!(store.stats(m).unwrap(), stats, "{m}");
         }
     }

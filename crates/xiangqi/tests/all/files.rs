@@ -4,8 +4,8 @@ use std::path::Path;
 
 use crate::common::{material, temp_dir};
 use endgame_core::Retrograde;
-use endgame_core::perpetual::RuleValue;
-use endgame_core::table_v2::write_v2;
+use endgame_core::RuleValue;
+use endgame_core::table::v2::write_v2;
 use endgame_xiangqi::store::convert::{self, ConvertOptions};
 use endgame_xiangqi::store::manifest::{self, MANIFEST};
 use endgame_xiangqi::store::source::table_id;

@@ -55,7 +55,7 @@ fn reference(m: &str) -> &'static Files {
 }
 
 fn options(cancel: Option<&AtomicBool>) -> EnsureOptions<'_> {
-    EnsureOptions { budget: u64::MAX, cancel, speed: jobs::default_speed() }
+    EnsureOptions { budget: u64::MAX, cancel, speed: endgame_xiangqi::store::cost::default_speed() }
 }
 
 #[test]

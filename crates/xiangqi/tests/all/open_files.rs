@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::common::{material, temp_dir};
-use endgame_core::open_files::OpenFiles;
+use endgame_core::table::open_files::OpenFiles;
 use endgame_xiangqi::{Material, MaterialIndex, MemoryTables, Position, Probe, Rules, Tablebases};
 
 /// The legal positions of `m` with their index, the last ones first.

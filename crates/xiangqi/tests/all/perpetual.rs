@@ -1,7 +1,8 @@
 //! `perpetual-check` tables against `standard` ones, and positions checked by hand.
 
 use crate::common::{assert_certified, position, rule_summary};
-use endgame_core::perpetual::{Ban, Checks, PerpetualCheck, RuleValue};
+use endgame_core::perpetual::{Checks, PerpetualCheck};
+use endgame_core::{Ban, RuleValue};
 use endgame_core::{Game, Plies, Value};
 use endgame_xiangqi::tables::perpetual::PerpetualGame;
 use endgame_xiangqi::{Material, PerpetualTablebase, Probe, Rules};
@@ -110,8 +111,12 @@ fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
                 }
             }
             let stats = on.stats(material).unwrap();
-            if stats.wins_by_chase + stats.losses_by_chase > 0 {
-                by_chase.push((material.to_string(), stats.wins_by_chase, stats.losses_by_chase));
+            if stats.counts.wins_by_chase + stats.counts.losses_by_chase > 0 {
+                by_chase.push((
+                    material.to_string(),
+                    stats.counts.wins_by_chase,
+                    stats.counts.losses_by_chase,
+                ));
             }
         }
         // The values of the solver before the ban on perpetual chase existed (the ranks of
@@ -123,11 +128,19 @@ fn every_material_up_to_4_men_keeps_standard_wins_and_losses() {
         let stats = tables.stats(material).unwrap();
         let standard = tables.standard().table(material).unwrap().stats();
         assert_eq!(stats.changed_decided, 0, "{material}: a standard win or loss changed");
-        assert_eq!(stats.positions, standard.positions, "{material}");
-        assert_eq!((stats.wins, stats.losses), (standard.wins, standard.losses), "{material}");
-        assert_eq!(stats.draws + stats.wins_by_rule + stats.losses_by_rule, standard.draws, "{material}");
-        if stats.wins_by_rule + stats.losses_by_rule > 0 {
-            changed.push((material.to_string(), stats.wins_by_rule, stats.losses_by_rule));
+        assert_eq!(stats.counts.positions, standard.counts.positions, "{material}");
+        assert_eq!(
+            (stats.counts.wins, stats.counts.losses),
+            (standard.counts.wins, standard.counts.losses),
+            "{material}"
+        );
+        assert_eq!(
+            stats.counts.draws + stats.counts.wins_by_rule + stats.counts.losses_by_rule,
+            standard.counts.draws,
+            "{material}"
+        );
+        if stats.counts.wins_by_rule + stats.counts.losses_by_rule > 0 {
+            changed.push((material.to_string(), stats.counts.wins_by_rule, stats.counts.losses_by_rule));
         }
         // Value by value, mate distances included.
         let solution = tables.solution(material).unwrap();
@@ -312,7 +325,7 @@ fn some_materials_under_perpetual_check() {
             let solution = tables.solution(m).unwrap();
             assert_eq!(stats.changed_decided, 0, "{m}");
             assert_certified(&tables, m);
-            if m.men() == material.men() || stats.wins_by_rule + stats.losses_by_rule > 0 {
+            if m.men() == material.men() || stats.counts.wins_by_rule + stats.counts.losses_by_rule > 0 {
                 println!(
                     "{}; {:?}; solved (standard and rule) in {:.1} s",
                     rule_summary(m, solution, &stats),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use crate::common::{material, position, temp_dir};
 use endgame_core::Value;
-use endgame_core::table_file::{FileKind, TableError, TableFile};
+use endgame_core::table::{FileKind, TableError, TableFile};
 use endgame_xiangqi::Loaded;
 use endgame_xiangqi::store::cost::check_size;
 use endgame_xiangqi::store::source::{TWIN_ORDER, table_id};
@@ -353,7 +353,7 @@ fn generate_removes_only_this_hosts_temporaries_of_dead_processes() {
     let dir = temp_dir("store", "stale");
     let store = Tablebases::open(&dir, Rules::Standard);
     std::fs::create_dir_all(store.dir()).unwrap();
-    let host = endgame_core::table_file::host_tag();
+    let host = endgame_core::table::host_tag();
     let mine = format!("KRvK.wdl.{host}.999999999.1.0.tmp");
     let mine_dtm = format!("KRvK.dtm.{host}.999999999.1.1.tmp");
     let mine_v2 = format!("KRvK.egtb.{host}.999999999.1.2.tmp");

@@ -1,8 +1,8 @@
 //! `verify`: a table checked against the rules position by position finds every wrong value.
 
 use crate::common::material;
+use endgame_core::RuleValue;
 use endgame_core::Value;
-use endgame_core::perpetual::RuleValue;
 use endgame_xiangqi::tables::audit::{VerifyError, value_from_moves, verify};
 use endgame_xiangqi::{MaterialIndex, MemoryTables, Position, Probe, ProbeError, Rules};
 
