@@ -1,7 +1,8 @@
 //! The server against hostile clients, over real connections on 127.0.0.1 (bounded loops):
 //! slow and silent connections, a connection cap with every connection busy, requests hyper
 //! refuses itself, foreign Host and Origin headers, searches flooding the slots while probes
-//! go on, and a search cancelled at its time limit.
+//! go on, a search cancelled at its time limit; and in-process, the first probes of materials
+//! with table files while a search holds the only slot.
 
 mod common;
 
@@ -317,5 +318,76 @@ fn a_table_regenerated_under_a_running_server_answers_at_once() {
     let answer = request(addr, "GET", probe, &[], "");
     assert_eq!(answer.status, 200, "{answer:?}");
     assert_eq!(answer.json["category"], "win", "{answer:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 41: the first position of a material whose tables are on disk only opens files, so it
+/// is a probe and never waits for a search slot. With the only slot held by a search and no
+/// queue (a request that would wait gets 503 at once), the first position of each of several
+/// materials with files (none asked before, one answered from its colour twin's file) and a
+/// material's statistics answer 200, and a material that needs a generation 404; only a
+/// material of up to 4 men without files (solved in memory: search work) gets 503, until the
+/// slot is free again.
+#[tokio::test]
+async fn first_probes_of_materials_with_files_never_wait_for_a_search_slot() {
+    use endgame_server::AppState;
+    use endgame_xiangqi::{Material, Rules, Tablebases};
+    let dir = common::fresh_dir("hostile-first-probes");
+    let generated: Vec<Material> = ["KRvKA", "KCvKA", "KNvKB"].iter().map(|m| m.parse().unwrap()).collect();
+    Tablebases::open(&dir, Rules::Standard).generate(&generated, &|_| {}).unwrap();
+    let limits = Limits { workers: 1, queue: 0, tb_dir: Some(dir.clone()), ..limits() };
+    let state = Arc::new(AppState::new(limits));
+    // A search holds the only slot until `release` is sent.
+    let (started, held) = tokio::sync::oneshot::channel();
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let holder = {
+        let state = Arc::clone(&state);
+        tokio::spawn(async move {
+            state
+                .search(move |_| {
+                    let _ = started.send(());
+                    let _ = released.recv();
+                })
+                .await
+        })
+    };
+    held.await.expect("the search holding the slot started");
+    let get = |uri: String| {
+        let state = Arc::clone(&state);
+        async move { common::request(&state, "GET", &uri, axum::body::Body::empty()).await }
+    };
+    let position = |fen: &str| format!("/api/xiangqi?fen={}", fen.replace(' ', "%20"));
+    for (material, fen) in [
+        ("KRvKA", "3k5/4a4/9/9/9/9/9/9/4R4/4K4 w"),
+        ("KRvK", "3k5/9/9/9/9/9/9/9/4R4/4K4 w"),
+        ("KvKA", "3k5/4a4/9/9/9/9/9/9/9/4K4 w"),
+        ("KCvKA", "3k5/4a4/9/9/9/9/9/9/4C4/4K4 w"),
+        ("KNvKB", "3k5/9/4b4/9/9/9/9/9/4N4/4K4 w"),
+        // Answered from KRvKA's file.
+        ("KAvKR", "3k5/9/9/9/9/9/r8/9/4A4/4K4 w"),
+    ] {
+        let (status, json) = get(position(fen)).await;
+        assert_eq!(status, 200, "{material} ({fen}), with its file on disk: expected 200, got {json}");
+        assert_eq!(json["material"], material, "{json}");
+    }
+    let (status, json) = get("/api/xiangqi/stats?material=KvKB".to_string()).await;
+    assert_eq!(status, 200, "the statistics of KvKB, from its file's header: expected 200, got {json}");
+    // A material of 5 men without files: 404 with the command that generates it, at once.
+    let (status, json) = get(position("2bak4/9/9/9/9/9/9/9/1R7/5K3 w")).await;
+    assert_eq!(status, 404, "KRvKAB without files: expected 404, got {json}");
+    assert!(common::error(&json).contains("endgame xiangqi generate KRvKAB"), "{json}");
+    // KPvK has no file (its capture KvK has): solved in memory, a search, refused while the
+    // slot is held; answered once it is free.
+    let pawn = position("3k5/9/9/9/9/4P4/9/9/9/4K4 w");
+    let (status, json) = get(pawn.clone()).await;
+    assert_eq!(
+        status, 503,
+        "KPvK without files while the only search slot is held: expected 503, got {json}"
+    );
+    assert!(common::error(&json).contains("search slots are busy"), "{json}");
+    release.send(()).unwrap();
+    holder.await.unwrap().expect("the holding search finished");
+    let (status, json) = get(pawn).await;
+    assert_eq!(status, 200, "KPvK once the slot is free: expected 200, got {json}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
