@@ -348,7 +348,7 @@ enum Line {
 
 impl Line {
     /// The kind of the line read so far (`self`) once `bytes` more of it are read.
-    fn then(self, bytes: &[u8]) -> Line {
+    fn extended(self, bytes: &[u8]) -> Line {
         if self != Line::Unknown {
             return self;
         }
@@ -362,8 +362,8 @@ impl Line {
     /// The kind of the line being read after `bytes` (a read) are read.
     fn after(self, bytes: &[u8]) -> Line {
         match bytes.iter().rposition(|&b| b == b'\n') {
-            Some(end) => Line::Unknown.then(&bytes[end + 1..]),
-            None => self.then(bytes),
+            Some(end) => Line::Unknown.extended(&bytes[end + 1..]),
+            None => self.extended(bytes),
         }
     }
 }
