@@ -11,7 +11,8 @@
 //!   with DIR (the server's table directory), one position of every material with a file
 //!   there, none asked before (so the first probe of each material is under the flood, issue
 //!   41); else three materials solved in memory, warmed up first. Prints the probes' latency
-//!   and statuses, the first probe of each material's apart, and the searches' by status.
+//!   and statuses, the first probe of each material's apart, and the searches' by status
+//!   (a 503 refused for want of a slot told from one stopped at a limit).
 //! - `files ADDR DIR [ROUNDS]`: probes one legal position of every material with a table file
 //!   in `DIR/xiangqi/<rules>` and of its colour twin (answered from the same file), under
 //!   every rule set there (ROUNDS passes, 1 by default), on one keep-alive connection, counting
@@ -39,22 +40,28 @@ const PROBES: &[&str] = &[
 /// Sends one request on a keep-alive connection; gives the status (0 when the connection
 /// failed).
 fn request(stream: &mut BufReader<TcpStream>, method: &str, path: &str, body: &[u8]) -> u16 {
+    exchange(stream, method, path, body).0
+}
+
+/// [`request`], with the answer's body (empty when the connection failed).
+fn exchange(stream: &mut BufReader<TcpStream>, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    let failed = (0, Vec::new());
     let head =
         format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n\r\n", body.len());
     let s = stream.get_mut();
     if s.write_all(head.as_bytes()).and_then(|()| s.write_all(body)).is_err() {
-        return 0;
+        return failed;
     }
     let mut line = String::new();
     if stream.read_line(&mut line).is_err() {
-        return 0;
+        return failed;
     }
     let status: u16 = line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
     let mut length = 0usize;
     loop {
         line.clear();
         if stream.read_line(&mut line).is_err() {
-            return 0;
+            return failed;
         }
         if line == "\r\n" || line.is_empty() {
             break;
@@ -65,9 +72,9 @@ fn request(stream: &mut BufReader<TcpStream>, method: &str, path: &str, body: &[
     }
     let mut buf = vec![0; length];
     if stream.read_exact(&mut buf).is_err() {
-        return 0;
+        return failed;
     }
-    status
+    (status, buf)
 }
 
 /// A connection whose reads give up after 15 s (longer than any answer within the server's
@@ -237,16 +244,19 @@ fn flood(addr: SocketAddr, seconds: u64, dir: Option<&std::path::Path>) {
         .map(|c| {
             let (stop, twixt) = (Arc::clone(&stop), Arc::clone(&twixt));
             std::thread::spawn(move || {
-                let mut answers: Vec<(u16, Duration)> = Vec::new();
+                // (status, whether refused for want of a slot, latency)
+                let mut answers: Vec<(u16, bool, Duration)> = Vec::new();
                 let mut stream = connect(addr);
                 while !stop.load(Ordering::Relaxed) {
                     let t = Instant::now();
-                    let status = if c % 2 == 0 {
-                        request(&mut stream, "POST", "/api/marine/solve?rounds=100", BIG_MARINE.as_bytes())
+                    let (status, body) = if c % 2 == 0 {
+                        exchange(&mut stream, "POST", "/api/marine/solve?rounds=100", BIG_MARINE.as_bytes())
                     } else {
-                        request(&mut stream, "POST", "/api/twixt/replay", twixt.as_bytes())
+                        exchange(&mut stream, "POST", "/api/twixt/replay", twixt.as_bytes())
                     };
-                    answers.push((status, t.elapsed()));
+                    // A search refused (no slot within the queue time) told from one stopped at a limit.
+                    let refused = String::from_utf8_lossy(&body).contains("search slots are busy");
+                    answers.push((status, refused, t.elapsed()));
                     if status == 0 {
                         stream = connect(addr);
                     }
@@ -282,7 +292,7 @@ fn flood(addr: SocketAddr, seconds: u64, dir: Option<&std::path::Path>) {
     std::thread::sleep(Duration::from_secs(seconds));
     stop.store(true, Ordering::Relaxed);
     let probed: Vec<(u16, Duration, bool)> = probers.into_iter().flat_map(|t| t.join().unwrap()).collect();
-    let answers: Vec<(u16, Duration)> = flooders.into_iter().flat_map(|t| t.join().unwrap()).collect();
+    let answers: Vec<(u16, bool, Duration)> = flooders.into_iter().flat_map(|t| t.join().unwrap()).collect();
     println!(
         "flood: 4 clients of expensive searches (Marine battle16, 1 MiB colliding Twixt records) and 16 probing {} positions ({}), {seconds} s",
         probes.len(),
@@ -309,12 +319,18 @@ fn flood(addr: SocketAddr, seconds: u64, dir: Option<&std::path::Path>) {
         let mut times: Vec<Duration> = probed.iter().filter(|p| p.0 == status).map(|p| p.1).collect();
         println!("  probes answered {status}: {}, {}", times.len(), percentiles(&mut times));
     }
-    let mut statuses: Vec<u16> = answers.iter().map(|a| a.0).collect();
-    statuses.sort_unstable();
-    statuses.dedup();
-    for status in statuses {
-        let mut times: Vec<Duration> = answers.iter().filter(|a| a.0 == status).map(|a| a.1).collect();
-        println!("  expensive requests answered {status}: {}, {}", times.len(), percentiles(&mut times));
+    let mut kinds: Vec<(u16, bool)> = answers.iter().map(|a| (a.0, a.1)).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    for (status, refused) in kinds {
+        let mut times: Vec<Duration> =
+            answers.iter().filter(|a| (a.0, a.1) == (status, refused)).map(|a| a.2).collect();
+        let why = match (status, refused) {
+            (503, true) => " (refused: no search slot within the queue time)",
+            (503, false) => " (stopped at the time or state limit)",
+            _ => "",
+        };
+        println!("  expensive requests answered {status}{why}: {}, {}", times.len(), percentiles(&mut times));
     }
 }
 
