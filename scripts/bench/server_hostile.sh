@@ -5,12 +5,16 @@
 # 1. a hostile Twixt record (1 MiB, points colliding under the old peg-map hash) against
 #    random points of the same size, through `endgame twixt replay` (CPU time);
 # 2. 500 slow connections held open while a normal client probes (`hostile slow`);
-# 3. 4 clients flooding expensive searches while 16 probe (`hostile flood`);
+# 3. 4 clients flooding expensive searches while 16 probe (`hostile flood`): positions of
+#    materials solved in memory, warmed up; then (issue 41) one position of every material of
+#    the table directory, none asked before, on a server just started over it (the first
+#    probe of each material under the flood);
 # 4. the existing load test (20,000 requests, 16 clients);
 # 5. under `ulimit -n 64`: every material of a table directory probed in a loop
-#    (`hostile files`), the server's open descriptors counted. The directory is generated
-#    once (the smallest materials, `nice`), then kept in $TABLES (default
-#    target/hostile-tables) for the next run; `SKIP_FILES=1` leaves this part out.
+#    (`hostile files`), the server's open descriptors counted.
+# The table directory is generated once (the smallest materials, `nice`), then kept in
+# $TABLES (default target/hostile-tables) for the next run; `SKIP_FILES=1` leaves out what
+# needs it.
 #
 # Usage: bash scripts/bench/server_hostile.sh [SECONDS]   (each timed phase; default 20)
 set -euo pipefail
@@ -60,6 +64,15 @@ for kind in hostile random; do
         $endgame twixt replay "$scratch/$kind.txt" > /dev/null
 done
 
+if [ -z "${SKIP_FILES:-}" ] && [ ! -f "$tables/.complete" ]; then
+    echo
+    echo "generating the smallest materials into $tables (once; nice)"
+    mkdir -p "$tables"
+    /usr/bin/time -f "generation: %e s wall, %U s user" \
+        nice -n 10 $endgame xiangqi generate --all-up-to 4 --dir "$tables" > /dev/null
+    touch "$tables/.complete"
+fi
+
 empty="$scratch/no-tables"
 mkdir -p "$empty"
 echo
@@ -69,10 +82,15 @@ start_server --dir "$empty"
 stop_server
 
 echo
-echo "== 3. 4 clients flooding searches, 16 probing ($seconds s)"
+echo "== 3. 4 clients flooding searches, 16 probing ($seconds s each)"
 start_server --dir "$empty"
 ./target/release/examples/hostile flood "$addr" "$seconds"
 stop_server
+if [ -z "${SKIP_FILES:-}" ]; then
+    start_server --dir "$tables"
+    ./target/release/examples/hostile flood "$addr" "$seconds" "$tables"
+    stop_server
+fi
 
 echo
 echo "== 4. the load test"
@@ -81,13 +99,6 @@ echo "== 4. the load test"
 if [ -z "${SKIP_FILES:-}" ]; then
     echo
     echo "== 5. ulimit -n 64: every material of $tables probed"
-    if [ ! -f "$tables/.complete" ]; then
-        echo "generating the smallest materials into $tables (once; nice)"
-        mkdir -p "$tables"
-        /usr/bin/time -f "generation: %e s wall, %U s user" \
-            nice -n 10 $endgame xiangqi generate --all-up-to 4 --dir "$tables" > /dev/null
-        touch "$tables/.complete"
-    fi
     NOFILE=64 start_server --dir "$tables"
     echo "the server's limit on open files: $(grep 'open files' "/proc/$server/limits" | awk '{print $4, "soft,", $5, "hard"}')"
     SERVER_PID=$server ./target/release/examples/hostile files "$addr" "$tables" 3

@@ -2,9 +2,11 @@
 // them takes (tables, positions, time and memory on this machine, from
 // `/api/xiangqi/estimate`) and a Generate button; then a progress bar with the time left
 // (`POST /api/xiangqi/generate`, then `GET /api/xiangqi/jobs/ID` every POLL_MS), a Cancel
-// button (`DELETE /api/xiangqi/jobs/ID`), and the analysis once the tables are there, without
-// reloading the page. A material beyond the server's memory budget (or a server that does not
-// generate) gets the commands for a bigger machine and for a cluster instead.
+// button (`DELETE /api/xiangqi/jobs/ID?ticket=T` with the ticket the POST answered, kept in
+// localStorage so that a reload or another tab of this browser can cancel too; a page
+// following a job asked for elsewhere has no Cancel), and the analysis once the tables are
+// there, without reloading the page. A material beyond the server's memory budget (or a server
+// that does not generate) gets the commands for a bigger machine and for a cluster instead.
 //
 // It fills the analysis panel's `#xq-no-table` box through xiangqi.js's `hooks.noTable`,
 // which calls it again at every redraw of the panel: what a material's generation has reached
@@ -25,6 +27,18 @@ let shown = null;
 const finished = new Set();
 
 const enc = encodeURIComponent;
+
+/// The tickets this browser was given, by job (localStorage: a reload or another tab can
+/// cancel what this browser asked for).
+const TICKETS = 'endgame.jobTickets';
+function tickets() {
+  try { return JSON.parse(localStorage.getItem(TICKETS) ?? '{}') ?? {}; } catch { return {}; }
+}
+function keepTicket(job, ticket) {
+  const all = tickets();
+  if (ticket) all[job] = ticket; else delete all[job];
+  try { localStorage.setItem(TICKETS, JSON.stringify(all)); } catch { /* this tab only */ }
+}
 const rulesName = (rules) => t(RULES.find((r) => r.value === rules)?.key ?? rules);
 
 hooks.noTable.push((box, { material, rules, fen, error, reload }) => {
@@ -108,14 +122,19 @@ async function start(entry) {
     paint(entry);
     return;
   }
-  if (answer.state === 'done') finish(entry);
-  else follow(entry, answer.job, answer);
+  if (answer.state === 'done') {
+    finish(entry);
+  } else {
+    if (answer.ticket) keepTicket(answer.job, answer.ticket);
+    follow(entry, answer.job, answer);
+  }
 }
 
 /// Follows a job to its end, drawing its progress.
 async function follow(entry, job, status) {
   entry.phase = 'following';
   entry.job = job;
+  entry.ticket = tickets()[job] ?? null;
   entry.status = status;
   entry.cancelling = false;
   entry.error = null;
@@ -129,6 +148,7 @@ async function follow(entry, job, status) {
         entry.status = await api(`/api/xiangqi/jobs/${entry.job}`);
       } catch (err) {
         // 404: the server forgot the job (it restarted): ask for the material again.
+        if (err.status === 404) keepTicket(entry.job, null);
         entry.phase = err.status === 404 ? 'estimating' : 'error';
         entry.error = err.message;
         paint(entry);
@@ -142,6 +162,7 @@ async function follow(entry, job, status) {
   }
   if (entry.phase !== 'following') return;
   const s = entry.status;
+  keepTicket(entry.job, null);
   if (s.state === 'done') {
     finish(entry);
   } else {
@@ -152,13 +173,22 @@ async function follow(entry, job, status) {
   }
 }
 
-/// The Cancel button.
+/// The Cancel button: withdraws this browser's request; the job stops unless another request
+/// still holds it (then it goes on, and this page follows it without Cancel).
 async function cancel(entry) {
   entry.cancelling = true;
   paint(entry);
   try {
-    const res = await fetch(`/api/xiangqi/jobs/${entry.job}`, { method: 'DELETE' });
-    if (!res.ok && res.status !== 404) throw new Error((await res.json().catch(() => ({}))).error ?? t('error.http', res.status, res.statusText));
+    const res = await fetch(`/api/xiangqi/jobs/${entry.job}?ticket=${enc(entry.ticket ?? '')}`, { method: 'DELETE' });
+    const answer = await res.json().catch(() => ({}));
+    if (!res.ok && res.status !== 404) throw new Error(answer.error ?? t('error.http', res.status, res.statusText));
+    keepTicket(entry.job, null);
+    entry.ticket = null;
+    if (answer.others > 0) {
+      entry.cancelling = false;
+      entry.note = { key: 'gen.stillWanted' };
+      paint(entry);
+    }
   } catch (err) {
     entry.cancelling = false;
     entry.error = err.message === 'Failed to fetch' ? t('error.network') : err.message;
@@ -279,7 +309,10 @@ function progress(entry) {
     out.push(el('div', { class: 'muted', id: 'xq-gen-left' }, left));
   }
   if (entry.error) out.push(el('div', { class: 'error', id: 'xq-gen-error' }, entry.error));
-  out.push(el('div', { class: 'row' },
-    el('button', { id: 'xq-gen-cancel', disabled: !!entry.cancelling, onclick: () => cancel(entry), i18n: entry.cancelling ? 'gen.cancelling' : 'gen.cancel' })));
+  // Only the browser that asked for the job may cancel it.
+  if (entry.ticket) {
+    out.push(el('div', { class: 'row' },
+      el('button', { id: 'xq-gen-cancel', disabled: !!entry.cancelling, onclick: () => cancel(entry), i18n: entry.cancelling ? 'gen.cancelling' : 'gen.cancel' })));
+  }
   return out;
 }

@@ -5,9 +5,14 @@
 //!   request head one byte a second (reopening those the server closes) while one client
 //!   probes on a keep-alive connection and another on a new connection per probe; then how
 //!   long the server kept the slow connections open.
-//! - `flood ADDR [SECONDS]`: 4 clients send expensive searches back to back (Marine battles
-//!   of hundreds of millions of states, 1 MiB Twixt records whose points collide under the
-//!   old peg-map hash) while 16 clients probe Xiangqi positions on keep-alive connections.
+//! - `flood ADDR [SECONDS] [DIR]`: 4 clients send expensive searches back to back (Marine
+//!   battles of hundreds of millions of states, 1 MiB Twixt records whose points collide under
+//!   the old peg-map hash) while 16 clients probe Xiangqi positions on keep-alive connections:
+//!   with DIR (the server's table directory), one position of every material with a file
+//!   there, none asked before (so the first probe of each material is under the flood, issue
+//!   41); else three materials solved in memory, warmed up first. Prints the probes' latency
+//!   and statuses, the first probe of each material's apart, and the searches' by status
+//!   (a 503 refused for want of a slot told from one stopped at a limit).
 //! - `files ADDR DIR [ROUNDS]`: probes one legal position of every material with a table file
 //!   in `DIR/xiangqi/<rules>` and of its colour twin (answered from the same file), under
 //!   every rule set there (ROUNDS passes, 1 by default), on one keep-alive connection, counting
@@ -21,6 +26,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use endgame_xiangqi::{Material, MaterialIndex, Rules};
+
 const BIG_MARINE: &str = include_str!("../../marine/tests/data/battle16.txt");
 
 /// Positions of materials solved in memory (warmed up before measuring).
@@ -33,22 +40,28 @@ const PROBES: &[&str] = &[
 /// Sends one request on a keep-alive connection; gives the status (0 when the connection
 /// failed).
 fn request(stream: &mut BufReader<TcpStream>, method: &str, path: &str, body: &[u8]) -> u16 {
+    exchange(stream, method, path, body).0
+}
+
+/// [`request`], with the answer's body (empty when the connection failed).
+fn exchange(stream: &mut BufReader<TcpStream>, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    let failed = (0, Vec::new());
     let head =
         format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n\r\n", body.len());
     let s = stream.get_mut();
     if s.write_all(head.as_bytes()).and_then(|()| s.write_all(body)).is_err() {
-        return 0;
+        return failed;
     }
     let mut line = String::new();
     if stream.read_line(&mut line).is_err() {
-        return 0;
+        return failed;
     }
     let status: u16 = line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
     let mut length = 0usize;
     loop {
         line.clear();
         if stream.read_line(&mut line).is_err() {
-            return 0;
+            return failed;
         }
         if line == "\r\n" || line.is_empty() {
             break;
@@ -59,9 +72,9 @@ fn request(stream: &mut BufReader<TcpStream>, method: &str, path: &str, body: &[
     }
     let mut buf = vec![0; length];
     if stream.read_exact(&mut buf).is_err() {
-        return 0;
+        return failed;
     }
-    status
+    (status, buf)
 }
 
 /// A connection whose reads give up after 15 s (longer than any answer within the server's
@@ -211,24 +224,39 @@ fn hostile_twixt() -> String {
     text
 }
 
-fn flood(addr: SocketAddr, seconds: u64) {
-    warm_up(addr);
+fn flood(addr: SocketAddr, seconds: u64, dir: Option<&std::path::Path>) {
+    let probes: Vec<String> = match dir {
+        Some(dir) => {
+            positions(&materials(dir)).into_iter().map(|(_, fen)| format!("/api/xiangqi?fen={fen}")).collect()
+        }
+        None => {
+            warm_up(addr);
+            PROBES.iter().map(|p| (*p).to_string()).collect()
+        }
+    };
+    assert!(!probes.is_empty(), "no material with a table file to probe");
+    let probes = Arc::new(probes);
+    // The probes asked at least once, by index: the first probe of each is told apart.
+    let asked = Arc::new(std::sync::Mutex::new(std::collections::HashSet::new()));
     let twixt = Arc::new(hostile_twixt());
     let stop = Arc::new(AtomicBool::new(false));
     let flooders: Vec<_> = (0..4)
         .map(|c| {
             let (stop, twixt) = (Arc::clone(&stop), Arc::clone(&twixt));
             std::thread::spawn(move || {
-                let mut answers: Vec<(u16, Duration)> = Vec::new();
+                // (status, whether refused for want of a slot, latency)
+                let mut answers: Vec<(u16, bool, Duration)> = Vec::new();
                 let mut stream = connect(addr);
                 while !stop.load(Ordering::Relaxed) {
                     let t = Instant::now();
-                    let status = if c % 2 == 0 {
-                        request(&mut stream, "POST", "/api/marine/solve?rounds=100", BIG_MARINE.as_bytes())
+                    let (status, body) = if c % 2 == 0 {
+                        exchange(&mut stream, "POST", "/api/marine/solve?rounds=100", BIG_MARINE.as_bytes())
                     } else {
-                        request(&mut stream, "POST", "/api/twixt/replay", twixt.as_bytes())
+                        exchange(&mut stream, "POST", "/api/twixt/replay", twixt.as_bytes())
                     };
-                    answers.push((status, t.elapsed()));
+                    // A search refused (no slot within the queue time) told from one stopped at a limit.
+                    let refused = String::from_utf8_lossy(&body).contains("search slots are busy");
+                    answers.push((status, refused, t.elapsed()));
                     if status == 0 {
                         stream = connect(addr);
                     }
@@ -240,43 +268,69 @@ fn flood(addr: SocketAddr, seconds: u64) {
     std::thread::sleep(Duration::from_millis(500));
     let probers: Vec<_> = (0..16)
         .map(|c| {
-            let stop = Arc::clone(&stop);
+            let (stop, probes, asked) = (Arc::clone(&stop), Arc::clone(&probes), Arc::clone(&asked));
             std::thread::spawn(move || {
                 let mut stream = connect(addr);
-                let (mut latencies, mut errors) = (Vec::new(), 0usize);
-                let mut i = c;
+                // (status, latency, whether it was the first probe of its material)
+                let mut answers: Vec<(u16, Duration, bool)> = Vec::new();
+                let mut i = c * probes.len() / 16;
                 while !stop.load(Ordering::Relaxed) {
+                    let at = i % probes.len();
+                    let first = asked.lock().unwrap().insert(at);
                     let t = Instant::now();
-                    if request(&mut stream, "GET", PROBES[i % PROBES.len()], b"") != 200 {
-                        errors += 1;
+                    let status = request(&mut stream, "GET", &probes[at], b"");
+                    answers.push((status, t.elapsed(), first));
+                    if status != 200 {
                         stream = connect(addr);
                     }
-                    latencies.push(t.elapsed());
                     i += 1;
                 }
-                (latencies, errors)
+                answers
             })
         })
         .collect();
     std::thread::sleep(Duration::from_secs(seconds));
     stop.store(true, Ordering::Relaxed);
-    let (mut latencies, mut errors) = (Vec::new(), 0);
-    for t in probers {
-        let (l, e) = t.join().unwrap();
-        latencies.extend(l);
-        errors += e;
-    }
-    let answers: Vec<(u16, Duration)> = flooders.into_iter().flat_map(|t| t.join().unwrap()).collect();
+    let probed: Vec<(u16, Duration, bool)> = probers.into_iter().flat_map(|t| t.join().unwrap()).collect();
+    let answers: Vec<(u16, bool, Duration)> = flooders.into_iter().flat_map(|t| t.join().unwrap()).collect();
     println!(
-        "flood: 4 clients of expensive searches (Marine battle16, 1 MiB colliding Twixt records) and 16 probing, {seconds} s"
+        "flood: 4 clients of expensive searches (Marine battle16, 1 MiB colliding Twixt records) and 16 probing {} positions ({}), {seconds} s",
+        probes.len(),
+        if dir.is_some() {
+            "one of each material with a table file, none asked before"
+        } else {
+            "solved in memory, warmed up"
+        }
     );
+    let mut latencies: Vec<Duration> = probed.iter().map(|p| p.1).collect();
+    let errors = probed.iter().filter(|p| p.0 != 200).count();
     println!("  {} probes: {}; errors: {errors}", latencies.len(), percentiles(&mut latencies));
-    let mut statuses: Vec<u16> = answers.iter().map(|a| a.0).collect();
+    let mut firsts: Vec<Duration> = probed.iter().filter(|p| p.2).map(|p| p.1).collect();
+    let first_errors = probed.iter().filter(|p| p.2 && p.0 != 200).count();
+    println!(
+        "  the first probe of each: {}: {}; errors: {first_errors}",
+        firsts.len(),
+        percentiles(&mut firsts)
+    );
+    let mut statuses: Vec<u16> = probed.iter().map(|p| p.0).collect();
     statuses.sort_unstable();
     statuses.dedup();
-    for status in statuses {
-        let mut times: Vec<Duration> = answers.iter().filter(|a| a.0 == status).map(|a| a.1).collect();
-        println!("  expensive requests answered {status}: {}, {}", times.len(), percentiles(&mut times));
+    for status in statuses.into_iter().filter(|&s| s != 200) {
+        let mut times: Vec<Duration> = probed.iter().filter(|p| p.0 == status).map(|p| p.1).collect();
+        println!("  probes answered {status}: {}, {}", times.len(), percentiles(&mut times));
+    }
+    let mut kinds: Vec<(u16, bool)> = answers.iter().map(|a| (a.0, a.1)).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    for (status, refused) in kinds {
+        let mut times: Vec<Duration> =
+            answers.iter().filter(|a| (a.0, a.1) == (status, refused)).map(|a| a.2).collect();
+        let why = match (status, refused) {
+            (503, true) => " (refused: no search slot within the queue time)",
+            (503, false) => " (stopped at the time or state limit)",
+            _ => "",
+        };
+        println!("  expensive requests answered {status}{why}: {}, {}", times.len(), percentiles(&mut times));
     }
 }
 
@@ -284,11 +338,10 @@ fn open_descriptors(pid: &str) -> Option<usize> {
     Some(std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?.count())
 }
 
-fn files(addr: SocketAddr, dir: &std::path::Path, rounds: usize) {
-    use endgame_xiangqi::MaterialIndex;
-    use endgame_xiangqi::{Material, Rules};
-    // Every material with a WDL file under every rule set's directory, and its colour twin
-    // (answered from the same file where the rules treat both sides alike).
+/// Every material with a WDL file under every rule set's directory of `dir`, and its colour
+/// twin (answered from the same file where the rules treat both sides alike), sorted by rule
+/// set and material.
+fn materials(dir: &std::path::Path) -> Vec<(Rules, Material)> {
     let mut materials: Vec<(Rules, Material)> = Vec::new();
     for rules in Rules::ALL {
         let Ok(entries) = std::fs::read_dir(dir.join("xiangqi").join(rules.name())) else { continue };
@@ -306,8 +359,12 @@ fn files(addr: SocketAddr, dir: &std::path::Path, rounds: usize) {
     }
     materials.sort_by_key(|(r, m)| (r.name(), m.to_string()));
     materials.dedup();
-    // One legal position of each material, as a FEN.
-    let fens: Vec<(Material, String)> = materials
+    materials
+}
+
+/// One legal position of each of `materials` that has one, as a query (`FEN&rules=R`).
+fn positions(materials: &[(Rules, Material)]) -> Vec<(Material, String)> {
+    materials
         .iter()
         .filter_map(|&(rules, m)| {
             let index = MaterialIndex::new(m);
@@ -317,7 +374,12 @@ fn files(addr: SocketAddr, dir: &std::path::Path, rounds: usize) {
                 Some((m, format!("{}&rules={}", p.setup().to_string().replace(' ', "%20"), rules.name())))
             })
         })
-        .collect();
+        .collect()
+}
+
+fn files(addr: SocketAddr, dir: &std::path::Path, rounds: usize) {
+    let materials = materials(dir);
+    let fens = positions(&materials);
     let pid = std::env::var("SERVER_PID").ok();
     let mut stream = connect(addr);
     let (mut latencies, mut errors) = (Vec::new(), Vec::new());
@@ -363,7 +425,7 @@ fn main() {
     let number = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("a number"));
     match args[0].as_str() {
         "slow" => slow(addr, number(2, 500) as usize, number(3, 20)),
-        "flood" => flood(addr, number(2, 20)),
+        "flood" => flood(addr, number(2, 20), args.get(3).map(std::path::Path::new)),
         "files" => files(addr, std::path::Path::new(args.get(2).expect("DIR")), number(3, 1) as usize),
         _ => panic!("{usage}"),
     }

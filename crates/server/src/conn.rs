@@ -18,7 +18,9 @@
 //! - **a write time limit** ([`Limits::write_time`]): an answer the client does not read
 //!   within that time (no progress writing) closes the connection;
 //! - the body's time limit is the handlers' ([`crate::api`] reads bodies under
-//!   [`Limits::body_time`]).
+//!   [`Limits::body_time`]);
+//! - **a head size limit** ([`MAX_HEAD`], 8 KiB: the page's requests take about 1 KiB): a
+//!   longer request head gets 431, or 414 when its request line alone is that long;
 //! - **accept errors** (descriptors exhausted) pause the loop briefly; they never end it.
 //!
 //! hyper answers a request it cannot parse (400, 414, 431) itself, with an empty body; the
@@ -45,8 +47,13 @@ use tokio::time::Sleep;
 use crate::Limits;
 use crate::descriptors::Budget;
 
-/// The largest request head hyper reads (its read buffer): 64 KiB. A longer head gets 431.
-pub const MAX_HEAD: usize = 64 << 10;
+/// The largest request head (request line and headers) the server reads: 8 KiB. A longer one
+/// gets 431 (414 when its request line alone is that long). The page's requests take about
+/// 1 KiB, so a browser's cookies for the host may take most of the rest.
+pub const MAX_HEAD: usize = 8 << 10;
+
+/// The most hyper keeps in its read buffer (a body is read through it in parts).
+const READ_BUFFER: usize = 64 << 10;
 
 /// A connection idle for less than this is not closed to make room for a new one.
 pub const GRACE: Duration = Duration::from_millis(20);
@@ -174,7 +181,8 @@ pub(crate) async fn serve(
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_time)
         .keep_alive(true)
-        .max_buf_size(MAX_HEAD);
+        .max_header_size(MAX_HEAD)
+        .max_buf_size(READ_BUFFER);
     let builder = Arc::new(builder);
     tokio::pin!(shutdown);
     loop {
@@ -291,20 +299,29 @@ fn json_answer(status: u16, reason: &str, message: &str, headers: &[&str]) -> Ve
 }
 
 /// hyper's own answer to a request it could not parse (an empty body): its replacement.
-fn replacement(buf: &[u8]) -> Option<Vec<u8>> {
+/// `in_request_line`: whether the line read last looks like a request line (a head too long
+/// while its request line is read is a path too long: 414, not 431).
+fn replacement(buf: &[u8], in_request_line: bool) -> Option<Vec<u8>> {
+    let kib = MAX_HEAD >> 10;
     let (status, reason, message) = if buf.starts_with(b"HTTP/1.1 400 ") {
         (
             400,
             "Bad Request",
-            "the request is not valid HTTP/1.1 (its request line or a header could not be read)",
+            "the request is not valid HTTP/1.1 (its request line or a header could not be read)".to_string(),
         )
-    } else if buf.starts_with(b"HTTP/1.1 414 ") {
-        (414, "URI Too Long", "the request's path and query are longer than the server reads")
+    } else if buf.starts_with(b"HTTP/1.1 414 ") || (buf.starts_with(b"HTTP/1.1 431 ") && in_request_line) {
+        (
+            414,
+            "URI Too Long",
+            format!("the request's path and query are longer than the server reads ({kib} KiB)"),
+        )
     } else if buf.starts_with(b"HTTP/1.1 431 ") {
         (
             431,
             "Request Header Fields Too Large",
-            "the request's head is longer than the server reads (64 KiB)",
+            format!(
+                "the request's head (its request line and headers, cookies included) is longer than the server reads ({kib} KiB)"
+            ),
         )
     } else {
         return None;
@@ -315,7 +332,40 @@ fn replacement(buf: &[u8]) -> Option<Vec<u8>> {
         return None;
     }
     let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
-    head.lines().any(|l| l.trim() == "content-length: 0").then(|| json_answer(status, reason, message, &[]))
+    head.lines().any(|l| l.trim() == "content-length: 0").then(|| json_answer(status, reason, &message, &[]))
+}
+
+/// What the line read last looks like, from its first space or colon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Line {
+    /// Neither seen yet.
+    Unknown,
+    /// A space first: `METHOD SP TARGET ...`.
+    Request,
+    /// A colon first: `Name: value`.
+    Header,
+}
+
+impl Line {
+    /// The kind of the line read so far (`self`) once `bytes` more of it are read.
+    fn extended(self, bytes: &[u8]) -> Line {
+        if self != Line::Unknown {
+            return self;
+        }
+        match bytes.iter().find(|&&b| b == b' ' || b == b':') {
+            Some(b' ') => Line::Request,
+            Some(_) => Line::Header,
+            None => Line::Unknown,
+        }
+    }
+
+    /// The kind of the line being read after `bytes` (a read) are read.
+    fn after(self, bytes: &[u8]) -> Line {
+        match bytes.iter().rposition(|&b| b == b'\n') {
+            Some(end) => Line::Unknown.extended(&bytes[end + 1..]),
+            None => self.extended(bytes),
+        }
+    }
 }
 
 /// A connection's stream: JSON for hyper's own error answers, and a time limit on writes that
@@ -328,11 +378,13 @@ struct Guarded {
     /// A replacement answer still to write, and how much of it is written.
     pending: Vec<u8>,
     written: usize,
+    /// The line being read (a 431 while a request line is read is a 414).
+    line: Line,
 }
 
 impl Guarded {
     fn new(inner: TcpStream, write_time: Duration) -> Self {
-        Guarded { inner, write_time, stalled: None, pending: Vec::new(), written: 0 }
+        Guarded { inner, write_time, stalled: None, pending: Vec::new(), written: 0, line: Line::Unknown }
     }
 
     /// `Pending` while a write makes no progress; an error once that lasts `write_time`.
@@ -375,7 +427,11 @@ impl Guarded {
 
 impl AsyncRead for Guarded {
     fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let read = Pin::new(&mut this.inner).poll_read(cx, buf);
+        this.line = this.line.after(&buf.filled()[before..]);
+        read
     }
 }
 
@@ -383,7 +439,7 @@ impl AsyncWrite for Guarded {
     fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         ready!(this.poll_pending(cx))?;
-        if let Some(answer) = replacement(buf) {
+        if let Some(answer) = replacement(buf, this.line == Line::Request) {
             // Taken whole; written by this call or the flush that follows.
             this.pending = answer;
             this.written = 0;
@@ -461,7 +517,7 @@ mod tests {
     fn hyper_error_answers_are_replaced_by_json() {
         let hyper_400 =
             b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\ndate: Mon, 01 Dec 2026 00:00:00 GMT\r\n\r\n";
-        let answer = String::from_utf8(replacement(hyper_400).unwrap()).unwrap();
+        let answer = String::from_utf8(replacement(hyper_400, false).unwrap()).unwrap();
         let (head, body) = answer.split_once("\r\n\r\n").unwrap();
         assert!(head.starts_with("HTTP/1.1 400 Bad Request\r\n"), "{head}");
         assert!(head.contains(&format!("content-length: {}", body.len())), "{head}");
@@ -469,12 +525,31 @@ mod tests {
         assert!(json["error"].as_str().unwrap().contains("not valid HTTP/1.1"));
         for status in ["414 URI Too Long", "431 Request Header Fields Too Large"] {
             let head = format!("HTTP/1.1 {status}\r\ncontent-length: 0\r\n\r\n");
-            assert!(replacement(head.as_bytes()).is_some(), "{status}");
+            let answer = replacement(head.as_bytes(), false).unwrap();
+            assert!(answer.starts_with(format!("HTTP/1.1 {status}\r\n").as_bytes()), "{status}");
         }
+        // A head too long while its request line is read: the path is too long.
+        let hyper_431 = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n\r\n";
+        assert!(replacement(hyper_431, true).unwrap().starts_with(b"HTTP/1.1 414 URI Too Long\r\n"));
         // The server's own answers (a body, or another status) pass untouched.
-        assert!(replacement(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 12\r\n\r\n").is_none());
-        assert!(replacement(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n{}").is_none());
-        assert!(replacement(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").is_none());
-        assert!(replacement(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n").is_none());
+        for answer in [
+            &b"HTTP/1.1 400 Bad Request\r\ncontent-length: 12\r\n\r\n"[..],
+            b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n{}",
+            b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n",
+            b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n",
+        ] {
+            assert!(replacement(answer, true).is_none(), "{}", String::from_utf8_lossy(answer));
+        }
+    }
+
+    #[test]
+    fn the_line_being_read_is_told_by_its_first_space_or_colon() {
+        let read = |chunks: &[&[u8]]| chunks.iter().fold(Line::Unknown, |line, c| line.after(c));
+        assert_eq!(read(&[b"GET /api/xiangqi?fen=", b"xxxx"]), Line::Request);
+        assert_eq!(read(&[b"GE", b"T /xxx"]), Line::Request);
+        assert_eq!(read(&[b"GET / HTTP/1.1\r\nHost: a\r\nX-Long: x", b"x y"]), Line::Header);
+        assert_eq!(read(&[b"GET / HTTP/1.1\r\nX-Lo", b"ng"]), Line::Unknown);
+        // A request after a keep-alive request.
+        assert_eq!(read(&[b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", b"POST /x"]), Line::Request);
     }
 }

@@ -8,11 +8,12 @@
 //!   new one), a time limit on request heads and idle keep-alive, on bodies and on writes;
 //!   descriptors shared between connections and table files ([`descriptors`]);
 //! - **work**: bodies over [`MAX_BODY`] bytes get 413; *searches* (Marine, Cheesy Chess,
-//!   Twixt, Xiangqi statistics and the in-memory solve of a small material) run on their own
-//!   pool of [`Limits::workers`] low-priority threads, wait at most [`Limits::queue_time`] for
-//!   one (else 503 at once), and are cancelled when they pass [`Limits::search_time`] (503);
-//!   *probes* (a Xiangqi position from its tables: microseconds) run on their own slots and
-//!   never wait behind a search;
+//!   Twixt, and the Xiangqi requests that may solve a small material in memory: one without
+//!   table files) run on their own pool of [`Limits::workers`] low-priority threads, wait at
+//!   most [`Limits::queue_time`] for one (else 503 at once), and are cancelled when they pass
+//!   [`Limits::search_time`] (503); *probes* (a Xiangqi position or statistics from table
+//!   files or memory: microseconds, the first of a material with files included) run on their
+//!   own slots and never wait behind a search ([`xiangqi`]);
 //! - **origins** ([`guard`]): requests under a `Host` that is not an address of the server or
 //!   an allowed name, and writes from another site's page, get 403;
 //! - **errors**: every error is `{"error": "..."}` with the message the command-line tool

@@ -169,10 +169,18 @@ impl FromQuery for StatsRequest {
     }
 }
 
-/// `GET` and `DELETE /api/xiangqi/jobs/ID`: the job's number, no query.
+/// `GET /api/xiangqi/jobs/ID`: the job's number, no query.
 pub(crate) struct JobRequest {
     /// The job's number.
     pub id: u64,
+}
+
+/// The number of the job in the path of `parts`.
+async fn job_id(parts: &mut Parts, state: &Arc<AppState>) -> Result<u64, ApiError> {
+    let Path(text) = Path::<String>::from_request_parts(parts, state)
+        .await
+        .map_err(|e| ApiError::bad_request(format!("path: {}", e.body_text())))?;
+    text.parse().map_err(|_| ApiError::bad_request(format!("job {text:?}: expected the number of a job")))
 }
 
 impl FromRequestParts<Arc<AppState>> for JobRequest {
@@ -180,13 +188,26 @@ impl FromRequestParts<Arc<AppState>> for JobRequest {
 
     async fn from_request_parts(parts: &mut Parts, state: &Arc<AppState>) -> Result<Self, ApiError> {
         QueryParams::read(parts, &[])?;
-        let Path(text) = Path::<String>::from_request_parts(parts, state)
-            .await
-            .map_err(|e| ApiError::bad_request(format!("path: {}", e.body_text())))?;
-        let id = text
-            .parse()
-            .map_err(|_| ApiError::bad_request(format!("job {text:?}: expected the number of a job")))?;
-        Ok(JobRequest { id })
+        Ok(JobRequest { id: job_id(parts, state).await? })
+    }
+}
+
+/// `DELETE /api/xiangqi/jobs/ID?ticket=T`: the job's number and the ticket its request was
+/// given (`None`: not given; the handler says what is missing).
+pub(crate) struct CancelRequest {
+    /// The job's number.
+    pub id: u64,
+    /// The ticket.
+    pub ticket: Option<String>,
+}
+
+impl FromRequestParts<Arc<AppState>> for CancelRequest {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &Arc<AppState>) -> Result<Self, ApiError> {
+        let query = QueryParams::read(parts, &["ticket"])?;
+        let ticket = query.get("ticket").map(str::to_string);
+        Ok(CancelRequest { id: job_id(parts, state).await?, ticket })
     }
 }
 

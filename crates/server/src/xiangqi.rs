@@ -5,10 +5,15 @@
 //! memory when they have no file. A request never generates a file; a material that needs
 //! one gets 404 with the command that generates it.
 //!
-//! A position is a *probe* (microseconds: [`AppState::probe`]) once its material has answered
-//! once; its first request may have to solve small materials in memory (a fraction of a
-//! second), so it runs as a *search* ([`AppState::search`]), as statistics do (they count a
-//! whole table). Messages name table files relative to the table directory.
+//! A position is a *probe* (microseconds: [`AppState::probe`]) when its answer only reads
+//! files or memory: its material has answered before, or it and every material its captures
+//! lead to have table files (opening one reads its header only). Only a request that may have
+//! to solve a material in memory (a fraction of a second) runs as a *search*
+//! ([`AppState::search`]): a material of up to 4 men without files, among the position's own
+//! and those its captures lead to. The statistics are a probe too when the material has a file
+//! (read from its header), else a search (they count a whole table). So the first probe of a
+//! material with files, after a restart too, never waits behind searches. Messages name table
+//! files relative to the table directory.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -19,6 +24,7 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use endgame_core::table::open_files::OpenFiles;
 use endgame_xiangqi::probe::{Probe, ProbeError};
+use endgame_xiangqi::store::source::SOLVE_ON_THE_FLY_MEN;
 use endgame_xiangqi::{Material, Position, Rules, Tablebases, report};
 
 use crate::request::{MaterialRequest, Parsed, PositionRequest, StatsRequest};
@@ -75,6 +81,24 @@ impl Stores {
         self.ready.lock().unwrap_or_else(PoisonError::into_inner).contains(&(rule_index(rules), material))
     }
 
+    /// Whether answering a position of `material` may solve a material in memory (search
+    /// work): one of at most [`SOLVE_ON_THE_FLY_MEN`] men, `material` or one its captures lead
+    /// to, that has no table file (its own or its colour twin's) and has not answered before.
+    /// A larger material without files is answered 404 at once (before any capture is looked
+    /// at, when it is the position's). A few `stat` calls; asked until the material has
+    /// answered once.
+    fn may_solve(&self, rules: Rules, material: Material) -> bool {
+        let tables = self.get(rules);
+        let small = |m: Material| m.men() <= SOLVE_ON_THE_FLY_MEN;
+        if !small(material) && !tables.has_file(material) {
+            return false;
+        }
+        material
+            .with_smaller()
+            .into_iter()
+            .any(|m| small(m) && !self.is_ready(rules, m) && !tables.has_file(m))
+    }
+
     fn set_ready(&self, rules: Rules, material: Material) {
         self.ready.lock().unwrap_or_else(PoisonError::into_inner).insert((rule_index(rules), material));
     }
@@ -108,15 +132,25 @@ pub(crate) async fn position(
 ) -> Result<Response, ApiError> {
     let material = position.material();
     let ready = state.xiangqi.is_ready(rules, material);
-    let work = {
-        let state = Arc::clone(&state);
-        move || answer(&state, rules, &position)
+    // Whether the answer may solve in memory is asked on the probe's thread (it reads the
+    // directory); then the answer waits for a search slot.
+    let shared = Arc::clone(&state);
+    let probed = state
+        .probe(move || {
+            (ready || !shared.xiangqi.may_solve(rules, material)).then(|| answer(&shared, rules, &position))
+        })
+        .await?;
+    let json = match probed {
+        Some(json) => json?,
+        None => {
+            let shared = Arc::clone(&state);
+            state.search(move |_| answer(&shared, rules, &position)).await??
+        }
     };
-    let answer = if ready { state.probe(work).await?? } else { state.search(move |_| work()).await?? };
     if !ready {
         state.xiangqi.set_ready(rules, material);
     }
-    Ok(Json(answer).into_response())
+    Ok(Json(json).into_response())
 }
 
 /// The answer for a position: value, moves, main line.
@@ -134,13 +168,30 @@ pub(crate) async fn stats(
     State(state): State<Arc<AppState>>,
     Parsed(StatsRequest(MaterialRequest { rules, material })): Parsed<StatsRequest>,
 ) -> Result<Response, ApiError> {
-    let tables = state.xiangqi.get(rules);
-    let stores = Arc::clone(&state);
-    response::searched(&state, move |_| {
-        let s = tables
-            .stats(material)
-            .map_err(|e| probe_error(&stores.xiangqi, &format!("material {material}"), &e))?;
-        Ok(report::stats_json(material, rules, &s))
-    })
-    .await
+    // From its file's header, or 404 at once for a material too large to solve in memory: a
+    // probe; else a search.
+    let shared = Arc::clone(&state);
+    let probed = state
+        .probe(move || {
+            (shared.xiangqi.get(rules).has_file(material) || material.men() > SOLVE_ON_THE_FLY_MEN)
+                .then(|| statistics(&shared, rules, material))
+        })
+        .await?;
+    match probed {
+        Some(json) => Ok(Json(json?).into_response()),
+        None => {
+            let shared = Arc::clone(&state);
+            response::searched(&state, move |_| statistics(&shared, rules, material)).await
+        }
+    }
+}
+
+/// A material's statistics (counted when it was solved in memory).
+fn statistics(state: &AppState, rules: Rules, material: Material) -> Result<serde_json::Value, ApiError> {
+    let s = state
+        .xiangqi
+        .get(rules)
+        .stats(material)
+        .map_err(|e| probe_error(&state.xiangqi, &format!("material {material}"), &e))?;
+    Ok(report::stats_json(material, rules, &s))
 }

@@ -166,9 +166,14 @@ async fn over_the_budget_the_answer_is_413_with_the_estimate() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The ticket a `POST /api/xiangqi/generate` answer gives.
+fn ticket(answer: &Value) -> &str {
+    answer["ticket"].as_str().unwrap_or_else(|| panic!("no ticket in {answer}"))
+}
+
 /// Two requests share a job; a job queued behind it is cancelled at once; the running one is
-/// cancelled once it has finished some tables, which stay; a new server over the same
-/// directory (a restart) generates only the rest.
+/// cancelled once both requests withdrew and it has finished some tables, which stay; a new
+/// server over the same directory (a restart) generates only the rest.
 #[tokio::test]
 async fn jobs_are_shared_cancelled_and_resumed_after_a_restart() {
     let dir = temp_dir("cancel");
@@ -179,18 +184,26 @@ async fn jobs_are_shared_cancelled_and_resumed_after_a_restart() {
     let (status, joined) = call(&first, "POST", &format!("/api/xiangqi/generate?material={LARGER}")).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{joined}");
     assert_eq!(joined["job"].as_u64(), Some(id));
+    assert_ne!(ticket(&joined), ticket(&job), "each request its own ticket");
     let (status, queued) = call(&first, "POST", &format!("/api/xiangqi/generate?material={SMALL}")).await;
     assert_eq!(status, StatusCode::ACCEPTED);
     assert_eq!(queued["state"], "queued", "{queued}");
     let small = queued["job"].as_u64().unwrap();
     assert_ne!(small, id);
-    let (status, cancelled) = call(&first, "DELETE", &format!("/api/xiangqi/jobs/{small}")).await;
+    let uri = format!("/api/xiangqi/jobs/{small}?ticket={}", ticket(&queued));
+    let (status, cancelled) = call(&first, "DELETE", &uri).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(cancelled["state"], "cancelled", "{cancelled}");
+    assert_eq!((cancelled["state"].as_str(), cancelled["others"].as_u64()), (Some("cancelled"), Some(0)));
 
     let seen = follow(&first, id, |j| j["materials_done"].as_u64() >= Some(1)).await;
     assert_eq!(seen.last().unwrap()["state"], "running", "{seen:?}");
-    let (status, stopped) = call(&first, "DELETE", &format!("/api/xiangqi/jobs/{id}")).await;
+    // The first request withdraws: the second still holds the job, which goes on.
+    let (status, withdrawn) =
+        call(&first, "DELETE", &format!("/api/xiangqi/jobs/{id}?ticket={}", ticket(&job))).await;
+    assert_eq!(status, StatusCode::OK, "{withdrawn}");
+    assert_eq!((withdrawn["state"].as_str(), withdrawn["others"].as_u64()), (Some("running"), Some(1)));
+    let (status, stopped) =
+        call(&first, "DELETE", &format!("/api/xiangqi/jobs/{id}?ticket={}", ticket(&joined))).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(stopped["state"], "cancelled", "{stopped}");
     let (_, after) = call(&first, "GET", &format!("/api/xiangqi/jobs/{id}")).await;
@@ -263,5 +276,194 @@ async fn without_generation_and_with_bad_requests() {
     let (status, json) = call(&on, "PUT", "/api/xiangqi/jobs/1").await;
     assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED, "{json}");
     assert_eq!(tables(&dir), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 41: what one client can do to the jobs of others. A job is cancelled only with a
+/// ticket of a request that asked for it (its number is no secret: the estimate names it),
+/// and only once every such request withdrew; a job takes at most `MAX_HOLDERS` tickets;
+/// at most `Jobs::MAX_QUEUED` jobs wait, then 503 with Retry-After.
+#[tokio::test]
+async fn a_client_cannot_cancel_another_clients_job_and_the_queue_is_bounded() {
+    use endgame_server::generate::MAX_HOLDERS;
+    use endgame_xiangqi::jobs::Jobs;
+    use tower::ServiceExt;
+    let dir = temp_dir("others");
+    let state = state(&dir, Some(1 << 30));
+    // Some seconds of work: running while the requests below are answered.
+    let running = "KRPvKAB";
+    let (status, job) = call(&state, "POST", &format!("/api/xiangqi/generate?material={running}")).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{job}");
+    let id = job["job"].as_u64().unwrap();
+    let seen = follow(&state, id, |j| j["state"] == "running").await;
+    assert_eq!(seen.last().unwrap()["state"], "running", "{seen:?}");
+    let (_, e) = call(&state, "GET", &format!("/api/xiangqi/estimate?material={running}")).await;
+    assert_eq!(e["job"].as_u64(), Some(id), "anyone may follow the job: {e}");
+
+    // Without a ticket, with a made-up one, with another job's: 403, and the job goes on.
+    let (status, refused) = call(&state, "DELETE", &format!("/api/xiangqi/jobs/{id}")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
+    let message = refused["error"].as_str().unwrap();
+    assert!(message.starts_with("no ticket given: "), "{message}");
+    assert!(message.contains(&format!("DELETE /api/xiangqi/jobs/{id}?ticket=TICKET")), "{message}");
+    let made_up = format!("/api/xiangqi/jobs/{id}?ticket=00000000000000000000000000000000");
+    let (status, refused) = call(&state, "DELETE", &made_up).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
+    assert!(refused["error"].as_str().unwrap().starts_with("not a ticket of this job"), "{refused}");
+    // Another client joins (its own ticket) and withdraws: the first request still holds it.
+    let (_, other) = call(&state, "POST", &format!("/api/xiangqi/generate?material={running}")).await;
+    assert_eq!(other["job"].as_u64(), Some(id));
+    let (status, withdrawn) =
+        call(&state, "DELETE", &format!("/api/xiangqi/jobs/{id}?ticket={}", ticket(&other))).await;
+    assert_eq!(status, StatusCode::OK, "{withdrawn}");
+    assert_eq!((withdrawn["state"].as_str(), withdrawn["others"].as_u64()), (Some("running"), Some(1)));
+    // Its ticket is spent.
+    let again = format!("/api/xiangqi/jobs/{id}?ticket={}", ticket(&other));
+    assert_eq!(call(&state, "DELETE", &again).await.0, StatusCode::FORBIDDEN);
+
+    // At most MAX_HOLDERS tickets: later requests join without one.
+    let mut tickets = vec![ticket(&job).to_string()];
+    for _ in 1..MAX_HOLDERS {
+        let (_, joined) = call(&state, "POST", &format!("/api/xiangqi/generate?material={running}")).await;
+        tickets.push(ticket(&joined).to_string());
+    }
+    let (status, joined) = call(&state, "POST", &format!("/api/xiangqi/generate?material={running}")).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{joined}");
+    assert_eq!((joined["job"].as_u64(), &joined["ticket"]), (Some(id), &Value::Null), "{joined}");
+
+    // The queue: MAX_QUEUED jobs wait, one more is refused.
+    // Materials of 5 men (those of up to 4 are solved in memory: nothing to generate), none
+    // among those the running job generates.
+    let small = [
+        "KNvKAA", "KNvKAB", "KNvKBB", "KCvKAA", "KCvKAB", "KCvKBB", "KNNvKA", "KCCvKA", "KNCvKA", "KNvKNA",
+        "KNvKNB", "KCvKCA", "KCvKCB", "KNvKCA", "KNvKCB", "KCvKNA", "KCvKNB",
+    ];
+    assert_eq!(small.len(), Jobs::MAX_QUEUED + 1);
+    let mut queued = Vec::new();
+    for m in &small[..Jobs::MAX_QUEUED] {
+        let (status, job) = call(&state, "POST", &format!("/api/xiangqi/generate?material={m}")).await;
+        assert_eq!((status, job["state"].as_str()), (StatusCode::ACCEPTED, Some("queued")), "{m}: {job}");
+        queued.push((job["job"].as_u64().unwrap(), ticket(&job).to_string()));
+    }
+    let last = small[Jobs::MAX_QUEUED];
+    let request = axum::http::Request::builder()
+        .method("POST")
+        .uri(format!("/api/xiangqi/generate?material={last}"))
+        .body(Body::empty())
+        .unwrap();
+    let response = endgame_server::router(Arc::clone(&state)).oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(response.headers()["retry-after"], "10");
+    let (_, refused) =
+        common::request(&state, "POST", &format!("/api/xiangqi/generate?material={last}"), Body::empty())
+            .await;
+    assert_eq!(
+        refused["error"],
+        format!("{} generations are waiting already; try again when one is done", Jobs::MAX_QUEUED)
+    );
+
+    // Each request withdrawn: every job cancelled.
+    for (job, ticket) in queued {
+        let (status, cancelled) =
+            call(&state, "DELETE", &format!("/api/xiangqi/jobs/{job}?ticket={ticket}")).await;
+        assert_eq!((status, cancelled["state"].as_str()), (StatusCode::OK, Some("cancelled")), "{cancelled}");
+    }
+    let last_ticket = tickets.pop().unwrap();
+    for t in tickets {
+        let (_, withdrawn) = call(&state, "DELETE", &format!("/api/xiangqi/jobs/{id}?ticket={t}")).await;
+        assert_ne!(withdrawn["state"], "cancelled", "others hold it: {withdrawn}");
+    }
+    let (status, stopped) =
+        call(&state, "DELETE", &format!("/api/xiangqi/jobs/{id}?ticket={last_ticket}")).await;
+    assert_eq!(status, StatusCode::OK, "{stopped}");
+    let seen = follow(&state, id, |_| false).await;
+    assert_eq!(seen.last().unwrap()["state"], "cancelled", "{:?}", seen.last());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A tmpfs of `size` mounted on `dir` while it lives (`None` when mounting is not allowed:
+/// not root, or no mount namespace of one's own).
+struct Tmpfs(std::path::PathBuf);
+
+impl Tmpfs {
+    fn mount(dir: &Path, size: &str) -> Option<Tmpfs> {
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then(|| Tmpfs(dir.to_path_buf()))
+    }
+
+    fn resize(&self, size: &str) {
+        let status = std::process::Command::new("mount")
+            .args(["-o", &format!("remount,size={size}")])
+            .arg(&self.0)
+            .status()
+            .unwrap();
+        assert!(status.success(), "remounting {} with size={size}", self.0.display());
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}
+
+/// Issue 41: the disk fills during a generation. The job fails with the system's message naming
+/// the file (relative to the table directory); no temporary or half-written table is left; the
+/// tables finished stay and answer; the server keeps answering; with room again, a new request
+/// generates only the rest. On a tmpfs of 256 KiB (the tables take about 560 KB); skipped where
+/// the test may not mount one.
+#[tokio::test]
+async fn a_full_disk_fails_the_job_only_and_leaves_whole_tables() {
+    let dir = temp_dir("disk-full");
+    let Some(tmpfs) = Tmpfs::mount(&dir, "256k") else {
+        println!(
+            "SKIPPED a_full_disk_fails_the_job_only_and_leaves_whole_tables: mounting a tmpfs needs root"
+        );
+        return;
+    };
+    let state = state(&dir, Some(1 << 30));
+    let (status, job) = call(&state, "POST", &format!("/api/xiangqi/generate?material={LARGER}")).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{job}");
+    let seen = follow(&state, job["job"].as_u64().unwrap(), |_| false).await;
+    let last = seen.last().unwrap();
+    assert_eq!(last["state"], "failed", "{last}");
+    let error = last["error"].as_str().unwrap();
+    assert!(error.contains("No space left on device"), "{error}");
+    assert!(error.starts_with(&format!("xiangqi{}standard", std::path::MAIN_SEPARATOR)), "{error}");
+    assert!(!error.contains(&*dir.to_string_lossy()), "{error}");
+
+    // Whole tables only: no temporary file, and each table there reads whole.
+    let tables = Tablebases::open(&dir, Rules::Standard);
+    let names: Vec<String> = std::fs::read_dir(tables.dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
+    let kept: Vec<Material> = names.iter().filter_map(|n| n.strip_suffix(".wdl")?.parse().ok()).collect();
+    assert!((1..18).contains(&kept.len()), "{names:?}");
+    for &m in &kept {
+        tables.read_solution(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    // The server answers meanwhile: the tables kept, and the rest of the API.
+    let fen = "3k5/4a4/9/9/9/9/9/9/4R4/4K4%20w";
+    assert!(kept.contains(&material("KRvKA")), "{names:?}");
+    let (status, answer) = call(&state, "GET", &format!("/api/xiangqi?fen={fen}")).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(call(&state, "GET", "/api/examples").await.0, StatusCode::OK);
+
+    // Room again: the next request generates only what is missing.
+    tmpfs.resize("4m");
+    let (status, resumed) = call(&state, "POST", &format!("/api/xiangqi/generate?material={LARGER}")).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{resumed}");
+    assert_eq!(resumed["materials_total"].as_u64(), Some(18 - kept.len() as u64), "{resumed}");
+    let seen = follow(&state, resumed["job"].as_u64().unwrap(), |_| false).await;
+    assert_eq!(seen.last().unwrap()["state"], "done", "{:?}", seen.last());
+    assert_eq!(self::tables(&dir), 18);
+    drop(tmpfs);
     std::fs::remove_dir_all(&dir).unwrap();
 }

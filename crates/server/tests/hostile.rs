@@ -1,7 +1,8 @@
 //! The server against hostile clients, over real connections on 127.0.0.1 (bounded loops):
 //! slow and silent connections, a connection cap with every connection busy, requests hyper
 //! refuses itself, foreign Host and Origin headers, searches flooding the slots while probes
-//! go on, and a search cancelled at its time limit.
+//! go on, a search cancelled at its time limit; and in-process, the first probes of materials
+//! with table files while a search holds the only slot.
 
 mod common;
 
@@ -165,14 +166,14 @@ fn every_error_is_json_even_hypers_own() {
     let answer = raw(addr, b"HELLO\x01 there\r\n\r\n");
     assert_eq!(answer.status, 400, "{answer:?}");
     assert!(error(&answer).contains("not valid HTTP/1.1"));
-    // A head far over 64 KiB (hyper reads a little more in its last read): a long header, or
-    // a long path.
+    // A head far over 8 KiB: a long header (431), or a long path (414).
     let long = "x".repeat(300_000);
     let answer = raw(addr, format!("GET / HTTP/1.1\r\nHost: {addr}\r\nX-Long: {long}\r\n\r\n").as_bytes());
     assert_eq!(answer.status, 431, "{answer:?}");
-    assert!(error(&answer).contains("64 KiB"));
+    assert!(error(&answer).contains("8 KiB"));
     let answer = raw(addr, format!("GET /{long} HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes());
-    assert!(answer.status == 414 || answer.status == 431, "{answer:?}");
+    assert_eq!(answer.status, 414, "{answer:?}");
+    assert!(error(&answer).starts_with("the request's path and query are longer"), "{answer:?}");
     // Bad percent-encoding in a path: the extractor's rejection.
     let answer = request(addr, "GET", "/assets/%FF", &[], "");
     assert_eq!(answer.status, 400, "{answer:?}");
@@ -192,6 +193,53 @@ fn every_error_is_json_even_hypers_own() {
     }
     let answer = request(addr, "GET", "/api/xiangqi?fen=bad&fen=worse", &[], "");
     assert_eq!(error(&answer), "query: parameter 'fen' given twice (expected it once)");
+}
+
+/// Issue 41: a request head is bounded to 8 KiB. A 64 KB header (in one write, or a line at a
+/// time) gets 431 with a JSON body, as a 64 KB query gets 414; a browser's head with 5 KiB of
+/// cookies is answered.
+#[test]
+fn a_head_over_8_kib_gets_431_and_a_browsers_head_with_cookies_is_answered() {
+    let addr = start(limits(), Access::new());
+    let big = "x".repeat(64_000);
+    let answer = request(addr, "GET", "/", &[&format!("X-Big: {big}")], "");
+    assert_eq!(answer.status, 431, "a 64 KB header: expected 431, got {answer:?}");
+    assert!(answer.headers.iter().any(|(n, v)| n == "content-type" && v == "application/json"));
+    assert_eq!(
+        error(&answer),
+        "the request's head (its request line and headers, cookies included) is longer than the server reads (8 KiB)"
+    );
+    // Many headers of 1 KB, sent one at a time.
+    let mut stream = connect(addr);
+    write!(stream, "GET {PROBE} HTTP/1.1\r\nHost: {addr}\r\n").unwrap();
+    for i in 0..64 {
+        if write!(stream, "X-Part-{i}: {}\r\n", &big[..1000]).and_then(|()| stream.flush()).is_err() {
+            break;
+        }
+    }
+    let _ = stream.write_all(b"\r\n");
+    let answer = read_answer(&mut BufReader::new(stream));
+    assert_eq!(answer.status, 431, "64 headers of 1 KB: expected 431, got {answer:?}");
+    let answer = request(addr, "GET", &format!("{PROBE}&x={big}"), &[], "");
+    assert_eq!(answer.status, 414, "a 64 KB query: expected 414, got {answer:?}");
+    // What Chromium sends for the page's requests, with 5 KiB of cookies of other local sites.
+    let cookies: Vec<String> = (0..20).map(|i| format!("site{i}_session={}", "c".repeat(240))).collect();
+    let browser = [
+        "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+        "Accept: */*",
+        "Accept-Encoding: gzip, deflate, br, zstd",
+        "Accept-Language: en-GB,en;q=0.9,zh-CN;q=0.8,zh;q=0.7",
+        "sec-ch-ua: \"Chromium\";v=\"131\", \"Not_A Brand\";v=\"24\"",
+        "sec-ch-ua-mobile: ?0",
+        "sec-ch-ua-platform: \"Linux\"",
+        "Sec-Fetch-Site: same-origin",
+        "Sec-Fetch-Mode: cors",
+        "Sec-Fetch-Dest: empty",
+        "Referer: http://127.0.0.1:8000/xiangqi?fen=3k5%2F9%2F9%2F9%2F9%2F3n5%2F9%2F9%2F9%2F3K5+w&rules=check-and-chase",
+        &format!("Cookie: {}", cookies.join("; ")),
+    ];
+    let answer = request(addr, "GET", PROBE, &browser, "");
+    assert_eq!(answer.status, 200, "a browser's head with 5 KiB of cookies: expected 200, got {answer:?}");
 }
 
 #[test]
@@ -317,5 +365,76 @@ fn a_table_regenerated_under_a_running_server_answers_at_once() {
     let answer = request(addr, "GET", probe, &[], "");
     assert_eq!(answer.status, 200, "{answer:?}");
     assert_eq!(answer.json["category"], "win", "{answer:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 41: the first position of a material whose tables are on disk only opens files, so it
+/// is a probe and never waits for a search slot. With the only slot held by a search and no
+/// queue (a request that would wait gets 503 at once), the first position of each of several
+/// materials with files (none asked before, one answered from its colour twin's file) and a
+/// material's statistics answer 200, and a material that needs a generation 404; only a
+/// material of up to 4 men without files (solved in memory: search work) gets 503, until the
+/// slot is free again.
+#[tokio::test]
+async fn first_probes_of_materials_with_files_never_wait_for_a_search_slot() {
+    use endgame_server::AppState;
+    use endgame_xiangqi::{Material, Rules, Tablebases};
+    let dir = common::fresh_dir("hostile-first-probes");
+    let generated: Vec<Material> = ["KRvKA", "KCvKA", "KNvKB"].iter().map(|m| m.parse().unwrap()).collect();
+    Tablebases::open(&dir, Rules::Standard).generate(&generated, &|_| {}).unwrap();
+    let limits = Limits { workers: 1, queue: 0, tb_dir: Some(dir.clone()), ..limits() };
+    let state = Arc::new(AppState::new(limits));
+    // A search holds the only slot until `release` is sent.
+    let (started, held) = tokio::sync::oneshot::channel();
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let holder = {
+        let state = Arc::clone(&state);
+        tokio::spawn(async move {
+            state
+                .search(move |_| {
+                    let _ = started.send(());
+                    let _ = released.recv();
+                })
+                .await
+        })
+    };
+    held.await.expect("the search holding the slot started");
+    let get = |uri: String| {
+        let state = Arc::clone(&state);
+        async move { common::request(&state, "GET", &uri, axum::body::Body::empty()).await }
+    };
+    let position = |fen: &str| format!("/api/xiangqi?fen={}", fen.replace(' ', "%20"));
+    for (material, fen) in [
+        ("KRvKA", "3k5/4a4/9/9/9/9/9/9/4R4/4K4 w"),
+        ("KRvK", "3k5/9/9/9/9/9/9/9/4R4/4K4 w"),
+        ("KvKA", "3k5/4a4/9/9/9/9/9/9/9/4K4 w"),
+        ("KCvKA", "3k5/4a4/9/9/9/9/9/9/4C4/4K4 w"),
+        ("KNvKB", "3k5/9/4b4/9/9/9/9/9/4N4/4K4 w"),
+        // Answered from KRvKA's file.
+        ("KAvKR", "3k5/9/9/9/9/9/r8/9/4A4/4K4 w"),
+    ] {
+        let (status, json) = get(position(fen)).await;
+        assert_eq!(status, 200, "{material} ({fen}), with its file on disk: expected 200, got {json}");
+        assert_eq!(json["material"], material, "{json}");
+    }
+    let (status, json) = get("/api/xiangqi/stats?material=KvKB".to_string()).await;
+    assert_eq!(status, 200, "the statistics of KvKB, from its file's header: expected 200, got {json}");
+    // A material of 5 men without files: 404 with the command that generates it, at once.
+    let (status, json) = get(position("2bak4/9/9/9/9/9/9/9/1R7/5K3 w")).await;
+    assert_eq!(status, 404, "KRvKAB without files: expected 404, got {json}");
+    assert!(common::error(&json).contains("endgame xiangqi generate KRvKAB"), "{json}");
+    // KPvK has no file (its capture KvK has): solved in memory, a search, refused while the
+    // slot is held; answered once it is free.
+    let pawn = position("3k5/9/9/9/9/4P4/9/9/9/4K4 w");
+    let (status, json) = get(pawn.clone()).await;
+    assert_eq!(
+        status, 503,
+        "KPvK without files while the only search slot is held: expected 503, got {json}"
+    );
+    assert!(common::error(&json).contains("search slots are busy"), "{json}");
+    release.send(()).unwrap();
+    holder.await.unwrap().expect("the holding search finished");
+    let (status, json) = get(pawn).await;
+    assert_eq!(status, 200, "KPvK once the slot is free: expected 200, got {json}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -55,8 +55,9 @@ fn estimate(page: &Page, fen: &str) -> Value {
 }
 
 /// Generation on demand (generate.js): the estimate and the Generate button, the progress bar
-/// with the time left, the analysis after it without a reload, Cancel, and a material beyond
-/// the budget with the commands for a bigger machine and a cluster.
+/// with the time left, the analysis after it without a reload, Cancel (with another client
+/// holding the same job: it goes on until that one withdraws too), and a material beyond the
+/// budget with the commands for a bigger machine and a cluster.
 pub(crate) fn generate_on_demand(page: &Page) {
     // Beyond the budget: said, with both commands, and no button.
     let big = estimate(page, GEN_BIG);
@@ -159,7 +160,23 @@ pub(crate) fn generate_on_demand(page: &Page) {
     let left = left.as_str().unwrap();
     assert!(left.ends_with(" positions per second") && left.contains(" left · "), "{left}");
     assert!(page.text("#xq-gen-percent").ends_with(" %"));
+    // Another client asks for the same material: the page's Cancel withdraws the page's
+    // request only, the job goes on (no Cancel then); it stops once the other withdraws.
+    let (status, other) =
+        page.post(&format!("/api/xiangqi/generate?fen={}", GEN_CANCEL.replace(' ', "%20")), "");
+    assert_eq!(status, 202, "{other}");
     page.click("#xq-gen-cancel");
+    let note = page.wait(
+        "the note that the job goes on",
+        "const n = document.querySelector('#xq-gen-note'); return n && !document.querySelector('#xq-gen-cancel') && n.textContent;",
+    );
+    assert_eq!(
+        note,
+        json!("Your request is withdrawn; the generation goes on for another request that asked for it.")
+    );
+    let withdraw = format!("/api/xiangqi/jobs/{}?ticket={}", other["job"], other["ticket"].as_str().unwrap());
+    let (status, _) = crate::webdriver::http_raw(page.server, "DELETE", &withdraw, None);
+    assert_eq!(status, 200);
     page.wait(
         "the Generate button again",
         "return !!document.querySelector('#xq-generate:not([disabled])');",
