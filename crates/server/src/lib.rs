@@ -99,7 +99,7 @@ impl Default for Limits {
         Limits {
             workers: cores,
             queue: 16 * cores,
-            queue_time: Duration::from_secs(1),
+            queue_time: Duration::from_millis(900),
             search_time: Duration::from_secs(10),
             probes: 4 * cores,
             marine_states: 1_000_000,
