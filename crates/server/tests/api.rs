@@ -304,6 +304,50 @@ async fn xiangqi_position_is_the_libraries_answer() {
     assert_eq!(json["dtm"], -8);
 }
 
+/// A move's value for the side that plays it (`for_mover`, the convention of every interface:
+/// a winning move reads "win"), beside the lichess API's `category` and `dtm` of the position
+/// after it, for the opponent; under every rule set, with results by the rule.
+#[tokio::test]
+async fn a_moves_value_is_for_the_side_that_plays_it() {
+    let cases = [
+        ("4k4/9/9/9/9/9/9/9/4A4/3RK4 w", "standard"),
+        ("3k5/9/9/9/9/3n5/9/9/9/3K5 w", "hdu"),
+        ("3k5/4a4/9/9/9/9/9/9/4A4/4K4 w", "standard"),
+        ("9/9/4k4/9/9/9/n8/9/9/R2K5 b", "perpetual-check"),
+        ("9/9/4k4/9/9/9/9/9/1n7/R2K5 w", "perpetual-check"),
+    ];
+    for (fen, rules) in cases {
+        let (status, json) = get(&format!("/api/xiangqi?fen={}&rules={rules}", query(fen))).await;
+        assert_eq!(status, StatusCode::OK, "{json}");
+        for m in json["moves"].as_array().unwrap() {
+            let mover = &m["for_mover"];
+            let flipped = match m["category"].as_str().unwrap() {
+                "win" => "loss",
+                "loss" => "win",
+                other => other,
+            };
+            assert_eq!(mover["category"], flipped, "{fen}: {m}");
+            // One ply more, seen from the other side.
+            let dtm = m["dtm"].as_i64().map(|d| if d > 0 { -(d + 1) } else { 1 - d });
+            assert_eq!(mover["dtm"].as_i64(), dtm, "{fen}: {m}");
+            assert_eq!(mover.get("rule"), m.get("rule"), "{fen}: {m}");
+        }
+    }
+    // KRAvK: the best move wins in 3 plies for Red, who plays it; Black, to move after it,
+    // loses in 2.
+    let (_, json) = get(&format!("/api/xiangqi?fen={}", query(cases[0].0))).await;
+    let best = &json["moves"][0];
+    assert_eq!(best["uci"], "d0d8");
+    assert_eq!(best["for_mover"], serde_json::json!({ "category": "win", "dtm": 3 }));
+    assert_eq!((&best["category"], &best["dtm"]), (&Value::from("loss"), &Value::from(-2)));
+    // Under perpetual-check: the winning move wins by the rule for its mover.
+    let (_, json) = get(&format!("/api/xiangqi?fen={}&rules=perpetual-check", query(cases[4].0))).await;
+    assert_eq!(
+        json["moves"][0]["for_mover"],
+        serde_json::json!({ "category": "win", "dtm": null, "rule": "perpetual-check" })
+    );
+}
+
 #[tokio::test]
 async fn xiangqi_bad_positions() {
     // The command line's messages: `FEN "...": ...` and `position: ...`.

@@ -147,11 +147,13 @@ pub struct MoveValue {
     pub mv: Move,
     /// The piece it captures.
     pub capture: Option<Piece>,
-    /// Its value for the side that plays it.
+    /// Its value for the side that plays it (the mover): a winning move has a win here, its
+    /// distance counted from the position before the move. Every interface gives a move's
+    /// value so (the JSON's and Python's `for_mover`, the C library's `eg_move.result`).
     pub value: RuleValue,
-    /// The value of the position after it, for the side to move there (the lichess API's
-    /// convention for a move's `category` and `dtm`). The rank of a rule value after a
-    /// capture (another material) is 0.
+    /// The value of the position after it, for the opponent (the side to move there; the
+    /// lichess API's convention for a move's `category` and `dtm`): a loss after a winning
+    /// move. The rank of a rule value after a capture (another material) is 0.
     pub after: RuleValue,
 }
 

@@ -3,8 +3,13 @@
 //!
 //! Fields follow the lichess tablebase API: `category` (`win`, `draw`, `loss`) and `dtm`
 //! (plies, positive when the side to move wins, negative when it loses, `null` for a draw) of
-//! the position; a move's `category` and `dtm` are those of the position after it, for the
-//! side to move there. A win or loss by a ban on endless play is `category` `win` or `loss`
+//! the position. A move's value is given for the side that plays it, as every interface of
+//! endgame gives it (the C library, the Python package, the page): `for_mover` (`category`,
+//! `dtm`, `rule` as the position's; `"for_mover": {"category": "win", "dtm": 3}` is "this move
+//! wins in 3 plies", counted from the position before it). A move's own `category` and `dtm`
+//! are kept as the lichess API has them: those of the position after the move, for the
+//! opponent (to move there), so a winning move says `"category": "loss"`.
+//! A win or loss by a ban on endless play is `category` `win` or `loss`
 //! with `"rule": "perpetual-check"` (by the ban on perpetual check) or `"perpetual-chase"`
 //! (by the ban on perpetual chase, under `check-and-chase` only) and `dtm` `null` (the field
 //! `rule` is there only then).
@@ -75,12 +80,16 @@ pub fn position_json(position: &Position, rules: crate::Rules, value: RuleValue)
     json
 }
 
-/// One move: `uci`, `capture` (the role taken, or `null`), `category` and `dtm` after it.
+/// One move: `uci`, `capture` (the role taken, or `null`), `for_mover` (its value for the side
+/// that plays it), and `category` and `dtm` of the position after it, for the opponent.
 #[must_use]
 pub fn move_json(m: &MoveValue) -> Json {
+    let mut for_mover = json!({});
+    put_value(&mut for_mover, m.value);
     let mut json = json!({
         "uci": m.mv.to_string(),
         "capture": m.capture.map(|p| p.role.name()),
+        "for_mover": for_mover,
     });
     put_value(&mut json, m.after);
     json
