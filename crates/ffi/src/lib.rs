@@ -71,8 +71,12 @@ pub struct eg_result {
 pub struct eg_move {
     /// The move in UCI (ICCS) coordinates, such as `h2e2`, NUL-terminated.
     pub uci: [c_char; 6],
-    /// Its value for the side that plays it: category 1 when the move wins, dtm in plies from
-    /// the position before the move (so one more than the position after it has).
+    /// Its value for the side that plays it (the side to move in the FEN of `eg_moves`, as
+    /// `eg_probe` gives a position's): category 1 when the move wins ("this move wins in dtm
+    /// plies"), dtm in plies from the position before the move (so one more than the position
+    /// after it has). The convention of every interface: the JSON and Python call this value
+    /// `for_mover`; their `category` and `dtm` of a move are the position after it, for the
+    /// opponent.
     pub result: eg_result,
 }
 

@@ -168,7 +168,19 @@ fn bad_rules_fens_and_buffers() {
         assert_eq!(c_move.result.category, wdl, "{uci}");
         let dtm = endgame_xiangqi::report::dtm(m.value).map_or(-1, |d| d.abs() as c_int);
         assert_eq!(c_move.result.dtm, dtm, "{uci}");
+        // One point of view in every interface: the JSON's `for_mover` is this value.
+        let json = endgame_xiangqi::report::move_json(&m);
+        let category = match c_move.result.category {
+            1 => "win",
+            0 => "draw",
+            _ => "loss",
+        };
+        assert_eq!(json["for_mover"]["category"], category, "{uci}: {json}");
+        let signed = json["for_mover"]["dtm"].as_i64().map_or(-1, |d| d.abs());
+        assert_eq!(signed, i64::from(c_move.result.dtm), "{uci}: {json}");
     }
+    // KRAvK: the best move wins for the side that plays it (in 3 plies), as a player reads it.
+    assert_eq!((moves[0].result.category, moves[0].result.dtm), (1, 3));
 }
 
 #[test]
