@@ -103,10 +103,13 @@ impl ProbeResult {
     }
 }
 
-/// A legal move and the value of the position after it, for the side to move there (the
-/// lichess API's convention, as `endgame xiangqi moves --json`): `uci` (`"h2e2"`), `wxf`
-/// (`"C2.5"`), `capture` (the role taken, such as `"Horse"`, or `None`), `category`, `dtm`,
-/// `rule` as in `ProbeResult`.
+/// A legal move and its value: `uci` (`"h2e2"`), `wxf` (`"C2.5"`), `capture` (the role taken,
+/// such as `"Horse"`, or `None`), `for_mover` (its value for the side that plays it, a
+/// `ProbeResult`: `category='win'` when the move wins, `dtm` counted from the position before
+/// the move: the convention of every interface of endgame) and `after` (the value of the
+/// position after it, for the opponent, to move there). `category`, `dtm`, `rule` are those of
+/// `after` (the lichess API's convention, as `endgame xiangqi moves --json`; kept for the
+/// programs that read them: a winning move has `category='loss'` there).
 #[pyclass(frozen, eq, get_all, module = "endgame")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Move {
@@ -116,38 +119,45 @@ pub struct Move {
     pub wxf: Option<String>,
     /// The role of the piece it captures.
     pub capture: Option<&'static str>,
-    /// The category of the position after the move, for the side to move there.
+    /// Its value for the side that plays it.
+    pub for_mover: ProbeResult,
+    /// The value of the position after it, for the opponent (to move there).
+    pub after: ProbeResult,
+    /// `after.category`: the category of the position after the move, for the opponent.
     pub category: &'static str,
-    /// Its distance in plies, signed for the side to move there.
+    /// `after.dtm`: its distance in plies, signed for the opponent.
     pub dtm: Option<i64>,
-    /// `"perpetual-check"` or `"perpetual-chase"` when that position is won or lost by that ban.
+    /// `after.rule`: `"perpetual-check"` or `"perpetual-chase"` when that position is won or lost by that ban.
     pub rule: Option<&'static str>,
 }
 
 #[pymethods]
 impl Move {
     fn __repr__(&self) -> String {
+        // The mover's value first, each value named: a winning move reads as one.
         format!(
-            "Move(uci='{}', wxf={}, capture={}, category='{}', dtm={}, rule={})",
+            "Move(uci='{}', wxf={}, capture={}, for_mover={}, after={})",
             self.uci,
             py_repr(self.wxf.as_deref(), true),
             py_repr(self.capture, true),
-            self.category,
-            py_repr(self.dtm, false),
-            py_repr(self.rule, true)
+            self.for_mover.__repr__(),
+            self.after.__repr__()
         )
     }
 }
 
 impl Move {
     fn new(position: &endgame_xiangqi::Position, m: &MoveValue) -> Move {
+        let after = ProbeResult::new(m.after);
         Move {
             uci: m.mv.to_string(),
             wxf: endgame_xiangqi::wxf::to_wxf(position, m.mv),
             capture: m.capture.map(|p| p.role.name()),
-            category: report::category(m.after),
-            dtm: report::dtm(m.after),
-            rule: report::rule(m.after),
+            for_mover: ProbeResult::new(m.value),
+            category: after.category,
+            dtm: after.dtm,
+            rule: after.rule,
+            after,
         }
     }
 }
@@ -269,8 +279,9 @@ impl Tablebases {
         })
     }
 
-    /// Every legal move with the value of the position after it, best first (the shortest
-    /// win, draws, the longest loss), as `endgame xiangqi moves --json` lists them.
+    /// Every legal move best first (the shortest win, draws, the longest loss), as
+    /// `endgame xiangqi moves --json` lists them: each with its value for the side that plays
+    /// it (`for_mover`) and the value of the position after it, for the opponent (`after`).
     ///
     /// Raises as `probe`.
     fn moves(&self, py: Python<'_>, fen: &str) -> PyResult<Vec<Move>> {

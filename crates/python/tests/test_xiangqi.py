@@ -44,6 +44,31 @@ def test_probe_moves_and_line_are_the_command_lines(tables, cli, tmp_path, rules
     assert [{k: getattr(m, k) for k in fields} for m in moves] == [
         {k: m.get(k) for k in fields} for m in listed["moves"]
     ]
+    # A move's value for its mover is the JSON's `for_mover`; `after` its flat fields.
+    value = lambda v: (v.category, v.dtm, v.rule)  # noqa: E731
+    assert [value(m.for_mover) for m in moves] == [
+        (m["for_mover"]["category"], m["for_mover"]["dtm"], m["for_mover"].get("rule")) for m in listed["moves"]
+    ]
+    assert [value(m.after) for m in moves] == [(m.category, m.dtm, m.rule) for m in moves]
+
+
+def test_a_moves_value_is_for_the_side_that_plays_it(tables):
+    # KRAvK: Red's best move wins in 3 plies for Red, who plays it (as C's eg_moves and the
+    # page say); Black, to move after it, loses in 2.
+    best = tables["standard"].moves(STANDARD[0])[0]
+    assert best.uci == "d0d8"
+    assert (best.for_mover.category, best.for_mover.dtm, best.for_mover.wdl) == ("win", 3, 1)
+    assert (best.after.category, best.after.dtm) == (best.category, best.dtm) == ("loss", -2)
+    assert repr(best) == (
+        "Move(uci='d0d8', wxf='R6+8', capture=None, "
+        "for_mover=ProbeResult(category='win', dtm=3, rule=None), "
+        "after=ProbeResult(category='loss', dtm=-2, rule=None))"
+    )
+    # Every move of a lost position loses for its mover; a win by the rule wins by the rule.
+    assert all(m.for_mover.category == "loss" for m in tables["standard"].moves(STANDARD[1]))
+    rule = tables["perpetual-check"].moves(PERPETUAL[0])[0]
+    assert (rule.for_mover.category, rule.for_mover.dtm, rule.for_mover.rule) == ("win", None, "perpetual-check")
+    assert (rule.after.category, rule.after.rule) == ("loss", "perpetual-check")
 
 
 def test_the_cases_cover_what_they_say(tables):

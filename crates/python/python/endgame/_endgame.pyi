@@ -41,8 +41,10 @@ class ProbeResult:
         """1, 0 or -1: the category as a number."""
 
 class Move:
-    """A legal move and the value of the position after it, for the side to move there (the
-    lichess API's convention, as ``endgame xiangqi moves --json``)."""
+    """A legal move and its value: :attr:`for_mover` for the side that plays it (a winning move
+    has ``for_mover.category == "win"``: the convention of every interface of endgame), and
+    :attr:`after`, the position after it for the opponent. ``category``, ``dtm`` and ``rule``
+    are ``after``'s (the lichess API's convention, as ``endgame xiangqi moves --json``)."""
 
     uci: str
     """The move in UCI (ICCS) coordinates, such as ``"h2e2"``."""
@@ -50,12 +52,19 @@ class Move:
     """The move in WXF notation, such as ``"C2.5"``."""
     capture: Optional[str]
     """The role of the piece it captures (``"Horse"``), or ``None``."""
+    for_mover: ProbeResult
+    """Its value for the side that plays it: ``category`` ``"win"`` when the move wins,
+    ``dtm`` in plies from the position before the move (positive when the mover wins)."""
+    after: ProbeResult
+    """The value of the position after the move, for the opponent (to move there)."""
     category: Category
-    """The category of the position after the move, for the side to move there."""
+    """``after.category``: the category of the position after the move, for the opponent
+    (``"loss"`` after a winning move)."""
     dtm: Optional[int]
-    """Its distance in plies, signed for the side to move there."""
+    """``after.dtm``: its distance in plies, signed for the opponent."""
     rule: Optional[str]
-    """``"perpetual-check"`` or ``"perpetual-chase"`` when that position is won or lost by that ban."""
+    """``after.rule``: ``"perpetual-check"`` or ``"perpetual-chase"`` when that position is won
+    or lost by that ban."""
 
 class Tablebases:
     """The Xiangqi tables of one rule set in one directory, as ``endgame xiangqi`` reads and
@@ -91,8 +100,9 @@ class Tablebases:
         Reads the table's WDL file only, never its DTM file (the fewest bytes, for a search).
         Raises as :meth:`probe`."""
     def moves(self, fen: str) -> List[Move]:
-        """Every legal move with the value of the position after it, best first (the shortest
-        win, draws, the longest loss). Raises as :meth:`probe`."""
+        """Every legal move best first (the shortest win, draws, the longest loss), each with
+        its value for the side that plays it (:attr:`Move.for_mover`) and the value of the
+        position after it for the opponent (:attr:`Move.after`). Raises as :meth:`probe`."""
     def main_line(self, fen: str) -> List[str]:
         """The main line in UCI moves: to the end of a win or loss, until a position repeats
         in a result by the rule, at most 20 plies of a draw. Raises as :meth:`probe`."""
