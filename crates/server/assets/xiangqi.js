@@ -66,12 +66,23 @@ function resultTint(cls, plies) {
   return cls === 'win' ? `rgba(31, 138, 59, ${alpha})` : `rgba(192, 57, 43, ${alpha})`;
 }
 
-/// The result of a move for the side that plays it, from the values after the move.
-function moverResult(m) {
-  if (m.category === 'draw') return { cls: 'draw', text: t('result.draw'), plies: null };
-  if (m.rule) return m.category === 'loss' ? { cls: 'win', text: t('result.winRule'), plies: null } : { cls: 'loss', text: t('result.lossRule'), plies: null };
-  const plies = Math.abs(m.dtm) + 1;
-  return m.category === 'loss' ? { cls: 'win', text: t('result.winIn', plies), plies } : { cls: 'loss', text: t('result.lossIn', plies), plies };
+/// The result of a move for the side that plays it: the API's `for_mover` (`category`, `dtm`
+/// from the position before the move, `rule`).
+function moverResult(v) {
+  if (v.category === 'draw') return { cls: 'draw', text: t('result.draw'), plies: null };
+  if (v.rule) return v.category === 'win' ? { cls: 'win', text: t('result.winRule'), plies: null } : { cls: 'loss', text: t('result.lossRule'), plies: null };
+  const plies = Math.abs(v.dtm);
+  return v.category === 'win' ? { cls: 'win', text: t('result.winIn', plies), plies } : { cls: 'loss', text: t('result.lossIn', plies), plies };
+}
+
+/// The value of a position after a move (for the side to move there) as the value of that
+/// move for its mover: the other side's category, one ply more.
+function forMover(after) {
+  if (after.category === 'draw') return { category: 'draw', dtm: null };
+  const category = after.category === 'win' ? 'loss' : 'win';
+  if (after.rule) return { category, dtm: null, rule: after.rule };
+  const plies = Math.abs(after.dtm) + 1;
+  return { category, dtm: category === 'win' ? plies : -plies };
 }
 
 /// How the main line ends, in the interface's language.
@@ -408,7 +419,7 @@ function renderAnalysis() {
   info.textContent = `${a.material} · ${rulesName}${a.in_check ? ` · ${t('xq.inCheck')}` : ''}`;
   table.replaceChildren(el('thead', {}, el('tr', {}, el('th', { i18n: 'xq.colMove' }), el('th', { i18n: 'xq.colIccs' }), el('th', { i18n: 'xq.colResult' }))),
     el('tbody', {}, ...a.moves.map((m) => {
-      const r = moverResult(m);
+      const r = moverResult(m.for_mover);
       const capture = m.capture ? ` ×${t(`piece.${m.capture}`)}` : '';
       return el('tr', { class: r.cls, 'data-uci': m.uci, 'data-wxf': m.wxf, onclick: () => { if (!editing && canMove()) play(m); } },
         el('td', { class: 'wxf' }, moveName(m.wxf, fen)), el('td', { class: 'uci' }, m.uci + capture),
@@ -532,7 +543,7 @@ function renderGame() {
   const cells = [];
   const entry = (i) => {
     const e = game[i];
-    const r = e.after ? moverResult(e.after) : null;
+    const r = e.after ? moverResult(forMover(e.after)) : null;
     return el('span', { class: `ply${i === at ? ' current' : ''}`, 'data-ply': i, onclick: () => { replyDue = false; goTo(i); } },
       el('span', { class: 'mv' }, moveName(e.wxf, game[i - 1].fen)),
       r ? el('span', { class: `res ${r.cls}`, style: `color:${resultColour(r.cls, r.plies)}` }, r.text) : null);
@@ -646,13 +657,13 @@ function draw() {
   const targets = new Map();
   if (!editing && answer && selected) {
     for (const m of answer.moves) if (m.uci.startsWith(selected)) {
-      const r = moverResult(m);
+      const r = moverResult(m.for_mover);
       targets.set(m.uci.slice(2, 4), { colour: resultColour(r.cls, r.plies), title: `${moveName(m.wxf, fen)}: ${r.text}` });
     }
   }
   let arrow = null;
   if (!editing && answer && answer.moves.length && $('#xq-arrow').checked) {
-    const r = moverResult(answer.moves[0]);
+    const r = moverResult(answer.moves[0].for_mover);
     arrow = { uci: answer.moves[0].uci, colour: resultColour(r.cls, r.plies) };
   }
   drawBoard($('#xq-board'), {
