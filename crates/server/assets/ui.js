@@ -45,17 +45,24 @@ export class ApiError extends Error {
 
 /// Calls the API: the parsed JSON, or throws an ApiError with the server's message (or, when
 /// the answer is not JSON, a sentence naming the HTTP status).
+///
+/// The page asks for its errors with status 200 (`X-Endgame-Errors: ok`; their status comes in
+/// `X-Endgame-Status`): a position without tables or a bad FEN is an answer the page explains,
+/// not a failed request for the browser's console to log in red.
 export async function api(path, body) {
-  const init = body === undefined ? {} : { method: 'POST', body, headers: { 'content-type': 'text/plain' } };
+  const headers = { 'x-endgame-errors': 'ok' };
+  const init = body === undefined ? { headers } : { method: 'POST', body, headers: { ...headers, 'content-type': 'text/plain' } };
   let res;
   try {
     res = await fetch(path, init);
   } catch {
     throw new ApiError(t('error.network'), 0, null);
   }
+  const status = Number(res.headers.get('x-endgame-status')) || res.status;
+  const statusText = status === res.status ? res.statusText : '';
   let json;
-  try { json = await res.json(); } catch { throw new ApiError(t('error.http', res.status, res.statusText), res.status, null); }
-  if (!res.ok) throw new ApiError(json.error || t('error.http', res.status, res.statusText), res.status, json);
+  try { json = await res.json(); } catch { throw new ApiError(t('error.http', status, statusText), status, null); }
+  if (status >= 400 || !res.ok) throw new ApiError(json.error || t('error.http', status, statusText), status, json);
   return json;
 }
 

@@ -16,7 +16,8 @@
 //!
 //! [`json_errors`] gives every error answer of the application a JSON body (`{"error": ...}`),
 //! whatever produced it (an extractor's rejection, a fallback); the connection layer does the
-//! same for hyper's own answers ([`crate::conn`]).
+//! same for hyper's own answers ([`crate::conn`]). [`errors_as_ok`] answers them with status
+//! 200 to the clients that ask for it (the page: a browser logs every 4xx as a network error).
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -157,6 +158,30 @@ pub async fn json_errors(response: Response) -> Response {
     parts.headers.insert(header::CONTENT_TYPE, header::HeaderValue::from_static("application/json"));
     let body = serde_json::json!({ "error": message }).to_string();
     Response::from_parts(parts, Body::from(body))
+}
+
+/// The request header with which a client asks for error answers with status 200 OK
+/// (`X-Endgame-Errors: ok`): the page sends it, so that the browser's console shows no failed
+/// request for what the page expects and explains (a position without tables, a bad FEN).
+pub const ERRORS_AS_OK: &str = "x-endgame-errors";
+
+/// The response header that then carries the error's status (`X-Endgame-Status: 404`).
+pub const ERROR_STATUS: &str = "x-endgame-status";
+
+/// Answers an error with status 200 and its own status in [`ERROR_STATUS`] when the request
+/// asked for it with [`ERRORS_AS_OK`]; the body (`{"error": ...}` and any other field) stays.
+/// Other clients get the statuses the API documents.
+pub async fn errors_as_ok(request: Request, next: Next) -> Response {
+    let asked = request.headers().get(ERRORS_AS_OK).is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"ok"));
+    let mut response = next.run(request).await;
+    let status = response.status();
+    if asked && (status.is_client_error() || status.is_server_error()) {
+        let headers = response.headers_mut();
+        headers.insert(ERROR_STATUS, header::HeaderValue::from(status.as_u16()));
+        headers.append(header::VARY, header::HeaderValue::from_static(ERRORS_AS_OK));
+        *response.status_mut() = StatusCode::OK;
+    }
+    response
 }
 
 #[cfg(test)]

@@ -18,7 +18,8 @@
 //!   an allowed name, and writes from another site's page, get 403;
 //! - **errors**: every error is `{"error": "..."}` with the message the command-line tool
 //!   prints (without the file name; table paths relative to the table directory), including
-//!   hyper's own 400/414/431.
+//!   hyper's own 400/414/431; with status 200 and the error's status in a header for a client
+//!   that asks so ([`guard::errors_as_ok`]: the page).
 //!
 //! Modules:
 //! - [`api`]: the JSON endpoints' routes, and those of Twixt, Cheesy Chess and Marine;
@@ -329,6 +330,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&state), guard::check_access))
         .layer(axum::middleware::map_response(guard::json_errors))
+        .layer(axum::middleware::from_fn(guard::errors_as_ok))
         .with_state(state)
 }
 

@@ -174,6 +174,49 @@ async fn unknown_paths_and_methods_are_json_errors() {
     assert!(error(&json).contains("POST"));
 }
 
+/// The page asks for its errors with status 200 (`X-Endgame-Errors: ok`) and reads their status
+/// in `X-Endgame-Status`, with the same body; other clients get the documented statuses.
+#[tokio::test]
+async fn errors_with_status_200_for_the_page_only() {
+    let state = Arc::new(AppState::new(xiangqi_limits()));
+    let cases = [
+        ("GET", "/api/xiangqi?fen=hello".to_string(), "", StatusCode::BAD_REQUEST),
+        (
+            "GET",
+            format!("/api/xiangqi?fen={}", query("2bakab2/9/9/9/9/9/4P4/9/R8/3K5 w")),
+            "",
+            StatusCode::NOT_FOUND,
+        ),
+        ("GET", "/api/xiangqi/stats?material=KRPvKAABB".to_string(), "", StatusCode::NOT_FOUND),
+        ("POST", "/api/twixt/replay".to_string(), "not a record", StatusCode::BAD_REQUEST),
+        ("GET", "/api/nothing".to_string(), "", StatusCode::NOT_FOUND),
+    ];
+    for (method, uri, body, status) in cases {
+        let (plain, plain_json) = common::request(&state, method, &uri, body).await;
+        assert_eq!(plain, status, "{uri}: {plain_json}");
+        let request = Request::builder()
+            .method(method)
+            .uri(&uri)
+            .header("x-endgame-errors", "ok")
+            .body(Body::from(body))
+            .unwrap();
+        let response = router(Arc::clone(&state)).oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{uri}");
+        assert_eq!(response.headers()["x-endgame-status"], status.as_str(), "{uri}");
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let json: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(json, plain_json, "{uri}");
+    }
+    // A good answer is the same either way, without the header.
+    let request = Request::get("/api/xiangqi?fen=4k4/9/9/9/9/9/9/9/4A4/3RK4%20w")
+        .header("x-endgame-errors", "ok")
+        .body(Body::empty())
+        .unwrap();
+    let response = router(state).oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(response.headers().get("x-endgame-status").is_none());
+}
+
 #[tokio::test]
 async fn the_page_and_its_assets_are_served() {
     for path in ["/", "/xiangqi", "/twixt", "/cheesy", "/marine", "/?fen=x"] {

@@ -19,7 +19,7 @@ const GEN_MEDIUM: &str = "2bakab2/9/9/9/9/9/9/9/R8/3K5 w";
 /// `KRPvKAB`: about 26 M positions, some seconds: cancelled while it runs.
 const GEN_CANCEL: &str = "2bak4/9/9/9/9/9/4P4/9/R8/3K5 w";
 /// `KRPvKAABB`: beyond the test server's budget.
-const GEN_BIG: &str = "2bakab2/9/9/9/9/9/4P4/9/R8/3K5 w";
+pub(crate) const GEN_BIG: &str = "2bakab2/9/9/9/9/9/4P4/9/R8/3K5 w";
 
 /// The page's words for a count of positions (generate.js's `gen.count`, from 10 M up).
 fn millions(n: u64) -> String {

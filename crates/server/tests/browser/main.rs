@@ -53,7 +53,7 @@ fn the_explorer_as_a_player_sees_it() {
     let dir = common::fresh_dir("browser-no-tables");
     let server = start_server(dir.clone(), Some(budget()));
     let page = Page::new(Browser::start(), server);
-    let checks: [Check; 19] = [
+    let checks: [Check; 20] = [
         ("xiangqi_moves_are_the_apis", xiangqi::xiangqi_moves_are_the_apis),
         ("pieces_and_river_are_drawn_by_the_page", xiangqi::pieces_and_river_are_drawn_by_the_page),
         ("best_move_arrow_and_distance_colours", xiangqi::best_move_arrow_and_distance_colours),
@@ -61,6 +61,7 @@ fn the_explorer_as_a_player_sees_it() {
         ("examples_menu_is_the_apis", xiangqi::examples_menu_is_the_apis),
         ("errors_clear_the_analysis", xiangqi::errors_clear_the_analysis),
         ("small_fixes", xiangqi::small_fixes),
+        ("no_failed_requests_in_the_console", xiangqi::no_failed_requests_in_the_console),
         ("side_to_move_and_swapped_colours", xiangqi::side_to_move_and_swapped_colours),
         ("browser_history_steps_through_positions", xiangqi_game::browser_history_steps_through_positions),
         ("game_record_copy_and_export", xiangqi_game::game_record_copy_and_export),
@@ -83,6 +84,8 @@ fn the_explorer_as_a_player_sees_it() {
             format!("{name}: {:.1} s\n", at.elapsed().as_secs_f64()).as_bytes(),
         );
     }
+    // No check left a red line in the browser's console (a failed request, an exception).
+    assert_eq!(page.console_errors(), Vec::<String>::new(), "the console's errors");
     let _ = std::io::Write::write_all(
         &mut std::io::stderr(),
         format!("the explorer's browser checks: {:.1} s in all\n", started.elapsed().as_secs_f64())

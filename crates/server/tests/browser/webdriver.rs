@@ -173,8 +173,10 @@ impl Browser {
         ];
         let mut args: Vec<String> = args.iter().map(ToString::to_string).collect();
         args.push(format!("--user-data-dir={}", profile.display()));
+        // The console's messages (network errors included) are kept for `console_errors`.
         let caps = json!({ "capabilities": { "alwaysMatch": {
             "browserName": "chrome",
+            "goog:loggingPrefs": { "browser": "ALL" },
             "goog:chromeOptions": { "binary": chromium(), "args": args }
         } } });
         // A browser start can fail on a loaded machine: try three times.
@@ -276,6 +278,21 @@ impl Browser {
             None => ("Emulation.clearDeviceMetricsOverride", json!({})),
         };
         self.command("POST", "/goog/cdp/execute", Some(json!({ "cmd": cmd, "params": params })));
+    }
+
+    /// The errors of the browser's console since the last call (the red lines a developer
+    /// sees: failed requests, uncaught exceptions), each as `source: message`.
+    pub fn console_errors(&self) -> Vec<String> {
+        let entries = self.command("POST", "/se/log", Some(json!({ "type": "browser" })));
+        entries
+            .as_array()
+            .expect("log entries")
+            .iter()
+            .filter(|e| e["level"] == "SEVERE")
+            .map(|e| {
+                format!("{}: {}", e["source"].as_str().unwrap_or("?"), e["message"].as_str().unwrap_or("?"))
+            })
+            .collect()
     }
 
     /// Saves a PNG screenshot of the window.

@@ -300,6 +300,49 @@ pub(crate) fn errors_clear_the_analysis(page: &Page) {
     assert_eq!(page.text("#xq-verdict"), "Red to move wins in 11 plies");
 }
 
+/// Positions the page explains (a bad FEN, an illegal position, a material without tables, an
+/// illegal setup in the editor, a record that does not parse) leave no red line in the
+/// browser's console: the page asks for its errors with status 200 and shows their messages.
+pub(crate) fn no_failed_requests_in_the_console(page: &Page) {
+    page.open_xiangqi(HORSE);
+    page.console_errors();
+    // Not a FEN, then an illegal position: the server's messages, shown.
+    for fen in ["hello", "4k4/9/9/9/9/9/9/9/4R4/3K5 w"] {
+        load_fen_box(page, fen);
+        page.wait_for(
+            "the error",
+            "return document.querySelector('#xq-fen').value === arguments[0] && !!document.querySelector('#xq-error-text');",
+            json!([fen]),
+        );
+        let (status, api_error) = page.get(&format!("/api/xiangqi?fen={}", fen.replace(' ', "%20")));
+        assert_eq!(status, 400, "{api_error}");
+        assert_eq!(analysis(page)["error"], api_error["error"]);
+    }
+    // A material without tables (404 for other clients): what generating it takes.
+    let big = crate::generate::GEN_BIG;
+    let (status, _) = page.get(&format!("/api/xiangqi?fen={}", big.replace(' ', "%20")));
+    assert_eq!(status, 404);
+    load_fen_box(page, big);
+    page.wait("the estimate", "return !!document.querySelector('#xq-gen-refused');");
+    assert_eq!(analysis(page)["verdict"], json!("No answer"));
+    // The editor's illegal setup (no Black General).
+    page.open_xiangqi(HORSE);
+    page.click("#xq-edit");
+    page.click("#xq-editor button[data-piece='']");
+    page.click("#xq-svg g.piece[data-sq='d9']");
+    assert!(page.text("#xq-edit-error-text").contains("General"));
+    page.click("#xq-edit");
+    page.wait("the illegal position", "return !!document.querySelector('#xq-error-text');");
+    // A Twixt record that does not parse.
+    page.click("nav a[data-tab='twixt']");
+    page.wait("the Twixt page", "return !!document.querySelector('#twixt-svg');");
+    page.script("document.querySelector('#twixt-record').value = arguments[0];", json!(["not a record"]));
+    page.click("#twixt-replay");
+    page.wait("the Twixt error", "return !!document.querySelector('#twixt-error-text');");
+    page.click("nav a[data-tab='xiangqi']");
+    assert_eq!(page.console_errors(), Vec::<String>::new());
+}
+
 pub(crate) fn small_fixes(page: &Page) {
     // One ply, not "1 plies".
     let mate = "3k5/9/9/9/9/9/9/9/4R4/5K3 w";
