@@ -290,8 +290,14 @@ function pushUrl() {
   // Only the shown tab owns the address; a FEN too long to send is not put into it either.
   if (root.hidden || game[at].fen.length > MAX_FEN) return;
   const url = currentUrl();
-  const state = { tab: 'xiangqi', game: gameId, at };
-  if (location.pathname + location.search === url) history.replaceState(state, '', url);
+  // While playing, a position with perfect play to move is a passing entry: the reply takes
+  // its place, so the browser's Back takes back a move and its reply, as ◀ does, and never
+  // stops on perfect play's turn.
+  const passing = !!playing && !humanToMove();
+  const state = { tab: 'xiangqi', game: gameId, at, passing };
+  const last = history.state;
+  const replyToPassing = last?.passing && last.game === gameId && last.at === at - 1;
+  if (location.pathname + location.search === url || replyToPassing) history.replaceState(state, '', url);
   else history.pushState(state, '', url);
 }
 
@@ -488,6 +494,8 @@ function startPlay(side) {
   setFlip(side === 'b');
   game = game.slice(0, at + 1);
   if (!humanToMove()) {
+    // Perfect play moves first: its move takes this entry's place in the history.
+    history.replaceState({ ...history.state, passing: true }, '');
     replyDue = false;
     play(answer.moves[0]);
     return;

@@ -145,7 +145,40 @@ pub(crate) fn back_while_playing_takes_back_the_pair(page: &Page) {
     std::thread::sleep(Duration::from_millis(1000));
     assert_eq!(page.fen(), SOLDIER);
     assert_eq!(page.text("#xq-play-text"), "You play Red: your move.");
+    // The browser's Back does the same: two moves and their replies, then Back twice.
+    let second = play_best_and_reply(page, SOLDIER);
+    let third = play_best_and_reply(page, &second);
+    for (from, to) in [(&third, &second), (&second, &SOLDIER.to_string())] {
+        page.js("history.back();");
+        page.wait_fen(to);
+        std::thread::sleep(Duration::from_millis(1000));
+        assert_eq!(&page.fen(), to, "Back from {from} stops on our turn, and perfect play waits");
+        assert_eq!(page.text("#xq-play-text"), "You play Red: your move.");
+    }
+    // Forward steps to our next turn, past perfect play's reply.
+    page.js("history.forward();");
+    page.wait_fen(&second);
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_eq!(page.fen(), second);
+    assert_eq!(page.text("#xq-play-text"), "You play Red: your move.");
     page.click("#xq-stop");
+}
+
+/// Plays the API's best move from `fen` (ours, as Red) on the page and waits for perfect play's
+/// reply; gives the position after it.
+fn play_best_and_reply(page: &Page, fen: &str) -> String {
+    page.wait_for(
+        "our turn",
+        "const t = document.querySelector('#xq-play-text'); return document.querySelector('#xq-fen').value === arguments[0] && t && t.textContent.includes('your move');",
+        json!([fen]),
+    );
+    let best = page.position(fen)["moves"][0]["uci"].as_str().unwrap().to_string();
+    page.click(&format!("#xq-moves tr[data-uci='{best}']"));
+    let mine = after(fen, &best);
+    let reply = page.position(&mine)["moves"][0]["uci"].as_str().unwrap().to_string();
+    let next = after(&mine, &reply);
+    page.wait_fen(&next);
+    next
 }
 
 /// The colour of an element as the page shows it.
