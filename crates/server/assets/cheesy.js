@@ -29,7 +29,8 @@ export function start(section) {
       el('div', { class: 'panel' }, el('h2', { i18n: 'cheesy.file' }), el('textarea', { id: 'cheesy-text', rows: 8, 'aria-label': 'board file', oninput: (e) => load(e.target.value, true) })))));
   onLang(() => { if (answer) { renderAnswer(); show(ply); } });
   syncNav();
-  examples().then((ex) => { if (!$('#cheesy-text').value) load(ex.cheesy); });
+  // The example, solved at once (as the Twixt page replays its example).
+  examples().then((ex) => { if (!$('#cheesy-text').value) { load(ex.cheesy); solve(); } });
 }
 
 /// ← and → step through the line.

@@ -32,7 +32,8 @@ export function start(section) {
         el('p', { class: 'muted small', i18n: 'marine.fileHelp' })))));
   onLang(() => { if (answer) { renderAnswer(); show(round); } });
   syncNav();
-  examples().then((ex) => { if (!$('#marine-text').value) load(ex.marine); });
+  // The example, solved at once (as the Twixt page replays its example).
+  examples().then((ex) => { if (!$('#marine-text').value) { load(ex.marine); solve(); } });
 }
 
 /// ← and → step through the plan.

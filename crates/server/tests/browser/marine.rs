@@ -11,8 +11,9 @@ pub(crate) fn marine_solves_and_edits(page: &Page) {
         page.js("return document.querySelector('#marine-text').value;").as_str().unwrap().to_string();
     let (status, api) = page.post("/api/marine/solve?rounds=34", &battle);
     assert_eq!(status, 200);
-    page.click("#marine-solve");
+    // The example is solved at once, as the Twixt page replays its example: no click on Solve.
     assert_eq!(page.text("#marine-result"), format!("WIN in {} rounds", api["rounds"]));
+    assert_eq!(page.js("return document.querySelector('#marine-next').disabled;"), json!(false));
     let rounds = api["plan"].as_array().unwrap();
     page.click(&format!("#marine-plan div[data-round='{}']", rounds.len() - 1));
     let hp = page.text("#marine-hp");
