@@ -3,7 +3,7 @@
 // (its address), `onUrl(params, state)` (the browser went back or forward to one of its
 // addresses) and `onKey(event)` (true when it used the key).
 import { applyI18n, getLang, setLang, t } from './i18n.js';
-import { typing, glyphWord } from './ui.js';
+import { typing, glyphWord, chineseFontReady } from './ui.js';
 import * as xiangqi from './xiangqi.js';
 import * as twixt from './twixt.js';
 import * as cheesy from './cheesy.js';
@@ -70,11 +70,15 @@ function showLang() {
   if (active) setTitle();
 }
 
-document.getElementById('lang').addEventListener('click', () => {
-  setLang(getLang() === 'zh' ? 'en' : 'zh');
+document.getElementById('lang').addEventListener('click', async () => {
+  const next = getLang() === 'zh' ? 'en' : 'zh';
+  if (next === 'zh') await chineseFontReady();
+  setLang(next);
   showLang();
 });
 
+// Chinese is drawn once its font is there (a moment: it comes from this server).
+if (getLang() === 'zh') await chineseFontReady();
 showLang();
 history.replaceState({ ...history.state, tab: tabOf(location.pathname) }, '');
 show(tabOf(location.pathname), false);

@@ -95,7 +95,7 @@ function renderReport() {
   $('#twixt-slider').max = report.moves.length;
   const outcome = report.outcome ? describeOutcome(report.outcome) : t('twixt.notOver');
   $('#twixt-info').replaceChildren(
-    kv('twixt.format', report.format), kv('twixt.board', `${report.n + 1} × ${report.n + 1}`), kv('twixt.rules', report.rules),
+    kv('twixt.format', FORMATS[report.format] ? t(FORMATS[report.format]) : report.format), kv('twixt.board', `${report.n + 1} × ${report.n + 1}`), kv('twixt.rules', report.rules),
     kv('twixt.swap', t(report.swap ? 'twixt.on' : 'twixt.off')),
     kv('twixt.players', report.players.filter((p) => p).join(' – ') || '—'), kv('twixt.moveCount', String(report.moves.length)), kv('twixt.outcome', outcome));
   $('#twixt-moves').replaceChildren(...report.moves.map((m, i) => el('div', { 'data-step': i + 1, 'data-color': m.color, onclick: () => go(i + 1) },
@@ -117,7 +117,11 @@ function describeMove(m) {
   return s;
 }
 
-function kv(key, v) { return el('div', {}, el('b', { i18n: key }), v); }
+/// The record formats' names, as the format menu has them.
+const FORMATS = { judge: 'twixt.formatJudge', sgf: 'twixt.formatSgf', t1: 'twixt.formatT1' };
+
+/// A line of the game's facts: the name, a space, the value.
+function kv(key, v) { return el('div', {}, el('b', { i18n: key }), ' ', v); }
 
 function go(k, known) {
   if (!report) return;

@@ -124,6 +124,13 @@ export function labelledGrid(rows, cols, cells, colLabel, rowLabel) {
   return out;
 }
 
+/// Loads the page's Chinese font (style.css's "Endgame Sans SC", assets/chinese.otf) before
+/// Chinese text is drawn: Chromium may keep the empty boxes of text it drew while the font was
+/// loading. Resolves also when the font cannot load (the machine's fonts then).
+export function chineseFontReady() {
+  return document.fonts ? document.fonts.load('1em "Endgame Sans SC"', '中文').catch(() => []) : Promise.resolve([]);
+}
+
 /// A word of characters from glyphs.js as an inline SVG `size` pixels high (for Chinese text
 /// that must show without Chinese fonts, such as the language switch).
 export function glyphWord(text, size, fill = 'currentColor') {

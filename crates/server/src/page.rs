@@ -5,8 +5,10 @@
 //! The modules: `app.js` (tabs, browser history, keyboard, language switch), `ui.js` (shared
 //! helpers), `i18n.js` (every string in English and Chinese), one module per game, and for
 //! Xiangqi `xiangqi-board.js` (the SVG board), `xiangqi-notation.js` (FEN, Chinese notation,
-//! WXF export), `generate.js` (generation on demand, when a material has no tables) and `glyphs.js` (the piece characters as SVG paths, under the SIL Open Font
-//! License in `OFL.txt`, so that they show on machines without Chinese fonts).
+//! WXF export), `generate.js` (generation on demand, when a material has no tables) and
+//! `glyphs.js` (the piece characters as SVG paths). `chinese.otf` is the font of the Chinese
+//! interface text (a subset of Noto Sans CJK SC, `scripts/page-font.py`). Both are under the
+//! SIL Open Font License in `OFL.txt`, so that the page reads on machines without Chinese fonts.
 
 use std::sync::Arc;
 
@@ -20,27 +22,29 @@ use crate::{ApiError, AppState};
 
 const INDEX: &str = include_str!("../assets/index.html");
 
-/// The embedded assets: name, content type, text.
-const ASSETS: &[(&str, &str, &str)] = &[
-    ("style.css", CSS, include_str!("../assets/style.css")),
-    ("app.js", JS, include_str!("../assets/app.js")),
-    ("ui.js", JS, include_str!("../assets/ui.js")),
-    ("i18n.js", JS, include_str!("../assets/i18n.js")),
-    ("xiangqi.js", JS, include_str!("../assets/xiangqi.js")),
-    ("xiangqi-board.js", JS, include_str!("../assets/xiangqi-board.js")),
-    ("xiangqi-notation.js", JS, include_str!("../assets/xiangqi-notation.js")),
-    ("glyphs.js", JS, include_str!("../assets/glyphs.js")),
-    ("generate.js", JS, include_str!("../assets/generate.js")),
-    ("twixt.js", JS, include_str!("../assets/twixt.js")),
-    ("cheesy.js", JS, include_str!("../assets/cheesy.js")),
-    ("marine.js", JS, include_str!("../assets/marine.js")),
-    ("favicon.svg", SVG, include_str!("../assets/favicon.svg")),
-    ("OFL.txt", TEXT, include_str!("../assets/OFL.txt")),
+/// The embedded assets: name, content type, bytes.
+const ASSETS: &[(&str, &str, &[u8])] = &[
+    ("style.css", CSS, include_bytes!("../assets/style.css")),
+    ("app.js", JS, include_bytes!("../assets/app.js")),
+    ("ui.js", JS, include_bytes!("../assets/ui.js")),
+    ("i18n.js", JS, include_bytes!("../assets/i18n.js")),
+    ("xiangqi.js", JS, include_bytes!("../assets/xiangqi.js")),
+    ("xiangqi-board.js", JS, include_bytes!("../assets/xiangqi-board.js")),
+    ("xiangqi-notation.js", JS, include_bytes!("../assets/xiangqi-notation.js")),
+    ("glyphs.js", JS, include_bytes!("../assets/glyphs.js")),
+    ("generate.js", JS, include_bytes!("../assets/generate.js")),
+    ("twixt.js", JS, include_bytes!("../assets/twixt.js")),
+    ("cheesy.js", JS, include_bytes!("../assets/cheesy.js")),
+    ("marine.js", JS, include_bytes!("../assets/marine.js")),
+    ("favicon.svg", SVG, include_bytes!("../assets/favicon.svg")),
+    ("OFL.txt", TEXT, include_bytes!("../assets/OFL.txt")),
+    ("chinese.otf", OTF, include_bytes!("../assets/chinese.otf")),
 ];
 const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 const SVG: &str = "image/svg+xml";
 const TEXT: &str = "text/plain; charset=utf-8";
+const OTF: &str = "font/otf";
 
 /// The page routes.
 pub fn routes() -> Router<Arc<AppState>> {
@@ -65,8 +69,8 @@ async fn index() -> Html<&'static str> {
 
 async fn asset(Path(name): Path<String>) -> Response {
     match ASSETS.iter().find(|(n, _, _)| *n == name) {
-        Some((_, kind, text)) => {
-            ([(header::CONTENT_TYPE, *kind), (header::CACHE_CONTROL, "no-cache")], *text).into_response()
+        Some((_, kind, bytes)) => {
+            ([(header::CONTENT_TYPE, *kind), (header::CACHE_CONTROL, "no-cache")], *bytes).into_response()
         }
         None => ApiError::not_found(format!("no such asset: {name}")).into_response(),
     }

@@ -64,7 +64,7 @@ pub(crate) fn twixt_shows_the_apis_pegs_and_moves(page: &Page) {
         "the threats after move 10",
         "const t = document.querySelector('#twixt-threats').textContent; return t.includes('Wins at once') && t;",
     );
-    assert!(shown.as_str().unwrap().contains(&format!("Wins at once{}", expected.join(", "))), "{shown}");
+    assert!(shown.as_str().unwrap().contains(&format!("Wins at once {}", expected.join(", "))), "{shown}");
     assert_eq!(page.js("return document.querySelector('#twixt-slider').value;"), json!("10"));
     page.blur();
     page.keys("\u{E014}");

@@ -277,7 +277,12 @@ impl Browser {
             ),
             None => ("Emulation.clearDeviceMetricsOverride", json!({})),
         };
-        self.command("POST", "/goog/cdp/execute", Some(json!({ "cmd": cmd, "params": params })));
+        self.cdp(cmd, params);
+    }
+
+    /// A command of the Chrome DevTools Protocol, and its answer.
+    pub fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.command("POST", "/goog/cdp/execute", Some(json!({ "cmd": cmd, "params": params })))
     }
 
     /// The errors of the browser's console since the last call (the red lines a developer

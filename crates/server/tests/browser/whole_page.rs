@@ -40,6 +40,21 @@ pub(crate) fn chinese_interface(page: &Page) {
         .js("return [...document.querySelector('#xq-moves tr[data-uci]').children].map(c => c.textContent);");
     assert_eq!(first, json!(["车五进六", "e1e7 ×马", "3 步胜"]));
     page.assert_clean("the Chinese Xiangqi page");
+    // Drawn with the page's own font: no empty boxes on a machine without Chinese fonts.
+    for selector in [
+        "nav a[data-tab='xiangqi']",
+        "nav a[data-tab='twixt']",
+        "nav a[data-tab='cheesy']",
+        "#xq-verdict",
+        "#xq-moves tr[data-uci] td.wxf",
+        "#xq-moves tr[data-uci] td.res",
+        "#xq-moves th",
+        "#xq-moves td.uci",
+        "#xq-line span[data-ply]",
+        "footer a",
+    ] {
+        drawn_with_the_pages_font(page, selector);
+    }
     let example = page.js("return document.querySelectorAll('#xq-examples option')[1].textContent;");
     let first = &page.get("/api/examples").1["xiangqi"][0];
     assert_eq!(
@@ -65,7 +80,14 @@ pub(crate) fn chinese_interface(page: &Page) {
             json!([ready, text]),
         );
         page.assert_clean(&format!("the Chinese {tab} page"));
+        drawn_with_the_pages_font(page, if tab == "twixt" { "#twixt-threats div" } else { ready });
     }
+    // Twixt's facts in Chinese: the record's format named as the menu names it, after a space.
+    page.click("nav a[data-tab='twixt']");
+    assert_eq!(page.text("#twixt-info div"), "格式 评测格式");
+    drawn_with_the_pages_font(page, "#twixt-info b");
+    page.shot("twixt-zh.png");
+    page.click("nav a[data-tab='marine']");
     page.click("#marine-solve");
     page.wait(
         "the plan in Chinese",
@@ -75,6 +97,52 @@ pub(crate) fn chinese_interface(page: &Page) {
     page.click("#lang");
     page.wait("English", "return document.documentElement.lang === 'en';");
     assert_eq!(page.text("#marine-result"), "WIN in 10 rounds");
+}
+
+/// Whether this machine has Chinese fonts of its own (`fc-list :lang=zh`; CI has none): the
+/// browser may then draw Chinese with them, before the page's font.
+fn machine_has_chinese_fonts() -> bool {
+    std::process::Command::new("fc-list").arg(":lang=zh").output().is_ok_and(|o| !o.stdout.is_empty())
+}
+
+/// Checks that Chromium drew every Chinese character of the element at `selector` (its own
+/// text) with the page's font, "Endgame Sans SC" (`assets/chinese.otf`), as the DevTools
+/// protocol reports the fonts it used; on a machine with Chinese fonts of its own, that every
+/// one was drawn with a Chinese font.
+fn drawn_with_the_pages_font(page: &Page, selector: &str) {
+    let text = page
+        .script(
+            "const e = document.querySelector(arguments[0]);              return [...e.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent).join('');",
+            json!([selector]),
+        )
+        .as_str()
+        .unwrap()
+        .to_string();
+    let chinese = text.chars().filter(|&c| matches!(u32::from(c), 0x2E80..=0x9FFF | 0xFF00..=0xFFEF)).count();
+    assert!(chinese > 0, "{selector}: no Chinese in {text:?}");
+    page.cdp("DOM.enable", json!({}));
+    page.cdp("CSS.enable", json!({}));
+    let root = page.cdp("DOM.getDocument", json!({ "depth": 0 }))["root"]["nodeId"].clone();
+    let node =
+        page.cdp("DOM.querySelector", json!({ "nodeId": root, "selector": selector }))["nodeId"].clone();
+    let fonts = page.cdp("CSS.getPlatformFontsForNode", json!({ "nodeId": node }))["fonts"].clone();
+    let ours: u64 = fonts
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["familyName"] == "Endgame Sans SC" && f["isCustomFont"] == json!(true))
+        .map(|f| f["glyphCount"].as_u64().unwrap())
+        .sum();
+    if machine_has_chinese_fonts() {
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            format!("{selector}: this machine has Chinese fonts; drawn with {fonts}\n").as_bytes(),
+        );
+    } else {
+        assert_eq!(ours, chinese as u64, "{selector}: {text:?} drawn with {fonts}");
+    }
+    let loaded = page.js("return document.fonts.check('15px \"Endgame Sans SC\"', '象棋');");
+    assert_eq!(loaded, json!(true));
 }
 
 /// The layout at a phone's width: nothing wider than the screen, the tabs on one row.
