@@ -134,14 +134,18 @@ function moveName(wxf, fenBefore) {
 export function start(section, params) {
   root = section;
   const check = (id, key, onchange, checked = false, title = null) => el('label', { class: 'check', i18nTitle: title ?? undefined }, el('input', { type: 'checkbox', id, onchange, checked }), ' ', el('span', { i18n: key }));
-  section.append(el('div', { class: 'layout' },
+  // Two columns on a wide screen: the board with its controls and the editor, then the
+  // analysis. On a narrow one (style.css) a single column, the verdict and the moves right
+  // under the board, its controls after them: each panel has its place by its id.
+  section.append(el('div', { class: 'layout xq-layout' },
     el('div', {},
-      el('div', { class: 'panel board-panel' },
+      el('div', { class: 'panel board-panel', id: 'xq-board-panel' },
         el('div', { id: 'xq-board', class: 'board' }),
         el('div', { class: 'row nav' },
           el('button', { id: 'xq-back', onclick: back, i18nTitle: 'key.back' }, '◀ ', el('span', { i18n: 'xq.back' })),
           el('button', { id: 'xq-forward', onclick: forward, i18nTitle: 'key.forward' }, el('span', { i18n: 'xq.forward' }), ' ▶'),
-          el('button', { id: 'xq-best', onclick: playBest, i18nTitle: 'key.best', i18n: 'xq.best' })),
+          el('button', { id: 'xq-best', onclick: playBest, i18nTitle: 'key.best', i18n: 'xq.best' }))),
+      el('div', { class: 'panel board-controls', id: 'xq-controls' },
         el('div', { class: 'row' },
           check('xq-flip', 'xq.flip', draw, false, 'key.flip'),
           check('xq-letters', 'xq.letters', () => { if (editing) { buildEditor(); syncEditorState(); } draw(); }),
@@ -160,20 +164,20 @@ export function start(section, params) {
             option('', 'xq.examples'))),
         el('div', { id: 'xq-editor', hidden: true }))),
     el('div', {},
-      el('div', { class: 'panel' },
+      el('div', { class: 'panel', id: 'xq-verdict-panel' },
         el('div', { id: 'xq-verdict', class: 'verdict' }, '…'),
         el('div', { id: 'xq-info', class: 'muted' }),
         el('div', { id: 'xq-error' }),
         el('div', { id: 'xq-no-table' }),
-        el('div', { class: 'row' },
+        el('div', { class: 'row', id: 'xq-play-row' },
           el('button', { id: 'xq-play-red', onclick: () => startPlay('w'), i18n: 'play.red' }),
           el('button', { id: 'xq-play-black', onclick: () => startPlay('b'), i18n: 'play.black' }),
           el('button', { id: 'xq-stop', onclick: stopPlay, hidden: true, i18n: 'play.stop' })),
         el('div', { id: 'xq-play-status' })),
-      el('div', { class: 'panel' }, el('h2', { i18n: 'xq.moves' }),
+      el('div', { class: 'panel', id: 'xq-moves-panel' }, el('h2', { i18n: 'xq.moves' }),
         el('table', { class: 'moves', id: 'xq-moves' })),
-      el('div', { class: 'panel' }, el('h2', { i18n: 'xq.line' }), el('div', { id: 'xq-line', class: 'line' })),
-      el('div', { class: 'panel' },
+      el('div', { class: 'panel', id: 'xq-line-panel' }, el('h2', { i18n: 'xq.line' }), el('div', { id: 'xq-line', class: 'line' })),
+      el('div', { class: 'panel', id: 'xq-game-panel' },
         el('div', { class: 'panel-head' }, el('h2', { i18n: 'xq.game' }),
           el('div', { class: 'row tight' },
             el('button', { id: 'xq-copy-fen', onclick: (e) => copy(e.currentTarget, game[at].fen), i18n: 'xq.copyFen' }),
@@ -183,7 +187,7 @@ export function start(section, params) {
         el('div', { id: 'xq-export-box', hidden: true },
           el('textarea', { id: 'xq-wxf', rows: 8, readonly: true, spellcheck: 'false' }),
           el('div', { class: 'row' }, el('a', { id: 'xq-download', download: 'endgame.wxf', href: '#', i18n: 'xq.download' })))),
-      el('div', { class: 'panel' }, el('h2', { i18n: 'xq.stats' }), el('div', { id: 'xq-stats', class: 'kv' })))));
+      el('div', { class: 'panel', id: 'xq-stats-panel' }, el('h2', { i18n: 'xq.stats' }), el('div', { id: 'xq-stats', class: 'kv' })))));
   examples().then((ex) => {
     const list = Array.isArray(ex.xiangqi) ? ex.xiangqi : [];
     $('#xq-examples').append(...list.map((x) => el('option', { value: x.fen, 'data-en': `${x.material}: ${x.english}`, 'data-zh': `${x.material}：${x.chinese ?? x.english}` })));

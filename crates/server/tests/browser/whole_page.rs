@@ -196,6 +196,24 @@ pub(crate) fn phone_layout(page: &Page) {
             .as_f64()
             .unwrap();
         assert!((300.0..=f64::from(width)).contains(&board), "the board is {board} px wide");
+        // The verdict and the best move right under the board and its buttons, on the first
+        // screen (not below the FEN box and the editor).
+        let places = page.js(
+            "window.scrollTo(0, 0); const r = (s) => document.querySelector(s).getBoundingClientRect(); \
+             return { board: r('#xq-svg').bottom, buttons: r('#xq-board-panel .nav').bottom, verdict: [r('#xq-verdict').top, r('#xq-verdict').bottom], \
+               best: r('#xq-moves tr[data-uci]').bottom, fen: r('#xq-fen').top, editor: r('#xq-editor-panel').top, screen: innerHeight };",
+        );
+        let at = |key: &str| places[key].as_f64().unwrap();
+        let (top, bottom) = (places["verdict"][0].as_f64().unwrap(), places["verdict"][1].as_f64().unwrap());
+        assert!(
+            top >= at("buttons") && top - at("board") < 100.0,
+            "{lang}: the verdict under the board: {places}"
+        );
+        assert!(
+            bottom <= at("screen") && at("best") <= at("screen"),
+            "{lang}: the verdict and the best move on the first screen: {places}"
+        );
+        assert!(at("fen") > at("best") && at("editor") > at("best"), "{lang}: {places}");
         let breaks = page.js("return [...document.querySelectorAll('#xq-line span[data-ply]')].filter(s => s.getClientRects().length !== 1).length;");
         assert_eq!(breaks, json!(0));
         page.shot(&format!("phone-xiangqi-{lang}.png"));
