@@ -12,7 +12,7 @@
 // which calls it again at every redraw of the panel: what a material's generation has reached
 // is kept here, per material and rule set, and drawn again each time.
 import { hooks, RULES } from './xiangqi.js';
-import { el, api, copyText, flash } from './ui.js';
+import { el, api, pageFetch, copyText, flash } from './ui.js';
 import { t } from './i18n.js';
 
 const POLL_MS = 400;
@@ -179,9 +179,9 @@ async function cancel(entry) {
   entry.cancelling = true;
   paint(entry);
   try {
-    const res = await fetch(`/api/xiangqi/jobs/${entry.job}?ticket=${enc(entry.ticket ?? '')}`, { method: 'DELETE' });
+    const { res, status } = await pageFetch(`/api/xiangqi/jobs/${entry.job}?ticket=${enc(entry.ticket ?? '')}`, { method: 'DELETE' });
     const answer = await res.json().catch(() => ({}));
-    if (!res.ok && res.status !== 404) throw new Error(answer.error ?? t('error.http', res.status, res.statusText));
+    if (status >= 400 && status !== 404) throw new Error(answer.error ?? t('error.http', status, status === res.status ? res.statusText : ''));
     keepTicket(entry.job, null);
     entry.ticket = null;
     if (answer.others > 0) {

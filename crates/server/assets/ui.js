@@ -43,22 +43,25 @@ export class ApiError extends Error {
   }
 }
 
+/// `fetch` as the page sends every request: with `X-Endgame-Errors: ok`, so that the server
+/// answers an error with status 200 and its own status in `X-Endgame-Status` (a position without
+/// tables or a bad FEN is an answer the page explains, not a failed request for the browser's
+/// console to log in red). Gives the response and the status the server meant.
+export async function pageFetch(path, init = {}) {
+  const res = await fetch(path, { ...init, headers: { ...(init.headers ?? {}), 'x-endgame-errors': 'ok' } });
+  return { res, status: Number(res.headers.get('x-endgame-status')) || res.status };
+}
+
 /// Calls the API: the parsed JSON, or throws an ApiError with the server's message (or, when
 /// the answer is not JSON, a sentence naming the HTTP status).
-///
-/// The page asks for its errors with status 200 (`X-Endgame-Errors: ok`; their status comes in
-/// `X-Endgame-Status`): a position without tables or a bad FEN is an answer the page explains,
-/// not a failed request for the browser's console to log in red.
 export async function api(path, body) {
-  const headers = { 'x-endgame-errors': 'ok' };
-  const init = body === undefined ? { headers } : { method: 'POST', body, headers: { ...headers, 'content-type': 'text/plain' } };
-  let res;
+  const init = body === undefined ? {} : { method: 'POST', body, headers: { 'content-type': 'text/plain' } };
+  let res, status;
   try {
-    res = await fetch(path, init);
+    ({ res, status } = await pageFetch(path, init));
   } catch {
     throw new ApiError(t('error.network'), 0, null);
   }
-  const status = Number(res.headers.get('x-endgame-status')) || res.status;
   const statusText = status === res.status ? res.statusText : '';
   let json;
   try { json = await res.json(); } catch { throw new ApiError(t('error.http', status, statusText), status, null); }
