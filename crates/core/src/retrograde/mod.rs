@@ -217,9 +217,9 @@ impl<'a> Retrograde<'a> {
     }
 
     /// An estimate of the peak memory in bytes of a solve of `positions` positions through
-    /// un-moves ([`Retrograde::solve_with_unmoves`]): the cells, a quarter byte per position for
-    /// the two level bitmaps (an eighth since they have a bit per pair of positions: the rest is
-    /// a margin) and a quarter byte per position for the packed lists of the start pass (moves
+    /// un-moves ([`Retrograde::solve_with_unmoves`]): the cells, an eighth of a byte per
+    /// position for the two level bitmaps (a bit per pair of positions each) and a quarter byte
+    /// per position for the packed lists of the start pass (moves
     /// with known values, about a byte per position in a list, at most three lists per
     /// position, and the terminal positions; measured at most 0.19 bytes per index, see
     /// BENCHMARKS.md). With [`CellSize::One`], the long distances' escapes are not counted (8
@@ -235,7 +235,7 @@ impl<'a> Retrograde<'a> {
         };
         positions
             .saturating_mul(cells)
-            .saturating_add(positions / 4)
+            .saturating_add(positions / 8)
             .saturating_add(positions / 4)
             .saturating_add(1 << 20)
     }

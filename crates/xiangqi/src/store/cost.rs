@@ -13,8 +13,10 @@
 
 use endgame_core::Retrograde;
 use endgame_core::perpetual::PerpetualCheck;
+use endgame_core::table::WDL_BLOCK;
 
 use super::Tablebases;
+use super::captures::BLOCKS_PER_THREAD;
 use crate::probe::ProbeError;
 use crate::rules::material::Material;
 use crate::rules::rule_set::Rules;
@@ -43,6 +45,63 @@ pub fn process_bytes() -> u64 {
 /// Bytes per index of a smaller material loaded for the captures into it: 1-byte cells, and
 /// the decompressed blocks while it is read (2-byte cells for tables with 2- or 4-byte codes).
 pub(super) const BYTES_PER_LOADED_INDEX: u64 = 2;
+
+/// Bytes the captures of a solve of `material` under `standard` or `hdu` rules read their
+/// tables through ([`CaptureFile`]): for each table, [`BLOCKS_PER_THREAD`] decompressed WDL
+/// blocks per thread of the pool and one more, each with its DTM blocks (at most 4 bits and
+/// 4 bytes per position: the widest codes), and no more than the table's positions take so.
+///
+/// [`CaptureFile`]: super::captures::CaptureFile
+/// The tables held whole, at 2 bytes per index, are
+/// [`held_whole`]'s.
+#[must_use]
+pub fn capture_bytes(material: Material) -> u64 {
+    const BLOCK_BYTES: u64 = WDL_BLOCK as u64 / 2 + 4 * WDL_BLOCK as u64 + 4096;
+    let slots = (rayon::current_num_threads() as u64 + 1) * BLOCKS_PER_THREAD as u64;
+    let whole = held_whole(material);
+    Tablebases::reads(material, |m| m.canonical())
+        .into_iter()
+        .map(|m| {
+            if whole.contains(&m) {
+                return indices(m).saturating_mul(BYTES_PER_LOADED_INDEX);
+            }
+            let all = indices(m).saturating_mul(9).div_ceil(2).saturating_add(4096);
+            slots.saturating_mul(BLOCK_BYTES.min(all))
+        })
+        .fold(0, u64::saturating_add)
+}
+
+/// The tables (as players write their materials, [`Material::canonical`]) that the captures
+/// of a solve of `material` under `standard` or `hdu` rules hold whole instead of reading
+/// them a block at a time: those a capture reads seen from the other side (a colour twin's
+/// file: its index is in another order, a chunk of the solve would read blocks all over it),
+/// and the smallest others while together they have at most a sixteenth of `material`'s
+/// indices (at 2 bytes an index, an eighth of a byte per index of the solve). The others are
+/// read in nearly their own order (see `docs/generation.md`).
+#[must_use]
+pub fn held_whole(material: Material) -> Vec<Material> {
+    let mut reads: Vec<(u64, Material, bool)> = Vec::new();
+    for m in material.after_captures() {
+        let file = m.canonical();
+        match reads.iter_mut().find(|r| r.1 == file) {
+            Some(r) => r.2 |= file != m,
+            None => reads.push((indices(file), file, file != m)),
+        }
+    }
+    reads.sort();
+    let limit = indices(material) / 16;
+    let mut small = 0u64;
+    let mut whole = Vec::new();
+    for (n, m, flipped) in reads {
+        if flipped {
+            whole.push(m);
+        } else if small.saturating_add(n) <= limit {
+            small += n;
+            whole.push(m);
+        }
+    }
+    whole
+}
 
 /// The number of indices of `material`, [`u64::MAX`] when it does not fit (memory estimates
 /// of such a material refuse it).
@@ -165,12 +224,21 @@ impl Tablebases {
         reads
     }
 
-    /// Bytes a solve of `material` needs: its cells and the solver's lists, plus the tables
-    /// captures lead into that `loaded` says are not in memory yet (each pair of colour twins
-    /// once: one table answers for both), plus what the process holds besides
-    /// ([`process_bytes`]).
+    /// Bytes a solve of `material` under `standard` or `hdu` rules needs: its cells and the
+    /// solver's lists, the blocks of the tables its captures read ([`capture_bytes`]: no
+    /// smaller table is held whole), and what the process holds besides ([`process_bytes`]).
     #[must_use]
-    pub fn memory_estimate(material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
+    pub fn memory_estimate(material: Material) -> u64 {
+        solver_bytes(indices(material))
+            .saturating_add(process_bytes())
+            .saturating_add(capture_bytes(material))
+    }
+
+    /// Bytes a solve of `material` under a ban needs besides the rule's own structures: its
+    /// cells and the solver's lists, the tables captures lead into that `loaded` says are not
+    /// in memory yet, held whole (each pair of colour twins once: one table answers for both),
+    /// and what the process holds besides ([`process_bytes`]).
+    fn loaded_memory_estimate(material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
         let own = solver_bytes(indices(material)).saturating_add(process_bytes());
         Tablebases::reads_to_load(material, loaded)
             .fold(own, |sum, m| sum.saturating_add(indices(m).saturating_mul(BYTES_PER_LOADED_INDEX)))
@@ -214,10 +282,10 @@ impl Tablebases {
     /// the figure the draws give).
     #[must_use]
     pub fn estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
-        let own = Tablebases::memory_estimate(material, &loaded);
         if !self.rules.has_bans() {
-            return own;
+            return Tablebases::memory_estimate(material);
         }
+        let own = Tablebases::loaded_memory_estimate(material, &loaded);
         // Without the `standard` file the draws are not known before its solve: at most every
         // index (the solve checks again with their number, see `rule_solver`).
         let drawn = |m| self.standard_draws(m).unwrap_or_else(|| indices(m));

@@ -18,7 +18,8 @@ use endgame_core::table::{TableError, TablePaths};
 use endgame_core::{Progress, Retrograde, Solution, SolveError};
 
 use super::Tablebases;
-use super::cost::{check_size, meminfo, proc_kib};
+use super::captures::CaptureFile;
+use super::cost::{check_size, held_whole, meminfo, proc_kib};
 use super::loaded::Loaded;
 use super::read_write::Holes;
 use super::source::in_twin_order;
@@ -26,6 +27,8 @@ use crate::probe::ProbeError;
 use crate::rules::material::Material;
 use crate::rules::rule_set::Rules;
 use crate::tables::index::{ColourFlip, MaterialIndex};
+use crate::tables::material_game::{CaptureTable, MaterialGame};
+use crate::tables::memory_tables::Table;
 use crate::tables::perpetual::{PerpetualGame, PerpetualTablebase};
 use crate::tables::stats::Stats;
 
@@ -51,6 +54,22 @@ fn rule_solver(
     }
     let lists = usize::try_from((available - needed) / 2).unwrap_or(usize::MAX);
     Ok(PerpetualCheck::new().edge_budget(lists.min(DEFAULT_EDGE_BUDGET)))
+}
+
+/// A smaller table the captures of a solve read: held whole, or read a block at a time.
+#[allow(clippy::large_enum_variant)] // a few per solve
+enum Captured {
+    Whole(Table),
+    Blocks(CaptureFile),
+}
+
+impl Captured {
+    fn table(&self) -> &dyn CaptureTable {
+        match self {
+            Captured::Whole(table) => table,
+            Captured::Blocks(file) => file,
+        }
+    }
 }
 
 /// What [`Tablebases::generate`] reports while it works.
@@ -397,6 +416,65 @@ impl Tablebases {
         Solution::from_fn_bytes(positions, |i| flip.index(i).and_then(|j| solution.value(j))).ok()
     }
 
+    /// The files that answer for the materials the captures of `material` lead to, opened
+    /// to be read a block at a time ([`CaptureFile`]), each with the material its index
+    /// numbers (a file in its colour twin's order holds the twin's table in the twin's index).
+    fn capture_files(&self, material: Material) -> Result<Vec<(Material, Captured)>, GenerateError> {
+        let whole = held_whole(material);
+        let mut files = Vec::new();
+        for file in Tablebases::reads(material, |m| self.file_material(m)) {
+            if whole.contains(&file.canonical()) {
+                let mut loaded = Loaded::new(self.rules);
+                self.read_for_captures(file, &mut loaded)?;
+                let Loaded::Plain(mut held) = loaded else { unreachable!("no ban under these rules") };
+                files.push((file, Captured::Whole(held.remove(file).expect("just read"))));
+                continue;
+            }
+            let opened = self.open_files(file, self.rules, &self.dir)?;
+            let indexed = if in_twin_order(&opened.wdl) { file.colour_twin() } else { file };
+            files.push((indexed, Captured::Blocks(CaptureFile::new(MaterialIndex::new(indexed), opened))));
+        }
+        Ok(files)
+    }
+
+    /// Solves `material` under `standard` or `hdu` rules with `solver`, its captures read from
+    /// the smaller tables' files a block at a time ([`CaptureFile`]): no smaller table is held
+    /// in memory whole.
+    ///
+    /// # Errors
+    /// When a smaller table's file cannot be opened or read, or the solver fails.
+    pub fn solve_from_files(
+        &self,
+        material: Material,
+        solver: &Retrograde<'_>,
+    ) -> Result<Table, GenerateError> {
+        let files = self.capture_files(material)?;
+        let symmetric = self.rules.colour_symmetric();
+        let index = MaterialIndex::new(material);
+        let game = MaterialGame::with_captures(&index, self.rules, |smaller| {
+            files.iter().find_map(|(indexed, file)| {
+                let table = file.table();
+                if *indexed == smaller {
+                    Some((table, false))
+                } else if symmetric && *indexed == smaller.colour_twin() {
+                    Some((table, true))
+                } else {
+                    None
+                }
+            })
+        });
+        let solution = solver.solve_with_unmoves(&game);
+        drop(game);
+        for (_, file) in &files {
+            let Captured::Blocks(file) = file else { continue };
+            if let Some(error) = file.error() {
+                return Err(error.into());
+            }
+        }
+        let solution = solution.map_err(|error| GenerateError::Solve { material, error })?;
+        Ok(Table::new(index, solution))
+    }
+
     /// Solves one material whose smaller materials all have files (their own or their colour
     /// twins'; those not in `loaded` are read into it first), writes its file, and returns the
     /// seconds it took. The memory estimate is checked against the memory available first.
@@ -437,7 +515,10 @@ impl Tablebases {
         let path = self.path(material);
         let dtm_path = self.dtm_path(material);
         let paths = TablePaths { wdl: &path, dtm: &dtm_path };
-        for smaller in material.after_captures() {
+        // Under `standard` and `hdu` the captures read the smaller tables' files a block at a
+        // time ([`CaptureFile`]); under a ban the rule's passes read them whole.
+        let smaller = if matches!(loaded, Loaded::Rule(_)) { material.after_captures() } else { Vec::new() };
+        for smaller in smaller {
             // A material whose colour twin's table is loaded is answered from it (under rules
             // that treat both sides alike: under others each needs its own).
             let twin_loaded = self.rules.colour_symmetric() && loaded.contains(smaller.colour_twin());
@@ -453,9 +534,11 @@ impl Tablebases {
             None => solver,
         };
         match loaded {
-            Loaded::Plain(t) => {
-                t.solve_with(material, &solver).map_err(failed)?;
-                let table = t.table(material).expect("just solved");
+            Loaded::Plain(_) => {
+                let table = self.solve_from_files(material, &solver).map_err(|e| match e {
+                    GenerateError::Solve { error: SolveError::Cancelled, .. } => GenerateError::Cancelled,
+                    e => e,
+                })?;
                 let stats = Stats::of_values(table.index(), self.rules, |p| {
                     table.solution().value(p).map(RuleValue::from)
                 });

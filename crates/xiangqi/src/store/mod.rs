@@ -44,7 +44,9 @@
 //!   implementation and the statistics;
 //! - `read_write`: a table's files opened in either order, read whole, written;
 //! - [`cost`]: every memory and speed constant, the memory estimates, the limits;
-//! - [`loaded`]: the tables a generation keeps in memory for the captures;
+//! - [`loaded`]: the tables a generation keeps in memory for the captures (under a ban);
+//! - [`captures`]: the smaller tables a solve's captures read a block at a time from their
+//!   files (under `standard` and `hdu`, [`docs/generation.md`](../../../docs/generation.md));
 //! - [`generate`]: the plan of a generation, its books, the solves, its events and errors;
 //! - [`directory`], [`convert`], [`manifest`]: a base directory's files as a set: files of the
 //!   previous format converted, the manifest of checksums.
@@ -55,6 +57,7 @@
 //! [`SOLVE_ON_THE_FLY_MEN`]: source::SOLVE_ON_THE_FLY_MEN
 //! [`REPLACED_CHECK_MS`]: source::REPLACED_CHECK_MS
 
+pub mod captures;
 mod lookup;
 mod read_write;
 

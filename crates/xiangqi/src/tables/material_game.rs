@@ -15,6 +15,7 @@ use crate::rules::bitboard::{
     Bits, attacks, between, for_each_point, in_check_bits, legal, origins, targets,
 };
 use crate::rules::color::Color;
+use crate::rules::material::Material;
 use crate::rules::movegen::Sides;
 use crate::rules::moves::Move;
 use crate::rules::piece::{Piece, Role};
@@ -24,13 +25,39 @@ use crate::rules::square::Square;
 use crate::tables::index::{MAX_MEN, MaterialIndex, without_slot};
 use crate::tables::memory_tables::{MemoryTables, Table};
 
+/// A solved smaller material as the captures of a solve read it: its index and the value of
+/// each index a capture leads to (a legal position, never a hole). A table in memory
+/// ([`Table`]) is one; so is a table read block by block from its files (the store's
+/// generation, which holds no smaller table whole: see `docs/generation.md`).
+pub trait CaptureTable: Sync {
+    /// The index of the material's positions.
+    fn index(&self) -> &MaterialIndex;
+    /// The value of index `i`, a legal position.
+    fn value(&self, i: usize) -> Value;
+}
+
+impl CaptureTable for Table {
+    fn index(&self) -> &MaterialIndex {
+        Table::index(self)
+    }
+
+    #[inline]
+    fn value(&self, i: usize) -> Value {
+        self.solution().value(i).expect("a position after a capture is in the smaller table")
+    }
+}
+
+/// The table that answers for a material (`None` when none is solved), and whether it is that
+/// material's colour twin's (a position is then looked up there seen from the other side).
+pub type Answering<'a> = Option<(&'a dyn CaptureTable, bool)>;
+
 /// The positions of one material under one rule set, as the core solver sees them.
 pub struct MaterialGame<'a> {
     index: &'a MaterialIndex,
     rules: Rules,
     /// For each slot, the table that answers for the material left when its piece is captured
     /// (if solved), and whether it is that material's colour twin's.
-    captures: Vec<Option<(&'a Table, bool)>>,
+    captures: Vec<Answering<'a>>,
     /// No identical pieces: a move's index follows from the index before it (and that of its
     /// mirror image) in O(1).
     fast: bool,
@@ -72,11 +99,24 @@ impl<'a> MaterialGame<'a> {
     /// The game of `index`'s material, with captures looked up in `smaller`.
     #[must_use]
     pub fn new(index: &'a MaterialIndex, rules: Rules, smaller: &'a MemoryTables) -> Self {
+        MaterialGame::with_captures(index, rules, |material| {
+            smaller.answering(material).map(|(table, flipped)| (table as &dyn CaptureTable, flipped))
+        })
+    }
+
+    /// The game of `index`'s material, with captures looked up in the tables `answering`
+    /// names for each smaller material.
+    #[must_use]
+    pub fn with_captures(
+        index: &'a MaterialIndex,
+        rules: Rules,
+        answering: impl Fn(Material) -> Answering<'a>,
+    ) -> Self {
         let captures = (0..index.pieces().len())
             .map(|slot| {
                 let mut material = index.material();
                 material.remove(index.piece(slot));
-                smaller.answering(material)
+                answering(material)
             })
             .collect();
         let id = NEXT_GAME.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -568,8 +608,7 @@ impl MaterialGame<'_> {
         } else {
             table.index().canonical_index(rest, turn)
         };
-        let i = i.expect("pieces stay on legal points");
-        table.solution().value(i).expect("a position after a capture is in the smaller table")
+        table.value(i.expect("pieces stay on legal points"))
     }
 }
 

@@ -23,6 +23,16 @@ pub struct Table {
 }
 
 impl Table {
+    /// The table of `index`'s material with these values.
+    ///
+    /// # Panics
+    /// When the solution's size is not the index's.
+    #[must_use]
+    pub fn new(index: MaterialIndex, solution: Solution) -> Table {
+        assert_eq!(index.len(), solution.len(), "a solution of the index's size");
+        Table { index, solution }
+    }
+
     /// The index of its positions.
     #[must_use]
     pub const fn index(&self) -> &MaterialIndex {

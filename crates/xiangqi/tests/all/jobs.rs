@@ -69,7 +69,7 @@ fn the_estimate_counts_the_missing_tables_their_positions_and_memory() {
     let positions: u64 = all.iter().map(|&m| MaterialIndex::new(m).len() as u64).sum();
     assert_eq!(e.positions, positions);
     assert_eq!(e.largest, Some(m));
-    assert_eq!(e.memory_bytes, Tablebases::memory_estimate(m, |_| false));
+    assert_eq!(e.memory_bytes, Tablebases::memory_estimate(m));
     assert!((e.seconds - positions as f64 / 1e6).abs() < 1e-6, "{e:?}");
     assert_eq!(e.command(), format!("endgame xiangqi generate {SMALL} --rules standard"));
     assert!(

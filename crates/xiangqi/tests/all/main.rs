@@ -2,6 +2,7 @@
 //! crate and its solvers are compiled and linked once, not once per file (CI's compile time).
 
 mod anchors;
+mod captures;
 mod catalogue;
 mod chase;
 mod check_and_chase;
