@@ -87,11 +87,53 @@ pub fn usage(e: &clap::Error, args: &[String]) -> ExitCode {
                 }
                 _ => None,
             };
-            let hint = unexpected.and_then(|arg| unquoted_fen(args, arg)).unwrap_or_default();
-            let _ = writeln!(io::stderr().lock(), "error: arguments: {message}{hint} (see `endgame --help`)");
+            let hint = unexpected
+                .and_then(|arg| unquoted_fen(args, arg).or_else(|| port_option(args, arg)))
+                .unwrap_or_default();
+            let help = help_command(args);
+            let _ = writeln!(io::stderr().lock(), "error: arguments: {message}{hint} (see `{help} --help`)");
             ExitCode::from(2)
         }
     }
+}
+
+/// The command whose help describes the arguments refused: `endgame xiangqi solve` for
+/// `endgame xiangqi solve` without its FEN (the subcommands named on the command line, up to
+/// the first other word).
+fn help_command(args: &[String]) -> String {
+    let mut command = crate::command();
+    let mut path = vec![command.get_name().to_string()];
+    for arg in args.iter().skip(1).filter(|a| !a.starts_with('-')) {
+        let Some(sub) = command.find_subcommand(arg).cloned() else { break };
+        path.push(sub.get_name().to_string());
+        command = sub;
+    }
+    path.join(" ")
+}
+
+/// When `unexpected` is `--port` (or `--host`, `--bind`) of `endgame serve`, which takes the
+/// address and the port in one option: the `--addr` to type.
+fn port_option(args: &[String], unexpected: &str) -> Option<String> {
+    if !args.iter().any(|a| a == "serve") {
+        return None;
+    }
+    // The option as typed: `--port 9000` or `--port=9000` (clap names the option alone).
+    let name = unexpected.split_once('=').map_or(unexpected, |(name, _)| name);
+    let at = args.iter().position(|a| a == name || a.strip_prefix(name).is_some_and(|v| v.starts_with('=')));
+    let value = at.and_then(|at| match args[at].split_once('=') {
+        Some((_, value)) => Some(value),
+        None => args.get(at + 1).map(String::as_str).filter(|v| !v.starts_with('-')),
+    });
+    let addr = match (name, value) {
+        ("--port" | "-p", Some(port)) if port.parse::<u16>().is_ok() => format!("127.0.0.1:{port}"),
+        ("--port" | "-p", _) => "127.0.0.1:8000".to_string(),
+        ("--host" | "--bind", host) => match host.map(str::parse::<std::net::IpAddr>) {
+            Some(Ok(ip)) => std::net::SocketAddr::new(ip, 8000).to_string(),
+            _ => "0.0.0.0:8000".to_string(),
+        },
+        _ => return None,
+    };
+    Some(format!("; the address and the port are one option: --addr {addr}"))
 }
 
 /// When `unexpected` is a field of a Xiangqi FEN typed without quotes (`endgame xiangqi solve

@@ -103,7 +103,7 @@ fn an_unquoted_fen_gets_the_command_to_type() {
     assert_eq!(
         err,
         "error: arguments: unexpected argument 'w' found; a FEN has spaces, so quote it: \
-         endgame xiangqi solve \"3k5/9/9/9/9/3n5/9/9/9/3K5 w\" (see `endgame --help`)\n"
+         endgame xiangqi solve \"3k5/9/9/9/9/3n5/9/9/9/3K5 w\" (see `endgame xiangqi solve --help`)\n"
     );
     // With the optional fields, and before an option.
     let err = input_error(&[
@@ -159,10 +159,52 @@ fn a_port_alone_gets_an_address_to_type() {
     assert_eq!(
         err,
         "error: arguments: invalid value '8000' for '--addr <ADDR>': expected an IP address and a port, \
-         such as 127.0.0.1:8000 (this machine only) or 0.0.0.0:8000 (every interface) (see `endgame --help`)\n"
+         such as 127.0.0.1:8000 (this machine only) or 0.0.0.0:8000 (every interface) (see `endgame serve --help`)\n"
     );
     let err = input_error(&["serve", "--addr", "localhost:9000"]);
     assert!(err.contains("such as 127.0.0.1:9000"), "{err}");
+}
+
+/// Issue 40: a usage error points at the help of the command typed, not at `endgame --help`.
+#[test]
+fn a_usage_error_points_at_the_help_of_its_command() {
+    assert_eq!(
+        input_error(&["xiangqi", "solve"]),
+        "error: arguments: the following required arguments were not provided: <FEN> \
+         (see `endgame xiangqi solve --help`)\n"
+    );
+    for (args, help) in [
+        (&["cheesy", "solve"][..], "endgame cheesy solve"),
+        (&["marine", "solve", "--rounds", "x", "map.txt"], "endgame marine solve"),
+        (&["judge"], "endgame judge"),
+        (&["xiangqi", "no-such-command"], "endgame xiangqi"),
+        (&["no-such-command"], "endgame"),
+    ] {
+        let err = input_error(args);
+        assert!(err.ends_with(&format!(" (see `{help} --help`)\n")), "{args:?}: {err}");
+    }
+}
+
+/// Issue 40: `serve --port` (or `--host`), as other servers take them, gets the `--addr` to
+/// type instead.
+#[test]
+fn serve_port_gets_the_addr_to_type() {
+    for (args, addr) in [
+        (&["serve", "--port", "9000"][..], "--addr 127.0.0.1:9000"),
+        (&["serve", "--port=9000"], "--addr 127.0.0.1:9000"),
+        (&["serve", "-p", "9000"], "--addr 127.0.0.1:9000"),
+        (&["serve", "--host", "0.0.0.0"], "--addr 0.0.0.0:8000"),
+        (&["serve", "--host", "::1"], "--addr [::1]:8000"),
+    ] {
+        let err = input_error(args);
+        assert!(err.starts_with("error: arguments: unexpected argument '-"), "{args:?}: {err}");
+        assert!(
+            err.ends_with(&format!(
+                "the address and the port are one option: {addr} (see `endgame serve --help`)\n"
+            )),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 #[test]
