@@ -1,7 +1,7 @@
 //! `endgame serve`: the web explorer (JSON API and page) on a local address.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
@@ -76,6 +76,12 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     if let Err(e) = endgame_server::descriptors::raise_limit() {
         eprintln!("warning: cannot raise the limit on open files: {e}");
     }
+    let dir_warning = args
+        .dir
+        .as_deref()
+        .map(|dir| check_dir(dir, limits.generate_memory.is_some()))
+        .transpose()?
+        .flatten();
     let access = args.allow_hosts.iter().fold(Access::new(), |access, name| access.allow(name));
     let limits_budget = limits.generate_memory;
     let runtime = tokio::runtime::Runtime::new().context("starting the server's runtime")?;
@@ -86,6 +92,9 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         let addr = listener.local_addr().context("reading the bound address")?;
         println!("Listening on http://{addr}");
         if let Some(warning) = network_warning(addr) {
+            eprintln!("{warning}");
+        }
+        if let Some(warning) = &dir_warning {
             eprintln!("{warning}");
         }
         match limits_budget {
@@ -102,6 +111,28 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
             .context("serving")?;
         Ok(())
     })
+}
+
+/// `--dir`: a file there is refused; a directory that does not exist is warned about (the
+/// explorer still answers positions of up to 4 men, solved in memory, and generating a table
+/// creates the directory).
+fn check_dir(dir: &Path, generates: bool) -> Result<Option<String>, Failure> {
+    if dir.is_dir() {
+        return Ok(None);
+    }
+    if dir.exists() {
+        return Err(Failure::input(format!("--dir {}: expected a directory, found a file", dir.display())));
+    }
+    let larger = if generates {
+        "the page's Generate button writes them there".to_string()
+    } else {
+        format!("`endgame xiangqi generate --dir {} <MATERIAL>` writes them", dir.display())
+    };
+    Ok(Some(format!(
+        "warning: --dir {}: no such directory: positions of up to 4 men are solved in memory; larger \
+         materials need tables ({larger})",
+        dir.display()
+    )))
 }
 
 /// The warning for an address other machines can reach (not the loopback).

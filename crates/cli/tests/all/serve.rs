@@ -8,13 +8,21 @@ use assert_cmd::cargo::cargo_bin;
 
 /// `endgame serve --addr 127.0.0.1:0 ARGS --dir` a directory without tables.
 fn serve(args: &[&str]) -> Command {
+    let dir = std::env::temp_dir().join("endgame-serve-test-no-tables");
+    std::fs::create_dir_all(&dir).unwrap();
     let mut command = Command::new(cargo_bin("endgame"));
+    command.args(["serve", "--addr", "127.0.0.1:0"]).args(args).arg("--dir").arg(dir);
     command
-        .args(["serve", "--addr", "127.0.0.1:0"])
-        .args(args)
-        .arg("--dir")
-        .arg(std::env::temp_dir().join("endgame-serve-test-no-tables"));
-    command
+}
+
+/// The first line the server `command` starts prints on standard error.
+fn first_status_line(command: &mut Command) -> String {
+    let mut child = command.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    line
 }
 
 /// The server `command` starts, and the address its first line says it listens on.
@@ -85,14 +93,7 @@ fn serve_refuses_a_bad_address() {
 /// are refused.
 #[test]
 fn serve_says_whether_it_generates() {
-    let status_line = |extra: &[&str]| {
-        let mut child = serve(extra).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
-        child.kill().unwrap();
-        child.wait().unwrap();
-        line
-    };
+    let status_line = |extra: &[&str]| first_status_line(&mut serve(extra));
     assert!(status_line(&[]).starts_with("Generating missing tables on demand, up to "));
     assert_eq!(
         status_line(&["--generate-memory", "300"]),
@@ -104,6 +105,46 @@ fn serve_says_whether_it_generates() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Issue 40: a --dir that does not exist is said at once (the explorer still answers small
+/// positions, so it starts); a file there is refused.
+#[test]
+fn serve_warns_about_a_table_directory_that_does_not_exist() {
+    let missing = std::env::temp_dir().join(format!("endgame-serve-test-missing-{}", std::process::id()));
+    let start = |extra: &[&str]| {
+        let mut command = Command::new(cargo_bin("endgame"));
+        command.args(["serve", "--addr", "127.0.0.1:0"]).args(extra).arg("--dir").arg(&missing);
+        first_status_line(&mut command)
+    };
+    let expected = format!(
+        "warning: --dir {}: no such directory: positions of up to 4 men are solved in memory; larger \
+         materials need tables",
+        missing.display()
+    );
+    let line = start(&[]);
+    assert!(line.starts_with(&expected), "{line}");
+    assert!(line.ends_with("(the page's Generate button writes them there)\n"), "{line}");
+    let line = start(&["--no-generate"]);
+    assert!(line.starts_with(&expected), "{line}");
+    assert!(
+        line.ends_with(&format!(
+            "(`endgame xiangqi generate --dir {} <MATERIAL>` writes them)\n",
+            missing.display()
+        )),
+        "{line}"
+    );
+    let file = std::env::current_exe().unwrap();
+    let out = Command::new(cargo_bin("endgame"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--dir"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("error: --dir {}: expected a directory, found a file\n", file.display())
+    );
 }
 
 /// Issue 23: table files do not exhaust the descriptors. Under a limit of 32 open files (set in
