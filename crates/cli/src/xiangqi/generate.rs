@@ -77,10 +77,10 @@ pub(super) fn ensure_tables(tables: &Tablebases, material: Material) -> Result<(
         bar.set_position(p.positions_done);
         let current = p.current.map_or_else(String::new, |m| format!(", {m}"));
         bar.set_message(format!(
-            "{}/{} tables{current}, {:.1} M positions/s, {:.0} s left",
+            "{}/{} tables{current}, {}, {:.0} s left",
             p.materials_done,
             p.materials_total,
-            p.positions_per_second / 1e6,
+            per_second(p.positions_per_second),
             p.seconds_left.ceil()
         ));
     };
@@ -90,10 +90,10 @@ pub(super) fn ensure_tables(tables: &Tablebases, material: Material) -> Result<(
     match done {
         Ok(Ensured::Generated { summary, seconds, .. }) => {
             eprintln!(
-                "{}: {} generated in {seconds:.1} s ({:.1} million positions/s), in {}",
+                "{}: {} generated in {seconds:.1} s ({}), in {}",
                 material,
                 tables_count(summary.generated),
-                estimate.positions as f64 / seconds.max(1e-9) / 1e6,
+                per_second(estimate.positions as f64 / seconds.max(1e-9)),
                 tables.dir().display()
             );
             Ok(())
@@ -184,8 +184,11 @@ fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Res
     let asked: std::collections::BTreeSet<Material> = wanted.iter().copied().collect();
     writeln!(
         out,
-        "{} materials asked for, {} with what they need ({} answered from their colour twins' files): {} files, {} positions",
-        asked.len(),
+        "{} asked for, {} with what they need ({} answered from their colour twins' files): {} files, {} positions",
+        match asked.len() {
+            1 => "1 material".to_string(),
+            n => format!("{n} materials"),
+        },
         needed.len(),
         needed.len() - files.len(),
         files.len(),
@@ -267,6 +270,16 @@ pub(super) fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), F
     Ok(())
 }
 
+/// A generation speed: `3.2 million positions/s`, below a million the count itself
+/// (`2,160 positions/s`: a small table's time is mostly fixed costs).
+fn per_second(rate: f64) -> String {
+    if rate >= 1e6 {
+        format!("{:.1} million positions/s", rate / 1e6)
+    } else {
+        format!("{} positions/s", thousands(rate.round() as u64))
+    }
+}
+
 /// `1 table`, `2 tables`.
 fn tables_count(n: usize) -> String {
     if n == 1 { "1 table".to_string() } else { format!("{n} tables") }
@@ -299,11 +312,11 @@ fn cluster_generation(
     let started = std::time::Instant::now();
     let finished = |f: Finished| {
         eprintln!(
-            "{}: rank {}, {:.2} s, {:.1} million positions/s",
+            "{}: rank {}, {:.2} s, {}",
             f.material,
             f.rank,
             f.seconds,
-            f.positions as f64 / f.seconds.max(1e-9) / 1e6
+            per_second(f.positions as f64 / f.seconds.max(1e-9))
         );
     };
     match cluster::generate(&world, tables, materials, rank0_solves, &finished) {
@@ -372,10 +385,13 @@ pub(super) fn run_generation(
             bar.set_message(format!("{material} {step}"));
         }
         GenerateEvent::Written { material, positions, seconds, path } => {
+            // Both files of the table: `<material>.wdl` (the path reported) and `.dtm`.
+            let dtm = tables.dtm_path(material);
+            let dtm = dtm.file_name().map_or_else(|| dtm.display().to_string(), |n| n.display().to_string());
             bar.suspend(|| {
                 eprintln!(
-                    "{material}: solved in {seconds:.2} s ({:.1} million positions/s), written to {}",
-                    positions as f64 / seconds.max(1e-9) / 1e6,
+                    "{material}: solved in {seconds:.2} s ({}), written to {} and {dtm}",
+                    per_second(positions as f64 / seconds.max(1e-9)),
                     path.display()
                 );
             });

@@ -124,7 +124,20 @@ fn parse_rules(text: &str) -> Result<Rules, String> {
     typed::rules(text).map_err(|e| e.message)
 }
 
-/// A material in any case: `krvknn` is `KRvKNN` (no piece letter is a `v`).
+/// A material in any case: `krvknn` is `KRvKNN` (no piece letter is a `v`). Pieces in
+/// another order are read too and said once on standard error, since every later line (and
+/// the file name) spells the material in its order: `KRvKNA (written KRvKAN ...)`.
 fn parse_material(text: &str) -> Result<Material, Failure> {
-    Ok(typed::material(text)?)
+    let material = typed::material(text)?;
+    if let Some(note) = spelling_note(text, material) {
+        eprintln!("{note}");
+    }
+    Ok(material)
+}
+
+/// The note for a material typed with its pieces in another order than its name's.
+fn spelling_note(text: &str, material: Material) -> Option<String> {
+    let written = material.to_string();
+    (!written.eq_ignore_ascii_case(text))
+        .then(|| format!("{text} (written {written}: each side's pieces in the order K A B N R C P)"))
 }

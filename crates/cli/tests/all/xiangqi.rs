@@ -210,6 +210,39 @@ fn generate_lists_materials_by_attackers_and_defenders() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Issue 40: what generation prints. One material is "1 material"; a speed below a million
+/// positions a second is a count, not "0.0 million"; a table is its two files, both named; a
+/// material typed with its pieces in another order is said once, in the order of every later
+/// line.
+#[test]
+fn generate_names_both_files_and_the_material_as_written() {
+    let dir = temp_dir("messages");
+    let dry_run = stdout(endgame().args(["xiangqi", "generate", "--dry-run", "KRvKA", "--dir"]).arg(&dir));
+    assert!(dry_run.contains("\n1 material asked for, 4 with what they need"), "{dry_run}");
+    let run = endgame().args(["xiangqi", "generate", "KvK", "--dir"]).arg(&dir).assert().success();
+    let err = stderr_of(&run);
+    let written = err.lines().find(|l| l.starts_with("KvK: solved in ")).unwrap();
+    let table = dir.join("xiangqi/standard/KvK.wdl");
+    assert!(
+        written.ends_with(&format!(" positions/s), written to {} and KvK.dtm", table.display())),
+        "{written}"
+    );
+    assert!(!written.contains("million"), "{written}");
+    let speed = written.split('(').nth(1).unwrap().split(' ').next().unwrap();
+    assert!(speed.replace(',', "").parse::<u64>().unwrap() > 0, "{written}");
+    assert!(dir.join("xiangqi/standard/KvK.dtm").exists());
+    // Another order of the pieces: said once, on standard error.
+    let run =
+        endgame().args(["xiangqi", "generate", "--dry-run", "KRvKNA", "--dir"]).arg(&dir).assert().success();
+    let err = stderr_of(&run);
+    assert_eq!(err, "KRvKNA (written KRvKAN: each side's pieces in the order K A B N R C P)\n");
+    assert!(stdout_of(&run).contains("\nKRvKAN "), "{}", stdout_of(&run));
+    let run =
+        endgame().args(["xiangqi", "generate", "--dry-run", "krvkan", "--dir"]).arg(&dir).assert().success();
+    assert_eq!(stderr_of(&run), "");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn generate_writes_files_that_solve_reads_and_refuses_damaged_ones() {
     let dir = temp_dir("generate");
