@@ -82,7 +82,7 @@ fn write_answer(out: &mut dyn Write, position: &Position, answer: &Answer) -> st
         answer.winner,
         answer.value.plies().unwrap_or_default(),
     )?;
-    writeln!(out, "K king, P pawn (p on a D field), d dangerous below the pawn, D dangerous, F forbidden.")?;
+    writeln!(out, "{LEGEND}")?;
     writeln!(out)?;
     writeln!(out, "Start:")?;
     write!(out, "{}", render(board, start.king, Some(start.pawn)))?;
@@ -100,6 +100,9 @@ const DEMO_BOARDS: [(&str, &str); 2] = [
     ("the contest's second sample", include_str!("../../cheesy/examples/sample2.txt")),
 ];
 
+/// What the boards' letters mean (`solve` and the demo).
+const LEGEND: &str = "K king, P pawn (p on a D field), d dangerous below the pawn, D dangerous, F forbidden.";
+
 const CORNER: &str = include_str!("../../cheesy/examples/corner.txt");
 
 /// The demo: the contest's two samples, solved with their lines, and a choice of king moves.
@@ -109,6 +112,7 @@ pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
         "Cheesy Chess (HDU 1680): a white king hunts a black pawn that walks down to the bottom row."
     )?;
     writeln!(out, "The king may not enter D fields, nor the two fields diagonally below the pawn.")?;
+    writeln!(out, "Boards: {LEGEND}")?;
     for (name, text) in DEMO_BOARDS {
         let position = parse_position(text, Color::White).map_err(Failure::input)?;
         let answer = solve(&position).map_err(|e| Failure::Other(e.into()))?;

@@ -16,6 +16,20 @@ pub const DEMOS: &[(&str, Demo)] = &[
     ("Marine (BZOJ 2205)", crate::marine::demo),
 ];
 
+/// What to try after the demo: the explorer and generation.
+const NEXT: &str = "\
+endgame serve
+    The web explorer on http://127.0.0.1:8000/: every game on a board, every move with its
+    value; Xiangqi positions of up to 4 men at once, larger ones after the page's Generate.
+endgame xiangqi generate KRvKAA
+    The tables of a material (and of the smaller ones its captures lead to), for positions of
+    5 men and more; then `solve` and `moves` answer its positions, a Chariot against two
+    Advisors: endgame xiangqi solve \"3aka3/9/9/9/9/7R1/9/9/9/3K5 w\"
+endgame <command> --help
+    Every command and its options (docs/cli.md).
+From the repository, `cargo run -- serve` and so on run the tool this demo was built as.
+";
+
 /// Runs every demo.
 pub fn run() -> Result<(), Failure> {
     let mut out = output::stdout();
@@ -28,6 +42,9 @@ pub fn run() -> Result<(), Failure> {
         writeln!(out, "== {heading}")?;
         demo(&mut out)?;
     }
+    writeln!(out)?;
+    writeln!(out, "== Next steps")?;
+    out.write_all(NEXT.as_bytes())?;
     out.flush()?;
     Ok(())
 }

@@ -104,6 +104,7 @@ pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
         out,
         "(1 HP); then the zerglings attack if adjacent or chase the marine. Fewest rounds to win?"
     )?;
+    writeln!(out, "Boards: # wall, . floor, M the marine, letters the zerglings (the contest's Z and z).")?;
     let mut text = String::new();
     for (m, what) in [(15, "the contest sample"), (14, "the same map with m = 14")] {
         let case = sample.replace("15 15", &format!("{m} 15"));

@@ -171,7 +171,8 @@ pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
         "Players put pegs in turn; a peg links to its own pegs a knight's move away unless the new link\n\
          would cross an existing one. Black joins its two edges x = 0 and x = N, White y = 0 and y = N.\n\
          Below: the judge's third sample (the last move wins: capitals mark the winning path), then a\n\
-         T1j record where White takes Black's first peg over (swap) and later resigns.\n"
+         T1j record where White takes Black's first peg over (swap) and later resigns.\n\
+         Board: x Black's pegs, o White's, X and O on the winning path, . an empty hole (no corners).\n"
     )?;
     for (text, board) in [(DEMO_JUDGE, true), (DEMO_T1, false)] {
         let record = Record::parse(text, None)?;

@@ -137,6 +137,11 @@ pub fn demo(out: &mut dyn Write) -> Result<(), Failure> {
     writeln!(out, "Xiangqi, HDU 5897 \"The Game\": Alice (Red) has a lone General, Bob (Black) a General")?;
     writeln!(out, "and a Horse. Bob wins by capturing her General; endless play counts as Alice's win.")?;
     writeln!(out, "A point (x, y) of the contest is rank x (0 = Red's back rank) and file y (0..8 = a..i).")?;
+    writeln!(
+        out,
+        "Boards: Red in capitals, Black in lower case: K General, A Advisor, B Elephant, N Horse,\n\
+         R Chariot, C Cannon, P Soldier; ~ the river; moves from point to point (d0d1: file d, rank 0 to 1)."
+    )?;
     let sample = include_str!("../../../xiangqi/tests/data/sample.in");
     writeln!(
         out,

@@ -77,9 +77,41 @@ fn every_demo_has_a_heading_of_the_same_form() {
             "== Xiangqi (HDU 5897 \"The Game\")",
             "== Twixt (POJ 2706 \"Connect\")",
             "== Cheesy Chess (HDU 1680 \"Cheesy Chess\")",
-            "== Marine (BZOJ 2205)"
+            "== Marine (BZOJ 2205)",
+            "== Next steps"
         ]
     );
+}
+
+/// Issue 40: every game's part of the demo says what its boards' letters mean, and the demo
+/// ends with what to try next: the explorer, and a generation whose tables answer the position
+/// it gives.
+#[test]
+fn the_demo_explains_its_boards_and_the_next_steps() {
+    let text = stdout(endgame().arg("demo"));
+    let sections: Vec<&str> = text.split("\n== ").skip(1).collect();
+    let legends = ["Boards: Red in capitals", "Board: x Black's pegs", "Boards: K king", "Boards: # wall"];
+    for (section, legend) in sections.iter().zip(legends) {
+        assert!(section.contains(legend), "{legend:?} in {section}");
+    }
+    let next = sections.last().unwrap();
+    assert!(next.starts_with("Next steps\nendgame serve\n"), "{next}");
+    assert!(next.contains("\nendgame xiangqi generate KRvKAA\n"), "{next}");
+    let fen = "3aka3/9/9/9/9/7R1/9/9/9/3K5 w";
+    assert!(next.contains(&format!("endgame xiangqi solve \"{fen}\"")), "{next}");
+    // The tables the demo names answer its position (5 men: not solved in memory).
+    let dir = scratch("demo-next");
+    let solve = || {
+        let mut command = endgame();
+        command.args(["xiangqi", "solve", fen, "--dir"]).arg(&dir);
+        command
+    };
+    let err = stderr(&mut solve(), 2);
+    assert!(err.contains("KRvKAA"), "{err}");
+    endgame().args(["xiangqi", "generate", "KRvKAA", "--dir"]).arg(&dir).assert().success();
+    let out = stdout(&mut solve());
+    assert!(out.contains("Result: Red to move: win in "), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A fresh scratch directory of this test process.
