@@ -25,8 +25,8 @@ pub const DEFAULT_ROUNDS: u32 = 34;
 
 /// Bytes a stored search state takes at most: the states themselves (36 bytes each, with the
 /// move that led there) and the dominance table (33 bytes an entry), with room to grow. Peak RSS
-/// over the states stored, measured on 8 x 8 to 16 x 16 battles with 3 to 7 zerglings: 69 to
-/// 155 bytes, the most just after the table has doubled (BENCHMARKS.md).
+/// over the states stored, measured on 8 x 8 to 16 x 16 battles with 3 to 7 zerglings: 80 to
+/// 138 bytes, up to about 155 just after the table has doubled (BENCHMARKS.md).
 pub const BYTES_PER_STATE: u64 = 160;
 
 /// The default limit of stored states: as many as half the available memory holds (Linux:
@@ -153,7 +153,7 @@ impl Battle {
     }
 
     /// Like [`Battle::solve`], but stops with an error once the search would store more than
-    /// `max_states` states (each takes 70 to 160 bytes).
+    /// `max_states` states (each takes up to about 155 bytes).
     ///
     /// # Errors
     /// When the limit is reached before the answer is known.
