@@ -30,13 +30,19 @@ if git -C "$src" grep -qw MemoryTables -- crates/xiangqi/src; then
 else
     sed 's/\bMemoryTables\b/Tablebase/g' crates/xiangqi/examples/solve_time.rs > "$src/crates/xiangqi/examples/solve_time.rs"
 fi
-(cd "$src" && CARGO_TARGET_DIR=$root/target/bench-base cargo build --release -q -p endgame-xiangqi --example solve_time)
-cargo build --release -q -p endgame-xiangqi --example solve_time
+# Both in the `profiling` profile: the release build with line tables and symbols, so that
+# `perf record` or callgrind can run the very binaries timed here
+# (target/profiling/examples/solve_time); defined on the command line too, for a base from
+# before the profile existed.
+profiling=(--profile profiling --config 'profile.profiling.inherits="release"'
+    --config 'profile.profiling.debug="line-tables-only"' --config 'profile.profiling.strip="none"')
+(cd "$src" && CARGO_TARGET_DIR=$root/target/bench-base cargo build "${profiling[@]}" -q -p endgame-xiangqi --example solve_time)
+cargo build "${profiling[@]}" -q -p endgame-xiangqi --example solve_time
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Copies, so that a rebuild during the runs changes nothing.
-cp "$root/target/bench-base/release/examples/solve_time" "$tmp/old-solve_time"
-cp "$root/target/release/examples/solve_time" "$tmp/new-solve_time"
+cp "$root/target/bench-base/profiling/examples/solve_time" "$tmp/old-solve_time"
+cp "$root/target/profiling/examples/solve_time" "$tmp/new-solve_time"
 old=$tmp/old-solve_time
 new=$tmp/new-solve_time
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
