@@ -46,8 +46,8 @@ again = [name(a) for a in tests
          if unit(a) in demo and (not a["fresh"] or not set(a["filenames"]) <= demo[unit(a)])]
 compiled = [a for a in tests if not a["fresh"]]
 new = sorted({a["package_id"].rsplit("#", 1)[-1] for a in compiled})
-print(f"quick start: the demo built {len(demo)} units; the tests' build compiled {len(compiled)} "
-      f"more, of {len(new)} packages: {' '.join(new)}")
+print(f"quick start: the demo's build has {len(demo)} units; the tests' build compiled "
+      f"{len(compiled)} more, of {len(new)} packages: {' '.join(new) or '-'}")
 if again:
     print(f"error: the tests' build compiled {len(again)} units the demo had built "
           f"(features of shared dependencies differ: see crates/workspace-hack/Cargo.toml): "
