@@ -1,11 +1,13 @@
 //! Game records in, positions out: Xiangqi games as players keep them, read into a start
 //! position and a list of legal moves, and written back as PGN.
 //!
-//! - PGN ([`pgn`]): tags, a `[FEN]` start, comments, variations (skipped), NAGs, move
-//!   numbers, results, several games per file; UTF-8 (with or without BOM), UTF-16 with a BOM,
-//!   and GB18030/GBK ([`text`]); the moves in ICCS (`h2e2`), WXF (`C2.5`, `H8+7`) or Chinese
-//!   notation (`炮二平五`), detected per game ([`notation`], [`chinese`]).
-//! - XQF, the binary files of 象棋演播室 ([`xqf`]).
+//! - PGN (`pgn.rs`): tags, a `[FEN]` start, comments, variations (skipped), NAGs, move
+//!   numbers, results, several games per file; UTF-8 (with or without BOM), UTF-16 with a
+//!   BOM, and GB18030/GBK (`text.rs`); the moves in ICCS (`h2e2`), WXF (`C2.5`, `H8+7`) or
+//!   Chinese notation (`炮二平五`, [`to_chinese`]), detected per game (`notation.rs`).
+//! - XQF, the binary files of 象棋演播室 (`xqf.rs`), versions 10 (unencrypted) to 18
+//!   (encrypted).
+//! - Written back as PGN in any of the three notations ([`write_pgn`], `write.rs`).
 //!
 //! Every move is checked against the rules ([`RULES`]): a record with an illegal or
 //! ambiguous move is refused with the game, the move number and the move's text.
@@ -17,8 +19,15 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::rule_set::Rules;
 
+mod chinese;
 mod error;
+mod notation;
+mod pgn;
+mod text;
+mod write;
+mod xqf;
 
+pub use chinese::to_chinese;
 pub use error::{Place, RecordError};
 
 /// The rules the moves of a record are checked against: `standard` (no move into check, no
@@ -121,13 +130,20 @@ impl FromStr for Notation {
 /// [`RecordError`], naming the game, the move (number, side and text) or the line or byte,
 /// and what was expected there.
 pub fn read_records(bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
-    let _ = bytes;
-    Err(RecordError::input("the record reader is being written (issue 39)"))
+    if xqf::is_xqf(bytes) {
+        return Ok(vec![xqf::read(bytes)?]);
+    }
+    let games = pgn::read(&text::decode(bytes)?)?;
+    if games.is_empty() {
+        return Err(RecordError::input(
+            "no game found: expected PGN (tags such as [Event \"...\"], or moves such as 1. h2e2 h9g7) or an XQF file",
+        ));
+    }
+    Ok(games)
 }
 
 /// The games as PGN, their moves in `notation`.
 #[must_use]
 pub fn write_pgn(games: &[Game], notation: Notation) -> String {
-    let _ = (games, notation);
-    String::new()
+    write::write(games, notation)
 }
