@@ -24,7 +24,7 @@ use crate::rules::color::Color;
 use crate::rules::moves::Move;
 use crate::rules::piece::{Piece, Role};
 use crate::rules::position::Position;
-use crate::rules::square::Square;
+use crate::rules::square::{Rank, Square};
 
 /// The WXF letter of a piece kind.
 #[must_use]
@@ -101,19 +101,32 @@ pub struct Described {
 /// stands on its origin. The move is not checked for legality.
 #[must_use]
 pub fn describe(position: &Position, mv: Move) -> Option<Described> {
-    let board = position.setup().board;
+    let board = position.board();
     let piece = board.get(mv.from)?;
     let color = piece.color;
-    let mut per_file = [0u8; 9];
-    let mut ahead = 0;
-    for (sq, p) in board.pieces() {
-        if p == piece {
-            per_file[usize::from(sq.file().index())] += 1;
-            if sq.file() == mv.from.file() && advance(color, sq) > advance(color, mv.from) {
-                ahead += 1;
-            }
+    // The pieces of this kind and colour on the mover's file (the ten points of the file only:
+    // this runs for every move a record names or a page lists).
+    let (mut count, mut ahead) = (0usize, 0usize);
+    for rank in 0..Rank::COUNT as u8 {
+        let sq = Square::new(mv.from.file(), Rank::new(rank).expect("a rank"));
+        if board.get(sq) == Some(piece) {
+            count += 1;
+            ahead += usize::from(advance(color, sq) > advance(color, mv.from));
         }
     }
+    // Files with two or more: only Soldiers, five of them, can have two such files; the other
+    // kinds have two pieces at most.
+    let tandem_files = if piece.role == Role::Soldier {
+        let mut per_file = [0u8; 9];
+        for (sq, p) in board.pieces() {
+            if p == piece {
+                per_file[usize::from(sq.file().index())] += 1;
+            }
+        }
+        per_file.iter().filter(|&&n| n >= 2).count()
+    } else {
+        usize::from(count >= 2)
+    };
     let (from_adv, to_adv) = (advance(color, mv.from), advance(color, mv.to));
     let oblique = matches!(piece.role, Role::Horse | Role::Advisor | Role::Elephant);
     let (direction, target) = if from_adv == to_adv {
@@ -125,9 +138,9 @@ pub fn describe(position: &Position, mv: Move) -> Option<Described> {
     Some(Described {
         piece,
         file: file_number(color, mv.from),
-        count: usize::from(per_file[usize::from(mv.from.file().index())]),
+        count,
         place: ahead,
-        tandem_files: per_file.iter().filter(|&&n| n >= 2).count(),
+        tandem_files,
         direction,
         target,
     })

@@ -102,6 +102,18 @@ impl Notation {
     }
 }
 
+impl Notation {
+    /// The name as PGN collections write it in a `Format` tag: `ICCS`, `WXF`, `Chinese`.
+    #[must_use]
+    pub const fn label(self) -> &'static str {
+        match self {
+            Notation::Iccs => "ICCS",
+            Notation::Wxf => "WXF",
+            Notation::Chinese => "Chinese",
+        }
+    }
+}
+
 impl fmt::Display for Notation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

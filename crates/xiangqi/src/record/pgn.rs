@@ -289,15 +289,16 @@ fn check(raw: RawGame, number: usize) -> Result<Game, RecordError> {
             reason: "expected a move in ICCS (h2e2), WXF (C2.5) or Chinese notation (炮二平五)".to_string(),
             ..at()
         })?);
-        let legal = position.legal_moves(RULES);
-        let mv = resolve(&position, &legal, text, notation).map_err(|reason| {
-            let reason = if detect(text).is_some_and(|n| n != notation) {
-                format!(
-                    "{reason} (the game's moves are in {notation} notation; expected {})",
-                    expected(notation)
-                )
-            } else {
-                reason
+        let mv = resolve(&position, text, notation).map_err(|reason| {
+            let reason = match detect(text) {
+                Some(other) if other != notation => {
+                    format!(
+                        "expected {}, as the game's first move (found one in {})",
+                        expected(notation),
+                        other.label()
+                    )
+                }
+                _ => reason,
             };
             RecordError { reason, ..at() }
         })?;

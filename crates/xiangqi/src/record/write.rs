@@ -39,26 +39,16 @@ impl Lines {
     }
 
     fn comment(&mut self, text: &str) {
-        // A comment ends at the first '}': one inside it is written as ')'.
-        let text = text.replace('}', ")");
-        for (i, word) in text.split_whitespace().enumerate() {
-            let first = if i == 0 { "{" } else { "" };
-            self.word(&format!("{first}{word}"));
+        // A comment ends at the first '}': one inside it is written as ')'. Its own line breaks
+        // are kept, and none is added inside it, so that it reads back as it was.
+        let comment = format!("{{{}}}", text.trim().replace('}', ")"));
+        match comment.rsplit_once('\n') {
+            None => self.word(&comment),
+            Some((_, last)) => {
+                self.word(&comment);
+                self.column = last.chars().count();
+            }
         }
-        if text.split_whitespace().next().is_none() {
-            self.word("{}");
-        } else {
-            self.out.push('}');
-            self.column += 1;
-        }
-    }
-}
-
-fn notation_name(notation: Notation) -> &'static str {
-    match notation {
-        Notation::Iccs => "ICCS",
-        Notation::Wxf => "WXF",
-        Notation::Chinese => "Chinese",
     }
 }
 
@@ -90,7 +80,7 @@ pub(crate) fn write(games: &[Game], notation: Notation) -> String {
         if !wrote_fen && fen != start_fen {
             let _ = writeln!(out, "[FEN \"{fen}\"]");
         }
-        let _ = writeln!(out, "[Format \"{}\"]", notation_name(notation));
+        let _ = writeln!(out, "[Format \"{}\"]", notation.label());
         out.push('\n');
         let mut lines = Lines { out: String::new(), column: 0 };
         let mut comments = game.comments.iter().peekable();

@@ -29,6 +29,7 @@
 //! The main line is read and checked against the rules; variations are skipped.
 
 use crate::record::error::{Place, RecordError};
+use crate::record::notation::legal_moves_of;
 use crate::record::pgn::move_place;
 use crate::record::text::decode_gb18030_lossy;
 use crate::record::{Game, RULES};
@@ -302,8 +303,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Game, RecordError> {
             return Err(refuse("a point off the board".to_string()));
         };
         let mv = Move { from, to };
-        let legal = position.legal_moves(RULES);
-        if !legal.contains(&mv) {
+        if !legal_moves_of(&position, |sq, _| sq == from).contains(&mv) {
             return Err(refuse(format!("not a legal move of {}", position.turn())));
         }
         position = position.play_unchecked(mv);
