@@ -265,7 +265,7 @@ fn start(fen: &str) -> Result<Position, String> {
 /// The place of the `ply`-th move (0-based) of a game starting with `first` to move.
 pub(crate) fn move_place(first: Color, ply: usize, text: &str, line: Option<usize>) -> Place {
     let offset = usize::from(first == Color::Black);
-    let side = if (ply + offset) % 2 == 0 { Color::Red } else { Color::Black };
+    let side = if (ply + offset).is_multiple_of(2) { Color::Red } else { Color::Black };
     Place::Move { number: (ply + offset) / 2 + 1, side, ply: ply + 1, text: text.to_string(), line }
 }
 
