@@ -153,6 +153,8 @@ fn is_result(word: &str) -> bool {
 /// The move in a word of movetext, without its move number (`1.`, `12...`, `1.h2e2`), or
 /// `None` for a word that is only a move number or dots.
 fn move_text(word: &str) -> Option<&str> {
+    // Punctuation after a move, as text copied from a Chinese page has it (`炮二平五，`).
+    let word = word.trim_end_matches(['，', '。', '、', '；', ',', ';']);
     let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let after = &word[digits..];
     let rest = after.trim_start_matches('.');
