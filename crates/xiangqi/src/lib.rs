@@ -33,7 +33,8 @@
 //! - What people read and type: [`report`] (the JSON of answers), [`typed`] (positions,
 //!   materials and rule sets as users type them, with the command line's messages, shared by
 //!   the command line and the bindings), [`wxf`] (moves in WXF notation, `C2.5`, `H8+7`),
-//!   [`catalogue`] (named endgames), [`judge`] (the HDU 5897 contest format).
+//!   [`catalogue`] (named endgames), [`judge`] (the HDU 5897 contest format), [`record`]
+//!   (game records: PGN in ICCS, WXF or Chinese notation, and XQF, read and written).
 //!
 //! ```
 //! use endgame_xiangqi::{Position, Probe, Setup, hdu};
@@ -53,6 +54,7 @@ pub mod cluster;
 pub mod jobs;
 pub mod judge;
 pub mod probe;
+pub mod record;
 pub mod report;
 pub mod rules;
 pub mod store;
@@ -62,6 +64,7 @@ pub mod wxf;
 
 pub use endgame_core::table::{Category, Compression};
 pub use probe::{DRAW_LINE_PLIES, LineEnd, MainLine, MoveValue, Probe, ProbeError};
+pub use record::{Game, Notation, RecordError, read_records, write_pgn};
 pub use rules::board::{Board, Setup};
 pub use rules::color::Color;
 pub use rules::fen::FenError;
