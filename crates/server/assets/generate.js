@@ -99,8 +99,10 @@ async function refresh(entry) {
   } else if (e.generated) {
     finish(entry);
   } else if (e.job !== null && e.job !== undefined) {
-    // Queued or running already (another tab, another person, or before this page loaded).
-    follow(entry, e.job, null);
+    // Queued or running already (another tab, another person, or before this page loaded): a
+    // job waiting is said at once, with the jobs ahead of it.
+    const waiting = ['starting', 'queued'].includes(e.state) ? { state: e.state, ahead: e.ahead ?? 0 } : null;
+    follow(entry, e.job, waiting);
   } else {
     // A confirmation being asked stays (the estimate under it is the new one).
     if (entry.phase !== 'confirming') entry.phase = 'ready';

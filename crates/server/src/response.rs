@@ -101,7 +101,8 @@ fn estimate_fields(e: &Estimate, budget: Option<u64>) -> Value {
 }
 
 /// `GET /api/xiangqi/estimate`: the estimate, whether this server generates, and the job
-/// queued or running for the material (its state; else `done` or `missing`).
+/// queued or running for the material (its state and the jobs `ahead` of it; else `done` or
+/// `missing`).
 pub(crate) fn estimate(
     e: &Estimate,
     budget: Option<u64>,
@@ -116,6 +117,7 @@ pub(crate) fn estimate(
         None => "missing",
     });
     answer["job"] = json!(active.map(|j| j.id));
+    answer["ahead"] = json!(active.map_or(0, |j| j.ahead));
     answer
 }
 

@@ -196,6 +196,30 @@ pub(crate) fn generate_on_demand(page: &Page) {
     assert_eq!(analysis(page)["verdict"], json!("No answer"));
     page.assert_clean("a cancelled generation");
 
+    // Issue 40: a job behind another says how many are ahead of it ("waiting" only then).
+    let (status, running) = page.post("/api/xiangqi/generate?material=KNPvKAB", "");
+    assert_eq!((status, running["state"].as_str()), (202, Some("starting")), "{running}");
+    let (status, waiting) = page.post("/api/xiangqi/generate?material=KCvKAB", "");
+    assert_eq!(
+        (status, waiting["state"].as_str(), waiting["ahead"].as_u64()),
+        (202, Some("queued"), Some(1)),
+        "{waiting}"
+    );
+    page.open("/xiangqi?fen=2bak4/9/9/9/9/9/9/9/C8/3K5%20w");
+    page.wait_text("#xq-gen-text", "Waiting for 1 generation before this one…");
+    // Another client's job: followed, not cancelled from here.
+    assert_eq!(page.js("return !!document.querySelector('#xq-gen-cancel');"), json!(false));
+    page.assert_clean("a job waiting behind another");
+    for job in [&waiting, &running] {
+        let path = format!("/api/xiangqi/jobs/{}?ticket={}", job["job"], job["ticket"].as_str().unwrap());
+        let (status, _) = crate::webdriver::http_raw(page.server, "DELETE", &path, None);
+        assert_eq!(status, 200, "{path}");
+    }
+    page.wait(
+        "the Generate button again",
+        "return !!document.querySelector('#xq-generate:not([disabled])');",
+    );
+
     // A server that does not generate: the estimate and the command for a terminal.
     let off = start_server(common::fresh_dir("browser-no-generate"), None);
     page.goto(&format!("http://{off}/xiangqi?fen={}", GEN_SMALL.replace(' ', "%20")));

@@ -186,11 +186,14 @@ impl Tracker {
     }
 
     fn finish(&mut self, material: Material) {
+        let now = self.now();
         if let Some((positions, work)) = self.work_of.remove(&material) {
-            let now = self.now();
             self.time.finish(work, now);
             self.positions_done += positions;
             self.progress.materials_done += 1;
+        } else {
+            // A table there already, checked and kept: its time is no table's to generate.
+            self.time.skip(now);
         }
         self.current = None;
     }

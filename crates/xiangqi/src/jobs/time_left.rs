@@ -70,6 +70,14 @@ impl TimeLeft {
         self.unfinished_tables += 1.0;
     }
 
+    /// The time up to `now` went to work outside the plan (a table there already, checked and
+    /// kept): it counts for no table, so that it does not pass for a slow one.
+    pub(super) fn skip(&mut self, now: f64) {
+        if self.current.is_none() {
+            self.finished_at = now.max(self.finished_at);
+        }
+    }
+
     /// The solve of a table of `work` starts at `now`.
     pub(super) fn start(&mut self, work: f64, now: f64) {
         self.current = Some(Current { work, started: now, fraction: 0.0 });
@@ -282,7 +290,10 @@ mod tests {
         // Measured: 100 in 4 s, with the assumed 100 per second for 2 s: 50 per second.
         assert_eq!(books.model(), (0.0, 50.0));
         assert!((books.seconds_left(4.0) - 4.0).abs() < 1e-9);
-        books.finish(200.0, 8.0);
-        assert_eq!(books.seconds_left(8.0), 0.0);
+        // Checking a table there already (10 s) counts for none: the time left stays.
+        books.skip(14.0);
+        assert!((books.seconds_left(14.0) - 4.0).abs() < 1e-9);
+        books.finish(200.0, 18.0);
+        assert_eq!(books.seconds_left(18.0), 0.0);
     }
 }
