@@ -5,7 +5,7 @@
 //! finished: the next one resumes from them.
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -101,6 +101,9 @@ pub enum EnsureError {
     #[error("the generation of {0} stopped unexpectedly (a bug); the tables finished are kept")]
     Panicked(Material),
 }
+
+/// How often the progress is brought up to date between the generation's events.
+const TICK: Duration = Duration::from_millis(250);
 
 /// The books of a running generation, turned into [`JobProgress`] reports.
 struct Tracker {
@@ -222,7 +225,8 @@ impl Tracker {
 /// its captures lead to (see the [module](crate::jobs) docs): estimates first, refuses what does not
 /// fit `options.budget` (nothing is written then), generates what is missing in this thread
 /// (the solver's passes on all cores), and calls `report` with the progress (at most every
-/// 100 ms, and at each table's start and end).
+/// 100 ms, at each table's start and end, and every 250 ms between them, from a thread of its
+/// own: `report` is called from the generation's threads and from that one, never two at once).
 ///
 /// # Errors
 /// [`EnsureError::Probe`] when no table of the material can exist, [`EnsureError::OverBudget`]
@@ -274,24 +278,44 @@ pub fn ensure(
                 true
             }
         };
+        // Reported under the tracker's lock: the reports of the events and of the ticker below
+        // come in the order of their figures.
         if t.update(force) {
-            let progress = t.progress.clone();
-            drop(t);
-            report(&progress);
+            report(&t.progress);
         }
     };
     let never = AtomicBool::new(false);
     let cancel = options.cancel.unwrap_or(&never);
     let started = Instant::now();
-    let summary = tables.generate_cancellable(&[material], &on_event, cancel).map_err(|e| match e {
+    let generating = AtomicBool::new(true);
+    let summary = std::thread::scope(|scope| {
+        // Between the generation's events (a pass without progress reports, a file being
+        // written) the time left still falls: brought up to date every TICK. (Without a thread
+        // for it, the reports come with the events only.)
+        let ticker = std::thread::Builder::new().name("endgame-time-left".into()).spawn_scoped(scope, || {
+            while generating.load(Ordering::Relaxed) {
+                std::thread::park_timeout(TICK);
+                let mut t = lock();
+                if generating.load(Ordering::Relaxed) && t.update(false) {
+                    report(&t.progress);
+                }
+            }
+        });
+        let result = tables.generate_cancellable(&[material], &on_event, cancel);
+        generating.store(false, Ordering::Relaxed);
+        if let Ok(ticker) = ticker {
+            ticker.thread().unpark();
+        }
+        result
+    });
+    let summary = summary.map_err(|e| match e {
         GenerateError::Cancelled => EnsureError::Cancelled,
         GenerateError::Probe(e) => EnsureError::Probe(e),
         e => EnsureError::Generate(e),
     })?;
     let mut t = lock();
     t.update(true);
-    let progress = t.progress.clone();
+    report(&t.progress);
     drop(t);
-    report(&progress);
     Ok(Ensured::Generated { estimate, summary, seconds: started.elapsed().as_secs_f64() })
 }

@@ -8,8 +8,10 @@
 //! time (its checks, its files) and its work at a speed, both measured on the tables finished
 //! (a least-squares line through their times); the table being solved has its time left fall
 //! by one second each second, and only when it runs over its expected time does its own
-//! progress say how much more it needs. With a steady speed the time left falls steadily (the
-//! tests feed synthetic reports).
+//! progress say how much more it needs, once: that guess then falls a second each second too
+//! (the phases stall at the end of a solve and while its files are written, so a guess drawn
+//! from them anew would rise), and is made again only if it runs out. With a steady speed the
+//! time left falls steadily (the tests feed synthetic reports).
 
 /// The speed assumed is worth this many seconds of measurement: it steers the first seconds,
 /// the tables finished take over after them.
@@ -48,6 +50,9 @@ pub(super) struct TimeLeft {
     /// When the last table finished (0 before the first).
     finished_at: f64,
     current: Option<Current>,
+    /// A current table past its expected time: when its time left was last guessed from its
+    /// phases, and that guess.
+    overrun: Option<(f64, f64)>,
 }
 
 impl TimeLeft {
@@ -61,6 +66,7 @@ impl TimeLeft {
             finished: Finished::default(),
             finished_at: 0.0,
             current: None,
+            overrun: None,
         }
     }
 
@@ -81,6 +87,7 @@ impl TimeLeft {
     /// The solve of a table of `work` starts at `now`.
     pub(super) fn start(&mut self, work: f64, now: f64) {
         self.current = Some(Current { work, started: now, fraction: 0.0 });
+        self.overrun = None;
     }
 
     /// The current solve has done `fraction` of itself (by its phases).
@@ -104,6 +111,7 @@ impl TimeLeft {
         f.work_time += work * time;
         self.finished_at = now.max(self.finished_at);
         self.current = None;
+        self.overrun = None;
     }
 
     /// The time each table takes besides its work, and the speed of the work (work per
@@ -126,8 +134,9 @@ impl TimeLeft {
 
     /// Seconds left at `now`: each table not finished at the fixed time and the speed so far,
     /// less the time spent since the last table finished; a current table that runs over its
-    /// expected time adds what its phases say it still needs.
-    pub(super) fn seconds_left(&self, now: f64) -> f64 {
+    /// expected time adds what its phases say it still needs (guessed once, then falling; `now`
+    /// never goes back).
+    pub(super) fn seconds_left(&mut self, now: f64) -> f64 {
         if self.unfinished <= 0.0 && self.unfinished_tables <= 0.0 {
             return 0.0;
         }
@@ -142,9 +151,19 @@ impl TimeLeft {
                 if since <= expected {
                     others + expected - since
                 } else {
-                    // Slower than the speed so far: its own pace says the rest.
+                    // Slower than the speed so far: its own pace says the rest, once; the
+                    // guess falls from then on, and is made again when it ran out.
                     let spent = (now - c.started).max(0.0);
-                    let tail = if c.fraction > 0.0 { spent * (1.0 - c.fraction) / c.fraction } else { spent };
+                    let pace = if c.fraction > 0.0 { spent * (1.0 - c.fraction) / c.fraction } else { spent };
+                    let carried =
+                        self.overrun.map(|(at, guess)| guess - (now - at)).filter(|&left| left > 0.0);
+                    let tail = match carried {
+                        Some(left) if left <= pace => left,
+                        _ => {
+                            self.overrun = Some((now, pace));
+                            pace
+                        }
+                    };
                     others + tail
                 }
             }
@@ -285,7 +304,15 @@ mod tests {
         assert!((books.seconds_left(0.5) - 2.5).abs() < 1e-9);
         // At 2 s (expected 1 s) with half of it done: 2 s more for it, 2 s for the rest.
         books.progress(0.5);
-        assert!((books.seconds_left(2.0) - 4.0).abs() < 1e-9, "{}", books.seconds_left(2.0));
+        assert!((books.seconds_left(2.0) - 4.0).abs() < 1e-9);
+        // Its phases stalled (its file being written, say): the guess falls all the same...
+        assert!((books.seconds_left(2.5) - 3.5).abs() < 1e-9);
+        assert!((books.seconds_left(3.5) - 2.5).abs() < 1e-9);
+        // ... and a lower guess of its phases is taken at once.
+        books.progress(0.95);
+        assert!((books.seconds_left(3.6) - (2.0 + 3.6 * 0.05 / 0.95)).abs() < 1e-9);
+        // That guess run out (at 3.79 s): guessed again, from its phases.
+        assert!((books.seconds_left(4.1) - (2.0 + 4.1 * 0.05 / 0.95)).abs() < 1e-9);
         books.finish(100.0, 4.0);
         // Measured: 100 in 4 s, with the assumed 100 per second for 2 s: 50 per second.
         assert_eq!(books.model(), (0.0, 50.0));
