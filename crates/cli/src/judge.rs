@@ -83,8 +83,8 @@ pub fn run(args: &JudgeArgs) -> Result<(), Failure> {
         (Err(JudgeError::Input(e)), _) => Err(input.error(e)),
         // The text stopped inside an overlong token and the judge took what it saw.
         (Ok(()), Some(line)) => Err(input.error(format!(
-            "line {line}: expected a token of at most {} MiB, found a longer one (reading stopped there)",
-            output::JUDGE_TOKEN_LIMIT >> 20
+            "line {line}: expected a token of at most {}, found a longer one (reading stopped there)",
+            endgame_core::units::bytes(output::JUDGE_TOKEN_LIMIT as u64)
         ))),
         (result, _) => Ok(result?),
     }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 use endgame_core::search::{Pruning, SearchStats, TooManyStates};
+use endgame_core::units;
 use endgame_marine::{BYTES_PER_STATE, Battle, DEFAULT_ROUNDS, default_max_states, report};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -45,9 +46,9 @@ impl std::fmt::Display for StateLimit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{}, up to {} MB; `--max-states` sets the limit, fewer `--rounds` or hit points make the search smaller",
+            "{}, up to {}; `--max-states` sets the limit, fewer `--rounds` or hit points make the search smaller",
             self.0,
-            self.0.stats.states * BYTES_PER_STATE / 1_000_000
+            units::bytes(self.0.stats.states * BYTES_PER_STATE)
         )
     }
 }
@@ -70,9 +71,9 @@ pub fn run(command: &MarineCommand) -> Result<(), Failure> {
             let mut progress = |stats: &SearchStats| {
                 bar.set_position(u64::from(stats.layers));
                 bar.set_message(format!(
-                    "{} states, up to {} MB ({}% of the limit)",
-                    stats.states,
-                    stats.states * BYTES_PER_STATE / 1_000_000,
+                    "{} states, up to {} ({}% of the limit)",
+                    units::count(stats.states),
+                    units::bytes(stats.states * BYTES_PER_STATE),
                     stats.states * 100 / max_states.max(1)
                 ));
             };

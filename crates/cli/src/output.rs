@@ -96,8 +96,8 @@ fn read_from(
         bytes.extend_from_slice(&chunk[..take]);
         if bytes.len() as u64 > limit {
             return Err(Failure::input(format!(
-                "{name}: expected at most {} MiB of text, found more (reading stopped there)",
-                limit >> 20
+                "{name}: expected at most {} of text, found more (reading stopped there)",
+                endgame_core::units::bytes(limit)
             )));
         }
         if cut.is_some() {

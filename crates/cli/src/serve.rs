@@ -99,7 +99,10 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         }
         match limits_budget {
             Some(bytes) => {
-                eprintln!("Generating missing tables on demand, up to {} MiB of memory each", bytes >> 20)
+                eprintln!(
+                    "Generating missing tables on demand, up to {} of memory each",
+                    endgame_core::units::bytes(bytes)
+                )
             }
             None => eprintln!("Generating no tables on demand (--generate-memory MiB turns it on)"),
         }

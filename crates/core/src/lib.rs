@@ -25,6 +25,8 @@
 //! - [`search`]: shortest-win search for one agent against a deterministic environment, with
 //!   symmetry, dominance and bound pruning.
 //! - [`explicit`]: a game given by an explicit move list, for tests and examples.
+//! - [`units`]: numbers as people read them (sizes in KiB, MiB, GiB; counts grouped in
+//!   threes; times), the one convention of every interface.
 //!
 //! Distances are always plies (half-moves), never full moves.
 
@@ -40,6 +42,7 @@ pub mod retrograde;
 pub mod schedule;
 pub mod search;
 pub mod table;
+pub mod units;
 pub mod value;
 
 pub use cancel::Cancelled;

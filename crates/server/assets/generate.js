@@ -6,7 +6,10 @@
 // localStorage so that a reload or another tab of this browser can cancel too; a page
 // following a job asked for elsewhere has no Cancel), and the analysis once the tables are
 // there, without reloading the page. A material beyond the server's memory budget (or a server
-// that does not generate) gets the commands for a bigger machine and for a cluster instead.
+// that does not generate) gets the commands for a bigger machine and for a cluster instead. A
+// generation estimated at LONG_SECONDS or more (the masters' endgames: an hour or more) asks
+// first, saying how long it takes, before anything starts. A job that waits says how many jobs
+// are ahead of it; one with nothing before it says it is starting.
 //
 // It fills the analysis panel's `#xq-no-table` box through xiangqi.js's `hooks.noTable`,
 // which calls it again at every redraw of the panel: what a material's generation has reached
@@ -16,9 +19,11 @@ import { el, api, pageFetch, copyText, flash } from './ui.js';
 import { t } from './i18n.js';
 
 const POLL_MS = 400;
+/// A generation estimated at this many seconds or more is confirmed before it starts.
+export const LONG_SECONDS = 600;
 
 /// Per `rules material`: { key, query, material, rules, phase, estimate, status, error, job, cancelling }.
-/// phase: estimating | ready | starting | following | done | error.
+/// phase: estimating | ready | confirming | starting | following | done | error.
 const entries = new Map();
 /// The box showing an entry now, and the page's reload for it.
 let shown = null;
@@ -62,7 +67,7 @@ hooks.noTable.push((box, { material, rules, fen, error, reload }) => {
   // The server's "not generated: run this command" message: this box says it, and more.
   box.parentElement?.querySelector('#xq-error-text')?.setAttribute('hidden', '');
   // Coming back to a material: its estimate again (another job may have made some tables).
-  if (fresh && ['estimating', 'ready', 'error'].includes(entry.phase)) refresh(entry);
+  if (fresh && ['estimating', 'ready', 'confirming', 'error'].includes(entry.phase)) refresh(entry);
   paint(entry, true);
 });
 
@@ -87,22 +92,36 @@ async function refresh(entry) {
   if (asked !== entry.asked || entry.phase === 'following' || entry.phase === 'starting') return;
   entry.estimate = e;
   entry.material = e.material;
-  if (e.state === 'done' && entry.afterDone) {
+  if (e.generated && entry.afterDone) {
     entry.phase = 'error';
     entry.error = t('gen.stillMissing', e.material);
     paint(entry);
-  } else if (e.state === 'done') {
+  } else if (e.generated) {
     finish(entry);
   } else if (e.job !== null && e.job !== undefined) {
-    // Queued or running already (another tab, another person, or before this page loaded).
-    follow(entry, e.job, null);
+    // Queued or running already (another tab, another person, or before this page loaded): a
+    // job waiting is said at once, with the jobs ahead of it.
+    const waiting = ['starting', 'queued'].includes(e.state) ? { state: e.state, ahead: e.ahead ?? 0 } : null;
+    follow(entry, e.job, waiting);
   } else {
-    entry.phase = 'ready';
+    // A confirmation being asked stays (the estimate under it is the new one).
+    if (entry.phase !== 'confirming') entry.phase = 'ready';
     paint(entry);
   }
 }
 
-/// The Generate button.
+/// The Generate button: a long generation is confirmed first (the time it takes, said before
+/// it starts), any other starts at once.
+function generateClicked(entry) {
+  if ((entry.estimate?.seconds ?? 0) >= LONG_SECONDS) {
+    entry.phase = 'confirming';
+    paint(entry);
+  } else {
+    start(entry);
+  }
+}
+
+/// Starts the generation.
 async function start(entry) {
   entry.phase = 'starting';
   entry.note = null;
@@ -199,6 +218,7 @@ async function cancel(entry) {
 
 /// The tables are there: the analysis, in place of this box.
 function finish(entry) {
+  for (const f of hooks.generated ?? []) f(entry.material, entry.rules);
   entry.phase = 'done';
   paint(entry);
   entries.delete(entry.key);
@@ -227,6 +247,7 @@ function paint(entry, force = false) {
     // An estimate being refreshed: the last one meanwhile.
     // falls through
     case 'ready':
+    case 'confirming':
     case 'starting':
       parts.push(...offer(entry, e));
       break;
@@ -279,8 +300,15 @@ function offer(entry, e) {
       el('div', { class: 'muted small' }, t('gen.cluster', memory)), command(e.cluster_command),
     ];
   }
+  if (entry.phase === 'confirming') {
+    return [line,
+      el('div', { class: 'notice', id: 'xq-gen-confirm-text' }, t('gen.long', e.material, time)),
+      el('div', { class: 'row' },
+        el('button', { id: 'xq-gen-confirm', class: 'primary', onclick: () => start(entry) }, t('gen.start', time)),
+        el('button', { id: 'xq-gen-back', onclick: () => { entry.phase = 'ready'; paint(entry); }, i18n: 'gen.notNow' }))];
+  }
   return [line, el('div', { class: 'row' },
-    el('button', { id: 'xq-generate', class: 'primary', disabled: entry.phase !== 'ready', onclick: () => start(entry), i18n: 'gen.generate' }))];
+    el('button', { id: 'xq-generate', class: 'primary', disabled: entry.phase !== 'ready', onclick: () => generateClicked(entry), i18n: 'gen.generate' }))];
 }
 
 /// A command to copy into a terminal.
@@ -293,8 +321,10 @@ function command(text) {
 function progress(entry) {
   const s = entry.status;
   const out = [];
-  if (!s || s.state === 'queued') {
-    out.push(el('div', { class: 'muted', id: 'xq-gen-text' }, t('gen.queued')));
+  if (!s || s.state === 'queued' || s.state === 'starting') {
+    // Behind other jobs: how many; with nothing before it: starting.
+    const waiting = s?.state === 'queued' && s.ahead > 0;
+    out.push(el('div', { class: 'muted', id: 'xq-gen-text' }, waiting ? t('gen.queued', s.ahead) : t('gen.starting')));
     out.push(el('progress', { id: 'xq-gen-bar', max: 1 }));
   } else {
     const total = Math.max(1, s.positions_total);

@@ -5,6 +5,8 @@
 // and that the page never asks for a missing one). A value is a text or a function of the
 // numbers and words it shows. Elements built with `el(tag, { i18n: key })` show the text and
 // change with the language; other text is drawn again by the modules' `onLang` callbacks.
+// Sizes, counts and times are written by units.js in both languages (docs/cli.md, Numbers).
+import { bytes, count, duration } from './units.js';
 
 const plies = (n) => (n === 1 ? '1 ply' : `${n} plies`);
 const rounds = (n) => (n === 1 ? '1 round' : `${n} rounds`);
@@ -105,6 +107,10 @@ export const STRINGS = {
     'xq.edit': 'Edit position',
     'xq.done': 'Done: analyse',
     'xq.examples': 'Examples…',
+    'xq.classic': 'Classic endgames',
+    'xq.masters': 'Masters’ endgames (billions of positions: generated on demand)',
+    'xq.exampleGenerated': 'generated',
+    'xq.exampleTime': (time) => `about ${time} to generate`,
     'xq.moves': 'Moves',
     'xq.line': 'Main line',
     'xq.game': 'Game',
@@ -263,7 +269,10 @@ export const STRINGS = {
     'gen.cancelling': 'Cancelling…',
     'gen.retry': 'Try again',
     'gen.copy': 'Copy',
-    'gen.queued': 'Waiting for another generation to finish…',
+    'gen.queued': (n) => `Waiting for ${n === 1 ? '1 generation' : `${n} generations`} before this one…`,
+    'gen.long': (m, time) => `Generating ${m} takes about ${time} on this machine, with all its cores busy. It goes on if you close this page; Cancel stops it and keeps the tables finished.`,
+    'gen.start': (time) => `Generate: about ${time}`,
+    'gen.notNow': 'Not now',
     'gen.starting': 'Starting…',
     'gen.progress': (done, total, current) => `${done} of ${total} tables done · generating ${current}`,
     'gen.left': (time, speed) => `about ${time} left · ${speed} positions per second`,
@@ -276,9 +285,9 @@ export const STRINGS = {
     'gen.bigger': 'On a machine with more memory:',
     'gen.cluster': (memory) => `On a cluster (endgame built with --features mpi; every node needs about ${memory}):`,
     'gen.off': 'This server does not generate tables (it was started with --no-generate, or listens beyond this machine). In a terminal:',
-    'gen.time': (s) => (s < 1 ? '1 s' : s < 120 ? `${Math.round(s)} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`),
-    'gen.count': (n) => (n < 1e5 ? n.toLocaleString('en') : n < 1e7 ? `${(n / 1e6).toFixed(1)} M` : n < 1e10 ? `${Math.round(n / 1e6)} M` : `${(n / 1e9).toFixed(1)} G`),
-    'gen.bytes': (b) => (b < 1e10 ? `${Math.max(1, Math.round(b / 1e6))} MB` : `${(b / 1e9).toFixed(1)} GB`),
+    'gen.time': (s) => duration(s),
+    'gen.count': (n) => count(n),
+    'gen.bytes': (b) => bytes(b),
   },
   zh: {
     'app.explorer': '残局探索',
@@ -373,6 +382,10 @@ export const STRINGS = {
     'xq.edit': '编辑局面',
     'xq.done': '完成：分析',
     'xq.examples': '例局…',
+    'xq.classic': '经典残局',
+    'xq.masters': '大师残局（数百亿局面，按需生成）',
+    'xq.exampleGenerated': '已生成',
+    'xq.exampleTime': (time) => `生成约需 ${time}`,
     'xq.moves': '着法',
     'xq.line': '主变',
     'xq.game': '棋谱',
@@ -525,16 +538,19 @@ export const STRINGS = {
     // Generation on demand (generate.js).
     'gen.missing': (m, rules) => `${m} 在${rules}下还没有残局库。`,
     'gen.estimating': (m) => `正在估算 ${m} 所需…`,
-    'gen.estimate': (m, tables, positions, time, memory) => `${m}：${tables} 张表，${positions}个局面，在本机约需 ${time}、内存 ${memory}`,
+    'gen.estimate': (m, tables, positions, time, memory) => `${m}：${tables} 张表，${positions} 个局面，在本机约需 ${time}、内存 ${memory}`,
     'gen.generate': '生成',
     'gen.cancel': '取消',
     'gen.cancelling': '正在取消…',
     'gen.retry': '重试',
     'gen.copy': '复制',
-    'gen.queued': '正在等待另一个生成任务完成…',
+    'gen.queued': (n) => `正在等待前面 ${n} 个生成任务完成…`,
+    'gen.long': (m, time) => `在本机生成 ${m} 约需 ${time}，期间所有处理器核心都在计算。关闭本页后生成仍会继续；取消会停止生成，已完成的表会保留。`,
+    'gen.start': (time) => `生成：约需 ${time}`,
+    'gen.notNow': '暂不生成',
     'gen.starting': '正在开始…',
     'gen.progress': (done, total, current) => `已完成 ${done}/${total} 张表 · 正在生成 ${current}`,
-    'gen.left': (time, speed) => `约剩 ${time} · 每秒 ${speed}个局面`,
+    'gen.left': (time, speed) => `约剩 ${time} · 每秒 ${speed} 个局面`,
     'gen.done': (m) => `${m} 已生成：正在载入分析…`,
     'gen.stillMissing': (m) => `${m} 的残局库已经生成，但服务器仍然无法回答这个局面。`,
     'gen.cancelled': '已取消。已完成的表会保留：再次生成时从这些表继续。',
@@ -544,9 +560,9 @@ export const STRINGS = {
     'gen.bigger': '在内存更大的机器上：',
     'gen.cluster': (memory) => `在集群上（endgame 需以 --features mpi 编译；每个节点约需 ${memory}）：`,
     'gen.off': '本服务器不生成残局库（以 --no-generate 启动，或监听本机以外的地址）。请在终端运行：',
-    'gen.time': (s) => (s < 1 ? '1 秒' : s < 120 ? `${Math.round(s)} 秒` : s < 7200 ? `${Math.round(s / 60)} 分钟` : `${(s / 3600).toFixed(1)} 小时`),
-    'gen.count': (n) => (n < 1e4 ? `${n} ` : n < 1e8 ? `${Math.round(n / 1e4)} 万` : `${(n / 1e8).toFixed(2)} 亿`),
-    'gen.bytes': (b) => (b < 1e10 ? `${Math.max(1, Math.round(b / 1e6))} MB` : `${(b / 1e9).toFixed(1)} GB`),
+    'gen.time': (s) => duration(s, ['秒', '分钟', '小时']),
+    'gen.count': (n) => count(n),
+    'gen.bytes': (b) => bytes(b),
   },
 };
 

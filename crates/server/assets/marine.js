@@ -1,6 +1,7 @@
 // Marine: a map and units editor, the solve, and the plan animated round by round with HP.
 import { el, api, examples, labelledGrid } from './ui.js';
 import { t, onLang, getLang } from './i18n.js';
+import { count } from './units.js';
 
 let root, map = [], tool = '#', answer = null, round = 0, timer = null, request = 0;
 const $ = (sel) => root.querySelector(sel);
@@ -173,7 +174,7 @@ function renderAnswer() {
   const v = $('#marine-verdict');
   v.className = '';
   delete v.dataset.i18n;
-  const num = (n) => n.toLocaleString(getLang() === 'zh' ? 'zh-CN' : 'en');
+  const num = count;
   v.replaceChildren(el('div', { class: `verdict ${answer.result === 'win' ? 'win' : 'loss'}`, id: 'marine-result' },
     answer.result === 'win' ? t('marine.win', answer.rounds) : t('marine.lose', answer.limit)),
   el('div', { class: 'muted' }, t('marine.states', num(answer.states), num(answer.expanded))));

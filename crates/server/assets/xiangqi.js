@@ -4,10 +4,12 @@
 // Places made for additions:
 // - RULES: the rules menu (a value of the API's `rules` and a key of the string table);
 // - hooks.noTable: called when a material has no table (the analysis panel's `#xq-no-table`
-//   box is theirs to fill; `reload()` asks the server again);
-// - the examples menu is built from `/api/examples` (`xiangqi`: [{ english, chinese, material,
-//   fen }], the catalogue's fields).
-import { el, option, api, examples, copyText, flash } from './ui.js';
+//   box is theirs to fill; `reload()` asks the server again); hooks.generated: called by
+//   whoever generated a material's tables;
+// - the examples menu is xiangqi-examples.js's (from `/api/examples`).
+import { el, option, api, copyText, flash } from './ui.js';
+import { fillExamples, showExampleNames, estimateExamples } from './xiangqi-examples.js';
+import { count } from './units.js';
 import { t, getLang, onLang } from './i18n.js';
 import { drawBoard, pieceIcon } from './xiangqi-board.js';
 import { parseFen, toFen, playUci, switchTurn, swapColours, turnOf, chineseMove, wxfFile } from './xiangqi-notation.js';
@@ -20,8 +22,9 @@ export const RULES = [
   { value: 'check-and-chase', key: 'rules.check-and-chase' },
 ];
 
-/// Functions other modules add: `noTable(box, { material, rules, fen, error, reload })`.
-export const hooks = { noTable: [] };
+/// Functions other modules add: `noTable(box, { material, rules, fen, error, reload })`; and
+/// those called with `(material, rules)` when a generation finished (`generated`).
+export const hooks = { noTable: [], generated: [estimateExamples] };
 
 const START_FEN = '3k5/9/9/9/9/9/9/9/4R4/5K3 w';
 /// No Xiangqi FEN is longer (90 points, separators, side, counters); longer text is not sent.
@@ -150,7 +153,7 @@ export function start(section, params) {
           check('xq-flip', 'xq.flip', draw, false, 'key.flip'),
           check('xq-letters', 'xq.letters', () => { if (editing) { buildEditor(); syncEditorState(); } draw(); }),
           check('xq-arrow', 'xq.arrow', draw, true),
-          el('select', { id: 'xq-rules', 'aria-label': 'rules', onchange: () => { notice = null; changePosition(game[at].fen, true); } }, ...RULES.map((r) => option(r.value, r.key)))),
+          el('select', { id: 'xq-rules', 'aria-label': 'rules', onchange: () => { notice = null; changePosition(game[at].fen, true); estimateExamples(); } }, ...RULES.map((r) => option(r.value, r.key)))),
         el('div', { class: 'row' },
           el('input', { type: 'text', class: 'fen', id: 'xq-fen', spellcheck: 'false', 'aria-label': 'FEN', onkeydown: (e) => { if (e.key === 'Enter') loadFenBox(); } }),
           el('button', { id: 'xq-load', onclick: loadFenBox, i18n: 'xq.load' })),
@@ -188,11 +191,7 @@ export function start(section, params) {
           el('textarea', { id: 'xq-wxf', rows: 8, readonly: true, spellcheck: 'false' }),
           el('div', { class: 'row' }, el('a', { id: 'xq-download', download: 'endgame.wxf', href: '#', i18n: 'xq.download' })))),
       el('div', { class: 'panel', id: 'xq-stats-panel' }, el('h2', { i18n: 'xq.stats' }), el('div', { id: 'xq-stats', class: 'kv' })))));
-  examples().then((ex) => {
-    const list = Array.isArray(ex.xiangqi) ? ex.xiangqi : [];
-    $('#xq-examples').append(...list.map((x) => el('option', { value: x.fen, 'data-en': `${x.material}: ${x.english}`, 'data-zh': `${x.material}：${x.chinese ?? x.english}` })));
-    showExampleNames();
-  }).catch(() => {});
+  fillExamples($('#xq-examples'), rules);
   onLang(() => {
     showExampleNames();
     if (editing) { buildEditor(); syncEditorState(); }
@@ -202,11 +201,6 @@ export function start(section, params) {
     if (answer) loadStats(answer.material);
   });
   onUrl(params, history.state);
-}
-
-/// The examples menu's names in the interface's language.
-function showExampleNames() {
-  root.querySelectorAll('#xq-examples option[data-en]').forEach((o) => { o.textContent = getLang() === 'zh' ? o.dataset.zh : o.dataset.en; });
 }
 
 /// The address of the position shown.
@@ -644,7 +638,7 @@ async function loadStats(material) {
     const s = await api(`/api/xiangqi/stats?material=${material}&rules=${encodeURIComponent(rules())}`);
     if (statsFor !== key) return;
     const pct = (n) => `${(100 * n / s.positions).toFixed(1)} %`;
-    const num = (n) => n.toLocaleString(getLang() === 'zh' ? 'zh-CN' : 'en');
+    const num = count;
     const rulesName = t(RULES.find((r) => r.value === s.rules)?.key ?? s.rules);
     box.replaceChildren(
       el('div', {}, el('b', { i18n: 'stats.material' }), `${s.material} (${rulesName})`),

@@ -114,8 +114,8 @@ impl FileSearch for MarineSolveRequest {
             .solve_cancellable(self.rounds, Pruning::ALL, limits.marine_states, &mut |_| {}, cancel)
             .map_err(|e| match e {
                 Stopped::TooManyStates(e) => ApiError::unavailable(format!(
-                    "{e} (the server's limit), about {} MB; fewer rounds or hit points make the search smaller",
-                    e.stats.states * 100 / 1_000_000
+                    "{e} (the server's limit), about {}; fewer rounds or hit points make the search smaller",
+                    endgame_core::units::bytes(e.stats.states * endgame_marine::BYTES_PER_STATE)
                 )),
                 Stopped::Cancelled(_) => ApiError::unavailable(e),
             })?;

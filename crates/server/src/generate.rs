@@ -3,10 +3,11 @@
 //!
 //! - `GET /api/xiangqi/estimate?material=M&rules=R` (or `fen=FEN` instead of `material`): what
 //!   the material still needs (tables, positions, memory, time at this machine's measured
-//!   speed), whether it fits the budget, whether this server generates at all, the command for
-//!   a terminal, and the job queued or running for it.
+//!   speed), or that it is `generated`, whether it fits the budget, whether this server
+//!   generates at all, the command for a terminal, and the job queued or running for it.
 //! - `POST /api/xiangqi/generate?material=M&rules=R` (or `fen=`): starts a job or joins the one
-//!   for the same material: 202 with the job and a *ticket*; 200 `"state": "done"` when the
+//!   for the same material: 202 with the job (`starting` when nothing runs or waits before it,
+//!   else `queued` with the jobs `ahead` of it) and a *ticket*; 200 `"state": "done"` when the
 //!   tables are there; 413 with the estimate when it does not fit the budget; 403 when
 //!   generation is off; 503 when [`Jobs::MAX_QUEUED`] jobs wait already.
 //! - `GET /api/xiangqi/jobs/ID`: the job's state and progress.

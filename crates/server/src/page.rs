@@ -3,8 +3,9 @@
 //! the app, which opens the tab the path names (`/?fen=FEN` opens the Xiangqi explorer).
 //!
 //! The modules: `app.js` (tabs, browser history, keyboard, language switch), `ui.js` (shared
-//! helpers), `i18n.js` (every string in English and Chinese), one module per game, and for
-//! Xiangqi `xiangqi-board.js` (the SVG board), `xiangqi-notation.js` (FEN, Chinese notation,
+//! helpers), `units.js` (sizes, counts and times as every interface writes them, the same as
+//! `endgame_core::units`), `i18n.js` (every string in English and Chinese), one module per game, and for
+//! Xiangqi `xiangqi-examples.js` (the examples menu), `xiangqi-board.js` (the SVG board), `xiangqi-notation.js` (FEN, Chinese notation,
 //! WXF export), `generate.js` (generation on demand, when a material has no tables) and
 //! `glyphs.js` (the piece characters as SVG paths). `chinese.otf` is the font of the Chinese
 //! interface text (a subset of Noto Sans CJK SC, `scripts/page-font.py`). Both are under the
@@ -27,8 +28,10 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     ("style.css", CSS, include_bytes!("../assets/style.css")),
     ("app.js", JS, include_bytes!("../assets/app.js")),
     ("ui.js", JS, include_bytes!("../assets/ui.js")),
+    ("units.js", JS, include_bytes!("../assets/units.js")),
     ("i18n.js", JS, include_bytes!("../assets/i18n.js")),
     ("xiangqi.js", JS, include_bytes!("../assets/xiangqi.js")),
+    ("xiangqi-examples.js", JS, include_bytes!("../assets/xiangqi-examples.js")),
     ("xiangqi-board.js", JS, include_bytes!("../assets/xiangqi-board.js")),
     ("xiangqi-notation.js", JS, include_bytes!("../assets/xiangqi-notation.js")),
     ("glyphs.js", JS, include_bytes!("../assets/glyphs.js")),

@@ -77,16 +77,19 @@ pub(crate) fn position(
 }
 
 /// What a material still needs (tables, positions, memory, time), whether it fits `budget`,
-/// and the commands that generate it in a terminal and on a cluster.
+/// and the commands that generate it in a terminal and on a cluster; `generated` once it
+/// needs nothing (every table there), and then `text` says so.
 fn estimate_fields(e: &Estimate, budget: Option<u64>) -> Value {
     json!({
         "material": e.material.to_string(),
+        "generated": e.is_done(),
         "rules": e.rules.name(),
         "tables": e.tables,
         "tables_in_all": e.tables_in_all,
         "positions": e.positions,
         "memory_bytes": e.memory_bytes,
-        "seconds": e.seconds,
+        // Never -0.0 (nothing to do is 0 seconds).
+        "seconds": e.seconds.max(0.0),
         "speed": e.speed,
         "largest": e.largest.map(|m| m.to_string()),
         "budget_bytes": budget,
@@ -98,7 +101,8 @@ fn estimate_fields(e: &Estimate, budget: Option<u64>) -> Value {
 }
 
 /// `GET /api/xiangqi/estimate`: the estimate, whether this server generates, and the job
-/// queued or running for the material (its state; else `done` or `missing`).
+/// queued or running for the material (its state and the jobs `ahead` of it; else `done` or
+/// `missing`).
 pub(crate) fn estimate(
     e: &Estimate,
     budget: Option<u64>,
@@ -113,6 +117,7 @@ pub(crate) fn estimate(
         None => "missing",
     });
     answer["job"] = json!(active.map(|j| j.id));
+    answer["ahead"] = json!(active.map_or(0, |j| j.ahead));
     answer
 }
 
@@ -132,22 +137,25 @@ pub(crate) fn refused(e: &Estimate, budget: u64, error: &str) -> Value {
     answer
 }
 
-/// A job: its state and progress (the estimate's figures until it runs).
+/// A job: its state (`starting` when nothing runs or waits before it, `queued` with `ahead`
+/// jobs before it) and progress (the estimate's figures until it runs).
 pub(crate) fn job(s: &JobStatus) -> Value {
     let p = &s.progress;
+    let waiting = matches!(s.state, JobState::Queued | JobState::Starting);
     json!({
         "job": s.id,
         "material": s.material.to_string(),
         "rules": s.rules.name(),
         "state": s.state.name(),
+        "ahead": s.ahead,
         "positions": s.estimate.positions,
         "memory_bytes": s.estimate.memory_bytes,
         "materials_done": p.materials_done,
-        "materials_total": if s.state == JobState::Queued { s.estimate.tables } else { p.materials_total },
+        "materials_total": if waiting { s.estimate.tables } else { p.materials_total },
         "positions_done": p.positions_done,
         "positions_total": if p.positions_total == 0 { s.estimate.positions } else { p.positions_total },
         "positions_per_second": p.positions_per_second,
-        "seconds_left": if s.state.is_finished() { 0.0 } else if p.positions_total == 0 { s.estimate.seconds } else { p.seconds_left },
+        "seconds_left": if s.state.is_finished() { 0.0 } else if p.positions_total == 0 { s.estimate.seconds.max(0.0) } else { p.seconds_left },
         "current": p.current.map(|m| m.to_string()),
         "error": s.error,
     })

@@ -31,7 +31,7 @@ fn chinese_characters() -> BTreeSet<char> {
     let end = i18n.find("\nexport const LANGUAGES").expect("the end of the tables");
     let mut chars: BTreeSet<char> =
         code_lines(&i18n[start..end]).flat_map(str::chars).filter(|c| !c.is_ascii()).collect();
-    for example in endgame_xiangqi::catalogue::CATALOGUE {
+    for example in endgame_xiangqi::catalogue::CATALOGUE.iter().chain(&endgame_xiangqi::catalogue::MASTERS) {
         chars.extend(example.chinese.chars().filter(|c| !c.is_ascii()));
     }
     for entry in std::fs::read_dir(assets()).unwrap() {

@@ -86,9 +86,10 @@ async fn a_missing_material_is_estimated_generated_and_answered() {
     assert_eq!((e["fits"].as_bool(), e["generate"].as_bool()), (Some(true), Some(true)));
     assert!(e["memory_bytes"].as_u64().unwrap() > 1 << 20);
     assert!(e["seconds"].as_f64().unwrap() > 0.0);
+    assert_eq!(e["generated"], false);
     assert_eq!(e["command"], format!("endgame xiangqi generate {SMALL} --rules standard"));
     assert!(
-        e["text"].as_str().unwrap().starts_with(&format!("{SMALL}: 12 tables, 1.3 M positions, about ")),
+        e["text"].as_str().unwrap().starts_with(&format!("{SMALL}: 12 tables, 1,257,984 positions, about ")),
         "{e}"
     );
     assert!(e["job"].is_null());
@@ -102,7 +103,8 @@ async fn a_missing_material_is_estimated_generated_and_answered() {
     assert_eq!((job["material"].as_str(), job["rules"].as_str()), (Some(SMALL), Some("standard")));
     assert_eq!(job["positions"], 1_257_984);
     assert!(job["memory_bytes"].as_u64().unwrap() > 0);
-    assert!(["queued", "running"].contains(&job["state"].as_str().unwrap()), "{job}");
+    // Nothing runs or waits on this server: the job starts, it is not "queued".
+    assert_eq!((job["state"].as_str(), job["ahead"].as_u64()), (Some("starting"), Some(0)), "{job}");
     let id = job["job"].as_u64().unwrap();
     // The estimate names the job while it runs.
     let (_, e) = call(&state, "GET", &format!("/api/xiangqi/estimate?material={SMALL}")).await;
@@ -140,6 +142,76 @@ async fn a_missing_material_is_estimated_generated_and_answered() {
     assert!(again["job"].is_null());
     let (_, e) = call(&state, "GET", &format!("/api/xiangqi/estimate?material={SMALL}")).await;
     assert_eq!(e["state"], "done");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 40: the estimate of a material whose tables are all there says it is generated (a
+/// field and the text), with 0 seconds, not `-0.0`.
+#[tokio::test]
+async fn the_estimate_of_a_generated_material_says_so() {
+    let dir = temp_dir("generated");
+    Tablebases::open(&dir, Rules::Standard).generate(&[material(SMALL)], &|_| {}).unwrap();
+    let state = state(&dir, Some(1 << 30));
+    let uri = format!("/api/xiangqi/estimate?material={SMALL}");
+    let request = axum::http::Request::builder().uri(&uri).body(Body::empty()).unwrap();
+    let response =
+        tower::ServiceExt::oneshot(endgame_server::router(Arc::clone(&state)), request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let body = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
+    let text = String::from_utf8(body.to_vec()).unwrap();
+    assert!(!text.contains("-0.0"), "{text}");
+    let e: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!((e["generated"].as_bool(), e["state"].as_str()), (Some(true), Some("done")), "{e}");
+    assert_eq!((e["tables"].as_u64(), e["tables_in_all"].as_u64()), (Some(0), Some(12)), "{e}");
+    assert_eq!((e["positions"].as_u64(), e["memory_bytes"].as_u64()), (Some(0), Some(0)), "{e}");
+    assert_eq!(e["seconds"].as_f64(), Some(0.0), "{e}");
+    assert_eq!(e["text"], format!("{SMALL}: generated (12 tables, all there)"));
+    // A material of up to 4 men needs no table: nothing to generate, said so.
+    let (_, small) = call(&state, "GET", "/api/xiangqi/estimate?material=KRvKA").await;
+    assert_eq!(small["generated"], true, "{small}");
+    assert_eq!(small["text"], "KRvKA: nothing to generate (materials of up to 4 men are solved in memory)");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 40: a job on an idle server is `starting`, not "queued" behind nothing; a job behind
+/// others is `queued` with the number `ahead` of it (the one running and those queued before
+/// it), which falls as they finish or are withdrawn.
+#[tokio::test]
+async fn a_new_job_starts_on_an_idle_server_and_counts_the_jobs_ahead_otherwise() {
+    let dir = temp_dir("ahead");
+    let state = state(&dir, Some(1 << 30));
+    let post = |m: &str| {
+        let state = Arc::clone(&state);
+        let uri = format!("/api/xiangqi/generate?material={m}");
+        async move { call(&state, "POST", &uri).await }
+    };
+    let (status, first) = post(LARGER).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{first}");
+    assert_eq!((first["state"].as_str(), first["ahead"].as_u64()), (Some("starting"), Some(0)), "{first}");
+    let (_, second) = post(SMALL).await;
+    assert_eq!((second["state"].as_str(), second["ahead"].as_u64()), (Some("queued"), Some(1)), "{second}");
+    let (_, third) = post("KCvKAB").await;
+    assert_eq!((third["state"].as_str(), third["ahead"].as_u64()), (Some("queued"), Some(2)), "{third}");
+    // The estimate of a waiting material names its job and state.
+    let (_, e) = call(&state, "GET", "/api/xiangqi/estimate?material=KCvKAB").await;
+    assert_eq!((e["state"].as_str(), e["job"].as_u64()), (Some("queued"), third["job"].as_u64()), "{e}");
+    // The second withdrawn: one job ahead of the third.
+    let id = |j: &Value| j["job"].as_u64().unwrap();
+    let (status, cancelled) =
+        call(&state, "DELETE", &format!("/api/xiangqi/jobs/{}?ticket={}", id(&second), ticket(&second)))
+            .await;
+    assert_eq!((status, cancelled["state"].as_str()), (StatusCode::OK, Some("cancelled")), "{cancelled}");
+    let (_, now) = call(&state, "GET", &format!("/api/xiangqi/jobs/{}", id(&third))).await;
+    assert_eq!((now["state"].as_str(), now["ahead"].as_u64()), (Some("queued"), Some(1)), "{now}");
+    // The first done: the third runs (nothing ahead), then is done.
+    let seen = follow(&state, id(&first), |_| false).await;
+    assert_eq!(seen.last().unwrap()["state"], "done");
+    let seen = follow(&state, id(&third), |_| false).await;
+    assert_eq!(seen.last().unwrap()["state"], "done", "{seen:?}");
+    for job in &seen {
+        let (state, ahead) = (job["state"].as_str().unwrap(), job["ahead"].as_u64().unwrap());
+        assert!(ahead <= 1 && (state == "queued") == (ahead > 0), "{job}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -187,7 +259,7 @@ async fn jobs_are_shared_cancelled_and_resumed_after_a_restart() {
     assert_ne!(ticket(&joined), ticket(&job), "each request its own ticket");
     let (status, queued) = call(&first, "POST", &format!("/api/xiangqi/generate?material={SMALL}")).await;
     assert_eq!(status, StatusCode::ACCEPTED);
-    assert_eq!(queued["state"], "queued", "{queued}");
+    assert_eq!((queued["state"].as_str(), queued["ahead"].as_u64()), (Some("queued"), Some(1)), "{queued}");
     let small = queued["job"].as_u64().unwrap();
     assert_ne!(small, id);
     let uri = format!("/api/xiangqi/jobs/{small}?ticket={}", ticket(&queued));
@@ -340,9 +412,10 @@ async fn a_client_cannot_cancel_another_clients_job_and_the_queue_is_bounded() {
     ];
     assert_eq!(small.len(), Jobs::MAX_QUEUED + 1);
     let mut queued = Vec::new();
-    for m in &small[..Jobs::MAX_QUEUED] {
+    for (i, m) in small[..Jobs::MAX_QUEUED].iter().enumerate() {
         let (status, job) = call(&state, "POST", &format!("/api/xiangqi/generate?material={m}")).await;
         assert_eq!((status, job["state"].as_str()), (StatusCode::ACCEPTED, Some("queued")), "{m}: {job}");
+        assert_eq!(job["ahead"].as_u64(), Some(i as u64 + 1), "{m}: {job}");
         queued.push((job["job"].as_u64().unwrap(), ticket(&job).to_string()));
     }
     let last = small[Jobs::MAX_QUEUED];

@@ -1,5 +1,10 @@
 //! The classic endgames players study, named in English and Chinese, each with a typical
 //! position: the explorer's examples menu (`/api/examples`) and the table in `docs/xiangqi.md`.
+//! Two lists: [`CATALOGUE`], whose tables are generated in minutes and whose results and
+//! statistics `docs/xiangqi.md` lists, and [`MASTERS`], the practical endgames masters study
+//! (three attacking pieces against a full defence, 8 and 9 men), whose tables take tens of billions
+//! of positions with what they need and an hour or more to generate: `docs/xiangqi.md` gives
+//! their sizes, the explorer generates them on demand with the time said first.
 //!
 //! Each material is written as players write it ([`Material::canonical`]: the attacking side
 //! as Red), so that its table is the file a generation writes. The positions are set up the way
@@ -195,27 +200,84 @@ pub const CATALOGUE: [Endgame; 24] = [
     },
 ];
 
+/// The practical endgames masters study: three attacking pieces in all against a full defence
+/// (two Advisors and two Elephants), the defence with a Chariot, a Horse or a Cannon of its own
+/// in six of them. Their tables are 8.2 to 16.5 billion indices each, 18.7 to 37.8 billion with
+/// every material their captures lead to (`docs/xiangqi.md` lists them): generated on demand,
+/// in an hour or more.
+pub const MASTERS: [Endgame; 7] = [
+    Endgame {
+        english: "Chariot and Horse against Chariot and a full defence",
+        chinese: "车马对车士象全",
+        material: "KNRvKAABBR",
+        fen: "2bakab2/9/4r4/9/2N6/R8/9/9/9/3K5 w",
+    },
+    Endgame {
+        english: "Chariot and Cannon against Chariot and a full defence",
+        chinese: "车炮对车士象全",
+        material: "KRCvKAABBR",
+        fen: "2bakab2/9/4r4/9/9/R8/9/2C6/9/3K5 w",
+    },
+    Endgame {
+        english: "Chariot and Soldier against Chariot and a full defence",
+        chinese: "车兵对车士象全",
+        material: "KRPvKAABBR",
+        fen: "2bakab2/9/4r4/3P5/9/R8/9/9/9/3K5 w",
+    },
+    Endgame {
+        english: "Horse, Cannon and Soldier against a full defence",
+        chinese: "马炮兵对士象全",
+        material: "KNCPvKAABB",
+        fen: "2bakab2/9/9/4P4/2N6/9/9/1C7/9/3K5 w",
+    },
+    Endgame {
+        english: "Two Chariots against Chariot and a full defence",
+        chinese: "双车对车士象全",
+        material: "KRRvKAABBR",
+        fen: "2bakab2/9/4r4/9/9/R7R/9/9/9/3K5 w",
+    },
+    Endgame {
+        english: "Horse and Soldier against Horse and a full defence",
+        chinese: "马兵对马士象全",
+        material: "KNPvKAABBN",
+        fen: "2bakab2/9/4n4/4P4/2N6/9/9/9/9/3K5 w",
+    },
+    Endgame {
+        english: "Cannon and Soldier against Cannon and a full defence",
+        chinese: "炮兵对炮士象全",
+        material: "KCPvKAABBC",
+        fen: "2bakab2/9/4c4/4P4/9/9/9/1C7/9/3K5 w",
+    },
+];
+
 /// The classic endgames ([`CATALOGUE`]).
 #[must_use]
 pub const fn catalogue() -> &'static [Endgame] {
     &CATALOGUE
 }
 
-/// The catalogue as JSON: a list of `{"english", "chinese", "material", "fen"}` (the explorer's
-/// examples menu).
+/// The masters' endgames ([`MASTERS`]).
+#[must_use]
+pub const fn masters() -> &'static [Endgame] {
+    &MASTERS
+}
+
+/// Both lists as JSON, the catalogue first: `{"english", "chinese", "material", "fen",
+/// "group"}` each, `group` being `classic` ([`CATALOGUE`]) or `masters` ([`MASTERS`]) (the
+/// explorer's examples menu).
 #[must_use]
 pub fn catalogue_json() -> serde_json::Value {
-    CATALOGUE
-        .iter()
-        .map(|e| {
-            serde_json::json!({
-                "english": e.english,
-                "chinese": e.chinese,
-                "material": e.material,
-                "fen": e.fen,
-            })
+    let entry = |e: &Endgame, group: &str| {
+        serde_json::json!({
+            "english": e.english,
+            "chinese": e.chinese,
+            "material": e.material,
+            "fen": e.fen,
+            "group": group,
         })
-        .collect()
+    };
+    let classic = CATALOGUE.iter().map(|e| entry(e, "classic"));
+    classic.chain(MASTERS.iter().map(|e| entry(e, "masters"))).collect()
 }
 
 /// The table of the classic endgames in `docs/xiangqi.md`: for each, its names, material, typical
@@ -265,7 +327,7 @@ mod tests {
     fn every_entry_is_a_legal_position_of_its_material_as_players_write_it() {
         assert!(CATALOGUE.len() >= 20);
         let mut seen = std::collections::BTreeSet::new();
-        for e in catalogue() {
+        for e in catalogue().iter().chain(masters()) {
             let position = e.position();
             let material = e.material();
             assert_eq!(position.material(), material, "{}", e.english);
@@ -280,8 +342,35 @@ mod tests {
             assert!(!e.english.is_empty() && e.chinese.chars().all(|c| !c.is_ascii()), "{}", e.chinese);
         }
         let json = catalogue_json();
-        assert_eq!(json.as_array().map(Vec::len), Some(CATALOGUE.len()));
+        assert_eq!(json.as_array().map(Vec::len), Some(CATALOGUE.len() + MASTERS.len()));
         assert_eq!(json[15]["chinese"], "单车对士象全");
-        assert_eq!(json[15]["material"], "KRvKAABB");
+        assert_eq!((&json[15]["material"], &json[15]["group"]), (&"KRvKAABB".into(), &"classic".into()));
+        let last = &json[CATALOGUE.len() + MASTERS.len() - 1];
+        assert_eq!((&last["material"], &last["group"]), (&"KCPvKAABBC".into(), &"masters".into()));
+    }
+
+    /// Issue 37's seven, as the issue writes them (each side's pieces in any order), and all of
+    /// three attacking pieces in all against a full defence.
+    #[test]
+    fn the_masters_endgames_are_issue_37s_seven() {
+        let asked = [
+            "KRNvKRAABB",
+            "KRCvKRAABB",
+            "KRPvKRAABB",
+            "KNCPvKAABB",
+            "KRRvKRAABB",
+            "KNPvKNAABB",
+            "KCPvKCAABB",
+        ];
+        let listed: Vec<Material> = masters().iter().map(Endgame::material).collect();
+        let asked: Vec<Material> = asked.iter().map(|m| m.parse().unwrap()).collect();
+        assert_eq!(listed, asked);
+        for e in masters() {
+            let m = e.material();
+            assert!(e.material.contains("vKAABB"), "{}: a full defence", e.material);
+            let attackers = e.material.chars().filter(|c| "NRCP".contains(*c)).count();
+            assert_eq!(attackers, 3, "{}: three attacking pieces", e.material);
+            assert!(m.men() >= 8, "{}", e.material);
+        }
     }
 }

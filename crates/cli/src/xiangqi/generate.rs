@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use clap::Args;
+use endgame_core::units;
 use endgame_xiangqi::{
     Compression, Defenders, GenerateError, GenerateEvent, GenerateSummary, Material, MaterialIndex, Probe,
     ProbeError, Tablebases,
@@ -77,11 +78,11 @@ pub(super) fn ensure_tables(tables: &Tablebases, material: Material) -> Result<(
         bar.set_position(p.positions_done);
         let current = p.current.map_or_else(String::new, |m| format!(", {m}"));
         bar.set_message(format!(
-            "{}/{} tables{current}, {}, {:.0} s left",
+            "{}/{} tables{current}, {}, about {} left",
             p.materials_done,
             p.materials_total,
             per_second(p.positions_per_second),
-            p.seconds_left.ceil()
+            units::duration(p.seconds_left)
         ));
     };
     let budget = memory_available().unwrap_or(u64::MAX);
@@ -176,9 +177,10 @@ fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Res
         };
         writeln!(
             out,
-            "{:<12} {n:>12} positions {:>8} MiB{answers}{exists}",
+            "{:<12} {:>14} positions {:>9}{answers}{exists}",
             m.to_string(),
-            memory.div_ceil(1 << 20)
+            units::count(n),
+            units::bytes(memory)
         )?;
     }
     let asked: std::collections::BTreeSet<Material> = wanted.iter().copied().collect();
@@ -192,30 +194,17 @@ fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Res
         needed.len(),
         needed.len() - files.len(),
         files.len(),
-        thousands(total)
+        units::count(total)
     )?;
     writeln!(
         out,
-        "{} files to generate ({} there), {} positions, at most {} MiB of memory",
+        "{} files to generate ({} there), {} positions, at most {} of memory",
         files.len() - there,
         there,
-        thousands(to_write),
-        peak.div_ceil(1 << 20)
+        units::count(to_write),
+        units::bytes(peak)
     )?;
     Ok(())
-}
-
-/// `7580141568` as `7,580,141,568`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// `generate`: the materials asked for, listed (`--dry-run`) or generated.
@@ -260,24 +249,20 @@ pub(super) fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), F
     if let Some(peak) = summary.peak_memory.filter(|_| summary.largest > 0) {
         writeln!(
             out,
-            "peak memory {} MiB (estimate {} MiB), {:.2} bytes per index of the largest material generated ({} indices)",
-            peak >> 20,
-            summary.estimate.div_ceil(1 << 20),
+            "peak memory {} (estimate {}), {:.2} bytes per index of the largest material generated ({} indices)",
+            units::bytes(peak),
+            units::bytes(summary.estimate),
             peak as f64 / summary.largest as f64,
-            summary.largest
+            units::count(summary.largest as u64)
         )?;
     }
     Ok(())
 }
 
-/// A generation speed: `3.2 million positions/s`, below a million the count itself
-/// (`2,160 positions/s`: a small table's time is mostly fixed costs).
+/// A generation speed, the count grouped as every count ([`units::rate`]): `2,160 positions/s`,
+/// `3,214,775 positions/s`.
 fn per_second(rate: f64) -> String {
-    if rate >= 1e6 {
-        format!("{:.1} million positions/s", rate / 1e6)
-    } else {
-        format!("{} positions/s", thousands(rate.round() as u64))
-    }
+    format!("{} positions/s", units::rate(rate))
 }
 
 /// `1 table`, `2 tables`.
@@ -366,8 +351,9 @@ pub(super) fn run_generation(
         GenerateEvent::Solving { material, positions, memory } => {
             bar.suspend(|| {
                 eprintln!(
-                    "{material} ({rules} rules): {positions} positions, about {} MiB of memory",
-                    memory >> 20
+                    "{material} ({rules} rules): {} positions, about {} of memory",
+                    units::count(positions as u64),
+                    units::bytes(memory)
                 );
             });
             bar.set_length(positions as u64);

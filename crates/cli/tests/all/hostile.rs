@@ -156,7 +156,7 @@ fn no_progress_when_standard_error_is_not_a_terminal() {
     );
     assert!(
         err.starts_with("error: the search stored ")
-            && err.contains("up to 0 MB")
+            && err.contains(" KiB; `--max-states` sets the limit")
             && err.lines().count() == 1,
         "{err}"
     );

@@ -188,7 +188,13 @@ fn generate_lists_materials_by_attackers_and_defenders() {
     assert!(text.contains("369 files to generate (0 there)"), "{text}");
     assert_eq!(text.lines().count(), 369 + 2);
     let line = text.lines().find(|l| l.starts_with("KRvKAABB ")).unwrap();
-    assert!(line.contains("2041200 positions"), "{line}");
+    assert!(line.contains(" 2,041,200 positions "), "{line}");
+    // Every size in binary units, every count grouped (issue 40).
+    let memory = line.split(" positions ").nth(1).unwrap().trim();
+    assert!(is_size(memory), "{line}");
+    let last = text.lines().last().unwrap();
+    let peak = last.strip_prefix("369 files to generate (0 there), 7,571,856,348 positions, at most ");
+    assert!(peak.and_then(|p| p.strip_suffix(" of memory")).is_some_and(is_size), "{last}");
     let text = run(&["--attackers", "1", "--defenders", "none-vs-full"]);
     let names: Vec<&str> = text.lines().filter_map(|l| l.split_whitespace().next()).collect();
     for m in ["KRvKAABB", "KNvKAABB", "KCvKAABB", "KPvKAABB", "KAABBvK"] {
@@ -208,6 +214,15 @@ fn generate_lists_materials_by_attackers_and_defenders() {
         assert!(err.contains(expected), "{args:?}: {err}");
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A size as `endgame_core::units::bytes` writes it: `36 MiB`, `1.97 GiB`, `1,000 MiB`.
+fn is_size(text: &str) -> bool {
+    text.split_once(' ').is_some_and(|(number, unit)| {
+        !number.is_empty()
+            && number.chars().all(|c| c.is_ascii_digit() || c == ',' || c == '.')
+            && ["B", "KiB", "MiB", "GiB", "TiB"].contains(&unit)
+    })
 }
 
 /// Issue 40: what generation prints. One material is "1 material"; a speed below a million
@@ -360,7 +375,7 @@ fn solve_and_moves_generate_what_they_need() {
         .assert()
         .success();
     let (out, err) = (stdout_of(&run), stderr_of(&run));
-    assert!(err.starts_with("KNvKAAB: 12 tables, 1.3 M positions, about "), "{err}");
+    assert!(err.starts_with("KNvKAAB: 12 tables, 1,257,984 positions, about "), "{err}");
     assert!(err.contains("(standard rules) to generate\n"), "{err}");
     assert!(err.contains("KNvKAAB: 12 tables generated in "), "{err}");
     let solved: serde_json::Value = serde_json::from_str(&out).unwrap();

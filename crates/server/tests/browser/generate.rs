@@ -1,9 +1,12 @@
 //! Generation on demand from the page (generate.js): the estimate, the Generate button, the
-//! progress and the analysis after it, Cancel, a material beyond the budget, a server that
-//! does not generate; and the time from the Generate click to the analysis (a benchmark).
+//! progress ("Starting…" on an idle server) and the analysis after it, Cancel, a material
+//! beyond the budget, a server that does not generate; the masters' endgames (the time said in
+//! the examples menu and asked to confirm before a long generation starts); and the time from
+//! the Generate click to the analysis (a benchmark).
 
 use std::time::{Duration, Instant};
 
+use endgame_core::units;
 use serde_json::{Value, json};
 
 use crate::common;
@@ -21,19 +24,18 @@ const GEN_CANCEL: &str = "2bak4/9/9/9/9/9/4P4/9/R8/3K5 w";
 /// `KRPvKAABB`: beyond the test server's budget.
 pub(crate) const GEN_BIG: &str = "2bakab2/9/9/9/9/9/4P4/9/R8/3K5 w";
 
-/// The page's words for a count of positions (generate.js's `gen.count`, from 10 M up).
-fn millions(n: u64) -> String {
-    format!("{} M", (n as f64 / 1e6).round())
-}
-
-/// The page's words for a time (generate.js's `gen.time`).
-fn duration(seconds: f64) -> String {
-    match seconds {
-        s if s < 1.0 => "1 s".to_string(),
-        s if s < 120.0 => format!("{} s", s.round()),
-        s if s < 7200.0 => format!("{} min", (s / 60.0).round()),
-        s => format!("{:.1} h", s / 3600.0),
-    }
+/// The estimate's line as the page writes it (`gen.estimate`, with the units of
+/// `endgame_core::units`).
+fn estimate_line(e: &Value) -> String {
+    let tables = e["tables"].as_u64().unwrap();
+    format!(
+        "{}: {}, {} positions, about {} and {} on this machine",
+        e["material"].as_str().unwrap(),
+        if tables == 1 { "1 table".to_string() } else { format!("{tables} tables") },
+        units::count(e["positions"].as_u64().unwrap()),
+        units::duration(e["seconds"].as_f64().unwrap()),
+        units::bytes(e["memory_bytes"].as_u64().unwrap())
+    )
 }
 
 /// What the generation box shows.
@@ -64,16 +66,15 @@ pub(crate) fn generate_on_demand(page: &Page) {
     assert_eq!((big["fits"].clone(), big["generate"].clone()), (json!(false), json!(true)), "{big}");
     page.open(&format!("/xiangqi?fen={}", GEN_BIG.replace(' ', "%20")));
     page.wait("the refusal", "return !!document.querySelector('#xq-gen-refused');");
-    let memory = format!("{} MB", (big["memory_bytes"].as_f64().unwrap() / 1e6).round());
+    let memory = units::bytes(big["memory_bytes"].as_u64().unwrap());
     assert_eq!(
         generation_box(page),
         json!({
             "title": "KRPvKAABB has no tables under standard rules yet.",
-            "text": format!("KRPvKAABB: {} tables, {} positions, about {} and {memory} on this machine",
-                big["tables"], millions(big["positions"].as_u64().unwrap()), duration(big["seconds"].as_f64().unwrap())),
+            "text": estimate_line(&big),
             "refused": format!(
-                "KRPvKAABB needs about {memory} of memory: more than this server may use for a generation ({} MB).",
-                (budget() as f64 / 1e6).round()
+                "KRPvKAABB needs about {memory} of memory: more than this server may use for a generation ({}).",
+                units::bytes(budget())
             ),
             "note": null,
             "commands": [big["command"], big["cluster_command"]],
@@ -108,11 +109,7 @@ pub(crate) fn generate_on_demand(page: &Page) {
     page.wait("the Generate button", "return !!document.querySelector('#xq-generate:not([disabled])');");
     let shown = generation_box(page);
     let text = shown["text"].as_str().unwrap();
-    assert!(
-        text.starts_with(&format!("KRvKAB: {} tables, ", small["tables"]))
-            && text.ends_with("MB on this machine"),
-        "{shown}"
-    );
+    assert_eq!(text, estimate_line(&small), "{shown}");
     // Every progress line the page draws, as it draws it.
     page.js(
         "window.sameDocument = true; window.progressSeen = []; \
@@ -136,12 +133,15 @@ pub(crate) fn generate_on_demand(page: &Page) {
     let tables = small["tables"].as_u64().unwrap();
     for line in seen {
         let text = line[0].as_str().unwrap();
-        let ok = text == "Waiting for another generation to finish…"
+        let ok = text == "Starting…"
             || text
                 .split_once(&format!(" of {tables} tables done · generating K"))
                 .is_some_and(|(done, _)| done.parse::<u64>().is_ok_and(|d| d <= tables));
         assert!(ok, "{text:?} in {seen:?}");
     }
+    // Issue 40: nothing runs or waits on this server, so the job is starting at once, never
+    // "waiting" for another.
+    assert_eq!(seen[0][0], json!("Starting…"), "{seen:?}");
     page.wait(
         "the statistics",
         "return document.querySelector('#xq-stats').textContent.includes('Positions');",
@@ -196,6 +196,30 @@ pub(crate) fn generate_on_demand(page: &Page) {
     assert_eq!(analysis(page)["verdict"], json!("No answer"));
     page.assert_clean("a cancelled generation");
 
+    // Issue 40: a job behind another says how many are ahead of it ("waiting" only then).
+    let (status, running) = page.post("/api/xiangqi/generate?material=KNPvKAB", "");
+    assert_eq!((status, running["state"].as_str()), (202, Some("starting")), "{running}");
+    let (status, waiting) = page.post("/api/xiangqi/generate?material=KCvKAB", "");
+    assert_eq!(
+        (status, waiting["state"].as_str(), waiting["ahead"].as_u64()),
+        (202, Some("queued"), Some(1)),
+        "{waiting}"
+    );
+    page.open("/xiangqi?fen=2bak4/9/9/9/9/9/9/9/C8/3K5%20w");
+    page.wait_text("#xq-gen-text", "Waiting for 1 generation before this one…");
+    // Another client's job: followed, not cancelled from here.
+    assert_eq!(page.js("return !!document.querySelector('#xq-gen-cancel');"), json!(false));
+    page.assert_clean("a job waiting behind another");
+    for job in [&waiting, &running] {
+        let path = format!("/api/xiangqi/jobs/{}?ticket={}", job["job"], job["ticket"].as_str().unwrap());
+        let (status, _) = crate::webdriver::http_raw(page.server, "DELETE", &path, None);
+        assert_eq!(status, 200, "{path}");
+    }
+    page.wait(
+        "the Generate button again",
+        "return !!document.querySelector('#xq-generate:not([disabled])');",
+    );
+
     // A server that does not generate: the estimate and the command for a terminal.
     let off = start_server(common::fresh_dir("browser-no-generate"), None);
     page.goto(&format!("http://{off}/xiangqi?fen={}", GEN_SMALL.replace(' ', "%20")));
@@ -211,6 +235,128 @@ pub(crate) fn generate_on_demand(page: &Page) {
         )
     );
     page.assert_clean("a server that does not generate");
+}
+
+/// Issue 37 in the page: the masters' endgames open from the examples menu, which says how
+/// long generating each takes on this server, or that it is generated; a generation estimated
+/// at ten minutes or more asks first, with its time, before anything starts (Not now: nothing
+/// started). On a server of its own with a budget every estimate fits (1 TiB; nothing is
+/// generated: the page's requests to start a job are stopped in the browser, so that no
+/// generation of billions of positions can start even if the confirmation were missing), whose
+/// directory holds a file at the name of every table `KRRvKAABBR` needs (the estimate looks at
+/// the names only): "generated".
+pub(crate) fn masters_endgames_say_how_long_first(page: &Page) {
+    use endgame_xiangqi::{Material, Rules, Tablebases};
+    let dir = common::fresh_dir("browser-masters");
+    let store = Tablebases::open(&dir, Rules::Standard);
+    let done: Material = "KRRvKAABBR".parse().unwrap();
+    for file in store.plan_of(done.with_smaller()).files {
+        let path = store.path(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, b"").unwrap();
+    }
+    let server = start_server(dir.clone(), Some(1 << 40));
+    let base = format!("http://{server}");
+    let get = |path: &str| {
+        let (status, bytes) = crate::webdriver::http_raw(server, "GET", path, None);
+        assert_eq!(status, 200, "{path}");
+        serde_json::from_slice::<Value>(&bytes).unwrap()
+    };
+    let examples = get("/api/examples");
+    let masters: Vec<&Value> =
+        examples["xiangqi"].as_array().unwrap().iter().filter(|x| x["group"] == "masters").collect();
+    assert_eq!(masters.len(), 7);
+    let first = masters[0];
+    assert_eq!(first["material"], "KNRvKAABBR");
+    let fen = first["fen"].as_str().unwrap();
+    page.goto(&format!("{base}/xiangqi?fen={}", fen.replace(' ', "%20")));
+    // The menu: each masters' endgame with its time, the one whose tables are there "generated".
+    page.wait(
+        "the masters' endgames' estimates",
+        "const o = document.querySelectorAll('#xq-examples optgroup[data-group=masters] option'); \
+         return o.length === 7 && [...o].every(x => x.dataset.generated);",
+    );
+    let shown = page.js(
+        "return [...document.querySelectorAll('#xq-examples optgroup[data-group=masters] option')].map(o => o.textContent);",
+    );
+    let expected: Vec<String> = masters
+        .iter()
+        .map(|x| {
+            let material = x["material"].as_str().unwrap();
+            let e = get(&format!("/api/xiangqi/estimate?material={material}"));
+            let name = format!("{material}: {}", x["english"].as_str().unwrap());
+            if material == "KRRvKAABBR" {
+                assert_eq!((&e["generated"], &e["seconds"]), (&json!(true), &json!(0.0)), "{e}");
+                format!("{name} · generated")
+            } else {
+                assert_eq!(e["generated"], false, "{e}");
+                format!("{name} · about {} to generate", units::duration(e["seconds"].as_f64().unwrap()))
+            }
+        })
+        .collect();
+    assert_eq!(shown, json!(expected));
+    // The position: what its tables take, and Generate.
+    page.wait("the Generate button", "return !!document.querySelector('#xq-generate:not([disabled])');");
+    let e = get(&format!("/api/xiangqi/estimate?fen={}", fen.replace(' ', "%20")));
+    assert!(e["seconds"].as_f64().unwrap() >= 600.0 && e["fits"] == json!(true), "{e}");
+    assert_eq!(generation_box(page)["text"], json!(estimate_line(&e)));
+    // Requests to start a job stop in the browser (counted), whatever the page does.
+    page.js(
+        "window.startsAsked = 0; const real = window.fetch; \
+         window.fetch = (path, init) => String(path).startsWith('/api/xiangqi/generate') \
+           ? (window.startsAsked += 1, Promise.reject(new TypeError('stopped by the test'))) : real(path, init);",
+    );
+    let time = units::duration(e["seconds"].as_f64().unwrap());
+    page.click("#xq-generate");
+    let asked = page.wait(
+        "the confirmation",
+        "const c = document.querySelector('#xq-gen-confirm-text'); return c && c.textContent;",
+    );
+    assert_eq!(
+        asked,
+        json!(format!(
+            "Generating KNRvKAABBR takes about {time} on this machine, with all its cores busy. It goes on if you close this page; Cancel stops it and keeps the tables finished."
+        ))
+    );
+    assert_eq!(page.text("#xq-gen-confirm"), format!("Generate: about {time}"));
+    assert_eq!(page.text("#xq-gen-back"), "Not now");
+    assert_eq!(page.js("return window.startsAsked;"), json!(0), "nothing starts before the confirmation");
+    page.assert_clean("the confirmation of a long generation");
+    page.shot("generate-confirm.png");
+    // Not now: back to the estimate and Generate; nothing was asked of the server.
+    page.click("#xq-gen-back");
+    page.wait(
+        "the Generate button again",
+        "return !!document.querySelector('#xq-generate:not([disabled])') && !document.querySelector('#xq-gen-confirm');",
+    );
+    assert_eq!(page.js("return window.startsAsked;"), json!(0));
+    let after = get(&format!("/api/xiangqi/estimate?fen={}", fen.replace(' ', "%20")));
+    assert_eq!((&after["state"], &after["job"]), (&json!("missing"), &Value::Null), "{after}");
+    // In Chinese: the time in the menu and in the confirmation.
+    page.click("#lang");
+    page.wait("Chinese", "return document.documentElement.lang === 'zh-CN';");
+    let zh = page.js(
+        "return [...document.querySelectorAll('#xq-examples optgroup[data-group=masters] option')].map(o => o.textContent);",
+    );
+    assert!(zh[4].as_str().unwrap().ends_with(" · 已生成"), "{zh}");
+    assert!(zh[0].as_str().unwrap().starts_with("KNRvKAABBR：车马对车士象全 · 生成约需 "), "{zh}");
+    page.click("#xq-generate");
+    let asked = page.wait(
+        "the confirmation in Chinese",
+        "const c = document.querySelector('#xq-gen-confirm-text'); return c && c.textContent;",
+    );
+    assert!(asked.as_str().unwrap().starts_with("在本机生成 KNRvKAABBR 约需 "), "{asked}");
+    page.assert_clean("the confirmation in Chinese");
+    page.click("#xq-gen-back");
+    page.click("#lang");
+    page.wait("English", "return document.documentElement.lang === 'en';");
+    // Confirmed: only then is the job asked for (stopped here by the test).
+    page.wait("the Generate button", "return !!document.querySelector('#xq-generate:not([disabled])');");
+    page.click("#xq-generate");
+    page.wait("the confirmation", "return !!document.querySelector('#xq-gen-confirm');");
+    page.click("#xq-gen-confirm");
+    page.wait("the request", "return window.startsAsked === 1;");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The CPU time (user + system) and the peak memory of this process (the server, the solver

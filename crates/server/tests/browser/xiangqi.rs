@@ -211,12 +211,40 @@ pub(crate) fn examples_menu_is_the_apis(page: &Page) {
     let list = examples["xiangqi"].as_array().unwrap();
     page.open_xiangqi(HORSE);
     page.wait("the examples", "return document.querySelectorAll('#xq-examples option').length > 1;");
+    // The masters' endgames say what generating them takes on this server (its estimates).
+    page.wait(
+        "the masters' endgames' estimates",
+        "const o = document.querySelectorAll('#xq-examples optgroup[data-group=masters] option'); \
+         return o.length > 0 && [...o].every(x => x.dataset.seconds);",
+    );
+    let groups = page.js(
+        "return [...document.querySelectorAll('#xq-examples optgroup')].map(g => [g.label, g.children.length]);",
+    );
+    let masters = list.iter().filter(|x| x["group"] == "masters").count();
+    assert_eq!(masters, 7);
+    assert_eq!(
+        groups,
+        json!([
+            ["Classic endgames", list.len() - masters],
+            ["Masters’ endgames (billions of positions: generated on demand)", masters]
+        ])
+    );
     let options = page.js(
         "return [...document.querySelectorAll('#xq-examples option')].map(o => [o.value, o.textContent]);",
     );
     let mut expected = vec![json!(["", "Examples…"])];
     expected.extend(list.iter().map(|x| {
-        json!([x["fen"], format!("{}: {}", x["material"].as_str().unwrap(), x["english"].as_str().unwrap())])
+        let name = format!("{}: {}", x["material"].as_str().unwrap(), x["english"].as_str().unwrap());
+        if x["group"] == "masters" {
+            let (status, e) =
+                page.get(&format!("/api/xiangqi/estimate?material={}", x["material"].as_str().unwrap()));
+            assert_eq!(status, 200, "{e}");
+            assert_eq!(e["generated"], false, "{e}");
+            let time = endgame_core::units::duration(e["seconds"].as_f64().unwrap());
+            json!([x["fen"], format!("{name} · about {time} to generate")])
+        } else {
+            json!([x["fen"], name])
+        }
     }));
     assert_eq!(options, json!(expected));
     // Choosing one opens its position (a new game), and the menu reads "Examples…" again.

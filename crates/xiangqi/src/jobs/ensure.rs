@@ -5,13 +5,14 @@
 //! finished: the next one resumes from them.
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use endgame_core::Phase;
 
 use super::estimate::{Estimate, Planned, cost, estimate_plan};
+use super::time_left::TimeLeft;
 use crate::probe::ProbeError;
 use crate::rules::material::Material;
 use crate::store::Tablebases;
@@ -33,8 +34,9 @@ pub struct JobProgress {
     pub positions_total: u64,
     /// Positions generated per second so far (the assumed speed before the first second).
     pub positions_per_second: f64,
-    /// Seconds left: the work left at the speed so far (tempered by the assumed speed while
-    /// little is measured).
+    /// Seconds left: the work left at the speed of the tables finished so far (the assumed
+    /// speed counting for their first seconds), less the time the current table has run;
+    /// with a steady speed it falls a second each second.
     pub seconds_left: f64,
 }
 
@@ -74,8 +76,8 @@ pub enum EnsureError {
     Probe(#[from] ProbeError),
     /// The generation needs more memory than the budget.
     #[error(
-        "{} needs more memory than the {} MiB this generation may take; on a bigger machine: {} (or on a cluster: mpirun ... endgame xiangqi generate ...)",
-        estimate.describe(), budget >> 20, estimate.command()
+        "{} needs more memory than the {} this generation may take; on a bigger machine: {} (or on a cluster: mpirun ... endgame xiangqi generate ...)",
+        estimate.describe(), endgame_core::units::bytes(*budget), estimate.command()
     )]
     OverBudget {
         /// The estimate.
@@ -100,17 +102,20 @@ pub enum EnsureError {
     Panicked(Material),
 }
 
+/// How often the progress is brought up to date between the generation's events.
+const TICK: Duration = Duration::from_millis(250);
+
 /// The books of a running generation, turned into [`JobProgress`] reports.
 struct Tracker {
-    /// Work of each table to generate.
+    /// Positions and work of each table to generate and not finished.
     work_of: HashMap<Material, (u64, f64)>,
-    work_total: f64,
-    /// Work and positions of the finished tables.
-    work_done: f64,
+    /// Positions of the finished tables.
     positions_done: u64,
     progress: JobProgress,
-    /// The current table: its positions and work, and the part of it done.
-    current: Option<(u64, f64, f64)>,
+    /// The current table: its positions, and the part of its solve done.
+    current: Option<(u64, f64)>,
+    /// The time left, from the speed of the tables finished ([`TimeLeft`]).
+    time: TimeLeft,
     started: Instant,
     speed: f64,
     last_report: Option<Instant>,
@@ -119,7 +124,8 @@ struct Tracker {
 /// The part of a solve done at `progress`: the start pass takes about 45 % of the time, the
 /// wins and losses most of the rest (BENCHMARKS.md, generation). The level passes count the
 /// positions decided, which stay below all of them (holes and draws are never decided
-/// there): the bar moves on at the end.
+/// there): the bar moves on at the end. (The bar only: the time left is the measured speed's,
+/// [`TimeLeft`].)
 fn solve_fraction(progress: endgame_core::Progress) -> f64 {
     let part =
         if progress.total == 0 { 0.0 } else { (progress.done as f64 / progress.total as f64).min(1.0) };
@@ -132,11 +138,9 @@ fn solve_fraction(progress: endgame_core::Progress) -> f64 {
 
 impl Tracker {
     fn new(estimate: &Estimate, planned: &[Planned], speed: f64) -> Tracker {
-        let work_total = planned.iter().map(|p| p.work).sum();
+        let work_total = planned.iter().fold(0.0, |sum, p| sum + p.work);
         Tracker {
             work_of: planned.iter().map(|p| (p.material, (p.positions, p.work))).collect(),
-            work_total,
-            work_done: 0.0,
             positions_done: 0,
             progress: JobProgress {
                 materials_total: planned.len(),
@@ -146,44 +150,68 @@ impl Tracker {
                 ..JobProgress::default()
             },
             current: None,
+            time: TimeLeft::new(planned.len(), work_total, speed),
             started: Instant::now(),
             speed,
             last_report: None,
         }
     }
 
+    /// Seconds since the generation started.
+    fn now(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
     /// A table not in the estimate (a damaged file to generate anew, or one that was deleted).
     fn add(&mut self, material: Material, positions: u64, work: f64) {
         if self.work_of.insert(material, (positions, work)).is_none() {
-            self.work_total += work;
+            self.time.add(work);
             self.progress.materials_total += 1;
             self.progress.positions_total += positions;
         }
     }
 
+    /// `material`'s solve starts.
+    fn start(&mut self, material: Material) {
+        let (positions, work) = self.work_of[&material];
+        self.current = Some((positions, 0.0));
+        self.progress.current = Some(material);
+        let now = self.now();
+        self.time.start(work, now);
+    }
+
+    /// The current solve is at `fraction` of itself.
+    fn advance(&mut self, fraction: f64) {
+        if let Some((_, part)) = &mut self.current {
+            *part = fraction.max(*part);
+            self.time.progress(*part);
+        }
+    }
+
     fn finish(&mut self, material: Material) {
+        let now = self.now();
         if let Some((positions, work)) = self.work_of.remove(&material) {
-            self.work_done += work;
+            self.time.finish(work, now);
             self.positions_done += positions;
             self.progress.materials_done += 1;
+        } else {
+            // A table there already, checked and kept: its time is no table's to generate.
+            self.time.skip(now);
         }
         self.current = None;
     }
 
     /// Brings the progress up to date; whether it is time to report it (every 100 ms at most).
     fn update(&mut self, force: bool) -> bool {
-        let elapsed = self.started.elapsed().as_secs_f64();
-        let (positions, work) = match self.current {
-            Some((n, w, part)) => (self.positions_done + (n as f64 * part) as u64, self.work_done + w * part),
-            None => (self.positions_done, self.work_done),
+        let elapsed = self.now();
+        let positions = match self.current {
+            Some((n, part)) => self.positions_done + (n as f64 * part) as u64,
+            None => self.positions_done,
         };
-        // The measured speed, tempered by the assumed one over its first two seconds.
-        const PRIOR_SECONDS: f64 = 2.0;
-        let rate = (work + self.speed * PRIOR_SECONDS) / (elapsed + PRIOR_SECONDS);
         let p = &mut self.progress;
         p.positions_done = positions.min(p.positions_total);
         p.positions_per_second = if elapsed < 1.0 { self.speed } else { positions as f64 / elapsed };
-        p.seconds_left = ((self.work_total - work).max(0.0) / rate.max(1.0)).max(0.0);
+        p.seconds_left = self.time.seconds_left(elapsed);
         let now = Instant::now();
         if force || self.last_report.is_none_or(|t| now - t >= Duration::from_millis(100)) {
             self.last_report = Some(now);
@@ -197,7 +225,8 @@ impl Tracker {
 /// its captures lead to (see the [module](crate::jobs) docs): estimates first, refuses what does not
 /// fit `options.budget` (nothing is written then), generates what is missing in this thread
 /// (the solver's passes on all cores), and calls `report` with the progress (at most every
-/// 100 ms, and at each table's start and end).
+/// 100 ms, at each table's start and end, and every 250 ms between them, from a thread of its
+/// own: `report` is called from the generation's threads and from that one, never two at once).
 ///
 /// # Errors
 /// [`EnsureError::Probe`] when no table of the material can exist, [`EnsureError::OverBudget`]
@@ -235,15 +264,11 @@ pub fn ensure(
                 let positions = positions as u64;
                 // A table the estimate did not count (its file vanished since): counted now.
                 t.add(material, positions, positions as f64 * cost(tables));
-                let (n, w) = t.work_of[&material];
-                t.current = Some((n, w, 0.0));
-                t.progress.current = Some(material);
+                t.start(material);
                 true
             }
             GenerateEvent::Progress { progress, .. } => {
-                if let Some((_, _, part)) = &mut t.current {
-                    *part = solve_fraction(progress).max(*part);
-                }
+                t.advance(solve_fraction(progress));
                 false
             }
             GenerateEvent::Step { .. } => false,
@@ -253,24 +278,44 @@ pub fn ensure(
                 true
             }
         };
+        // Reported under the tracker's lock: the reports of the events and of the ticker below
+        // come in the order of their figures.
         if t.update(force) {
-            let progress = t.progress.clone();
-            drop(t);
-            report(&progress);
+            report(&t.progress);
         }
     };
     let never = AtomicBool::new(false);
     let cancel = options.cancel.unwrap_or(&never);
     let started = Instant::now();
-    let summary = tables.generate_cancellable(&[material], &on_event, cancel).map_err(|e| match e {
+    let generating = AtomicBool::new(true);
+    let summary = std::thread::scope(|scope| {
+        // Between the generation's events (a pass without progress reports, a file being
+        // written) the time left still falls: brought up to date every TICK. (Without a thread
+        // for it, the reports come with the events only.)
+        let ticker = std::thread::Builder::new().name("endgame-time-left".into()).spawn_scoped(scope, || {
+            while generating.load(Ordering::Relaxed) {
+                std::thread::park_timeout(TICK);
+                let mut t = lock();
+                if generating.load(Ordering::Relaxed) && t.update(false) {
+                    report(&t.progress);
+                }
+            }
+        });
+        let result = tables.generate_cancellable(&[material], &on_event, cancel);
+        generating.store(false, Ordering::Relaxed);
+        if let Ok(ticker) = ticker {
+            ticker.thread().unpark();
+        }
+        result
+    });
+    let summary = summary.map_err(|e| match e {
         GenerateError::Cancelled => EnsureError::Cancelled,
         GenerateError::Probe(e) => EnsureError::Probe(e),
         e => EnsureError::Generate(e),
     })?;
     let mut t = lock();
     t.update(true);
-    let progress = t.progress.clone();
+    report(&t.progress);
     drop(t);
-    report(&progress);
     Ok(Ensured::Generated { estimate, summary, seconds: started.elapsed().as_secs_f64() })
 }

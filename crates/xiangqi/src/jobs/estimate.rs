@@ -6,6 +6,8 @@
 //! [`Plan`]: crate::store::generate::Plan
 //! [`default_speed`]: crate::store::cost::default_speed
 
+use endgame_core::units;
+
 use crate::probe::{Probe, ProbeError};
 use crate::rules::material::Material;
 use crate::rules::rule_set::Rules;
@@ -54,40 +56,35 @@ impl Estimate {
         format!("endgame xiangqi generate {} --rules {}", self.material, self.rules)
     }
 
-    /// One line for a person: `KRPvKAABB: 36 tables, 255 M positions, about 23 s and 346 MiB`.
+    /// One line for a person, in the units of [`endgame_core::units`]:
+    /// `KRPvKAABB: 36 tables, 255,301,014 positions, about 23 s and 346 MiB of memory`; once
+    /// every table is there, `KRPvKAABB: generated (36 tables, all there)`.
     #[must_use]
     pub fn describe(&self) -> String {
+        if self.is_done() {
+            return if self.material.men() <= SOLVE_ON_THE_FLY_MEN {
+                format!(
+                    "{}: nothing to generate (materials of up to {SOLVE_ON_THE_FLY_MEN} men are solved in memory)",
+                    self.material
+                )
+            } else {
+                format!("{}: generated ({}, all there)", self.material, tables_count(self.tables_in_all))
+            };
+        }
         format!(
-            "{}: {}, {} positions, about {} and {} MiB of memory",
+            "{}: {}, {} positions, about {} and {} of memory",
             self.material,
-            if self.tables == 1 { "1 table".to_string() } else { format!("{} tables", self.tables) },
-            millions(self.positions),
-            duration(self.seconds),
-            self.memory_bytes.div_ceil(1 << 20)
+            tables_count(self.tables),
+            units::count(self.positions),
+            units::duration(self.seconds),
+            units::bytes(self.memory_bytes)
         )
     }
 }
 
-/// `255 M`, `4.6 M`, `48600`.
-fn millions(n: u64) -> String {
-    match n {
-        0..100_000 => n.to_string(),
-        100_000..10_000_000 => format!("{:.1} M", n as f64 / 1e6),
-        _ => format!("{} M", (n as f64 / 1e6).round()),
-    }
-}
-
-/// `40 s`, `3 min`, `2.5 h`.
-fn duration(seconds: f64) -> String {
-    if seconds < 1.0 {
-        "1 s".to_string()
-    } else if seconds < 120.0 {
-        format!("{} s", seconds.round())
-    } else if seconds < 7200.0 {
-        format!("{} min", (seconds / 60.0).round())
-    } else {
-        format!("{:.1} h", seconds / 3600.0)
-    }
+/// `1 table`, `36 tables`.
+fn tables_count(n: usize) -> String {
+    if n == 1 { "1 table".to_string() } else { format!("{n} tables") }
 }
 
 /// The time one table takes relative to solving its positions under `standard` rules.
@@ -139,7 +136,8 @@ pub(super) fn estimate_plan(
         }
         planned.push(Planned { material: m, positions, work: positions as f64 * cost(tables) });
     }
-    let work: f64 = planned.iter().map(|p| p.work).sum();
+    // Summed from +0.0: an empty sum of `f64` is -0.0, which JSON would show as `-0.0` seconds.
+    let work = planned.iter().fold(0.0, |sum, p| sum + p.work);
     let estimate = Estimate {
         material,
         rules,

@@ -9,7 +9,8 @@
 //!   reporting [`JobProgress`] (tables done of all, positions per second, seconds left), after
 //!   refusing up front, with the estimate, what does not fit the memory budget. A generation
 //!   that stops (cancelled, an error, the process killed) keeps the tables it finished: the
-//!   next one resumes from them. (Room: `ensure`.)
+//!   next one resumes from them. (Room: `ensure`; its time left, from the measured speed of
+//!   the tables finished: `time_left`.)
 //! - [`Jobs`] is a queue for a server: one generation at a time, on a thread of its own; two
 //!   requests for the same material (and rules and directory) share one job; a job can be
 //!   cancelled, queued or running; every job's state and progress can be read at any time.
@@ -21,6 +22,7 @@
 mod ensure;
 mod estimate;
 mod queue;
+mod time_left;
 
 pub use ensure::{EnsureError, EnsureOptions, Ensured, JobProgress, ensure};
 pub use estimate::{Estimate, estimate};

@@ -20,7 +20,11 @@ use crate::store::cost::default_speed;
 /// A job's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum JobState {
-    /// Waiting for the generation before it.
+    /// Next: no other job runs or waits before it, its generation starts at once (its worker
+    /// is taking it up).
+    Starting,
+    /// Waiting for the jobs before it ([`JobStatus::ahead`] of them: the one running and those
+    /// queued earlier).
     Queued,
     /// Generating.
     Running,
@@ -33,10 +37,11 @@ pub enum JobState {
 }
 
 impl JobState {
-    /// `queued`, `running`, `done`, `failed`, `cancelled`.
+    /// `starting`, `queued`, `running`, `done`, `failed`, `cancelled`.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
+            JobState::Starting => "starting",
             JobState::Queued => "queued",
             JobState::Running => "running",
             JobState::Done => "done",
@@ -63,6 +68,9 @@ pub struct JobStatus {
     pub rules: Rules,
     /// Where the job is.
     pub state: JobState,
+    /// The jobs to finish before this one starts: the one running and those queued before it
+    /// (0 unless [`JobState::Queued`]).
+    pub ahead: usize,
     /// The estimate made when it was submitted.
     pub estimate: Estimate,
     /// The generation's progress (all zero while queued).
@@ -186,10 +194,11 @@ impl Jobs {
         let rules = tables.rules();
         let dir = tables.dir().to_path_buf();
         let same = |job: &Job| job.status.material == material && job.status.rules == rules && job.dir == dir;
-        if let Some(job) =
-            self.shared.books().jobs.values().find(|j| same(j) && !j.status.state.is_finished())
         {
-            return Ok(Submitted::Job(job.status.clone()));
+            let books = self.shared.books();
+            if let Some(job) = books.jobs.values().find(|j| same(j) && !j.status.state.is_finished()) {
+                return Ok(Submitted::Job(view(&books, &job.status)));
+            }
         }
         let estimate = self.estimate(tables, material)?;
         if estimate.is_done() {
@@ -201,7 +210,7 @@ impl Jobs {
         let mut books = self.shared.books();
         // Submitted by another request while this one estimated.
         if let Some(job) = books.jobs.values().find(|j| same(j) && !j.status.state.is_finished()) {
-            return Ok(Submitted::Job(job.status.clone()));
+            return Ok(Submitted::Job(view(&books, &job.status)));
         }
         if books.queue.len() >= Jobs::MAX_QUEUED {
             return Err(EnsureError::QueueFull(books.queue.len()));
@@ -213,6 +222,7 @@ impl Jobs {
             material,
             rules,
             state: JobState::Queued,
+            ahead: 0,
             estimate,
             progress: JobProgress::default(),
             error: None,
@@ -234,7 +244,7 @@ impl Jobs {
             }
         }
         self.shared.changed.notify_all();
-        Ok(Submitted::Job(status))
+        Ok(Submitted::Job(view(&books, &status)))
     }
 
     /// The job queued or running for `material` in `tables` (same rules and directory), if any.
@@ -247,13 +257,14 @@ impl Jobs {
                 && j.dir == tables.dir()
                 && !j.status.state.is_finished()
         })?;
-        Some(job.status.clone())
+        Some(view(&books, &job.status))
     }
 
     /// The status of job `id` (`None`: no such job, or forgotten).
     #[must_use]
     pub fn status(&self, id: u64) -> Option<JobStatus> {
-        self.shared.books().jobs.get(&id).map(|j| j.status.clone())
+        let books = self.shared.books();
+        books.jobs.get(&id).map(|j| view(&books, &j.status))
     }
 
     /// Cancels job `id`: a queued job at once, a running one soon (its solve stops at its next
@@ -271,6 +282,8 @@ impl Jobs {
                 job.status.version += 1;
                 books.finished.push_back(id);
                 let status = job.status.clone();
+                // Those behind it move up.
+                touch_queued(books);
                 forget_old(books);
                 self.shared.changed.notify_all();
                 Some(status)
@@ -279,6 +292,7 @@ impl Jobs {
                 job.cancel.store(true, Ordering::Relaxed);
                 Some(job.status.clone())
             }
+            // Finished: as it is.
             _ => Some(job.status.clone()),
         }
     }
@@ -293,7 +307,7 @@ impl Jobs {
             let status = &books.jobs.get(&id)?.status;
             let now = Instant::now();
             if status.version > version || status.state.is_finished() || now >= deadline {
-                return Some(status.clone());
+                return Some(view(&books, status));
             }
             books = self
                 .shared
@@ -314,6 +328,32 @@ impl Jobs {
                 return Some(status.clone());
             }
             books = self.shared.changed.wait(books).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+/// A job's status as its clients see it: a queued job is [`JobState::Starting`] when nothing
+/// runs or waits before it, else [`JobState::Queued`] with the jobs [`ahead`](JobStatus::ahead)
+/// of it. (The books keep every waiting job as queued.)
+fn view(books: &Books, status: &JobStatus) -> JobStatus {
+    let mut status = status.clone();
+    if status.state == JobState::Queued {
+        let before = books.queue.iter().position(|&q| q == status.id).unwrap_or(0);
+        let running = books.jobs.values().filter(|j| j.status.state == JobState::Running).count();
+        status.ahead = before + running;
+        if status.ahead == 0 {
+            status.state = JobState::Starting;
+        }
+    }
+    status
+}
+
+/// A change of the queue (a job started, finished or withdrawn): the status of each job still
+/// waiting changes with it (its [`JobStatus::ahead`]), for [`Jobs::wait_change`].
+fn touch_queued(books: &mut Books) {
+    for id in &books.queue {
+        if let Some(job) = books.jobs.get_mut(id) {
+            job.status.version += 1;
         }
     }
 }
@@ -383,6 +423,8 @@ fn work(shared: &Shared) {
             p.current = None;
         }
         books.finished.push_back(id);
+        // One job fewer ahead of each waiting one.
+        touch_queued(&mut books);
         forget_old(&mut books);
         shared.changed.notify_all();
     }

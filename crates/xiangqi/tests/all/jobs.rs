@@ -72,14 +72,18 @@ fn the_estimate_counts_the_missing_tables_their_positions_and_memory() {
     assert_eq!(e.memory_bytes, Tablebases::memory_estimate(m));
     assert!((e.seconds - positions as f64 / 1e6).abs() < 1e-6, "{e:?}");
     assert_eq!(e.command(), format!("endgame xiangqi generate {SMALL} --rules standard"));
-    assert!(
-        e.describe().starts_with(&format!("{SMALL}: 12 tables, 1.3 M positions, about 1 s and ")),
-        "{}",
-        e.describe()
-    );
+    let text = e.describe();
+    assert!(text.starts_with(&format!("{SMALL}: 12 tables, 1,257,984 positions, about 1 s and ")), "{text}");
+    let memory =
+        text.strip_prefix(&format!("{SMALL}: 12 tables, 1,257,984 positions, about 1 s and ")).unwrap();
+    assert_eq!(memory, format!("{} of memory", endgame_core::units::bytes(e.memory_bytes)));
     // Materials of up to 4 men are solved in memory: nothing to generate for them alone.
     let small = jobs::estimate(&tables, material("KNvKA"), 1e6).unwrap();
     assert!(small.is_done() && small.tables_in_all > 0, "{small:?}");
+    assert_eq!(
+        small.describe(),
+        "KNvKA: nothing to generate (materials of up to 4 men are solved in memory)"
+    );
     // With the tables of one smaller material there, it is not counted.
     Tablebases::open(&dir, Rules::Standard).generate(&[material("KNvKAA")], &|_| {}).unwrap();
     let e2 = jobs::estimate(&tables, m, 1e6).unwrap();
@@ -87,6 +91,13 @@ fn the_estimate_counts_the_missing_tables_their_positions_and_memory() {
     assert_eq!(e2.tables, all.len() - there.len());
     let there_positions: u64 = there.iter().map(|&m| MaterialIndex::new(m).len() as u64).sum();
     assert_eq!(e2.positions, positions - there_positions);
+    // Once all are there: generated, no time (and not -0.0 s: an empty sum of f64 is -0.0).
+    Tablebases::open(&dir, Rules::Standard).generate(&[m], &|_| {}).unwrap();
+    let done = jobs::estimate(&tables, m, 1e6).unwrap();
+    assert!(done.is_done(), "{done:?}");
+    assert_eq!((done.tables, done.tables_in_all, done.positions, done.memory_bytes), (0, 12, 0, 0));
+    assert!(done.seconds == 0.0 && done.seconds.is_sign_positive(), "{done:?}");
+    assert_eq!(done.describe(), format!("{SMALL}: generated (12 tables, all there)"));
     // Beyond 64 bits: refused at once.
     let huge = material("KAABBNNRRCCPPPPPvKAABBNNRRCCPPPPP");
     assert!(matches!(jobs::estimate(&tables, huge, 1e6), Err(ProbeError::BeyondTables { .. })));
@@ -203,16 +214,24 @@ fn the_queue_shares_jobs_runs_one_at_a_time_and_cancels_queued_jobs() {
     let tables = Arc::new(Tablebases::open(&dir, Rules::Standard));
     let queue = Jobs::new(u64::MAX);
     let Submitted::Job(first) = queue.submit(&tables, material(LARGER)).unwrap() else { panic!() };
+    // Nothing before it: it starts (not "queued" behind nothing).
+    assert_eq!((first.state, first.ahead), (JobState::Starting, 0), "{first:?}");
     // The same material again joins the job.
     let Submitted::Job(joined) = queue.submit(&tables, material(LARGER)).unwrap() else { panic!() };
     assert_eq!(joined.id, first.id);
-    // Another material waits behind it; a third is cancelled while it waits.
+    assert!([JobState::Starting, JobState::Running].contains(&joined.state), "{joined:?}");
+    // Another material waits behind it (one job ahead), a third behind both (two ahead); the
+    // third is cancelled while it waits.
     let Submitted::Job(second) = queue.submit(&tables, material("KCvKAB")).unwrap() else { panic!() };
     let Submitted::Job(third) = queue.submit(&tables, material("KPvKAAB")).unwrap() else { panic!() };
     assert_ne!(second.id, first.id);
-    assert_eq!(queue.status(second.id).unwrap().state, JobState::Queued);
+    assert_eq!((second.state, second.ahead), (JobState::Queued, 1), "{second:?}");
+    assert_eq!((third.state, third.ahead), (JobState::Queued, 2), "{third:?}");
+    let status = queue.status(second.id).unwrap();
+    assert_eq!((status.state, status.ahead), (JobState::Queued, 1), "{status:?}");
     let cancelled = queue.cancel(third.id).unwrap();
     assert_eq!(cancelled.state, JobState::Cancelled);
+    assert_eq!(queue.status(second.id).unwrap().ahead, 1);
     let done = queue.wait(first.id).unwrap();
     assert_eq!(done.state, JobState::Done, "{done:?}");
     assert_eq!(done.progress.materials_done, done.estimate.tables);
