@@ -282,8 +282,11 @@ impl<'a> Retrograde<'a> {
     /// list, at most three lists per position, and the terminal positions; measured at most
     /// 0.19 bytes per index, see BENCHMARKS.md), a quarter byte per position in memory, or in
     /// solves that spill them to a scratch file ([`Retrograde::spill_above`]) 16 MiB for the
-    /// lists of a window and 1/512 byte per position for the list of where they lie. With [`CellSize::One`], the long distances' escapes are not counted (8
-    /// bytes each, few, held once the lists are gone). Plus 1 MiB for the fixed parts of the
+    /// lists of a window and 1/256 byte per position for the list of where their segments lie
+    /// (72 bytes a segment: a segment per window, list and distance, about 300 000 segments
+    /// in a solve of 16.5 G positions with distances up to 100). With [`CellSize::One`], the
+    /// long distances' escapes are not counted (8 bytes each, 16 in indices of `u32::MAX`
+    /// positions or more; they grow as the level passes reach distances of 63 plies). Plus 1 MiB for the fixed parts of the
     /// lists (a list and a first segment per level, whatever the number of positions: in the
     /// smallest materials they pass the terms per position).
     #[must_use]
@@ -294,7 +297,7 @@ impl<'a> Retrograde<'a> {
             CellSize::One => 1,
         };
         let lists =
-            if positions >= self.spill_above { WINDOW_BYTES + positions / 512 } else { positions / 4 };
+            if positions >= self.spill_above { WINDOW_BYTES + positions / 256 } else { positions / 4 };
         positions
             .saturating_mul(cells)
             .saturating_add(positions / 8)

@@ -126,7 +126,7 @@ fn the_estimate_of_a_spilling_solve_is_smaller() {
     let n = 1u64 << 32;
     let memory = Retrograde::new().compact(true).spill_above(u64::MAX).memory_estimate(n);
     let spilled = Retrograde::new().compact(true).memory_estimate(n);
-    assert_eq!(memory - spilled, n / 4 - (16 << 20) - n / 512);
+    assert_eq!(memory - spilled, n / 4 - (16 << 20) - n / 256);
     let small = endgame_core::SPILL_ABOVE - 1;
     assert_eq!(
         Retrograde::new().compact(true).memory_estimate(small),
