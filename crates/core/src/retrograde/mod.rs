@@ -45,7 +45,8 @@
 //! `cells` the 4-, 2- and 1-byte cells and their escapes; `solution` the [`Solution`];
 //! `run` one solve (the start pass and the level passes); `preds` the predecessors (un-moves
 //! or reverse edges); `levels` the positions of a level; `packed` the packed lists of the
-//! start pass; `memory` huge pages, prefetches and the solver's count of its bytes.
+//! start pass; `spill` the scratch file they go to in large solves; `memory` huge pages,
+//! prefetches and the solver's count of its bytes.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
