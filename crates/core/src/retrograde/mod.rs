@@ -45,8 +45,10 @@
 //! `cells` the 4-, 2- and 1-byte cells and their escapes; `solution` the [`Solution`];
 //! `run` one solve (the start pass and the level passes); `preds` the predecessors (un-moves
 //! or reverse edges); `levels` the positions of a level; `packed` the packed lists of the
-//! start pass; `memory` huge pages, prefetches and the solver's count of its bytes.
+//! start pass; `spill` the scratch file they go to in large solves; `memory` huge pages,
+//! prefetches and the solver's count of its bytes.
 
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 
 use crate::game::{Game, Unmoves};
@@ -58,12 +60,14 @@ mod packed;
 mod preds;
 mod run;
 mod solution;
+mod spill;
 
 pub use cells::{MAX_BYTE_PAYLOAD, MAX_COMPACT_PLIES, MAX_PLIES};
 use cells::{Pos, Word};
 use preds::UnmovePreds;
 use run::Run;
 pub use solution::Solution;
+use spill::{Scratch, WINDOW, WINDOW_BYTES};
 
 /// Positions handled by one parallel task of a pass.
 const CHUNK: usize = 1 << 14;
@@ -87,6 +91,9 @@ pub enum SolveError {
     },
     /// The solve was cancelled ([`Retrograde::cancel`]).
     Cancelled,
+    /// The scratch file of the start pass's lists could not be made, written or read
+    /// ([`Retrograde::scratch_dir`]): the file (or directory) and what the system said.
+    Scratch(String),
 }
 
 impl std::fmt::Display for SolveError {
@@ -105,6 +112,7 @@ impl std::fmt::Display for SolveError {
                 write!(f, "a solution of {found} positions was given for a game of {expected}")
             }
             SolveError::Cancelled => write!(f, "cancelled"),
+            SolveError::Scratch(why) => write!(f, "the solver's scratch file: {why}"),
         }
     }
 }
@@ -161,11 +169,25 @@ pub struct Progress {
 /// assert_eq!(solution.value(0), Some(Value::loss_in(2)));
 /// assert_eq!(solution.value(1), Some(Value::win_in(1)));
 /// ```
-#[derive(Default)]
 pub struct Retrograde<'a> {
     hooks: Hooks<'a>,
     cells: CellSize,
     wide_positions: bool,
+    /// Where the scratch file goes (`None`: the system's temporary directory).
+    scratch_dir: Option<&'a Path>,
+    /// Solves of at least this many positions spill their lists to a scratch file.
+    spill_above: u64,
+}
+
+/// Solves of at least this many positions keep the start pass's lists in a scratch file
+/// ([`Retrograde::spill_above`]): 64 M positions, whose lists would take about 12 MiB (up to
+/// 16 MiB as the estimate counts them) and which a solve passes in a few seconds.
+pub const SPILL_ABOVE: u64 = 1 << 26;
+
+impl Default for Retrograde<'_> {
+    fn default() -> Self {
+        Retrograde::new()
+    }
 }
 
 /// What a solve reports to and listens to: the progress callback and the cancel flag.
@@ -200,7 +222,45 @@ impl<'a> Retrograde<'a> {
     /// A solver with no progress reports.
     #[must_use]
     pub fn new() -> Self {
-        Retrograde { hooks: Hooks::default(), cells: CellSize::Four, wide_positions: false }
+        Retrograde {
+            hooks: Hooks::default(),
+            cells: CellSize::Four,
+            wide_positions: false,
+            scratch_dir: None,
+            spill_above: SPILL_ABOVE,
+        }
+    }
+
+    /// Puts the scratch file of the start pass's lists (solves of [`Retrograde::spill_above`]
+    /// positions or more) in `dir` instead of the system's temporary directory. The file has
+    /// no name once made (where the system allows it: else it is removed when the solve
+    /// ends), so it is gone however the solve ends; it takes about a quarter byte per position.
+    #[must_use]
+    pub fn scratch_dir(mut self, dir: &'a Path) -> Self {
+        self.scratch_dir = Some(dir);
+        self
+    }
+
+    /// Keeps the start pass's lists (the terminal positions and the moves of known value, by
+    /// distance: about 0.1 to 0.2 bytes a position in table bases) in a scratch file in solves
+    /// of at least `positions` positions ([`SPILL_ABOVE`] unless told), and reads each level's
+    /// lists back when the level is walked: their memory is then a window's worth (the lists
+    /// of at most 16 M positions, fewer when `positions` is smaller, so that tests of small
+    /// games spill several windows) and the list of where they lie. The solution is the same.
+    #[must_use]
+    pub fn spill_above(mut self, positions: u64) -> Self {
+        self.spill_above = positions;
+        self
+    }
+
+    /// The scratch file of a solve of `n` positions, when it spills, and the positions of its
+    /// windows.
+    fn scratch(&self, n: usize) -> Result<Option<Scratch>, SolveError> {
+        if (n as u64) < self.spill_above {
+            return Ok(None);
+        }
+        let window = usize::try_from(self.spill_above).unwrap_or(usize::MAX).clamp(CHUNK, WINDOW);
+        Scratch::new(self.scratch_dir, window / CHUNK * CHUNK).map(Some)
     }
 
     /// Uses the smallest cells ([`CellSize::One`]) instead of 4-byte ones when `compact`.
@@ -218,12 +278,16 @@ impl<'a> Retrograde<'a> {
 
     /// An estimate of the peak memory in bytes of a solve of `positions` positions through
     /// un-moves ([`Retrograde::solve_with_unmoves`]): the cells, an eighth of a byte per
-    /// position for the two level bitmaps (a bit per pair of positions each) and a quarter byte
-    /// per position for the packed lists of the start pass (moves
-    /// with known values, about a byte per position in a list, at most three lists per
-    /// position, and the terminal positions; measured at most 0.19 bytes per index, see
-    /// BENCHMARKS.md). With [`CellSize::One`], the long distances' escapes are not counted (8
-    /// bytes each, few, held once the lists are gone). Plus 1 MiB for the fixed parts of the
+    /// position for the two level bitmaps (a bit per pair of positions each) and, for the
+    /// packed lists of the start pass (moves with known values, about a byte per position in a
+    /// list, at most three lists per position, and the terminal positions; measured at most
+    /// 0.19 bytes per index, see BENCHMARKS.md), a quarter byte per position in memory, or in
+    /// solves that spill them to a scratch file ([`Retrograde::spill_above`]) 16 MiB for the
+    /// lists of a window and 1/256 byte per position for the list of where their segments lie
+    /// (72 bytes a segment: a segment per window, list and distance, about 300 000 segments
+    /// in a solve of 16.5 G positions with distances up to 100). With [`CellSize::One`], the
+    /// long distances' escapes are not counted (8 bytes each, 16 in indices of `u32::MAX`
+    /// positions or more; they grow as the level passes reach distances of 63 plies). Plus 1 MiB for the fixed parts of the
     /// lists (a list and a first segment per level, whatever the number of positions: in the
     /// smallest materials they pass the terms per position).
     #[must_use]
@@ -233,10 +297,12 @@ impl<'a> Retrograde<'a> {
             CellSize::Two => 2,
             CellSize::One => 1,
         };
+        let lists =
+            if positions >= self.spill_above { WINDOW_BYTES + positions / 256 } else { positions / 4 };
         positions
             .saturating_mul(cells)
             .saturating_add(positions / 8)
-            .saturating_add(positions / 4)
+            .saturating_add(lists)
             .saturating_add(1 << 20)
     }
 
@@ -272,17 +338,18 @@ impl<'a> Retrograde<'a> {
     /// # Errors
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve<G: Game>(&self, game: &G) -> Result<Solution, SolveError> {
-        fn go<G: Game, W: Word>(game: &G, hooks: Hooks<'_>) -> Result<Solution, SolveError> {
+        fn go<G: Game, W: Word>(game: &G, solver: &Retrograde<'_>) -> Result<Solution, SolveError> {
             // The reverse edges hold 4-byte position numbers: 4-byte lists suffice.
-            let mut run = Run::<G, W, u32>::start(game, hooks)?;
+            let scratch = solver.scratch(game.num_positions())?;
+            let mut run = Run::<G, W, u32>::start(game, solver.hooks, scratch)?;
             let preds = run.reverse_edges(game);
             run.propagate(&preds)
         }
         match self.cells {
-            CellSize::Four => go::<G, AtomicU32>(game, self.hooks),
-            CellSize::Two => go::<G, AtomicU16>(game, self.hooks),
-            CellSize::One => match go::<G, AtomicU8>(game, self.hooks) {
-                Err(SolveError::TooManyMoves(_)) => go::<G, AtomicU16>(game, self.hooks),
+            CellSize::Four => go::<G, AtomicU32>(game, self),
+            CellSize::Two => go::<G, AtomicU16>(game, self),
+            CellSize::One => match go::<G, AtomicU8>(game, self) {
+                Err(SolveError::TooManyMoves(_)) => go::<G, AtomicU16>(game, self),
                 other => other,
             },
         }
@@ -293,27 +360,28 @@ impl<'a> Retrograde<'a> {
     /// # Errors
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve_with_unmoves<G: Unmoves>(&self, game: &G) -> Result<Solution, SolveError> {
-        fn go<G: Unmoves, P: Pos>(
-            game: &G,
-            cells: CellSize,
-            hooks: Hooks<'_>,
-        ) -> Result<Solution, SolveError> {
+        fn go<G: Unmoves, P: Pos>(game: &G, solver: &Retrograde<'_>) -> Result<Solution, SolveError> {
             let preds = UnmovePreds(game);
-            match cells {
-                CellSize::Four => Run::<G, AtomicU32, P>::start(game, hooks)?.propagate(&preds),
-                CellSize::Two => Run::<G, AtomicU16, P>::start(game, hooks)?.propagate(&preds),
-                CellSize::One => match Run::<G, AtomicU8, P>::start(game, hooks) {
+            let (hooks, n) = (solver.hooks, game.num_positions());
+            match solver.cells {
+                CellSize::Four => {
+                    Run::<G, AtomicU32, P>::start(game, hooks, solver.scratch(n)?)?.propagate(&preds)
+                }
+                CellSize::Two => {
+                    Run::<G, AtomicU16, P>::start(game, hooks, solver.scratch(n)?)?.propagate(&preds)
+                }
+                CellSize::One => match Run::<G, AtomicU8, P>::start(game, hooks, solver.scratch(n)?) {
                     Err(SolveError::TooManyMoves(_)) => {
-                        Run::<G, AtomicU16, P>::start(game, hooks)?.propagate(&preds)
+                        Run::<G, AtomicU16, P>::start(game, hooks, solver.scratch(n)?)?.propagate(&preds)
                     }
                     run => run?.propagate(&preds),
                 },
             }
         }
         if self.wide_positions || game.num_positions() >= u32::MAX as usize {
-            go::<G, u64>(game, self.cells, self.hooks)
+            go::<G, u64>(game, self)
         } else {
-            go::<G, u32>(game, self.cells, self.hooks)
+            go::<G, u32>(game, self)
         }
     }
 }

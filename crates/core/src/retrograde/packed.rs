@@ -1,6 +1,8 @@
 //! Packed lists of increasing position numbers: what the start pass found, by distance, at
 //! about a byte a position.
 
+use super::spill::Spilled;
+
 /// The list of distance `level` in `levels` (one list per distance), made with those before
 /// it when missing.
 pub(super) fn level_mut<L: Default>(levels: &mut Vec<L>, level: usize) -> &mut L {
@@ -19,25 +21,32 @@ pub(super) struct Packed {
     pub(super) segments: Vec<Segment>,
 }
 
-/// A run of [`Packed`]: `first`, then `len - 1` differences in `bytes`.
+/// A run of [`Packed`]: `first`, then `len - 1` differences in `bytes` (in a scratch file
+/// instead once `spilled`: `byte_len` bytes there).
 #[derive(Default)]
 pub(super) struct Segment {
     pub(super) first: u64,
     pub(super) last: u64,
     pub(super) len: u64,
     pub(super) bytes: Vec<u8>,
+    pub(super) byte_len: u64,
+    pub(super) spilled: Option<Spilled>,
 }
 
 /// Positions after which joining two lists starts a new segment (the unit of the parallel walk).
 const SEGMENT: u64 = 1 << 16;
 
 impl Segment {
-    pub(super) fn put(bytes: &mut Vec<u8>, mut delta: u64) {
+    /// Adds a difference to `bytes`; returns how many bytes it took.
+    pub(super) fn put(bytes: &mut Vec<u8>, mut delta: u64) -> u64 {
+        let mut n = 1;
         while delta >= 0x80 {
             bytes.push(delta as u8 | 0x80);
             delta >>= 7;
+            n += 1;
         }
         bytes.push(delta as u8);
+        n
     }
 
     /// Adds `pos`, larger than the last one.
@@ -46,20 +55,29 @@ impl Segment {
             self.first = pos;
         } else {
             debug_assert!(pos > self.last);
-            Segment::put(&mut self.bytes, pos - self.last);
+            self.byte_len += Segment::put(&mut self.bytes, pos - self.last);
         }
         self.last = pos;
         self.len += 1;
     }
 
-    pub(super) fn for_each(&self, mut f: impl FnMut(usize)) {
+    /// Calls `f` with each position of a segment held in memory.
+    #[cfg(test)]
+    pub(super) fn for_each(&self, f: impl FnMut(usize)) {
+        debug_assert!(self.spilled.is_none());
+        self.for_each_in(&self.bytes, f);
+    }
+
+    /// Calls `f` with each position of the segment, whose differences are `bytes`.
+    pub(super) fn for_each_in(&self, bytes: &[u8], mut f: impl FnMut(usize)) {
         if self.len == 0 {
             return;
         }
+        debug_assert_eq!(bytes.len() as u64, self.byte_len);
         let mut pos = self.first;
         f(pos as usize);
         let (mut delta, mut shift) = (0u64, 0);
-        for &b in &self.bytes {
+        for &b in bytes {
             delta |= u64::from(b & 0x7F) << shift;
             if b & 0x80 == 0 {
                 pos += delta;
@@ -82,13 +100,19 @@ impl Packed {
     }
 
     /// Adds the positions of `other`; its segments join the last one while that is short and
-    /// they follow it in order, else they stay segments of their own.
-    fn append(&mut self, other: Packed) {
+    /// they follow it in order (both in memory), else they stay segments of their own.
+    pub(super) fn append(&mut self, other: Packed) {
         for seg in other.segments.into_iter().filter(|s| s.len > 0) {
             match self.segments.last_mut() {
-                Some(last) if last.len < SEGMENT && seg.first > last.last => {
-                    Segment::put(&mut last.bytes, seg.first - last.last);
+                Some(last)
+                    if last.len < SEGMENT
+                        && seg.first > last.last
+                        && last.spilled.is_none()
+                        && seg.spilled.is_none() =>
+                {
+                    last.byte_len += Segment::put(&mut last.bytes, seg.first - last.last);
                     last.bytes.extend_from_slice(&seg.bytes);
+                    last.byte_len += seg.byte_len;
                     last.last = seg.last;
                     last.len += seg.len;
                 }

@@ -13,6 +13,7 @@ use super::levels::{Bitmap, Event, Frontier, WORDS, at_level, pairs};
 use super::memory::{huge_vec, packed_bytes, prefetch};
 use super::packed::{Packed, append_packed, level_mut};
 use super::preds::{Preds, ReverseEdges};
+use super::spill::Scratch;
 use super::{CHUNK, Hooks, Phase, Progress, Solution, SolveError};
 use crate::game::{FirstLook, Game, Successor};
 use crate::value::Value;
@@ -46,6 +47,15 @@ impl Found {
         self.error = self.error.or(other.error);
         self
     }
+
+    fn lists(&mut self) -> [&mut Vec<Packed>; 5] {
+        [&mut self.decided, &mut self.drawn, &mut self.lost, &mut self.won, &mut self.drawn_moves]
+    }
+
+    /// Bytes the lists hold.
+    fn bytes(&mut self) -> u64 {
+        self.lists().iter().map(|l| packed_bytes(l)).sum()
+    }
 }
 
 pub(super) struct Run<'a, 'g, G, W, P> {
@@ -62,6 +72,8 @@ pub(super) struct Run<'a, 'g, G, W, P> {
     pub(super) hooks: Hooks<'a>,
     /// The most bytes the solver's structures held so far (see [`Run::held_bytes`]).
     pub(super) peak_bytes: u64,
+    /// Where the lists' bytes go in large solves ([`super::Retrograde::spill_above`]).
+    pub(super) scratch: Option<Scratch>,
 }
 
 /// Predecessors whose cells a level pass reads at once.
@@ -74,7 +86,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         }
     }
 
-    pub(super) fn start(game: &'g G, hooks: Hooks<'a>) -> Result<Self, SolveError> {
+    pub(super) fn start(game: &'g G, hooks: Hooks<'a>, scratch: Option<Scratch>) -> Result<Self, SolveError> {
         let n = game.num_positions();
         if size_of::<P>() < size_of::<usize>() && n >= u32::MAX as usize {
             return Err(SolveError::TooManyPositions(n));
@@ -91,9 +103,44 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             escapes: Mutex::new(Vec::new()),
             hooks,
             peak_bytes: 0,
+            scratch,
         };
         let done = AtomicU64::new(0);
-        let mut found = (0..n.div_ceil(CHUNK))
+        // With a scratch file, the positions in windows, each window's lists spilled before the
+        // next: in memory, one window of them all.
+        let window = run.scratch.as_ref().map_or(n.max(1), |s| s.window);
+        let mut found = Found::default();
+        for from in (0..n).step_by(window) {
+            let chunks = from / CHUNK..n.min(from + window).div_ceil(CHUNK);
+            let mut part = run.start_window(chunks, &done);
+            if let Some(e) = part.error.take() {
+                return Err(e);
+            }
+            if let Some(scratch) = &run.scratch {
+                let cells = (run.cells.capacity() * size_of::<W>()) as u64;
+                run.peak_bytes = run.peak_bytes.max(cells + found.bytes() + part.bytes());
+                for list in part.lists() {
+                    scratch.spill(list)?;
+                }
+            }
+            found = if from == 0 { part } else { found.merge(part) };
+        }
+        for list in found.lists().into_iter().flatten() {
+            list.shrink();
+        }
+        run.wl_levels = found.decided;
+        run.draw_levels = found.drawn;
+        run.lost = found.lost;
+        run.won = found.won;
+        run.drawn_moves = found.drawn_moves;
+        run.peak_bytes = run.peak_bytes.max(run.held_bytes(0));
+        Ok(run)
+    }
+
+    /// The start pass over the positions of `chunks`: what it found.
+    fn start_window(&self, chunks: std::ops::Range<usize>, done: &AtomicU64) -> Found {
+        let (run, n) = (self, self.cells.len());
+        chunks
             .into_par_iter()
             .map(|chunk| {
                 let mut found = Found::default();
@@ -111,27 +158,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                 run.report(Phase::Start, done.fetch_add(len, Relaxed) + len);
                 found
             })
-            .reduce(Found::default, Found::merge);
-        if let Some(e) = found.error {
-            return Err(e);
-        }
-        for list in found
-            .lost
-            .iter_mut()
-            .chain(&mut found.won)
-            .chain(&mut found.drawn_moves)
-            .chain(&mut found.decided)
-            .chain(&mut found.drawn)
-        {
-            list.shrink();
-        }
-        run.wl_levels = found.decided;
-        run.draw_levels = found.drawn;
-        run.lost = found.lost;
-        run.won = found.won;
-        run.drawn_moves = found.drawn_moves;
-        run.peak_bytes = run.held_bytes(0);
-        Ok(run)
+            .reduce(Found::default, Found::merge)
     }
 
     /// Bytes the solver's structures hold now: the cells, the lists of the start pass not
@@ -398,7 +425,8 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             .flat_map(|&(list, event)| list.segments.par_iter().map(move |segment| (segment, event)))
             .map(|(segment, event)| {
                 let mut decided = 0;
-                segment.for_each(|p| {
+                let mut buffer = Vec::new();
+                Scratch::for_each(self.scratch.as_ref(), segment, &mut buffer, |p| {
                     if self.apply(p, event, d) {
                         if let Some(next) = next {
                             next.insert(p);
@@ -450,14 +478,20 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                 }
                 // Positions decided by the start pass at this distance (terminal ones).
                 let terminal = levels.get_mut(d).map(std::mem::take).unwrap_or_default();
-                match &mut current {
-                    Frontier::Pairs(bits) => {
-                        terminal.segments.iter().for_each(|seg| seg.for_each(|p| bits.insert(p)))
+                let mut buffer = Vec::new();
+                let scratch = self.scratch.as_ref();
+                for seg in &terminal.segments {
+                    match &mut current {
+                        Frontier::Pairs(bits) => {
+                            Scratch::for_each(scratch, seg, &mut buffer, |p| bits.insert(p))
+                        }
+                        Frontier::List(list) => {
+                            Scratch::for_each(scratch, seg, &mut buffer, |p| list.push(p))
+                        }
                     }
-                    Frontier::List(list) => {
-                        terminal.segments.iter().for_each(|seg| seg.for_each(|p| list.push(p)));
-                        list.sort_unstable();
-                    }
+                }
+                if let Frontier::List(list) = &mut current {
+                    list.sort_unstable();
                 }
                 drop(terminal);
                 // This level's events, dropped after it.
@@ -489,6 +523,9 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                 let escaped_before = self.escapes.lock().expect("no panic while holding the lock").len();
                 let (processed, decided) =
                     self.level(preds, &current, next.as_ref(), &slices, d as u32, draws);
+                if let Some(scratch) = &self.scratch {
+                    scratch.check()?;
+                }
                 decided_count += processed;
                 self.report(phase, decided_count);
                 let done = std::mem::replace(

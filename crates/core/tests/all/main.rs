@@ -7,5 +7,6 @@ mod perpetual_oracle;
 mod retrograde_oracle;
 mod schedule;
 mod search_oracle;
+mod spill;
 mod synthetic;
 mod tictactoe;

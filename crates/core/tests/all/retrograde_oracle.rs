@@ -143,6 +143,9 @@ proptest! {
         let two_unmoves = Retrograde::new().cell_size(CellSize::Two).solve_with_unmoves(&game).unwrap();
         // 8-byte position numbers, as indices of u32::MAX positions or more get them.
         let wide_positions = Retrograde::new().compact(true).wide_positions(true).solve_with_unmoves(&game).unwrap();
+        // The start pass's lists through a scratch file, as large solves keep them.
+        let spilled = Retrograde::new().compact(true).spill_above(0).solve_with_unmoves(&game).unwrap();
+        let spilled_edges = Retrograde::new().spill_above(0).solve(&game).unwrap();
         prop_assert_eq!(compact.bytes_per_position(), 1);
         for p in 0..game.num_positions() {
             prop_assert_eq!(by_edges.value(p), expected[p], "position {} (reverse edges)", p);
@@ -152,6 +155,8 @@ proptest! {
             prop_assert_eq!(two.value(p), expected[p], "position {} (2-byte)", p);
             prop_assert_eq!(two_unmoves.value(p), expected[p], "position {} (2-byte, un-moves)", p);
             prop_assert_eq!(wide_positions.value(p), expected[p], "position {} (8-byte position numbers)", p);
+            prop_assert_eq!(spilled.value(p), expected[p], "position {} (lists spilled)", p);
+            prop_assert_eq!(spilled_edges.value(p), expected[p], "position {} (lists spilled, reverse edges)", p);
         }
         prop_assert_eq!(check_solution(&game, &by_edges), Ok(()));
         prop_assert_eq!(check_unmoves(&game), Ok(()));
@@ -165,8 +170,11 @@ proptest! {
         let byte_unmoves = Retrograde::new().cell_size(CellSize::One).solve_with_unmoves(&game).unwrap();
         let wide_positions =
             Retrograde::new().cell_size(CellSize::One).wide_positions(true).solve_with_unmoves(&game).unwrap();
+        let spilled = Retrograde::new().cell_size(CellSize::One).spill_above(0).solve_with_unmoves(&game).unwrap();
         prop_assert_eq!(wide_positions.escapes(), byte_unmoves.escapes());
+        prop_assert_eq!(spilled.escapes(), byte_unmoves.escapes());
         for p in 0..game.num_positions() {
+            prop_assert_eq!(spilled.value(p), expected[p], "position {} (1-byte, lists spilled)", p);
             prop_assert_eq!(wide_positions.value(p), expected[p], "position {} (1-byte, 8-byte numbers)", p);
             prop_assert_eq!(byte.value(p), expected[p], "position {} (1-byte)", p);
             prop_assert_eq!(byte_unmoves.value(p), expected[p], "position {} (1-byte, un-moves)", p);

@@ -71,13 +71,18 @@ pub fn capture_bytes(material: Material) -> u64 {
         .fold(0, u64::saturating_add)
 }
 
+/// The most indices of smaller tables (besides colour twins) that the captures of a solve
+/// hold whole ([`held_whole`]): 256 M, 512 MiB at 2 bytes an index, however large the solve.
+pub const HELD_WHOLE_INDICES: u64 = 1 << 28;
+
 /// The tables (as players write their materials, [`Material::canonical`]) that the captures
 /// of a solve of `material` under `standard` or `hdu` rules hold whole instead of reading
 /// them a block at a time: those a capture reads seen from the other side (a colour twin's
 /// file: its index is in another order, a chunk of the solve would read blocks all over it),
 /// and the smallest others while together they have at most a sixteenth of `material`'s
-/// indices (at 2 bytes an index, an eighth of a byte per index of the solve). The others are
-/// read in nearly their own order (see `docs/generation.md`).
+/// indices (at 2 bytes an index, an eighth of a byte per index of the solve) and at most
+/// [`HELD_WHOLE_INDICES`]. The others are read in nearly their own order (see
+/// `docs/generation.md`).
 #[must_use]
 pub fn held_whole(material: Material) -> Vec<Material> {
     let mut reads: Vec<(u64, Material, bool)> = Vec::new();
@@ -89,7 +94,7 @@ pub fn held_whole(material: Material) -> Vec<Material> {
         }
     }
     reads.sort();
-    let limit = indices(material) / 16;
+    let limit = (indices(material) / 16).min(HELD_WHOLE_INDICES);
     let mut small = 0u64;
     let mut whole = Vec::new();
     for (n, m, flipped) in reads {

@@ -528,7 +528,9 @@ impl Tablebases {
             self.read_for_captures(self.file_material(smaller), loaded)?;
         }
         let progress = |progress: Progress| report(GenerateEvent::Progress { material, progress });
-        let solver = Retrograde::new().compact(true).progress(&progress);
+        // Large solves keep the start pass's lists in a scratch file next to the tables (not in
+        // the system's temporary directory, which may be in memory).
+        let solver = Retrograde::new().compact(true).scratch_dir(&self.dir).progress(&progress);
         let solver = match cancel {
             Some(flag) => solver.cancel(flag),
             None => solver,

@@ -2,7 +2,7 @@
 //! `solve_from_files`) against the solve in memory with every smaller table held whole
 //! (`MemoryTables::solve`): the same value at every index, on materials whose captures lead
 //! into several smaller tables (colour twins' files among them); and a damaged smaller file
-//! is an error, not a wrong table.
+//! is an error, not a wrong table. The same with the solver's lists spilled to a scratch file.
 
 use endgame_core::Retrograde;
 use endgame_xiangqi::{GenerateError, MemoryTables, Rules, Tablebases};
@@ -14,11 +14,14 @@ fn same_values_as_in_memory(rules: Rules, names: &[&str]) {
     let store = Tablebases::open(&dir, rules);
     let mut memory = MemoryTables::new(rules);
     let solver = Retrograde::new().compact(true);
+    let solver_spilling = Retrograde::new().compact(true).spill_above(0).scratch_dir(&dir);
     for &name in names {
         let m = material(name);
         store.generate(&[m], &|_| {}).unwrap();
         memory.solve(m).unwrap();
         let from_files = store.solve_from_files(m, &solver).unwrap();
+        // The solver's lists through a scratch file, as in the solves of 64 M indices or more.
+        let spilled = store.solve_from_files(m, &solver_spilling).unwrap();
         let held = memory.table(m).unwrap();
         assert_eq!(from_files.index().len(), held.index().len());
         for i in 0..held.index().len() {
@@ -27,6 +30,7 @@ fn same_values_as_in_memory(rules: Rules, names: &[&str]) {
                 held.solution().value(i),
                 "{name} under {rules}, index {i}"
             );
+            assert_eq!(spilled.solution().value(i), held.solution().value(i), "{name} spilled, index {i}");
         }
         // The captures lead into several tables: the comparison reads more than one.
         assert!(m.after_captures().len() >= 2, "{name}");
