@@ -14,6 +14,7 @@
 use endgame_core::Retrograde;
 use endgame_core::perpetual::PerpetualCheck;
 use endgame_core::table::WDL_BLOCK;
+use endgame_core::units;
 
 use super::Tablebases;
 use super::captures::BLOCKS_PER_THREAD;
@@ -210,9 +211,10 @@ pub fn check_size(material: Material) -> Result<usize, ProbeError> {
             material,
             men: material.men(),
             why: format!(
-                "its index has {n} positions; generating it needs about {} GiB of memory, this machine has {} GiB",
-                needed >> 30,
-                total >> 30
+                "its index has {} positions; generating it needs about {} of memory, this machine has {}",
+                units::count(n as u64),
+                units::bytes(needed),
+                units::bytes(total)
             ),
         });
     }

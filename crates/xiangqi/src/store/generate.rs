@@ -158,7 +158,7 @@ pub enum GenerateError {
     #[error(transparent)]
     Probe(#[from] ProbeError),
     /// Not enough memory for a material.
-    #[error("{material} needs about {} MiB of memory, only {} MiB are available", needed >> 20, available >> 20)]
+    #[error("{material} needs about {} of memory, only {} are available", endgame_core::units::bytes(*needed), endgame_core::units::bytes(*available))]
     Memory {
         /// The material.
         material: Material,
