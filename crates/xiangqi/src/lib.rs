@@ -33,7 +33,8 @@
 //! - What people read and type: [`report`] (the JSON of answers), [`typed`] (positions,
 //!   materials and rule sets as users type them, with the command line's messages, shared by
 //!   the command line and the bindings), [`wxf`] (moves in WXF notation, `C2.5`, `H8+7`),
-//!   [`catalogue`] (named endgames), [`judge`] (the HDU 5897 contest format).
+//!   [`catalogue`] (named endgames), [`judge`] (the HDU 5897 contest format), [`review`] (a
+//!   game's moves against perfect play: blunders, mistakes, the best moves).
 //!
 //! ```
 //! use endgame_xiangqi::{Position, Probe, Setup, hdu};
@@ -54,6 +55,7 @@ pub mod jobs;
 pub mod judge;
 pub mod probe;
 pub mod report;
+pub mod review;
 pub mod rules;
 pub mod store;
 pub mod tables;

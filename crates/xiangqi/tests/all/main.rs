@@ -16,6 +16,7 @@ mod notation;
 mod open_files;
 mod oracle;
 mod perpetual;
+mod review;
 mod spec;
 mod standard;
 mod store;
