@@ -33,8 +33,9 @@
 //! - What people read and type: [`report`] (the JSON of answers), [`typed`] (positions,
 //!   materials and rule sets as users type them, with the command line's messages, shared by
 //!   the command line and the bindings), [`wxf`] (moves in WXF notation, `C2.5`, `H8+7`),
-//!   [`catalogue`] (named endgames), [`judge`] (the HDU 5897 contest format), [`review`] (a
-//!   game's moves against perfect play: blunders, mistakes, the best moves).
+//!   [`catalogue`] (named endgames), [`judge`] (the HDU 5897 contest format), [`record`]
+//!   (game records: PGN in ICCS, WXF or Chinese notation, and XQF, read and written),
+//!   [`review`] (a game's moves against perfect play: blunders, mistakes, the best moves).
 //!
 //! ```
 //! use endgame_xiangqi::{Position, Probe, Setup, hdu};
@@ -54,6 +55,7 @@ pub mod cluster;
 pub mod jobs;
 pub mod judge;
 pub mod probe;
+pub mod record;
 pub mod report;
 pub mod review;
 pub mod rules;
@@ -64,6 +66,7 @@ pub mod wxf;
 
 pub use endgame_core::table::{Category, Compression};
 pub use probe::{DRAW_LINE_PLIES, LineEnd, MainLine, MoveValue, Probe, ProbeError};
+pub use record::{Game, Notation, RecordError, read_records, write_pgn};
 pub use rules::board::{Board, Setup};
 pub use rules::color::Color;
 pub use rules::fen::FenError;

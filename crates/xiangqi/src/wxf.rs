@@ -22,9 +22,9 @@
 
 use crate::rules::color::Color;
 use crate::rules::moves::Move;
-use crate::rules::piece::Role;
+use crate::rules::piece::{Piece, Role};
 use crate::rules::position::Position;
-use crate::rules::square::Square;
+use crate::rules::square::{Rank, Square};
 
 /// The WXF letter of a piece kind.
 #[must_use]
@@ -62,44 +62,109 @@ fn digit(n: u8) -> char {
     char::from(b'0' + n)
 }
 
+/// Which way a move goes, for the side that makes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Towards the opponent (`+`, 进).
+    Forward,
+    /// Towards one's own back rank (`-`, 退).
+    Backward,
+    /// Along the rank (`.`, 平).
+    Sideways,
+}
+
+/// A move as the WXF and the Chinese notations see it: the piece, its file, its place among
+/// the pieces of its kind on that file, the direction and the number written last. The two
+/// notations write the same facts ([`to_wxf`] here, the Chinese in
+/// [`record`](crate::record)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Described {
+    /// The piece that moves.
+    pub piece: Piece,
+    /// Its file, 1 to 9 from the mover's right.
+    pub file: u8,
+    /// How many pieces of its kind and colour stand on that file (1 when alone).
+    pub count: usize,
+    /// Its place among them, 0 for the front one (nearest the opponent).
+    pub place: usize,
+    /// How many files hold two or more pieces of its kind and colour.
+    pub tandem_files: usize,
+    /// Which way it goes.
+    pub direction: Direction,
+    /// The number written last: the file it goes to (1 to 9 from the mover's right) for a
+    /// move along the rank and for the Horse, Advisor and Elephant; else the number of points
+    /// it moves.
+    pub target: u8,
+}
+
+/// The facts the notations write of the move `mv` of `position`, or `None` when no piece
+/// stands on its origin. The move is not checked for legality.
+#[must_use]
+pub fn describe(position: &Position, mv: Move) -> Option<Described> {
+    let board = position.board();
+    let piece = board.get(mv.from)?;
+    let color = piece.color;
+    // The pieces of this kind and colour on the mover's file (the ten points of the file only:
+    // this runs for every move a record names or a page lists).
+    let (mut count, mut ahead) = (0usize, 0usize);
+    for rank in 0..Rank::COUNT as u8 {
+        let sq = Square::new(mv.from.file(), Rank::new(rank).expect("a rank"));
+        if board.get(sq) == Some(piece) {
+            count += 1;
+            ahead += usize::from(advance(color, sq) > advance(color, mv.from));
+        }
+    }
+    // Files with two or more: only Soldiers, five of them, can have two such files; the other
+    // kinds have two pieces at most.
+    let tandem_files = if piece.role == Role::Soldier {
+        let mut per_file = [0u8; 9];
+        for (sq, p) in board.pieces() {
+            if p == piece {
+                per_file[usize::from(sq.file().index())] += 1;
+            }
+        }
+        per_file.iter().filter(|&&n| n >= 2).count()
+    } else {
+        usize::from(count >= 2)
+    };
+    let (from_adv, to_adv) = (advance(color, mv.from), advance(color, mv.to));
+    let oblique = matches!(piece.role, Role::Horse | Role::Advisor | Role::Elephant);
+    let (direction, target) = if from_adv == to_adv {
+        (Direction::Sideways, file_number(color, mv.to))
+    } else {
+        let direction = if to_adv > from_adv { Direction::Forward } else { Direction::Backward };
+        (direction, if oblique { file_number(color, mv.to) } else { from_adv.abs_diff(to_adv) })
+    };
+    Some(Described {
+        piece,
+        file: file_number(color, mv.from),
+        count,
+        place: ahead,
+        tandem_files,
+        direction,
+        target,
+    })
+}
+
 /// The move `mv` of `position` in WXF notation, or `None` when no piece stands on its
 /// origin. The move is not checked for legality.
 #[must_use]
 pub fn to_wxf(position: &Position, mv: Move) -> Option<String> {
-    let board = position.setup().board;
-    let piece = board.get(mv.from)?;
-    let color = piece.color;
-    let file = file_number(color, mv.from);
-    // The same kind on the same file, front (nearest the opponent) first.
-    let mut tandem: Vec<Square> = board
-        .pieces()
-        .filter(|(sq, p)| *p == piece && sq.file() == mv.from.file())
-        .map(|(sq, _)| sq)
-        .collect();
-    tandem.sort_by_key(|&sq| std::cmp::Reverse(advance(color, sq)));
-    let place = tandem.iter().position(|&sq| sq == mv.from).unwrap_or(0);
-    let count = tandem.len();
+    let d = describe(position, mv)?;
+    let (count, place, file) = (d.count, d.place, d.file);
     let mut out = String::with_capacity(4);
-    match piece.role {
+    match d.piece.role {
         _ if count < 2 => {
-            out.push(letter(piece.role));
+            out.push(letter(d.piece.role));
             out.push(digit(file));
         }
         Role::Advisor | Role::Elephant | Role::General => {
-            out.push(letter(piece.role));
+            out.push(letter(d.piece.role));
             out.push(digit(file));
         }
         Role::Soldier => {
-            // Files with two or more Soldiers of this colour.
-            let mut per_file = [0u8; 9];
-            for (sq, p) in board.pieces() {
-                if p == piece {
-                    per_file[usize::from(sq.file().index())] += 1;
-                }
-            }
-            let tandem_files = per_file.iter().filter(|&&n| n >= 2).count();
             let last = count - 1;
-            if tandem_files >= 2 {
+            if d.tandem_files >= 2 {
                 out.push(digit(file));
                 out.push(if place == 0 {
                     '+'
@@ -125,19 +190,15 @@ pub fn to_wxf(position: &Position, mv: Move) -> Option<String> {
             }
         }
         _ => {
-            out.push(letter(piece.role));
+            out.push(letter(d.piece.role));
             out.push(if place == 0 { '+' } else { '-' });
         }
     }
-    let (from_adv, to_adv) = (advance(color, mv.from), advance(color, mv.to));
-    let to_file = file_number(color, mv.to);
-    let oblique = matches!(piece.role, Role::Horse | Role::Advisor | Role::Elephant);
-    if from_adv == to_adv {
-        out.push('.');
-        out.push(digit(to_file));
-    } else {
-        out.push(if to_adv > from_adv { '+' } else { '-' });
-        out.push(digit(if oblique { to_file } else { from_adv.abs_diff(to_adv) }));
-    }
+    out.push(match d.direction {
+        Direction::Forward => '+',
+        Direction::Backward => '-',
+        Direction::Sideways => '.',
+    });
+    out.push(digit(d.target));
     Some(out)
 }

@@ -16,6 +16,8 @@ mod notation;
 mod open_files;
 mod oracle;
 mod perpetual;
+mod records;
+mod records_xqf;
 mod review;
 mod spec;
 mod standard;

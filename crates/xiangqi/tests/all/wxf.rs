@@ -99,7 +99,8 @@ fn an_empty_origin_has_no_name() {
     assert_eq!(to_wxf(&position(START), "e5e6".parse().unwrap()), None);
 }
 
-fn crowded_setup() -> impl Strategy<Value = Setup> {
+/// Positions with many pieces of few kinds (tandem pieces are frequent), not all valid.
+pub fn crowded_setup() -> impl Strategy<Value = Setup> {
     let role = prop_oneof![
         Just(Role::Chariot),
         Just(Role::Cannon),
