@@ -17,8 +17,10 @@
 //!
 //! Positions before the first one the tables answer (too many men, a material not generated)
 //! have no value; the review says which materials were missing ([`Missing`]), so that a caller
-//! can generate them. The JSON is in [`json`]; the per-side [`Summary`] in [`summary`].
+//! can generate them. The JSON is in [`json`]; the per-side [`Summary`] in [`summary`]; a
+//! game of a record (PGN or XQF, [`crate::record`]) reviewed in one call: [`review_record`].
 
+mod game;
 pub mod json;
 pub mod summary;
 
@@ -32,7 +34,8 @@ use crate::rules::piece::Piece;
 use crate::rules::position::{IllegalMove, Position, PositionError};
 use crate::rules::rule_set::Rules;
 
-pub use summary::{SideSummary, Summary};
+pub use game::{GameReview, RecordReviewError, review_record};
+pub use summary::{PerfectPlay, SideSummary, Summary};
 
 /// The default of [`ReviewOptions::mistake_plies`]: a win kept but 10 plies (five moves of
 /// each side) longer than the best is a mistake. Smaller delays are mostly another order of
@@ -145,7 +148,10 @@ pub enum ReviewError {
     #[error("start position: {0}")]
     Start(PositionError),
     /// A move is not legal where it is played.
-    #[error("move {} ({}), ply {ply}: {error}", move_label(*turn_at_start, *ply), error.mv)]
+    #[error(
+        "move {} ({}, ply {ply}) \"{}\": {error}",
+        move_label(*turn_at_start, *ply), error.turn, error.mv
+    )]
     Illegal {
         /// Its ply (1 for the first move).
         ply: usize,

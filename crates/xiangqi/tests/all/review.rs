@@ -307,7 +307,7 @@ fn an_illegal_move_or_start_is_refused_with_its_number() {
     assert!(matches!(e, ReviewError::Illegal { ply: 4, .. }), "{e:?}");
     assert_eq!(
         e.to_string(),
-        "move 2... (e8e6), ply 4: e8e6 is not a legal move of Black under standard rules"
+        "move 2... (Black, ply 4) \"e8e6\": e8e6 is not a legal move of Black under standard rules"
     );
     // Black in check with Red to move: no game under standard rules.
     let checked = position("4k4/9/9/9/9/9/9/9/9/3KR4 w");
