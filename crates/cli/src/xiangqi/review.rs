@@ -4,6 +4,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 use clap::Args;
 use endgame_core::RuleValue;
@@ -53,9 +54,11 @@ pub(super) fn review(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), Failu
     let options = ReviewOptions { mistake_plies: args.mistake_plies };
     let game = usize::try_from(args.game).unwrap_or(usize::MAX);
     let run = || {
-        review_record(&tables, &bytes, Some(game), options).map_err(|e| match e.table_failure() {
-            Some(_) => Failure::Other(anyhow::Error::new(e).context(name.clone())),
-            None => Failure::input(format!("{name}: {e}")),
+        review_record(&tables, &bytes, Some(game), options, &AtomicBool::new(false)).map_err(|e| {
+            match e.table_failure() {
+                Some(_) => Failure::Other(anyhow::Error::new(e).context(name.clone())),
+                None => Failure::input(format!("{name}: {e}")),
+            }
         })
     };
     let mut reviewed = run()?;

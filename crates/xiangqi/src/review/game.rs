@@ -2,10 +2,12 @@
 //! binding do it: the record read ([`read_records`], PGN or XQF), one game chosen, reviewed
 //! ([`review`]), and its JSON with the game's number and tags.
 
+use std::sync::atomic::AtomicBool;
+
 use serde_json::{Map, Value as Json, json};
 
 use super::json::review_json;
-use super::{Review, ReviewError, ReviewOptions, review};
+use super::{Review, ReviewError, ReviewOptions, review_cancellable};
 use crate::probe::{Probe, ProbeError};
 use crate::record::{Game, RecordError, read_records};
 
@@ -80,7 +82,7 @@ impl RecordReviewError {
 }
 
 /// Reads the record `bytes` (PGN in any notation and encoding, or XQF), and reviews its game
-/// `game` (1-based; `None`: the first) against `tables`.
+/// `game` (1-based; `None`: the first) against `tables`, stopping soon after `cancel` is set.
 ///
 /// # Errors
 /// [`RecordReviewError`]: the record unreadable, the game not there, a move illegal under the
@@ -90,6 +92,7 @@ pub fn review_record(
     bytes: &[u8],
     game: Option<usize>,
     options: ReviewOptions,
+    cancel: &AtomicBool,
 ) -> Result<GameReview, RecordReviewError> {
     let mut games = read_records(bytes)?;
     let count = games.len();
@@ -98,7 +101,7 @@ pub fn review_record(
         return Err(RecordReviewError::NoSuchGame { asked: number, games: count });
     }
     let game = games.swap_remove(number - 1);
-    let review = review(tables, &game.start, &game.moves, options)
+    let review = review_cancellable(tables, &game.start, &game.moves, options, cancel)
         .map_err(|error| RecordReviewError::Review { game: number, error })?;
     Ok(GameReview { number, games: count, game, review })
 }

@@ -24,6 +24,8 @@ mod game;
 pub mod json;
 pub mod summary;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use endgame_core::RuleValue;
 
 use crate::probe::{MoveValue, Probe, ProbeError};
@@ -168,6 +170,9 @@ pub enum ReviewError {
         /// The failure.
         error: ProbeError,
     },
+    /// The review was cancelled ([`review_cancellable`]).
+    #[error("the review was cancelled")]
+    Cancelled,
 }
 
 /// The number of the move of ply `ply` in a game whose first move is `first`'s: Red's and
@@ -259,6 +264,21 @@ pub fn review(
     moves: &[Move],
     options: ReviewOptions,
 ) -> Result<Review, ReviewError> {
+    review_cancellable(tables, start, moves, options, &AtomicBool::new(false))
+}
+
+/// [`review`], stopping with [`ReviewError::Cancelled`] soon after `cancel` is set (looked at
+/// before each move: a server's time limit).
+///
+/// # Errors
+/// As [`review`], and [`ReviewError::Cancelled`].
+pub fn review_cancellable(
+    tables: &impl Probe,
+    start: &Position,
+    moves: &[Move],
+    options: ReviewOptions,
+    cancel: &AtomicBool,
+) -> Result<Review, ReviewError> {
     let rules = tables.rules();
     start.check(rules).map_err(ReviewError::Start)?;
     let mut missing = Vec::new();
@@ -266,6 +286,9 @@ pub fn review(
     let mut at = *start;
     let mut value = value_of(tables, &at, 1, &mut missing)?;
     for (k, &mv) in moves.iter().enumerate() {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(ReviewError::Cancelled);
+        }
         let ply = k + 1;
         let next = at.play(mv, rules).map_err(|error| ReviewError::Illegal {
             ply,
