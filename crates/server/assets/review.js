@@ -55,7 +55,7 @@ export function start(section, params) {
   section.append(el('div', { class: 'layout rv-layout' },
     el('div', {},
       el('div', { class: 'panel board-panel', id: 'rv-board-panel' },
-        el('div', { class: 'panel-head' }, el('h2', { id: 'rv-position-title', i18n: 'rv.position' }),
+        el('div', { class: 'panel-head' }, el('h2', { id: 'rv-position-title' }, t('rv.position')),
           el('div', { class: 'row tight' },
             el('a', { id: 'rv-explorer', href: '/xiangqi', i18n: 'rv.explorer' }),
             el('button', { id: 'rv-copy-link', onclick: (e) => copyLink(e.currentTarget), i18n: 'rv.copyLink' }))),
@@ -350,6 +350,7 @@ function renderPosition() {
   $('#rv-back').disabled = !review || at <= 0;
   $('#rv-forward').disabled = !review || at >= (review?.moves.length ?? 0);
   if (!review) {
+    $('#rv-position-title').textContent = t('rv.position');
     verdict.textContent = '';
     table.replaceChildren();
     errorBox.replaceChildren();

@@ -138,6 +138,8 @@ pub(crate) fn review_in_chinese_and_generation(page: &Page) {
     page.click("#lang");
     page.wait("Chinese", "return document.documentElement.lang === 'zh-CN';");
     assert_eq!(page.text("nav a[data-tab='review']"), "复盘");
+    // The position's title follows the language (the move in Chinese notation).
+    assert_eq!(page.text("#rv-position-title"), "1... 士6进5 之前");
     assert_eq!(page.text("#rv-moves tr[data-ply='25'] .badge"), "败着");
     assert_eq!(page.text("#rv-moves tr[data-ply='13'] .badge"), "失误");
     assert_eq!(page.text("#rv-red"), "红方：残局库内 18 着，败着 1 次，失误 1 次");
