@@ -34,6 +34,8 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("cheesy_board", cheesy_board),
     ("marine_battle", marine_battle),
     ("table_file", table_file),
+    ("xiangqi_pgn", xiangqi_pgn),
+    ("xiangqi_xqf", xiangqi_xqf),
 ];
 
 /// The input as text, or `None` when it is not UTF-8 (the tool refuses such input before any
@@ -225,5 +227,40 @@ pub fn table_file(data: &[u8]) {
     if let Ok(files) = TableFiles::open(TablePaths { wdl, dtm }, &id) {
         let _ = files.read_solution_with(|_| false);
         let _ = files.read_rule_solution_with(|p| p % 3 == 0);
+    }
+}
+
+/// Games read from a record, written as PGN in each notation and read again: the same starts
+/// and moves.
+fn record_round_trip(games: &[endgame_xiangqi::record::Game]) {
+    use endgame_xiangqi::record::{Notation, read_records, write_pgn};
+    for notation in Notation::ALL {
+        let text = write_pgn(games, notation);
+        let again =
+            read_records(text.as_bytes()).unwrap_or_else(|e| panic!("{text:?} does not read back: {e}"));
+        assert_eq!(again.len(), games.len(), "{text:?}");
+        for (a, b) in games.iter().zip(&again) {
+            assert_eq!(a.start, b.start, "{text:?}");
+            assert_eq!(a.moves, b.moves, "{text:?}");
+        }
+    }
+}
+
+/// A PGN record (any bytes: UTF-8, UTF-16, GB18030), read; what reads is written in every
+/// notation and read back to the same games.
+pub fn xiangqi_pgn(data: &[u8]) {
+    if let Ok(games) = endgame_xiangqi::record::read_records(data) {
+        let _ = games.iter().map(endgame_xiangqi::record::Game::positions).count();
+        record_round_trip(&games);
+    }
+}
+
+/// An XQF file: `XQ` then the input (the fuzzer need not find the signature; the seeds are
+/// XQF files without their first two bytes), read; what reads round-trips through PGN.
+pub fn xiangqi_xqf(data: &[u8]) {
+    let mut bytes = b"XQ".to_vec();
+    bytes.extend_from_slice(data);
+    if let Ok(games) = endgame_xiangqi::record::read_records(&bytes) {
+        record_round_trip(&games);
     }
 }

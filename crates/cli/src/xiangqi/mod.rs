@@ -2,9 +2,11 @@
 //!
 //! This module holds the subcommands (their doc comments are the help text), the options
 //! every subcommand shares and the dispatch; the rooms: [`probe`] (`solve`, `moves`, the
-//! demo), [`review`] (`review`: a game of a record against the tables), [`generate`] (`generate`, and the tables a position or a statistic needs first),
-//! [`stats`] (`stats`, `verify`: a material's table as a whole) and [`files`] (`convert`,
-//! `manifest`, `verify-files`: the table files of a directory).
+//! demo), [`review`] (`review`: a game of a record against the tables), [`generate`]
+//! (`generate`, and the tables a position or a statistic needs first), [`stats`] (`stats`,
+//! `verify`: a material's table as a whole), [`files`] (`convert`, `manifest`,
+//! `verify-files`: the table files of a directory) and [`record`] (`record convert`: game
+//! records in PGN and XQF).
 
 // The arguments' doc comments are clap's help text, shown as written (`xiangqi/<rules>/`).
 #![allow(rustdoc::invalid_html_tags)]
@@ -12,6 +14,7 @@
 mod files;
 mod generate;
 mod probe;
+mod record;
 mod review;
 mod stats;
 
@@ -83,6 +86,9 @@ pub enum XiangqiCommand {
     /// Exit status 0 when every listed file matches, 1 naming each file that differs or is
     /// missing.
     VerifyFiles(DirArgs),
+    /// Game records: PGN (ICCS, WXF or Chinese notation; UTF-8 or GB18030) and XQF files.
+    #[command(subcommand)]
+    Record(record::RecordCommand),
 }
 
 /// Where tables live and under which rules.
@@ -115,6 +121,7 @@ pub fn run(command: &XiangqiCommand) -> Result<(), Failure> {
         XiangqiCommand::Convert(args) => files::convert(args, &mut out)?,
         XiangqiCommand::Manifest(args) => files::manifest(args, &mut out)?,
         XiangqiCommand::VerifyFiles(args) => files::verify_files(args, &mut out)?,
+        XiangqiCommand::Record(command) => record::run(command, &mut out)?,
     }
     out.flush()?;
     Ok(())

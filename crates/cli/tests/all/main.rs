@@ -8,6 +8,7 @@ mod fuzz_corpus;
 mod hostile;
 mod marine;
 mod perpetual;
+mod record;
 mod review;
 mod serve;
 mod twixt;

@@ -11,6 +11,20 @@
 //!
 //! Every move is checked against the rules ([`RULES`]): a record with an illegal or
 //! ambiguous move is refused with the game, the move number and the move's text.
+//!
+//! ```
+//! use endgame_xiangqi::record::{Notation, read_records, write_pgn};
+//!
+//! let games = read_records("1. 炮二平五 马８进７ 2. 马二进三 *".as_bytes())?;
+//! let game = &games[0];
+//! assert_eq!(game.notation, Some(Notation::Chinese));
+//! assert_eq!(game.moves[0].to_string(), "h2e2");
+//! assert_eq!(game.positions().len(), 4); // the start and the position after each move
+//! assert!(write_pgn(&games, Notation::Wxf).contains("1. C2.5 H8+7 2. H2+3 *"));
+//! let error = read_records("1. h2e2 h2e2".as_bytes()).unwrap_err();
+//! assert_eq!(error.to_string(), "game 1, move 1... (Black, ply 2, line 1) \"h2e2\": Black has no piece on h2");
+//! # Ok::<(), endgame_xiangqi::RecordError>(())
+//! ```
 
 use std::fmt;
 use std::str::FromStr;

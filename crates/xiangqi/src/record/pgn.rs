@@ -153,6 +153,8 @@ fn is_result(word: &str) -> bool {
 /// The move in a word of movetext, without its move number (`1.`, `12...`, `1.h2e2`), or
 /// `None` for a word that is only a move number or dots.
 fn move_text(word: &str) -> Option<&str> {
+    // Punctuation after a move, as text copied from a Chinese page has it (`炮二平五，`).
+    let word = word.trim_end_matches(['，', '。', '、', '；', ',', ';']);
     let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let after = &word[digits..];
     let rest = after.trim_start_matches('.');
@@ -265,7 +267,7 @@ fn start(fen: &str) -> Result<Position, String> {
 /// The place of the `ply`-th move (0-based) of a game starting with `first` to move.
 pub(crate) fn move_place(first: Color, ply: usize, text: &str, line: Option<usize>) -> Place {
     let offset = usize::from(first == Color::Black);
-    let side = if (ply + offset) % 2 == 0 { Color::Red } else { Color::Black };
+    let side = if (ply + offset).is_multiple_of(2) { Color::Red } else { Color::Black };
     Place::Move { number: (ply + offset) / 2 + 1, side, ply: ply + 1, text: text.to_string(), line }
 }
 

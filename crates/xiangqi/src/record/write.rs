@@ -1,6 +1,7 @@
 //! Games written as PGN: their tags (the `FEN` tag set to the start position, a `Format` tag
 //! naming the notation, as Chinese PGN collections have it), then the moves in the chosen
-//! notation with their numbers and comments, lines of at most 80 characters, and the result.
+//! notation with their numbers and comments, lines of at most 80 columns (a Chinese character
+//! takes two), and the result.
 
 use std::fmt::Write as _;
 
@@ -15,7 +16,7 @@ fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"").replace(['\r', '\n'], " ")
 }
 
-/// Lines of movetext of at most `WIDTH` characters (a longer word has a line of its own).
+/// Lines of movetext of at most `WIDTH` columns (a longer word has a line of its own).
 struct Lines {
     out: String,
     column: usize,
@@ -23,9 +24,24 @@ struct Lines {
 
 const WIDTH: usize = 80;
 
+/// The columns a text takes in a terminal: Chinese characters and full-width forms take two.
+fn columns(text: &str) -> usize {
+    text.chars()
+        .map(|c| match c {
+            '\u{1100}'..='\u{115F}'
+            | '\u{2E80}'..='\u{A4CF}'
+            | '\u{AC00}'..='\u{D7A3}'
+            | '\u{F900}'..='\u{FAFF}' => 2,
+            '\u{FE30}'..='\u{FE4F}' | '\u{FF00}'..='\u{FF60}' | '\u{FFE0}'..='\u{FFE6}' => 2,
+            '\u{20000}'..='\u{3FFFD}' => 2,
+            _ => 1,
+        })
+        .sum()
+}
+
 impl Lines {
     fn word(&mut self, word: &str) {
-        let len = word.chars().count();
+        let len = columns(word);
         if self.column > 0 && self.column + 1 + len > WIDTH {
             self.out.push('\n');
             self.column = 0;
@@ -46,7 +62,7 @@ impl Lines {
             None => self.word(&comment),
             Some((_, last)) => {
                 self.word(&comment);
-                self.column = last.chars().count();
+                self.column = columns(last);
             }
         }
     }

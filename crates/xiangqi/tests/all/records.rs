@@ -219,6 +219,8 @@ h2e2 {a game without tags}";
     assert_eq!(games[1].result.as_deref(), Some("*"));
     assert_eq!(games[2].moves, moves(&["h2e2"]));
     assert_eq!(games[2].result, None);
+    // Punctuation after Chinese moves, as pages have it.
+    assert_eq!(read_one("1. 炮二平五，马８进７。 2. 马二进三、车９平８； *").moves.len(), 4);
     // Games in different notations in one file, each detected.
     let mixed = read_records("h2e2 h9g7 *\nC2.5 H8+7 *\n炮二平五 马８进７ *".as_bytes()).unwrap();
     assert_eq!(

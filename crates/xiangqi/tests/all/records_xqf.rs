@@ -73,6 +73,13 @@ fn the_descriptions_example() {
         assert_eq!(game.tag(tag), Some(value), "{tag}");
     }
     assert_eq!(game.tag("FEN"), None);
+    // The copy in tests/data (the docs' example) is the same file; the same game typed in
+    // Chinese notation and saved in GB18030 reads to the same moves.
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/records");
+    assert_eq!(std::fs::read(data.join("xqf10-example.xqf")).unwrap(), spec_example());
+    let typed = read_records(&std::fs::read(data.join("example-gb18030.pgn")).unwrap()).unwrap();
+    assert_eq!(typed[0].moves, game.moves);
+    assert_eq!(typed[0].notation, Some(Notation::Chinese));
     // As Chinese PGN, the description's own text.
     let pgn = write_pgn(&games, Notation::Chinese);
     assert!(pgn.contains("1. 兵七进一 马８进７ 2. 兵三进一 炮２平３"), "{pgn}");
