@@ -617,6 +617,11 @@ async fn a_bad_record_gets_400_naming_the_game_and_the_move() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{query}");
         assert!(error(&json).contains(what), "{query}: {json}");
     }
+    // An XQF file (binary): read as the command line reads it.
+    let xqf = include_bytes!("../../xiangqi/tests/data/records/xqf10-example.xqf").to_vec();
+    let (status, json) = common::request(&state, "POST", "/api/xiangqi/review", xqf).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!(json["moves"].as_array().unwrap().len(), 16);
     // Bytes that are no record (not UTF-8 either): the reader's message, not a crash.
     let (status, json) =
         common::request(&state, "POST", "/api/xiangqi/review", vec![0xffu8, 0xfe, 0x00, 0x80]).await;

@@ -137,3 +137,21 @@ fn bad_records_exit_2_naming_the_game_and_the_move() {
     stderr(endgame_without_tables().args(["xiangqi", "review"]).arg(&garbage), 2);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn an_xqf_file_and_a_gb18030_pgn_of_one_game_are_reviewed_alike() {
+    // The XQF 1.0 description's example game, and the same game as a GB18030 PGN in Chinese
+    // notation (the records' test data): from the usual start, nothing is in the tables.
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../xiangqi/tests/data/records/");
+    let review = |file: &str| {
+        json(endgame_without_tables().args(["xiangqi", "review", "--json"]).arg(format!("{data}{file}")))
+    };
+    let (xqf, pgn) = (review("xqf10-example.xqf"), review("example-gb18030.pgn"));
+    let ucis = |r: &serde_json::Value| -> Vec<String> {
+        r["moves"].as_array().unwrap().iter().map(|m| m["uci"].as_str().unwrap().to_string()).collect()
+    };
+    assert_eq!(ucis(&xqf).len(), 16);
+    assert_eq!(ucis(&xqf), ucis(&pgn));
+    assert_eq!(xqf["summary"]["perfect_play"], serde_json::Value::Null);
+    assert!(xqf["moves"].as_array().unwrap().iter().all(|m| m["result"].is_null() && m["mark"].is_null()));
+}

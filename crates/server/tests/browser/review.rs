@@ -120,6 +120,15 @@ pub(crate) fn review_reads_dropped_files_and_refuses_bad_records(page: &Page) {
     );
     wait_moves(page, 37);
     assert!(page.text("#rv-file-name").starts_with("game.pgn ("), "{}", page.text("#rv-file-name"));
+    // An XQF file (binary) chosen: the same game as its GB18030 PGN, 16 plies from the start.
+    let xqf: Vec<u8> = include_bytes!("../../../xiangqi/tests/data/records/xqf10-example.xqf").to_vec();
+    page.script(
+        "const file = new File([new Uint8Array(arguments[0])], 'game.xqf'); const data = new DataTransfer(); data.items.add(file); \
+         document.querySelector('#rv-input-panel').dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));",
+        json!([xqf]),
+    );
+    wait_moves(page, 16);
+    assert_eq!(page.text("#rv-perfect"), "The tables answer no position of this game.");
     // A record with an illegal move: the reader's message, naming the game and the move.
     page.js("const box = document.querySelector('#rv-input'); box.value = '1. h2e2 h9g7 2. e2e9 *'; box.dispatchEvent(new Event('input'));");
     page.click("#rv-go");
