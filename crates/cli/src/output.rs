@@ -46,25 +46,6 @@ pub fn read_text(path: Option<&Path>, limit: u64) -> Result<Input, Failure> {
     read_from(reader, name, is_file, limit, None)
 }
 
-/// The bytes of a file, or of standard input when `path` is `None` or `-`, of at most `limit`
-/// bytes (read no further): a record that may be binary (XQF) or text in any encoding, which
-/// its reader decodes. The name to give it in messages comes with it.
-pub fn read_bytes(path: Option<&Path>, limit: u64) -> Result<(String, Vec<u8>), Failure> {
-    let (name, _, reader) = open(path)?;
-    let mut bytes = Vec::new();
-    reader
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
-    if bytes.len() as u64 > limit {
-        return Err(Failure::input(format!(
-            "{name}: expected at most {} MiB, found more (reading stopped there)",
-            limit >> 20
-        )));
-    }
-    Ok((name, bytes))
-}
-
 /// A contest input: [`read_text`] with [`JUDGE_LIMIT`], stopping in the first token longer
 /// than [`JUDGE_TOKEN_LIMIT`] (see [`Input::long_token_line`]).
 pub fn read_judge_input(path: Option<&Path>) -> Result<Input, Failure> {

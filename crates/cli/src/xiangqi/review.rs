@@ -9,15 +9,15 @@ use std::sync::atomic::AtomicBool;
 use clap::Args;
 use endgame_core::RuleValue;
 use endgame_xiangqi::review::{
-    DEFAULT_MISTAKE_PLIES, GameReview, PlyReview, ReviewOptions, move_label, review_record,
+    DEFAULT_MISTAKE_PLIES, GameReview, PlyReview, RecordReviewError, ReviewOptions, move_label, review_game,
 };
 use endgame_xiangqi::{Color, Position, Tablebases, jobs, wxf};
 
 use super::generate::ensure_tables;
 use super::probe::describe;
+use super::record::read_games;
 use super::{TableArgs, tables};
 use crate::failure::Failure;
-use crate::output::{FILE_LIMIT, read_bytes};
 
 /// `review` arguments.
 #[derive(Args)]
@@ -49,15 +49,21 @@ pub struct ReviewArgs {
 
 /// `review`: the game reviewed, in text or JSON; exit status 0 whatever the verdicts.
 pub(super) fn review(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let (name, bytes) = read_bytes(Some(&args.record), FILE_LIMIT)?;
+    let games = read_games(&args.record)?;
     let tables = tables(&args.tables)?.with_cache_bytes(args.cache.saturating_mul(1 << 20));
     let options = ReviewOptions { mistake_plies: args.mistake_plies };
     let game = usize::try_from(args.game).unwrap_or(usize::MAX);
+    // Messages name the file, as the record's own do (not standard input).
+    let name = args.record.display().to_string();
+    let place = |e: RecordReviewError| {
+        if args.record == std::path::Path::new("-") { e.to_string() } else { format!("{name}: {e}") }
+    };
     let run = || {
-        review_record(&tables, &bytes, Some(game), options, &AtomicBool::new(false)).map_err(|e| {
-            match e.table_failure() {
-                Some(_) => Failure::Other(anyhow::Error::new(e).context(name.clone())),
-                None => Failure::input(format!("{name}: {e}")),
+        review_game(&tables, games.clone(), Some(game), options, &AtomicBool::new(false)).map_err(|e| {
+            if e.table_failure().is_some() {
+                Failure::Other(anyhow::anyhow!(place(e)))
+            } else {
+                Failure::input(place(e))
             }
         })
     };

@@ -128,6 +128,19 @@ fn bad_records_exit_2_naming_the_game_and_the_move() {
     let text = stdout(endgame_without_tables().args(["xiangqi", "review"]).arg(&good));
     assert!(text.contains("Plies 1-2: not in the tables"), "{text}");
     assert!(text.contains("The tables answer no position of this game."), "{text}");
+    // From standard input, the message without a file name, as `record convert` gives it.
+    let e = stderr(
+        endgame_without_tables().args(["xiangqi", "review", "-"]).write_stdin("1. h2e2 h9g7 2. e2e9 *\n"),
+        2,
+    );
+    let convert = stderr(
+        endgame_without_tables()
+            .args(["xiangqi", "record", "convert", "-", "--to", "wxf"])
+            .write_stdin("1. h2e2 h9g7 2. e2e9 *\n"),
+        2,
+    );
+    assert_eq!(e, convert);
+    assert!(e.starts_with("error: game 1, move 2. (Red, ply 3, line 1) \"e2e9\": "), "{e}");
     let e = stderr(endgame_without_tables().args(["xiangqi", "review", "no-such-file.pgn"]), 2);
     assert!(e.starts_with("error: no-such-file.pgn: cannot read"), "{e}");
     let e = stderr(endgame_without_tables().args(["xiangqi", "review", EXAMPLE, "--mistake-plies", "0"]), 2);

@@ -94,7 +94,21 @@ pub fn review_record(
     options: ReviewOptions,
     cancel: &AtomicBool,
 ) -> Result<GameReview, RecordReviewError> {
-    let mut games = read_records(bytes)?;
+    review_game(tables, read_records(bytes)?, game, options, cancel)
+}
+
+/// Reviews game `game` (1-based; `None`: the first) of the games of a record read already
+/// ([`review_record`] without the reading).
+///
+/// # Errors
+/// As [`review_record`], but for the reading.
+pub fn review_game(
+    tables: &impl Probe,
+    mut games: Vec<Game>,
+    game: Option<usize>,
+    options: ReviewOptions,
+    cancel: &AtomicBool,
+) -> Result<GameReview, RecordReviewError> {
     let count = games.len();
     let number = game.unwrap_or(1);
     if number == 0 || number > count {

@@ -36,7 +36,7 @@ use crate::rules::piece::Piece;
 use crate::rules::position::{IllegalMove, Position, PositionError};
 use crate::rules::rule_set::Rules;
 
-pub use game::{GameReview, RecordReviewError, review_record};
+pub use game::{GameReview, RecordReviewError, review_game, review_record};
 pub use summary::{PerfectPlay, SideSummary, Summary};
 
 /// The default of [`ReviewOptions::mistake_plies`]: a win kept but 10 plies (five moves of
