@@ -163,8 +163,8 @@ fn print(reviewed: &GameReview, out: &mut dyn Write) -> std::io::Result<()> {
     if shown < review.plies.len() {
         writeln!(
             out,
-            "{:>4}  {:<7} {:<5} {:<5} {:<20} {:<20} {:<8} {}",
-            "ply", "move", "ICCS", "WXF", "before (mover)", "after the move", "mark", "best"
+            "{:>4}  {:<7} {:<5} {:<5} {:<20} {:<20} {:<8} best",
+            "ply", "move", "ICCS", "WXF", "before (mover)", "after the move", "mark"
         )?;
     }
     for p in &review.plies[shown..] {
