@@ -36,9 +36,15 @@ impl RawGame {
     }
 }
 
+/// Characters that separate words of movetext like spaces: whitespace, and the punctuation
+/// of text copied from Chinese pages (`炮二平五，马８进７。`).
+fn separates(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '，' | '。' | '、' | '；' | ',')
+}
+
 /// The characters that end a word of movetext.
 fn ends_word(c: char) -> bool {
-    c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ';')
+    separates(c) || matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ';')
 }
 
 struct Lexer<'a> {
@@ -153,8 +159,6 @@ fn is_result(word: &str) -> bool {
 /// The move in a word of movetext, without its move number (`1.`, `12...`, `1.h2e2`), or
 /// `None` for a word that is only a move number or dots.
 fn move_text(word: &str) -> Option<&str> {
-    // Punctuation after a move, as text copied from a Chinese page has it (`炮二平五，`).
-    let word = word.trim_end_matches(['，', '。', '、', '；', ',', ';']);
     let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let after = &word[digits..];
     let rest = after.trim_start_matches('.');
@@ -185,7 +189,7 @@ fn lex(text: &str) -> Result<Vec<RawGame>, RecordError> {
         let number = games.len() + 1;
         let line = lx.line;
         match c {
-            _ if c.is_whitespace() => {
+            _ if separates(c) => {
                 lx.bump();
             }
             '%' if lx.line_start => {
