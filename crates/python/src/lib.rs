@@ -2,7 +2,8 @@
 //! the library crates, in the shape of python-chess's `chess.syzygy`.
 //!
 //! - [`xiangqi`]: `endgame.Tablebases` over [`endgame_xiangqi::Tablebases`]: `probe`,
-//!   `probe_wdl`, `moves`, `main_line`, `stats`, `generate`. Probing releases the GIL, so
+//!   `probe_wdl`, `moves`, `main_line`, `stats`, `generate`, `review`; and `endgame.review`,
+//!   a game of a record reviewed (the dictionary of `endgame xiangqi review --json`). Probing releases the GIL, so
 //!   Python threads probe in parallel.
 //! - [`games`]: `endgame.twixt.replay`/`threats`, `endgame.cheesy.solve`,
 //!   `endgame.marine.solve`, returning the dictionaries of the command line's `--json`
@@ -89,5 +90,6 @@ fn extension(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<xiangqi::Tablebases>()?;
     m.add_class::<xiangqi::ProbeResult>()?;
     m.add_class::<xiangqi::Move>()?;
+    m.add_function(wrap_pyfunction!(xiangqi::review, m)?)?;
     games::register(m)
 }

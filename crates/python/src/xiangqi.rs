@@ -322,6 +322,26 @@ impl Tablebases {
         crate::json(py, &report::stats_with_files_json(tables, material, &stats))
     }
 
+    /// A game of the record `record` (PGN text in any notation, or the bytes of a PGN file in
+    /// any encoding or of an XQF file) reviewed against these tables, as `endgame xiangqi
+    /// review --json` prints it: `moves` (one per ply: `ply`, `uci`, `fen`, `result`,
+    /// `for_mover`, `mark`, `best`, ...), `final`, `summary`, `game`, `games`, `tags`.
+    /// `game`: the game of the record, 1 for the first; `mistake_plies`: a winning move that
+    /// mates this many plies later than the best, or more, is a mistake.
+    ///
+    /// Raises `ValueError` (a record that cannot be read, naming the game and the move; no
+    /// such game), `TableError`.
+    #[pyo3(signature = (record, game = 1, mistake_plies = endgame_xiangqi::review::DEFAULT_MISTAKE_PLIES))]
+    fn review<'py>(
+        &self,
+        py: Python<'py>,
+        record: Record,
+        game: usize,
+        mistake_plies: u32,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        review_json(py, &self.tables, &record.0, game, mistake_plies).and_then(|json| crate::json(py, &json))
+    }
+
     /// Generates the tables of `material` and of every material a capture leads to (skipping
     /// files that exist and pass their check), as `endgame xiangqi generate MATERIAL` does,
     /// and returns a summary: `materials` (files in the plan), `generated`, `twins` (materials
@@ -388,4 +408,64 @@ impl Tablebases {
         dict.set_item("replaced", summary.replaced)?;
         Ok(dict)
     }
+}
+
+/// A record given as text (`str`) or as the bytes of a file (`bytes`).
+pub struct Record(Vec<u8>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Record {
+    type Error = PyErr;
+
+    fn extract(object: Borrowed<'a, 'py, PyAny>) -> PyResult<Record> {
+        if let Ok(text) = object.extract::<String>() {
+            return Ok(Record(text.into_bytes()));
+        }
+        object
+            .extract::<Vec<u8>>()
+            .map(Record)
+            .map_err(|_| pyo3::exceptions::PyTypeError::new_err("record: expected str or bytes"))
+    }
+}
+
+/// The JSON of a game of `record` reviewed against `tables` (with the GIL released), or the
+/// exception: `ValueError` for the record, `TableError` for the tables.
+fn review_json(
+    py: Python<'_>,
+    tables: &endgame_xiangqi::Tablebases,
+    record: &[u8],
+    game: usize,
+    mistake_plies: u32,
+) -> PyResult<serde_json::Value> {
+    use endgame_xiangqi::review::{ReviewOptions, review_record};
+    if game == 0 || mistake_plies == 0 {
+        let what =
+            if game == 0 { "game: games are counted from 1" } else { "mistake_plies: expected at least 1" };
+        return Err(value_error(what));
+    }
+    let options = ReviewOptions { mistake_plies };
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    py.detach(|| review_record(tables, record, Some(game), options, &cancel).map(|r| r.to_json())).map_err(
+        |e| if e.table_failure().is_some() { TableError::new_err(e.to_string()) } else { value_error(e) },
+    )
+}
+
+/// `endgame.review(record, game=1, rules="standard", dir=None, mistake_plies=10)`: a game of a
+/// record reviewed against the tables of `rules` in `dir` (`None`: the command line's
+/// default), as `endgame xiangqi review --json` prints it (see `Tablebases.review`, which keeps
+/// its tables and cache from one game to the next).
+///
+/// # Errors
+/// As `Tablebases.review`, and `ValueError` for unknown rules.
+#[pyfunction]
+#[pyo3(signature = (record, game = 1, rules = "standard", dir = None, mistake_plies = endgame_xiangqi::review::DEFAULT_MISTAKE_PLIES))]
+pub fn review<'py>(
+    py: Python<'py>,
+    record: Record,
+    game: usize,
+    rules: &str,
+    dir: Option<PathBuf>,
+    mistake_plies: u32,
+) -> PyResult<Bound<'py, PyAny>> {
+    let tables = Tablebases::new(dir, rules, 64)?;
+    review_json(py, &tables.tables, &record.0, game, mistake_plies).and_then(|json| crate::json(py, &json))
 }

@@ -5,13 +5,14 @@
 import { applyI18n, getLang, setLang, t } from './i18n.js';
 import { typing, glyphWord, chineseFontReady } from './ui.js';
 import * as xiangqi from './xiangqi.js';
+import * as review from './review.js';
 import * as twixt from './twixt.js';
 import * as cheesy from './cheesy.js';
 import * as marine from './marine.js';
 // Generation on demand: fills the Xiangqi analysis when a material has no tables.
 import './generate.js';
 
-const modules = { xiangqi, twixt, cheesy, marine };
+const modules = { xiangqi, review, twixt, cheesy, marine };
 const started = {};
 let active = null;
 

@@ -71,7 +71,7 @@ function resultTint(cls, plies) {
 
 /// The result of a move for the side that plays it: the API's `for_mover` (`category`, `dtm`
 /// from the position before the move, `rule`).
-function moverResult(v) {
+export function moverResult(v) {
   if (v.category === 'draw') return { cls: 'draw', text: t('result.draw'), plies: null };
   if (v.rule) return v.category === 'win' ? { cls: 'win', text: t('result.winRule'), plies: null } : { cls: 'loss', text: t('result.lossRule'), plies: null };
   const plies = Math.abs(v.dtm);

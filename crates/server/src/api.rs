@@ -29,6 +29,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/examples", get(examples))
         .route("/api/xiangqi", get(crate::xiangqi::position))
         .route("/api/xiangqi/stats", get(crate::xiangqi::stats))
+        .route("/api/xiangqi/review", post(crate::review::review))
         .route("/api/twixt/replay", post(search::<TwixtReplayRequest>))
         .route("/api/cheesy/solve", post(search::<CheesySolveRequest>))
         .route("/api/marine/solve", post(search::<MarineSolveRequest>))

@@ -8,8 +8,8 @@
 //!   new one), a time limit on request heads and idle keep-alive, on bodies and on writes;
 //!   descriptors shared between connections and table files ([`descriptors`]);
 //! - **work**: bodies over [`MAX_BODY`] bytes get 413; *searches* (Marine, Cheesy Chess,
-//!   Twixt, and the Xiangqi requests that may solve a small material in memory: one without
-//!   table files) run on their own pool of [`Limits::workers`] low-priority threads, wait at
+//!   Twixt, a Xiangqi game's review, and the Xiangqi requests that may solve a small material
+//!   in memory: one without table files) run on their own pool of [`Limits::workers`] low-priority threads, wait at
 //!   most [`Limits::queue_time`] for one (else 503 at once), and are cancelled when they pass
 //!   [`Limits::search_time`] (503); *probes* (a Xiangqi position or statistics from table
 //!   files or memory: microseconds, the first of a material with files included) run on their
@@ -23,7 +23,8 @@
 //!
 //! Modules:
 //! - [`api`]: the JSON endpoints' routes, and those of Twixt, Cheesy Chess and Marine;
-//! - [`xiangqi`]: the Xiangqi endpoints over the tablebases;
+//! - [`xiangqi`]: the Xiangqi endpoints over the tablebases; `review`: a game of a record
+//!   reviewed against them;
 //! - [`generate`]: Xiangqi tables generated on demand (estimate, jobs, progress, cancel);
 //! - `request` and `response`: each endpoint's request, typed and checked, and the bodies of
 //!   the answers;
@@ -38,6 +39,7 @@ pub mod guard;
 pub mod page;
 mod request;
 mod response;
+mod review;
 pub mod xiangqi;
 
 use std::io;

@@ -1,12 +1,13 @@
 //! The page: one HTML file, a style sheet and JavaScript modules (plain ES modules, no build
-//! step), embedded in the binary. `/`, `/xiangqi`, `/twixt`, `/cheesy` and `/marine` all serve
+//! step), embedded in the binary. `/`, `/xiangqi`, `/review`, `/twixt`, `/cheesy` and `/marine` all serve
 //! the app, which opens the tab the path names (`/?fen=FEN` opens the Xiangqi explorer).
 //!
 //! The modules: `app.js` (tabs, browser history, keyboard, language switch), `ui.js` (shared
 //! helpers), `units.js` (sizes, counts and times as every interface writes them, the same as
 //! `endgame_core::units`), `i18n.js` (every string in English and Chinese), one module per game, and for
 //! Xiangqi `xiangqi-examples.js` (the examples menu), `xiangqi-board.js` (the SVG board), `xiangqi-notation.js` (FEN, Chinese notation,
-//! WXF export), `generate.js` (generation on demand, when a material has no tables) and
+//! WXF export), `generate.js` (generation on demand, when a material has no tables),
+//! `review.js` and `review-i18n.js` (a game record reviewed against the tables) and
 //! `glyphs.js` (the piece characters as SVG paths). `chinese.otf` is the font of the Chinese
 //! interface text (a subset of Noto Sans CJK SC, `scripts/page-font.py`). Both are under the
 //! SIL Open Font License in `OFL.txt`, so that the page reads on machines without Chinese fonts.
@@ -36,6 +37,8 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     ("xiangqi-notation.js", JS, include_bytes!("../assets/xiangqi-notation.js")),
     ("glyphs.js", JS, include_bytes!("../assets/glyphs.js")),
     ("generate.js", JS, include_bytes!("../assets/generate.js")),
+    ("review.js", JS, include_bytes!("../assets/review.js")),
+    ("review-i18n.js", JS, include_bytes!("../assets/review-i18n.js")),
     ("twixt.js", JS, include_bytes!("../assets/twixt.js")),
     ("cheesy.js", JS, include_bytes!("../assets/cheesy.js")),
     ("marine.js", JS, include_bytes!("../assets/marine.js")),
@@ -54,6 +57,7 @@ pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
         .route("/", get(index))
         .route("/xiangqi", get(index))
+        .route("/review", get(index))
         .route("/twixt", get(index))
         .route("/cheesy", get(index))
         .route("/marine", get(index))

@@ -1,5 +1,5 @@
 //! The requests of the JSON endpoints, typed: each endpoint's query (and path) read into a
-//! struct before any work is done, and its body read as text.
+//! struct before any work is done, and its body read as text (or as bytes: a record).
 //!
 //! A request that does not parse gets 400 naming the parameter; unknown names and names given
 //! twice are errors too (a typo or a second value must not be ignored). [`Parsed`] is the
@@ -169,6 +169,36 @@ impl FromQuery for StatsRequest {
     }
 }
 
+/// `POST /api/xiangqi/review?rules=R&game=N&mistake_plies=N`: the body is the record.
+pub(crate) struct ReviewRequest {
+    /// The rule set.
+    pub rules: Rules,
+    /// The game of the record, 1-based (`None`: the first).
+    pub game: Option<usize>,
+    /// A winning move this many plies slower than the best (or more) is a mistake.
+    pub mistake_plies: u32,
+}
+
+impl FromQuery for ReviewRequest {
+    const NAMES: &'static [&'static str] = &["rules", "game", "mistake_plies"];
+
+    fn from_query(query: &QueryParams, _: &AppState) -> Result<Self, ApiError> {
+        let rules = xiangqi_rules(query)?;
+        let game: Option<usize> = query.parsed("game")?;
+        if game == Some(0) {
+            return Err(ApiError::bad_request("query: invalid value '0' for game: games are counted from 1"));
+        }
+        let mistake_plies: u32 =
+            query.parsed("mistake_plies")?.unwrap_or(endgame_xiangqi::review::DEFAULT_MISTAKE_PLIES);
+        if mistake_plies == 0 {
+            return Err(ApiError::bad_request(
+                "query: invalid value '0' for mistake_plies: expected at least 1",
+            ));
+        }
+        Ok(ReviewRequest { rules, game, mistake_plies })
+    }
+}
+
 /// `GET /api/xiangqi/jobs/ID`: the job's number, no query.
 pub(crate) struct JobRequest {
     /// The job's number.
@@ -302,9 +332,33 @@ impl FromRequest<Arc<AppState>> for BodyText {
     }
 }
 
-/// The request body as text: not received within the body time limit 408, over the size limit
-/// 413, not UTF-8 400 naming line and column (the tool's message for a file that is not text).
+/// The request body as bytes (a record that may be binary, XQF, or text in any encoding),
+/// read after the query has parsed, within the same limits as [`BodyText`].
+pub(crate) struct BodyBytes(pub Vec<u8>);
+
+impl FromRequest<Arc<AppState>> for BodyBytes {
+    type Rejection = ApiError;
+
+    async fn from_request(request: axum::extract::Request, state: &Arc<AppState>) -> Result<Self, ApiError> {
+        body_bytes(&state.limits, request.into_body()).await.map(BodyBytes)
+    }
+}
+
+/// The request body as text: as [`body_bytes`], and not UTF-8 400 naming line and column (the
+/// tool's message for a file that is not text).
 async fn body_text(limits: &Limits, body: Body) -> Result<String, ApiError> {
+    let bytes = body_bytes(limits, body).await?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let text = &e.as_bytes()[..at];
+        let line = text.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = text.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+        ApiError::bad_request(format!("line {line}, column {column}: expected UTF-8 text"))
+    })
+}
+
+/// The request body: not received within the body time limit 408, over the size limit 413.
+async fn body_bytes(limits: &Limits, body: Body) -> Result<Vec<u8>, ApiError> {
     let seconds = limits.body_time.as_secs_f64();
     let bytes = tokio::time::timeout(limits.body_time, axum::body::to_bytes(body, MAX_BODY))
         .await
@@ -326,11 +380,5 @@ async fn body_text(limits: &Limits, body: Body) -> Result<String, ApiError> {
                 ApiError::bad_request(format!("request body: {e}"))
             }
         })?;
-    String::from_utf8(bytes.to_vec()).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let text = &e.as_bytes()[..at];
-        let line = text.iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = text.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-        ApiError::bad_request(format!("line {line}, column {column}: expected UTF-8 text"))
-    })
+    Ok(bytes.to_vec())
 }

@@ -30,10 +30,12 @@ pub(crate) async fn searched<T: Serialize + Send + 'static>(
 
 /// `GET /api/examples`: example inputs for the page: the classic Xiangqi endgames (the page's
 /// examples menu: `english`, `chinese`, `material`, `fen` each, from
-/// `endgame_xiangqi::catalogue`), a Twixt record, a Cheesy board, a Marine battle.
+/// `endgame_xiangqi::catalogue`), a Xiangqi game record for the Review tab, a Twixt record, a
+/// Cheesy board, a Marine battle.
 pub(crate) fn examples() -> Value {
     json!({
         "xiangqi": endgame_xiangqi::catalogue::catalogue_json(),
+        "xiangqi_review": include_str!("../../xiangqi/examples/review.pgn"),
         "twixt": include_str!("../../twixt/tests/data/sample.T1"),
         "twixt_judge": "7 11\n0 3 6 5 3 2 5 7 7 2 4 4\n5 3 5 2 4 5 4 0 2 4\n",
         "cheesy": include_str!("../../cheesy/examples/sample1.txt"),

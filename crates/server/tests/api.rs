@@ -553,3 +553,79 @@ async fn xiangqi_answers_a_material_from_its_colour_twins_file() {
     assert!(!tables.path("KABvKR".parse().unwrap()).exists(), "nothing written by the server");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The example record of `endgame xiangqi review`: a Horse against an Advisor and an
+/// Elephant; marks at plies 13 (mistake), 25 and 26 (blunders).
+const REVIEW_EXAMPLE: &str = include_str!("../../xiangqi/examples/review.pgn");
+
+/// The plies and marks of a review.
+fn review_marks(json: &Value) -> Vec<(u64, &str)> {
+    json["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| Some((m["ply"].as_u64()?, m["mark"].as_str()?)))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_review_is_the_json_the_command_line_prints() {
+    use endgame_xiangqi::review::{ReviewOptions, review_record};
+    use endgame_xiangqi::{Rules, Tablebases};
+    let state = Arc::new(AppState::new(xiangqi_limits()));
+    let (status, json) = common::request(&state, "POST", "/api/xiangqi/review", REVIEW_EXAMPLE).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!(review_marks(&json), [(13, "mistake"), (25, "blunder"), (26, "blunder")]);
+    // The library's JSON, the table directory left out of the messages.
+    let dir = xiangqi_limits().tb_dir.unwrap();
+    let tables = Tablebases::open(&dir, Rules::Standard);
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let reviewed =
+        review_record(&tables, REVIEW_EXAMPLE.as_bytes(), None, ReviewOptions::default(), &cancel).unwrap();
+    let mut expected = reviewed.to_json();
+    let message = expected["summary"]["missing"][0]["message"].as_str().unwrap().to_string();
+    let relative = message.replace(&format!("{}/", dir.display()), "");
+    assert!(relative.contains("(no xiangqi/standard/KNvKAB.wdl)"), "{relative}");
+    expected["summary"]["missing"][0]["message"] = relative.into();
+    assert_eq!(json, expected);
+    // Every rule set, another N, another game.
+    let uri = "/api/xiangqi/review?rules=check-and-chase&mistake_plies=13&game=1";
+    let (status, json) = common::request(&state, "POST", uri, REVIEW_EXAMPLE).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!((json["rules"].as_str(), json["mistake_plies"].as_u64()), (Some("check-and-chase"), Some(13)));
+    assert_eq!(review_marks(&json), [(25, "blunder"), (26, "blunder")]);
+}
+
+#[tokio::test]
+async fn a_bad_record_gets_400_naming_the_game_and_the_move() {
+    let state = Arc::new(AppState::new(xiangqi_limits()));
+    let (status, json) =
+        common::request(&state, "POST", "/api/xiangqi/review", "1. h2e2 h9g7 2. e2e9 *\n").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error(&json).starts_with("game 1, move 2. (Red, ply 3, line 1) \"e2e9\": "), "{json}");
+    let (status, json) = common::request(&state, "POST", "/api/xiangqi/review?game=2", REVIEW_EXAMPLE).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(error(&json), "game 2: the record holds 1 game");
+    for (query, what) in [
+        ("game=0", "game"),
+        ("mistake_plies=0", "mistake_plies"),
+        ("rules=fide", "rules"),
+        ("depth=3", "depth"),
+    ] {
+        let uri = format!("/api/xiangqi/review?{query}");
+        let (status, json) = common::request(&state, "POST", &uri, REVIEW_EXAMPLE).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}");
+        assert!(error(&json).contains(what), "{query}: {json}");
+    }
+    // An XQF file (binary): read as the command line reads it.
+    let xqf = include_bytes!("../../xiangqi/tests/data/records/xqf10-example.xqf").to_vec();
+    let (status, json) = common::request(&state, "POST", "/api/xiangqi/review", xqf).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!(json["moves"].as_array().unwrap().len(), 16);
+    // Bytes that are no record (not UTF-8 either): the reader's message, not a crash.
+    let (status, json) =
+        common::request(&state, "POST", "/api/xiangqi/review", vec![0xffu8, 0xfe, 0x00, 0x80]).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{json}");
+    let (status, _) = common::request(&state, "POST", "/api/xiangqi/review", vec![b' '; MAX_BODY + 1]).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+}

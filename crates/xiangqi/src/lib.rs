@@ -34,7 +34,8 @@
 //!   materials and rule sets as users type them, with the command line's messages, shared by
 //!   the command line and the bindings), [`wxf`] (moves in WXF notation, `C2.5`, `H8+7`),
 //!   [`catalogue`] (named endgames), [`judge`] (the HDU 5897 contest format), [`record`]
-//!   (game records: PGN in ICCS, WXF or Chinese notation, and XQF, read and written).
+//!   (game records: PGN in ICCS, WXF or Chinese notation, and XQF, read and written),
+//!   [`review`] (a game's moves against perfect play: blunders, mistakes, the best moves).
 //!
 //! ```
 //! use endgame_xiangqi::{Position, Probe, Setup, hdu};
@@ -56,6 +57,7 @@ pub mod judge;
 pub mod probe;
 pub mod record;
 pub mod report;
+pub mod review;
 pub mod rules;
 pub mod store;
 pub mod tables;

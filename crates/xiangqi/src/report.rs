@@ -58,6 +58,15 @@ fn put_value(json: &mut Json, value: RuleValue) {
     }
 }
 
+/// `{"category", "dtm"}` of a value, and `rule` for a result by the rule: the value objects of
+/// the answers (`for_mover`, a review's `result`).
+#[must_use]
+pub fn value_json(value: RuleValue) -> Json {
+    let mut json = json!({});
+    put_value(&mut json, value);
+    json
+}
+
 /// `red` or `black`.
 #[must_use]
 pub const fn turn_name(color: Color) -> &'static str {
@@ -84,12 +93,10 @@ pub fn position_json(position: &Position, rules: crate::Rules, value: RuleValue)
 /// that plays it), and `category` and `dtm` of the position after it, for the opponent.
 #[must_use]
 pub fn move_json(m: &MoveValue) -> Json {
-    let mut for_mover = json!({});
-    put_value(&mut for_mover, m.value);
     let mut json = json!({
         "uci": m.mv.to_string(),
         "capture": m.capture.map(|p| p.role.name()),
-        "for_mover": for_mover,
+        "for_mover": value_json(m.value),
     });
     put_value(&mut json, m.after);
     json

@@ -2,10 +2,11 @@
 //!
 //! This module holds the subcommands (their doc comments are the help text), the options
 //! every subcommand shares and the dispatch; the rooms: [`probe`] (`solve`, `moves`, the
-//! demo), [`generate`] (`generate`, and the tables a position or a statistic needs first),
-//! [`stats`] (`stats`, `verify`: a material's table as a whole), [`files`] (`convert`,
-//! `manifest`, `verify-files`: the table files of a directory) and [`record`] (`record
-//! convert`: game records in PGN and XQF).
+//! demo), [`review`] (`review`: a game of a record against the tables), [`generate`]
+//! (`generate`, and the tables a position or a statistic needs first), [`stats`] (`stats`,
+//! `verify`: a material's table as a whole), [`files`] (`convert`, `manifest`,
+//! `verify-files`: the table files of a directory) and [`record`] (`record convert`: game
+//! records in PGN and XQF).
 
 // The arguments' doc comments are clap's help text, shown as written (`xiangqi/<rules>/`).
 #![allow(rustdoc::invalid_html_tags)]
@@ -14,6 +15,7 @@ mod files;
 mod generate;
 mod probe;
 mod record;
+mod review;
 mod stats;
 
 use std::io::Write;
@@ -28,6 +30,7 @@ use files::{ConvertArgs, DirArgs};
 use generate::GenerateArgs;
 use probe::PositionArgs;
 pub use probe::demo;
+use review::ReviewArgs;
 use stats::{StatsArgs, VerifyArgs};
 
 /// Xiangqi subcommands.
@@ -43,6 +46,14 @@ pub enum XiangqiCommand {
     ///
     /// Materials up to 4 men are solved on the fly; larger ones need `generate` first.
     Moves(PositionArgs),
+    /// Review a game of a record (PGN or XQF) against the tables: every move's result before
+    /// and after for the side that moved, blunders (a win or draw thrown away), mistakes (a win
+    /// kept but slower than the best by --mistake-plies or more), the best move, a summary.
+    ///
+    /// Moves are judged from the first position whose material the tables answer (files in
+    /// --dir, or up to 4 men solved in memory); --generate generates the missing tables that
+    /// fit first. Exit status 0 whatever the verdicts, 2 for a record that cannot be read.
+    Review(ReviewArgs),
     /// Generate table files for materials (and every smaller material captures lead to).
     ///
     /// Files go to --dir, else $ENDGAME_TB_DIR, else the user's data directory
@@ -103,6 +114,7 @@ pub fn run(command: &XiangqiCommand) -> Result<(), Failure> {
     match command {
         XiangqiCommand::Solve(args) => probe::solve(args, &mut out)?,
         XiangqiCommand::Moves(args) => probe::moves(args, &mut out)?,
+        XiangqiCommand::Review(args) => review::review(args, &mut out)?,
         XiangqiCommand::Generate(args) => generate::generate(args, &mut out)?,
         XiangqiCommand::Stats(args) => stats::stats(args, &mut out)?,
         XiangqiCommand::Verify(args) => stats::verify(args, &mut out)?,

@@ -42,7 +42,8 @@ fn probe_failure(e: ProbeError) -> Failure {
     }
 }
 
-fn describe(value: RuleValue) -> String {
+/// A value for people: `win in 3 plies`, `draw (endless play)`, `loss by the perpetual-check rule`.
+pub(super) fn describe(value: RuleValue) -> String {
     match value {
         RuleValue::Draw(None) => "draw (endless play)".to_string(),
         // `win by the perpetual-check rule`, `loss by the perpetual-chase rule`, mates.

@@ -9,6 +9,7 @@ mod hostile;
 mod marine;
 mod perpetual;
 mod record;
+mod review;
 mod serve;
 mod twixt;
 mod xiangqi;

@@ -6,7 +6,8 @@
 ProbeResult(category='win', dtm=3, rule=None)
 
 Materials of up to 4 men are solved in memory on first use; larger ones need their tables
-(``tb.generate("KRvKNN")`` or ``endgame xiangqi generate KRvKNN``). The other games:
+(``tb.generate("KRvKNN")`` or ``endgame xiangqi generate KRvKNN``). A game record (PGN or
+XQF) against the tables: ``endgame.review(text)`` (or ``tb.review(text)``). The other games:
 :mod:`endgame.twixt`, :mod:`endgame.cheesy`, :mod:`endgame.marine`.
 """
 
@@ -20,6 +21,7 @@ from ._endgame import (
     TableError,
     Tablebases,
     __version__,
+    review,
 )
 from . import cheesy, marine, twixt
 
@@ -35,5 +37,6 @@ __all__ = [
     "__version__",
     "cheesy",
     "marine",
+    "review",
     "twixt",
 ]

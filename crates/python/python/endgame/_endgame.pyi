@@ -113,6 +113,24 @@ class Tablebases:
         ``wins_by_rule``, ``losses_by_rule``, ``standard_draws``; when the material has files,
         ``wdl_bytes``, ``dtm_bytes``, ``wdl_bits_per_position``, ``dtm_bits_per_position``).
         Raises ``ValueError``, :class:`MissingTable`, :class:`TableError`."""
+    def review(
+        self,
+        record: Union[str, bytes],
+        game: int = 1,
+        mistake_plies: int = 10,
+    ) -> Dict[str, Any]:
+        """Game ``game`` (1 for the first) of ``record`` (PGN text in any notation, or the
+        bytes of a PGN file in any encoding or of an XQF file) reviewed against these tables,
+        as ``endgame xiangqi review --json`` prints it: ``moves`` (one per ply: ``ply``,
+        ``move``, ``turn``, ``uci``, ``wxf``, ``capture``, ``fen``, ``result``,
+        ``for_mover``, ``mark`` (``"blunder"``, ``"mistake"`` or ``None``), ``best``,
+        ``best_wxf``), ``final``, ``summary`` (``red``, ``black``, ``perfect_play``,
+        ``missing``, ``plies``), ``rules``, ``mistake_plies``, ``start_fen``, ``game``,
+        ``games``, ``tags``. A winning move that mates ``mistake_plies`` plies later than the
+        best (or more) is a mistake.
+
+        Raises ``ValueError`` (a record that cannot be read, naming the game and the move; no
+        such game), :class:`TableError`."""
     def generate(
         self,
         material: str,
@@ -131,3 +149,15 @@ class Tablebases:
 
         Raises ``ValueError`` (bad material), :class:`MissingTable` (beyond the tables),
         ``MemoryError``, ``OSError``."""
+
+def review(
+    record: Union[str, bytes],
+    game: int = 1,
+    rules: str = "standard",
+    dir: Union[str, os.PathLike[str], None] = None,
+    mistake_plies: int = 10,
+) -> Dict[str, Any]:
+    """Game ``game`` of ``record`` reviewed against the tables of ``rules`` in ``dir``
+    (``None``: the command line's default directory): :meth:`Tablebases.review` on new
+    tables (keep a :class:`Tablebases` to review many games with one cache). Raises as
+    :meth:`Tablebases.review`, and ``ValueError`` for unknown rules."""

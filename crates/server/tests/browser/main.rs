@@ -11,8 +11,9 @@
 //! The rooms: [`page`] (the harness: the server and the browser as one page under test),
 //! [`webdriver`] (the browser), and the checks by tab: [`xiangqi`] (a position's analysis),
 //! [`xiangqi_game`] (a game: history, record, playing), [`generate`] (generation on demand,
-//! the masters' endgames, and its timing), [`twixt`], [`cheesy`], [`marine`], [`units`] (the
-//! page's numbers are the server's), and [`whole_page`] (the icon, Chinese, phone widths).
+//! the masters' endgames, and its timing), [`review`] (a game record reviewed), [`twixt`],
+//! [`cheesy`], [`marine`], [`units`] (the page's numbers are the server's), and [`whole_page`]
+//! (the icon, Chinese, phone widths).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -22,6 +23,7 @@ mod webdriver;
 mod cheesy;
 mod generate;
 mod marine;
+mod review;
 mod twixt;
 mod units;
 mod whole_page;
@@ -54,7 +56,7 @@ fn the_explorer_as_a_player_sees_it() {
     let dir = common::fresh_dir("browser-no-tables");
     let server = start_server(dir.clone(), Some(budget()));
     let page = Page::new(Browser::start(), server);
-    let checks: [Check; 22] = [
+    let checks: [Check; 25] = [
         ("xiangqi_moves_are_the_apis", xiangqi::xiangqi_moves_are_the_apis),
         ("pieces_and_river_are_drawn_by_the_page", xiangqi::pieces_and_river_are_drawn_by_the_page),
         ("best_move_arrow_and_distance_colours", xiangqi::best_move_arrow_and_distance_colours),
@@ -75,6 +77,12 @@ fn the_explorer_as_a_player_sees_it() {
         ("generate_on_demand", generate::generate_on_demand),
         ("masters_endgames_say_how_long_first", generate::masters_endgames_say_how_long_first),
         ("units_are_the_servers", units::units_are_the_servers),
+        ("review_marks_the_examples_mistakes", review::review_marks_the_examples_mistakes),
+        (
+            "review_reads_dropped_files_and_refuses_bad_records",
+            review::review_reads_dropped_files_and_refuses_bad_records,
+        ),
+        ("review_in_chinese_and_generation", review::review_in_chinese_and_generation),
         ("chinese_interface", whole_page::chinese_interface),
         ("phone_layout", whole_page::phone_layout),
     ];

@@ -109,7 +109,7 @@ fn machine_has_chinese_fonts() -> bool {
 /// text) with the page's font, "Endgame Sans SC" (`assets/chinese.otf`), as the DevTools
 /// protocol reports the fonts it used; on a machine with Chinese fonts of its own, that every
 /// one was drawn with a Chinese font.
-fn drawn_with_the_pages_font(page: &Page, selector: &str) {
+pub(crate) fn drawn_with_the_pages_font(page: &Page, selector: &str) {
     let text = page
         .script(
             "const e = document.querySelector(arguments[0]);              return [...e.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent).join('');",
@@ -156,7 +156,7 @@ pub(crate) fn assert_fits(page: &Page, width: u32, what: &str) {
     );
     assert!(layout["scroll"].as_u64().unwrap() <= u64::from(width), "{what}: {layout}");
     let tabs = layout["tabs"].as_array().unwrap();
-    assert_eq!(tabs.len(), 4);
+    assert_eq!(tabs.len(), 5);
     for (i, tab) in tabs.iter().enumerate() {
         let (left, right, top, height) = (
             tab[0].as_i64().unwrap(),
@@ -217,8 +217,12 @@ pub(crate) fn phone_layout(page: &Page) {
         let breaks = page.js("return [...document.querySelectorAll('#xq-line span[data-ply]')].filter(s => s.getClientRects().length !== 1).length;");
         assert_eq!(breaks, json!(0));
         page.shot(&format!("phone-xiangqi-{lang}.png"));
-        for (tab, ready) in [("twixt", "#twixt-svg"), ("cheesy", "#cheesy-grid"), ("marine", "#marine-grid")]
-        {
+        for (tab, ready) in [
+            ("review", "#rv-input"),
+            ("twixt", "#twixt-svg"),
+            ("cheesy", "#cheesy-grid"),
+            ("marine", "#marine-grid"),
+        ] {
             page.click(&format!("nav a[data-tab='{tab}']"));
             page.wait_for(
                 &format!("the {tab} page"),

@@ -18,6 +18,7 @@ mod oracle;
 mod perpetual;
 mod records;
 mod records_xqf;
+mod review;
 mod spec;
 mod standard;
 mod store;
