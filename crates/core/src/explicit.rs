@@ -64,6 +64,29 @@ impl ExplicitGame {
         self
     }
 
+    /// Makes every position of `values` terminal with its value, as
+    /// [`ExplicitGame::with_terminal`] does for one, with one rebuild of the un-moves for all
+    /// (large random games in tests).
+    #[must_use]
+    pub fn with_terminals(mut self, values: impl IntoIterator<Item = (usize, Value)>) -> Self {
+        for (pos, value) in values {
+            self.terminal[pos] = Some(value);
+        }
+        self.rebuild_unmoves();
+        self
+    }
+
+    /// Makes every position of `positions` a hole, as [`ExplicitGame::with_hole`] does for one,
+    /// with one rebuild of the un-moves for all.
+    #[must_use]
+    pub fn with_holes(mut self, positions: impl IntoIterator<Item = usize>) -> Self {
+        for pos in positions {
+            self.holes[pos] = true;
+        }
+        self.rebuild_unmoves();
+        self
+    }
+
     /// Adds a move from `pos` out of the index, to a position of known value.
     #[must_use]
     pub fn with_known_move(mut self, pos: usize, value: Value) -> Self {

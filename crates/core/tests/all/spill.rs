@@ -51,19 +51,21 @@ fn random_game(n: usize, seed: u64) -> ExplicitGame {
         let d = if next(8) == 0 { 55 + next(20) } else { next(12) };
         extra.push((next(10) == 0, value(d, next(4)), next(3) as usize, value(next(80), next(4))));
     }
-    let mut game = ExplicitGame::new(edges);
+    // Holes and terminal positions in one rebuild each (one at a time is quadratic).
+    let mut game = ExplicitGame::new(edges).with_holes((0..n).filter(|&p| holes[p]));
+    let mut terminals = Vec::new();
     for (p, (terminal, t, known, k)) in extra.into_iter().enumerate() {
         if holes[p] {
-            game = game.with_hole(p);
+            continue;
         } else if terminal {
-            game = game.with_terminal(p, t);
+            terminals.push((p, t));
         } else {
             for _ in 0..known {
                 game = game.with_known_move(p, k);
             }
         }
     }
-    game
+    game.with_terminals(terminals)
 }
 
 proptest! {
