@@ -144,13 +144,13 @@ impl std::fmt::Display for TooManyStates {
         write!(
             f,
             "the search stored {} states in {} without an answer (the limit is {})",
-            self.stats.states,
+            crate::units::count(self.stats.states),
             if self.stats.layers == 1 {
                 "1 layer".to_string()
             } else {
                 format!("{} layers", self.stats.layers)
             },
-            self.max_states
+            crate::units::count(self.max_states)
         )
     }
 }
@@ -171,7 +171,7 @@ impl std::fmt::Display for Stopped {
         match self {
             Stopped::TooManyStates(e) => e.fmt(f),
             Stopped::Cancelled(stats) => {
-                write!(f, "the search was stopped after storing {} states", stats.states)
+                write!(f, "the search was stopped after storing {} states", crate::units::count(stats.states))
             }
         }
     }

@@ -1,5 +1,6 @@
 //! A solution written for people: the answer, then every round of the plan with its board.
 
+use endgame_core::units::count;
 use std::fmt::{self, Write};
 
 use crate::setup::Battle;
@@ -15,7 +16,9 @@ impl Battle {
     pub fn write_solution(&self, solution: &Solution, out: &mut dyn Write) -> fmt::Result {
         let searched = format!(
             "{} rounds allowed, {} states kept, {} expanded",
-            solution.limit, solution.stats.states, solution.stats.expanded
+            solution.limit,
+            count(solution.stats.states),
+            count(solution.stats.expanded)
         );
         let Some(plan) = &solution.plan else {
             let limit = solution.limit;
@@ -23,8 +26,8 @@ impl Battle {
                 out,
                 "LOSE: the marine cannot win within {limit} round{} ({} states kept, {} expanded)",
                 if limit == 1 { "" } else { "s" },
-                solution.stats.states,
-                solution.stats.expanded
+                count(solution.stats.states),
+                count(solution.stats.expanded)
             );
         };
         let n = plan.len();

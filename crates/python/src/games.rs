@@ -122,8 +122,8 @@ fn solve_marine<'py>(
     let max_states = max_states.unwrap_or_else(endgame_marine::default_max_states);
     let solution = py.detach(|| parsed.solve_within(rounds, Pruning::ALL, max_states)).map_err(|e| {
         SearchLimit::new_err(format!(
-            "{e}, up to {} MB; max_states sets the limit, fewer rounds or hit points make the search smaller",
-            e.stats.states * endgame_marine::BYTES_PER_STATE / 1_000_000
+            "{e}, up to {}; max_states sets the limit, fewer rounds or hit points make the search smaller",
+            endgame_core::units::bytes(e.stats.states * endgame_marine::BYTES_PER_STATE)
         ))
     })?;
     crate::json(py, &endgame_marine::report::to_json(&parsed, &solution))
