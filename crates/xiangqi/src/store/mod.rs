@@ -60,6 +60,7 @@
 pub mod captures;
 mod lookup;
 mod read_write;
+mod side_stats;
 
 pub mod convert;
 pub mod cost;
