@@ -183,17 +183,18 @@ impl Tablebases {
             .collect()
     }
 
-    /// The files of the tables the captures of `material` read a block at a time (those not
-    /// [`held_whole`]), opened, each with the material its index numbers (a file in its colour
-    /// twin's order holds the twin's table in the twin's index).
+    /// The files of the tables the captures of `material` read a block at a time, all but
+    /// those `held` says are held (by the material whose file answers), opened, each with the
+    /// material its index numbers (a file in its colour twin's order holds the twin's table in
+    /// the twin's index).
     pub(super) fn capture_block_files(
         &self,
         material: Material,
+        held: impl Fn(Material) -> bool,
     ) -> Result<Vec<(Material, CaptureFile)>, GenerateError> {
-        let whole = if self.blocks_only { Vec::new() } else { held_whole(material) };
         let mut files = Vec::new();
         for file in Tablebases::reads(material, |m| self.file_material(m)) {
-            if whole.contains(&file.canonical()) {
+            if held(file) {
                 continue;
             }
             let opened = self.open_files(file, self.rules, &self.dir)?;

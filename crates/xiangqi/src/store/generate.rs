@@ -384,7 +384,8 @@ impl Tablebases {
             let Loaded::Plain(mut held) = loaded else { unreachable!("no ban under these rules") };
             files.push((file, Captured::Whole(held.remove(file).expect("just read"))));
         }
-        for (indexed, file) in self.capture_block_files(material)? {
+        let whole = self.held_whole_files(material);
+        for (indexed, file) in self.capture_block_files(material, |m| whole.contains(&m))? {
             files.push((indexed, Captured::Blocks(file)));
         }
         Ok(files)

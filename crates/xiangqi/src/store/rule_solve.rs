@@ -62,9 +62,10 @@ impl Tablebases {
 
     /// Solves `material` under this store's rule set (`perpetual-check` or `check-and-chase`):
     /// from the `standard` file in the sibling directory when there is one, else solving
-    /// under `standard` rules first with `solver`; `held` must hold the smaller tables
-    /// [`Tablebases::held_whole_files`] names (or their colour twins), the others are read from
-    /// their files a block at a time. `step` hears each step's name. The solution is checked
+    /// under `standard` rules first with `solver`. The smaller tables its captures lead to are
+    /// read from `held` when it holds them (or their colour twins): a generation holds there
+    /// those [`held_whole`](super::cost::held_whole) names; the others are read from their files a block at a time.
+    /// `step` hears each step's name. The solution is checked
     /// against its certificate. Returns it with what was read from the files read a block at
     /// a time.
     ///
@@ -79,7 +80,7 @@ impl Tablebases {
         step: &dyn Fn(&'static str),
     ) -> Result<(RuleSolution, CaptureReads), GenerateError> {
         let failed = |error| GenerateError::Solve { material, error };
-        let files = self.capture_block_files(material)?;
+        let files = self.capture_block_files(material, |m| held.answering(m).is_some())?;
         let symmetric = self.rules.colour_symmetric();
         let answering = |smaller: Material| -> RuleAnswering<'_> {
             files.iter().find_map(|(indexed, file)| {
