@@ -466,8 +466,8 @@ impl Tablebases {
         let dtm_path = self.dtm_path(material);
         let paths = TablePaths { wdl: &path, dtm: &dtm_path };
         // The captures read the smaller tables' files a block at a time ([`CaptureFile`]), but
-        // those [`held_whole`](super::cost::held_whole): under a ban they are read into `loaded` here (under `standard`
-        // and `hdu` by the solve).
+        // those `held_whole` names: under a ban they are read into `loaded` here (under
+        // `standard` and `hdu` by the solve).
         let whole =
             if matches!(loaded, Loaded::Rule(_)) { self.held_whole_files(material) } else { Vec::new() };
         for file in whole {

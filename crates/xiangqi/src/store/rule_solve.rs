@@ -64,10 +64,9 @@ impl Tablebases {
     /// from the `standard` file in the sibling directory when there is one, else solving
     /// under `standard` rules first with `solver`. The smaller tables its captures lead to are
     /// read from `held` when it holds them (or their colour twins): a generation holds there
-    /// those [`held_whole`](super::cost::held_whole) names; the others are read from their files a block at a time.
-    /// `step` hears each step's name. The solution is checked
-    /// against its certificate. Returns it with what was read from the files read a block at
-    /// a time.
+    /// those [`held_whole`](super::cost::held_whole) names; the others are read from their
+    /// files a block at a time. `step` hears each step's name. The solution is checked against
+    /// its certificate. Returns it with what was read from the files read a block at a time.
     ///
     /// # Errors
     /// When a smaller table's file cannot be opened or read, memory is short, the solver
