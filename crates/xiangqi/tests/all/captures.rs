@@ -16,6 +16,7 @@ use crate::common::{material, temp_dir};
 fn same_values_as_in_memory(rules: Rules, names: &[&str]) {
     let dir = temp_dir("captures", rules.name());
     let store = Tablebases::open(&dir, rules);
+    let blocks = Tablebases::open(&dir, rules).with_captures_by_blocks_only();
     let mut memory = MemoryTables::new(rules);
     let solver = Retrograde::new().compact(true);
     let solver_spilling = Retrograde::new().compact(true).spill_above(0).scratch_dir(&dir);
@@ -26,6 +27,8 @@ fn same_values_as_in_memory(rules: Rules, names: &[&str]) {
         let from_files = store.solve_from_files(m, &solver).unwrap();
         // The solver's lists through a scratch file, as in the solves of 64 M indices or more.
         let spilled = store.solve_from_files(m, &solver_spilling).unwrap();
+        // Every smaller table read a block at a time (the small ones are else held whole).
+        let by_blocks = blocks.solve_from_files(m, &solver).unwrap();
         let held = memory.table(m).unwrap();
         assert_eq!(from_files.index().len(), held.index().len());
         for i in 0..held.index().len() {
@@ -35,6 +38,11 @@ fn same_values_as_in_memory(rules: Rules, names: &[&str]) {
                 "{name} under {rules}, index {i}"
             );
             assert_eq!(spilled.solution().value(i), held.solution().value(i), "{name} spilled, index {i}");
+            assert_eq!(
+                by_blocks.solution().value(i),
+                held.solution().value(i),
+                "{name} by blocks, index {i}"
+            );
         }
         // The captures lead into several tables: the comparison reads more than one.
         assert!(m.after_captures().len() >= 2, "{name}");

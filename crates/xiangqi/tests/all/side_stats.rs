@@ -71,7 +71,8 @@ fn check(tables: &Tablebases, materials: &[&str]) {
 }
 
 /// From files in their own order and in their colour twin's (`KRvKN` under the best
-/// compression), a colour twin answered from its twin's files, and solved in memory (no file).
+/// compression), a colour twin answered from its twin's files, solved in memory (no file),
+/// and under `hdu`.
 #[test]
 fn each_side_to_move_is_counted_as_its_positions_one_by_one() {
     let dir = temp_dir("side-stats", "standard");
@@ -85,6 +86,10 @@ fn each_side_to_move_is_counted_as_its_positions_one_by_one() {
     let memory = Tablebases::open(dir.join("none"), Rules::Standard);
     check(&memory, &["KRvKA", "KAvKR", "KCvK"]);
     assert!(!memory.path(material("KRvKA")).exists());
+    // Under `hdu` the files also value positions that are not legal: not counted.
+    let hdu = Tablebases::open(dir.join("hdu"), Rules::Hdu);
+    hdu.generate(&[material("KNvKA")], &|_| {}).unwrap();
+    check(&hdu, &["KNvKA", "KAvKN"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
