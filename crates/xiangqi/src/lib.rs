@@ -83,4 +83,4 @@ pub use tables::index::{ColourFlip, MaterialIndex};
 pub use tables::memory_tables::{MemoryTables, Table};
 pub use tables::perpetual::{PerpetualStats, PerpetualTablebase};
 pub use tables::solve::{hdu, kvkn};
-pub use tables::stats::Stats;
+pub use tables::stats::{SideStats, Stats, StatsBySide};

@@ -168,6 +168,27 @@ pub fn stats_json(material: crate::Material, rules: crate::Rules, s: &crate::Sta
     json
 }
 
+/// The counts for each side to move added to a [`stats_json`] report `report`: the objects
+/// `red_to_move` and `black_to_move`, each with `positions`, `wins`, `draws`, `losses`,
+/// `longest_win_plies` (under `perpetual-check` and `check-and-chase` also `wins_by_rule` and
+/// `losses_by_rule`; `wins` and `losses` are then by mate).
+pub fn add_stats_by_side(report: &mut Json, rules: crate::Rules, sides: &crate::StatsBySide) {
+    for (name, s) in [("red_to_move", &sides.red), ("black_to_move", &sides.black)] {
+        let mut side = json!({
+            "positions": s.positions,
+            "wins": s.wins,
+            "draws": s.draws,
+            "losses": s.losses,
+            "longest_win_plies": s.longest_win_plies,
+        });
+        if rules.has_bans() {
+            side["wins_by_rule"] = json!(s.wins_by_rule);
+            side["losses_by_rule"] = json!(s.losses_by_rule);
+        }
+        report[name] = side;
+    }
+}
+
 /// [`stats_json`] of `material` in `tables`, with the sizes of the files that answer for it
 /// (its own, or its colour twin's) when there are files: `wdl_bytes`, `dtm_bytes`, and their
 /// bits per legal position (`wdl_bits_per_position`, `dtm_bits_per_position`): what

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use endgame_xiangqi::{Probe, Rules, report};
+use endgame_xiangqi::{Probe, ProbeError, Rules, SideStats, StatsBySide, report};
 
 use super::generate::run_generation;
 use super::{TableArgs, parse_material, tables};
@@ -19,7 +19,8 @@ pub struct StatsArgs {
     #[command(flatten)]
     tables: TableArgs,
     /// Print JSON: positions, wins, losses, draws, longest_red_win_plies, longest_black_win_plies
-    /// (under perpetual-check also wins_by_rule, losses_by_rule, standard_draws).
+    /// (under perpetual-check also wins_by_rule, losses_by_rule, standard_draws), the files'
+    /// sizes, and red_to_move and black_to_move: the counts of each side to move.
     #[arg(long)]
     json: bool,
 }
@@ -50,13 +51,16 @@ pub(super) fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure
     if !tables.has_file(material) {
         run_generation(&tables, &[material])?;
     }
-    let s = tables.stats(material).map_err(|e| {
+    let failure = |e: ProbeError| {
         if e.is_table_failure() {
             Failure::Other(anyhow::anyhow!("stats: {e}"))
         } else {
             Failure::input(format!("stats: {e}"))
         }
-    })?;
+    };
+    let s = tables.stats(material).map_err(failure)?;
+    // Counted from the values (every block of the WDL file read once): no header holds them.
+    let sides = tables.stats_by_side(material).map_err(failure)?;
     // The sizes of the files that answer for the material (its own or its twin's), per legal
     // position.
     let size = |path: PathBuf| std::fs::metadata(path).ok().map(|m| m.len());
@@ -67,7 +71,9 @@ pub(super) fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure
     };
     if args.json {
         // The same fields as the Python module's `stats`.
-        writeln!(out, "{}", report::stats_with_files_json(&tables, material, &s))?;
+        let mut json = report::stats_with_files_json(&tables, material, &s);
+        report::add_stats_by_side(&mut json, rules, &sides);
+        writeln!(out, "{json}")?;
         return Ok(());
     }
     writeln!(out, "{material} under {rules} rules, legal positions with either side to move:")?;
@@ -89,6 +95,7 @@ pub(super) fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure
     }
     writeln!(out, "  longest win of Red to move:   {} plies", s.longest_red_win_plies)?;
     writeln!(out, "  longest win of Black to move: {} plies", s.longest_black_win_plies)?;
+    write_sides(out, rules, &sides)?;
     if let Some((wdl, dtm)) = sizes {
         writeln!(
             out,
@@ -97,6 +104,37 @@ pub(super) fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure
             bits(dtm)
         )?;
     }
+    Ok(())
+}
+
+/// The counts of each side to move, a line each under a line of headings (the columns of the
+/// results by the rule under the bans).
+fn write_sides(out: &mut dyn Write, rules: Rules, sides: &StatsBySide) -> std::io::Result<()> {
+    let bans = rules.has_bans();
+    let mut headings = vec!["positions", "wins", "draws", "losses"];
+    if bans {
+        headings.extend(["wins by rule", "losses by rule"]);
+    }
+    let cells = |s: &SideStats| {
+        let mut cells = vec![s.positions, s.wins, s.draws, s.losses];
+        if bans {
+            cells.extend([s.wins_by_rule, s.losses_by_rule]);
+        }
+        cells.into_iter().map(|n| n.to_string()).collect::<Vec<_>>()
+    };
+    let (red, black) = (cells(&sides.red), cells(&sides.black));
+    let width = |k: usize| headings[k].len().max(red[k].len()).max(black[k].len());
+    let row = |first: &str, cells: &[String], last: &str| {
+        let mut line = format!("  {first:<15}");
+        for (k, c) in cells.iter().enumerate() {
+            line.push_str(&format!("  {c:>w$}", w = width(k)));
+        }
+        format!("{line}  {last}")
+    };
+    let headings: Vec<String> = headings.iter().map(|h| (*h).to_string()).collect();
+    writeln!(out, "{}", row("by side to move", &headings, "longest win").trim_end())?;
+    writeln!(out, "{}", row("Red to move", &red, &format!("{} plies", sides.red.longest_win_plies)))?;
+    writeln!(out, "{}", row("Black to move", &black, &format!("{} plies", sides.black.longest_win_plies)))?;
     Ok(())
 }
 

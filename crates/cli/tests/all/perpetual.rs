@@ -39,6 +39,11 @@ fn generate_stats_solve_and_moves_from_files() {
     assert_eq!(v["rules"], "perpetual-check");
     assert_eq!((v["wins_by_rule"].as_u64(), v["losses_by_rule"].as_u64()), (Some(624), Some(2570)));
     assert_eq!((v["draws"].as_u64(), v["standard_draws"].as_u64()), (Some(1218), Some(4412)));
+    // Each side to move: the two add up to the figures of both.
+    for key in ["positions", "wins", "losses", "draws", "wins_by_rule", "losses_by_rule"] {
+        let (red, black) = (&v["red_to_move"][key], &v["black_to_move"][key]);
+        assert_eq!(red.as_u64().unwrap() + black.as_u64().unwrap(), v[key].as_u64().unwrap(), "{key}");
+    }
     let standard = json(endgame().args(["xiangqi", "stats", "KRvKN", "--json", "--dir"]).arg(&dir));
     assert_eq!(standard["draws"], 4412);
     assert!(standard.get("wins_by_rule").is_none());
@@ -47,7 +52,8 @@ fn generate_stats_solve_and_moves_from_files() {
     }
     let text = stdout(&mut rule("stats", &dir, &["KRvKN"]));
     assert!(
-        text.contains("standard draws: 4412: 624 became wins, 2570 losses by the rule, 1218 stayed drawn"),
+        text.contains("standard draws: 4412: 624 became wins, 2570 losses by the rule, 1218 stayed drawn")
+            && text.contains("wins by rule  losses by rule  longest win"),
         "{text}"
     );
 

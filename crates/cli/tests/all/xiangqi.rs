@@ -98,6 +98,15 @@ fn stats_json_matches_the_published_figures() {
     assert_eq!(v["draws"], 732);
     assert_eq!(v["longest_red_win_plies"], 9);
     assert_eq!(v["longest_black_win_plies"], 0);
+    // Each side to move: the two add up to the figures above.
+    for key in ["positions", "wins", "losses", "draws"] {
+        let (red, black) = (&v["red_to_move"][key], &v["black_to_move"][key]);
+        assert_eq!(red.as_u64().unwrap() + black.as_u64().unwrap(), v[key].as_u64().unwrap(), "{key}");
+    }
+    assert_eq!(v["red_to_move"]["longest_win_plies"], 9);
+    assert_eq!(v["black_to_move"]["longest_win_plies"], 0);
+    // Black (the lone Advisor) never wins with Red's Chariot on the board.
+    assert_eq!(v["black_to_move"]["wins"], 0);
     for m in ["KRvKA", "KAvK"] {
         for extension in ["wdl", "dtm"] {
             assert!(dir.join(format!("xiangqi/standard/{m}.{extension}")).exists(), "{m}.{extension}");

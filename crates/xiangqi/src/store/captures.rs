@@ -8,15 +8,46 @@
 //! so the positions of a chunk of the first pass capture into a few consecutive blocks of each
 //! smaller table. Each thread keeps its last [`BLOCKS_PER_THREAD`] WDL blocks of a table (and
 //! the DTM blocks of them it needed) without a lock shared with another thread.
+//!
+//! Under `perpetual-check` and `check-and-chase` the same reader reads the rule's files
+//! ([`RuleCaptureTable`]): the `standard` value of a position is its value under the rule
+//! with the results by the rule read as draws ([`RuleValue::plain`]).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use endgame_core::Value;
 use endgame_core::table::{Block, TableError, TableFiles};
+use endgame_core::{RuleValue, Value};
 
+use super::Tablebases;
+use super::cost::held_whole;
+use super::generate::GenerateError;
+use super::source::in_twin_order;
+use crate::rules::material::Material;
 use crate::tables::index::MaterialIndex;
 use crate::tables::material_game::CaptureTable;
+use crate::tables::perpetual::RuleCaptureTable;
+
+/// What the captures of a solve read from the files read a block at a time: for
+/// measurements of the cache ([`CaptureFile::reads`], [`CaptureFile::loads`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CaptureReads {
+    /// Values read.
+    pub values: u64,
+    /// Blocks read and decompressed (WDL and DTM).
+    pub blocks: u64,
+}
+
+impl CaptureReads {
+    /// The reads of `files`, added up.
+    #[must_use]
+    pub fn of<'a>(files: impl IntoIterator<Item = &'a CaptureFile>) -> CaptureReads {
+        files.into_iter().fold(CaptureReads::default(), |sum, f| CaptureReads {
+            values: sum.values + f.reads(),
+            blocks: sum.blocks + f.loads(),
+        })
+    }
+}
 
 /// WDL blocks (with their DTM blocks) each thread keeps of one table.
 pub const BLOCKS_PER_THREAD: usize = 8;
@@ -38,8 +69,8 @@ pub struct CaptureFile {
     index: MaterialIndex,
     files: TableFiles,
     /// Per thread of the pool (and one more for any other thread): its cached blocks, most
-    /// recently used last.
-    slots: Vec<Mutex<Vec<Cached>>>,
+    /// recently used last, and how many values it read.
+    slots: Vec<Mutex<(Vec<Cached>, u64)>>,
     error: Mutex<Option<TableError>>,
     /// Blocks read and decompressed (WDL and DTM).
     loads: AtomicU64,
@@ -49,7 +80,7 @@ impl CaptureFile {
     /// The table in `files`, whose positions `index` numbers (the files' own order).
     #[must_use]
     pub fn new(index: MaterialIndex, files: TableFiles) -> CaptureFile {
-        let slots = (0..=rayon::current_num_threads()).map(|_| Mutex::new(Vec::new())).collect();
+        let slots = (0..=rayon::current_num_threads()).map(|_| Mutex::new((Vec::new(), 0))).collect();
         CaptureFile { index, files, slots, error: Mutex::new(None), loads: AtomicU64::new(0) }
     }
 
@@ -64,18 +95,27 @@ impl CaptureFile {
         self.loads.load(Ordering::Relaxed)
     }
 
-    fn failed(&self, error: TableError) -> Value {
-        let mut kept = self.error.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        kept.get_or_insert(error);
-        Value::Draw(None)
+    /// Values read so far, for measurements (with [`CaptureFile::loads`], the cache's hit
+    /// rate).
+    #[must_use]
+    pub fn reads(&self) -> u64 {
+        self.slots.iter().map(|s| s.lock().unwrap_or_else(std::sync::PoisonError::into_inner).1).sum()
     }
 
-    fn read(&self, i: usize) -> Result<Value, TableError> {
+    fn failed(&self, error: TableError) -> RuleValue {
+        let mut kept = self.error.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        kept.get_or_insert(error);
+        RuleValue::Draw(None)
+    }
+
+    fn read(&self, i: usize) -> Result<RuleValue, TableError> {
         let (wdl, dtm) = (&self.files.wdl, &self.files.dtm);
         let (b, at) = wdl.locate(i);
         let slot =
             rayon::current_thread_index().map_or(self.slots.len() - 1, |t| t.min(self.slots.len() - 1));
-        let mut cached = self.slots[slot].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut guard = self.slots[slot].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (cached, reads) = &mut *guard;
+        *reads += 1;
         let k = match cached.iter().rposition(|c| c.block == b) {
             Some(k) => k,
             None => {
@@ -112,7 +152,7 @@ impl CaptureFile {
         } else {
             0
         };
-        Ok(dtm.value(category, symbol)?.plain())
+        dtm.value(category, symbol)
     }
 }
 
@@ -122,6 +162,45 @@ impl CaptureTable for CaptureFile {
     }
 
     fn value(&self, i: usize) -> Value {
+        self.read(i).unwrap_or_else(|e| self.failed(e)).plain()
+    }
+}
+
+impl RuleCaptureTable for CaptureFile {
+    fn rule_value(&self, i: usize) -> RuleValue {
         self.read(i).unwrap_or_else(|e| self.failed(e))
+    }
+}
+
+impl Tablebases {
+    /// The files of the tables the captures of `material` read that are held whole
+    /// ([`held_whole`]), by the material each answers for.
+    pub(super) fn held_whole_files(&self, material: Material) -> Vec<Material> {
+        let whole = if self.blocks_only { Vec::new() } else { held_whole(material) };
+        Tablebases::reads(material, |m| self.file_material(m))
+            .into_iter()
+            .filter(|file| whole.contains(&file.canonical()))
+            .collect()
+    }
+
+    /// The files of the tables the captures of `material` read a block at a time, all but
+    /// those `held` says are held (by the material whose file answers), opened, each with the
+    /// material its index numbers (a file in its colour twin's order holds the twin's table in
+    /// the twin's index).
+    pub(super) fn capture_block_files(
+        &self,
+        material: Material,
+        held: impl Fn(Material) -> bool,
+    ) -> Result<Vec<(Material, CaptureFile)>, GenerateError> {
+        let mut files = Vec::new();
+        for file in Tablebases::reads(material, |m| self.file_material(m)) {
+            if held(file) {
+                continue;
+            }
+            let opened = self.open_files(file, self.rules, &self.dir)?;
+            let indexed = if in_twin_order(&opened.wdl) { file.colour_twin() } else { file };
+            files.push((indexed, CaptureFile::new(MaterialIndex::new(indexed), opened)));
+        }
+        Ok(files)
     }
 }

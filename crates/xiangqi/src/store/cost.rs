@@ -47,25 +47,33 @@ pub fn process_bytes() -> u64 {
 /// the decompressed blocks while it is read (2-byte cells for tables with 2- or 4-byte codes).
 pub(super) const BYTES_PER_LOADED_INDEX: u64 = 2;
 
-/// Bytes the captures of a solve of `material` under `standard` or `hdu` rules read their
-/// tables through ([`CaptureFile`]): for each table, [`BLOCKS_PER_THREAD`] decompressed WDL
-/// blocks per thread of the pool and one more, each with its DTM blocks (at most 4 bits and
-/// 4 bytes per position: the widest codes), and no more than the table's positions take so.
+/// Bytes the captures of a solve of `material` read their tables through ([`CaptureFile`],
+/// under every rule set): for each table, [`BLOCKS_PER_THREAD`] decompressed WDL blocks per
+/// thread of the pool and one more, each with its DTM blocks (at most 4 bits and 4 bytes per
+/// position: the widest codes), and no more than the table's positions take so.
 ///
 /// [`CaptureFile`]: super::captures::CaptureFile
 /// The tables held whole, at 2 bytes per index, are
 /// [`held_whole`]'s.
 #[must_use]
 pub fn capture_bytes(material: Material) -> u64 {
+    held_whole(material)
+        .into_iter()
+        .map(|m| indices(m).saturating_mul(BYTES_PER_LOADED_INDEX))
+        .fold(capture_block_bytes(material), u64::saturating_add)
+}
+
+/// The part of [`capture_bytes`] that the tables read a block at a time take (those not
+/// [`held_whole`]).
+#[must_use]
+pub fn capture_block_bytes(material: Material) -> u64 {
     const BLOCK_BYTES: u64 = WDL_BLOCK as u64 / 2 + 4 * WDL_BLOCK as u64 + 4096;
     let slots = (rayon::current_num_threads() as u64 + 1) * BLOCKS_PER_THREAD as u64;
     let whole = held_whole(material);
     Tablebases::reads(material, |m| m.canonical())
         .into_iter()
+        .filter(|m| !whole.contains(m))
         .map(|m| {
-            if whole.contains(&m) {
-                return indices(m).saturating_mul(BYTES_PER_LOADED_INDEX);
-            }
             let all = indices(m).saturating_mul(9).div_ceil(2).saturating_add(4096);
             slots.saturating_mul(BLOCK_BYTES.min(all))
         })
@@ -77,7 +85,7 @@ pub fn capture_bytes(material: Material) -> u64 {
 pub const HELD_WHOLE_INDICES: u64 = 1 << 28;
 
 /// The tables (as players write their materials, [`Material::canonical`]) that the captures
-/// of a solve of `material` under `standard` or `hdu` rules hold whole instead of reading
+/// of a solve of `material` (under every rule set) hold whole instead of reading
 /// them a block at a time: those a capture reads seen from the other side (a colour twin's
 /// file: its index is in another order, a chunk of the solve would read blocks all over it),
 /// and the smallest others while together they have at most a sixteenth of `material`'s
@@ -242,24 +250,26 @@ impl Tablebases {
     }
 
     /// Bytes a solve of `material` under a ban needs besides the rule's own structures: its
-    /// cells and the solver's lists, the tables captures lead into that `loaded` says are not
-    /// in memory yet, held whole (each pair of colour twins once: one table answers for both),
-    /// and what the process holds besides ([`process_bytes`]).
+    /// cells and the solver's lists, the blocks of the tables its captures read a block at a
+    /// time ([`capture_block_bytes`]), the tables [`held_whole`] that `loaded` says are not in
+    /// memory yet (each pair of colour twins once: one table answers for both), and what the
+    /// process holds besides ([`process_bytes`]).
     fn loaded_memory_estimate(material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
-        let own = solver_bytes(indices(material)).saturating_add(process_bytes());
+        let own = solver_bytes(indices(material))
+            .saturating_add(process_bytes())
+            .saturating_add(capture_block_bytes(material));
         Tablebases::reads_to_load(material, loaded)
             .fold(own, |sum, m| sum.saturating_add(indices(m).saturating_mul(BYTES_PER_LOADED_INDEX)))
     }
 
-    /// The tables a solve of `material` reads that `loaded` says are not in memory yet (each
-    /// pair of colour twins once, as players write it: one table answers for both).
+    /// The tables a solve of `material` holds whole ([`held_whole`]) that `loaded` says are
+    /// not in memory yet (each pair of colour twins once, as players write it: one table
+    /// answers for both).
     fn reads_to_load(
         material: Material,
         loaded: impl Fn(Material) -> bool,
     ) -> impl Iterator<Item = Material> {
-        Tablebases::reads(material, |m| m.canonical())
-            .into_iter()
-            .filter(move |&m| !loaded(m) && !loaded(m.colour_twin()))
+        held_whole(material).into_iter().filter(move |&m| !loaded(m) && !loaded(m.colour_twin()))
     }
 
     /// Bytes a solve of `material` under a ban needs on top of
@@ -282,7 +292,7 @@ impl Tablebases {
     /// The memory estimate of a solve of `material` under this store's rules, with the
     /// materials `loaded` says are in memory already ([`Tablebases::memory_estimate`]). Under
     /// a ban it adds [`Tablebases::rule_memory_estimate`] of the number of `standard` draws,
-    /// and for each table to read, its rule solution's set of draws and words per draw: the
+    /// and for each table to read whole, its rule solution's set of draws and words per draw: the
     /// number of draws from the header of the `standard` file of the material (or of its
     /// colour twin) in the sibling `standard` directory when it is there, else every index
     /// taken for a draw (the most a solve can need; generate the `standard` tables first for

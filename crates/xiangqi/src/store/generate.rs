@@ -11,50 +11,22 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use endgame_core::RuleValue;
-use endgame_core::conformance::check_rule_solution;
-use endgame_core::perpetual::{DEFAULT_EDGE_BUDGET, PerpetualCheck};
 use endgame_core::schedule::{Scheduler, Tier};
 use endgame_core::table::{TableError, TablePaths};
-use endgame_core::{Progress, Retrograde, Solution, SolveError};
+use endgame_core::{Progress, Retrograde, SolveError};
 
 use super::Tablebases;
 use super::captures::CaptureFile;
-use super::cost::{check_size, held_whole, meminfo, proc_kib};
+use super::cost::{check_size, meminfo, proc_kib};
 use super::loaded::Loaded;
 use super::read_write::Holes;
 use super::source::in_twin_order;
 use crate::probe::ProbeError;
 use crate::rules::material::Material;
-use crate::rules::rule_set::Rules;
-use crate::tables::index::{ColourFlip, MaterialIndex};
+use crate::tables::index::MaterialIndex;
 use crate::tables::material_game::{CaptureTable, MaterialGame};
 use crate::tables::memory_tables::Table;
-use crate::tables::perpetual::{PerpetualGame, PerpetualTablebase};
 use crate::tables::stats::Stats;
-
-/// The solver under `rules` (`perpetual-check` or `check-and-chase`) for a material of `positions` indices with `drawn`
-/// `standard` draws, checked against the memory available now (the estimate before the
-/// `standard` solve could only guess the draws): its predecessor lists get at most half of
-/// what is left, so that they never take the last of the memory (without them the passes
-/// generate un-moves instead).
-fn rule_solver(
-    material: Material,
-    rules: Rules,
-    positions: u64,
-    drawn: u64,
-) -> Result<PerpetualCheck, GenerateError> {
-    let needed = if rules.bans_chases() {
-        PerpetualCheck::chase_memory_estimate(positions, drawn)
-    } else {
-        PerpetualCheck::memory_estimate(positions, drawn)
-    };
-    let Some(available) = meminfo("MemAvailable:") else { return Ok(PerpetualCheck::new()) };
-    if needed > available {
-        return Err(GenerateError::Memory { material, needed, available });
-    }
-    let lists = usize::try_from((available - needed) / 2).unwrap_or(usize::MAX);
-    Ok(PerpetualCheck::new().edge_budget(lists.min(DEFAULT_EDGE_BUDGET)))
-}
 
 /// A smaller table the captures of a solve read: held whole, or read a block at a time.
 #[allow(clippy::large_enum_variant)] // a few per solve
@@ -401,38 +373,20 @@ impl Tablebases {
         }
     }
 
-    /// The `standard` table of `material` from the sibling `standard` directory, when that
-    /// file (or its colour twin's, which answers for it) exists and reads back whole (else
-    /// `None`: it is solved).
-    fn standard_solution(&self, material: Material, positions: usize) -> Option<Solution> {
-        let standard = Tablebases::open(self.dir.parent()?.parent()?, Rules::Standard);
-        let file = standard.file_material(material);
-        let solution = standard.read_solution(file).ok()?;
-        if file == material {
-            return Some(solution);
-        }
-        let (index, twin) = (MaterialIndex::new(material), MaterialIndex::new(file));
-        let flip = ColourFlip::new(&index, &twin);
-        Solution::from_fn_bytes(positions, |i| flip.index(i).and_then(|j| solution.value(j))).ok()
-    }
-
     /// The files that answer for the materials the captures of `material` lead to, opened
     /// to be read a block at a time ([`CaptureFile`]), each with the material its index
     /// numbers (a file in its colour twin's order holds the twin's table in the twin's index).
     fn capture_files(&self, material: Material) -> Result<Vec<(Material, Captured)>, GenerateError> {
-        let whole = held_whole(material);
         let mut files = Vec::new();
-        for file in Tablebases::reads(material, |m| self.file_material(m)) {
-            if whole.contains(&file.canonical()) {
-                let mut loaded = Loaded::new(self.rules);
-                self.read_for_captures(file, &mut loaded)?;
-                let Loaded::Plain(mut held) = loaded else { unreachable!("no ban under these rules") };
-                files.push((file, Captured::Whole(held.remove(file).expect("just read"))));
-                continue;
-            }
-            let opened = self.open_files(file, self.rules, &self.dir)?;
-            let indexed = if in_twin_order(&opened.wdl) { file.colour_twin() } else { file };
-            files.push((indexed, Captured::Blocks(CaptureFile::new(MaterialIndex::new(indexed), opened))));
+        for file in self.held_whole_files(material) {
+            let mut loaded = Loaded::new(self.rules);
+            self.read_for_captures(file, &mut loaded)?;
+            let Loaded::Plain(mut held) = loaded else { unreachable!("no ban under these rules") };
+            files.push((file, Captured::Whole(held.remove(file).expect("just read"))));
+        }
+        let whole = self.held_whole_files(material);
+        for (indexed, file) in self.capture_block_files(material, |m| whole.contains(&m))? {
+            files.push((indexed, Captured::Blocks(file)));
         }
         Ok(files)
     }
@@ -508,24 +462,22 @@ impl Tablebases {
             return Err(GenerateError::Memory { material, needed, available });
         }
         let start = Instant::now();
-        let failed = |source| match source {
-            SolveError::Cancelled => GenerateError::Cancelled,
-            error => GenerateError::Solve { material, error },
-        };
         let path = self.path(material);
         let dtm_path = self.dtm_path(material);
         let paths = TablePaths { wdl: &path, dtm: &dtm_path };
-        // Under `standard` and `hdu` the captures read the smaller tables' files a block at a
-        // time ([`CaptureFile`]); under a ban the rule's passes read them whole.
-        let smaller = if matches!(loaded, Loaded::Rule(_)) { material.after_captures() } else { Vec::new() };
-        for smaller in smaller {
+        // The captures read the smaller tables' files a block at a time ([`CaptureFile`]), but
+        // those `held_whole` names: under a ban they are read into `loaded` here (under
+        // `standard` and `hdu` by the solve).
+        let whole =
+            if matches!(loaded, Loaded::Rule(_)) { self.held_whole_files(material) } else { Vec::new() };
+        for file in whole {
             // A material whose colour twin's table is loaded is answered from it (under rules
             // that treat both sides alike: under others each needs its own).
-            let twin_loaded = self.rules.colour_symmetric() && loaded.contains(smaller.colour_twin());
-            if loaded.contains(smaller) || twin_loaded {
+            let twin_loaded = self.rules.colour_symmetric() && loaded.contains(file.colour_twin());
+            if loaded.contains(file) || twin_loaded {
                 continue;
             }
-            self.read_for_captures(self.file_material(smaller), loaded)?;
+            self.read_for_captures(file, loaded)?;
         }
         let progress = |progress: Progress| report(GenerateEvent::Progress { material, progress });
         // Large solves keep the start pass's lists in a scratch file next to the tables (not in
@@ -550,25 +502,14 @@ impl Tablebases {
             }
             Loaded::Rule(t) => {
                 let step = |step| report(GenerateEvent::Step { material, step });
-                step("reading the standard table");
-                let standard = self.standard_solution(material, positions);
-                if standard.is_none() {
-                    step("solving under standard rules");
-                }
-                let plain = t.plain_step(material, standard, &solver).map_err(failed)?;
-                let rule = rule_solver(material, self.rules, positions as u64, plain.summary().draws)?;
-                step("solving under the rule");
-                t.rule_step(material, plain, &rule).map_err(failed)?;
-                step("checking the certificate");
-                let t: &PerpetualTablebase = t;
-                let solution = t.solution(material).expect("just solved");
-                let game = PerpetualGame::new(t.index(material).expect("just solved"), t);
-                check_rule_solution(&game, solution)
-                    .map_err(|why| GenerateError::Certificate { material, why })?;
+                let (solution, _) =
+                    self.solve_rule_from_files(material, t, &solver, &step).map_err(|e| match e {
+                        GenerateError::Solve { error: SolveError::Cancelled, .. } => GenerateError::Cancelled,
+                        e => e,
+                    })?;
                 step("writing");
-                let stats = Stats::of_values(t.index(material).expect("just solved"), self.rules, |p| {
-                    solution.value(p)
-                });
+                let index = MaterialIndex::new(material);
+                let stats = Stats::of_values(&index, self.rules, |p| solution.value(p));
                 self.write_files(material, paths, &stats.counters(), &|p| solution.value(p))?;
             }
         }

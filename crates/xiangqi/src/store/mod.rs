@@ -60,6 +60,8 @@
 pub mod captures;
 mod lookup;
 mod read_write;
+mod rule_solve;
+mod side_stats;
 
 pub mod convert;
 pub mod cost;
@@ -99,6 +101,9 @@ pub struct Tablebases {
     opened: Instant,
     /// How the files this store writes are compressed.
     compression: Compression,
+    /// Whether the captures of its generations read every smaller table a block at a time
+    /// (none held whole: [`Tablebases::with_captures_by_blocks_only`]).
+    blocks_only: bool,
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -131,7 +136,18 @@ impl Tablebases {
             files: OpenFiles::shared(),
             opened: Instant::now(),
             compression: Compression::Normal,
+            blocks_only: false,
         }
+    }
+
+    /// The same tables, whose generations read every smaller table a block at a time, none
+    /// held whole ([`cost::held_whole`]): the same values, more time and less memory; for
+    /// tests and measurements of the block reads (the memory estimates still count the tables
+    /// [`cost::held_whole`] names whole).
+    #[must_use]
+    pub const fn with_captures_by_blocks_only(mut self) -> Tablebases {
+        self.blocks_only = true;
+        self
     }
 
     /// The same tables with their files' descriptors kept in `files`, which keeps at most its

@@ -29,9 +29,21 @@ use crate::rules::position::Position;
 use crate::rules::rule_set::Rules;
 use crate::rules::square::Square;
 use crate::tables::index::{MAX_MEN, MaterialIndex, without_slot};
-use crate::tables::material_game::MaterialGame;
+use crate::tables::material_game::{CaptureTable, MaterialGame};
 use crate::tables::memory_tables::MemoryTables;
 use crate::tables::stats::fold_legal;
+
+/// A solved smaller material as the captures of a solve under a ban read it: its `standard`
+/// values ([`CaptureTable`]) and its values under the rule. A table read block by block from
+/// its files is one (the store's generation: see `docs/generation.md`).
+pub trait RuleCaptureTable: CaptureTable {
+    /// The value under the rule of index `i`, a legal position.
+    fn rule_value(&self, i: usize) -> RuleValue;
+}
+
+/// The table under the rule that answers for a material instead of the in-memory tables of a
+/// [`PerpetualGame`] (`None`: those answer), and whether it is that material's colour twin's.
+pub type RuleAnswering<'a> = Option<(&'a dyn RuleCaptureTable, bool)>;
 
 /// One material under `perpetual-check` or `check-and-chase` (the rules of its tables), as
 /// the core solver sees it.
@@ -39,6 +51,9 @@ pub struct PerpetualGame<'a> {
     game: MaterialGame<'a>,
     index: &'a MaterialIndex,
     tables: &'a PerpetualTablebase,
+    /// For each slot, the table read from files that answers for the material left when its
+    /// piece is captured, when `tables` does not hold it.
+    files: Vec<RuleAnswering<'a>>,
 }
 
 impl<'a> PerpetualGame<'a> {
@@ -46,7 +61,33 @@ impl<'a> PerpetualGame<'a> {
     /// `tables` (which must hold every material a capture leads to).
     #[must_use]
     pub fn new(index: &'a MaterialIndex, tables: &'a PerpetualTablebase) -> Self {
-        PerpetualGame { game: MaterialGame::new(index, tables.rules, &tables.plain), index, tables }
+        PerpetualGame::with_files(index, tables, |_| None)
+    }
+
+    /// The game of `index`'s material under the rules of `tables`; captures are looked up in
+    /// `tables`, or where it does not hold the material (nor its colour twin), in the table
+    /// `answering` names for it.
+    #[must_use]
+    pub fn with_files(
+        index: &'a MaterialIndex,
+        tables: &'a PerpetualTablebase,
+        answering: impl Fn(Material) -> RuleAnswering<'a>,
+    ) -> Self {
+        let files: Vec<RuleAnswering<'a>> = (0..index.pieces().len())
+            .map(|slot| {
+                let mut material = index.material();
+                material.remove(index.piece(slot));
+                if tables.answering(material).is_some() { None } else { answering(material) }
+            })
+            .collect();
+        let game = MaterialGame::with_captures(index, tables.rules, |material| {
+            let held = tables.plain.answering(material).map(|(t, flipped)| (t as &dyn CaptureTable, flipped));
+            held.or_else(|| {
+                let (table, flipped) = answering(material)?;
+                Some((table as &dyn CaptureTable, flipped))
+            })
+        });
+        PerpetualGame { game, index, tables, files }
     }
 }
 
@@ -97,6 +138,15 @@ impl Checks for PerpetualGame<'_> {
             return plain.into();
         }
         all[slot] = mv.to;
+        if let Some((table, flipped)) = self.files[taken] {
+            let (mut rest, n) = without_slot(&all[..n], taken);
+            let i = if flipped {
+                table.index().index_of_twin_position(&rest[..n], !turn)
+            } else {
+                table.index().canonical_index(&mut rest[..n], !turn)
+            };
+            return table.rule_value(i.expect("pieces stay on legal points"));
+        }
         self.tables
             .after_capture(self.index, &all[..n], taken, !turn)
             .expect("the materials after a capture are solved first")

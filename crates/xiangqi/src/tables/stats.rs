@@ -1,7 +1,12 @@
 //! Counts over the legal positions of a material ([`Stats`]): wins, losses and draws (and
 //! under the bans, wins and losses by the rule), the longest wins, as GamesmanXiangqi counts
-//! them; from a solution in memory or written in a table file's header.
+//! them; from a solution in memory or written in a table file's header. [`StatsBySide`]: the
+//! same counts for each side to move, which no header holds (counted from the values).
 
+use std::convert::Infallible;
+use std::ops::Range;
+
+use endgame_core::table::Category;
 use endgame_core::{Counts, RuleValue};
 use rayon::prelude::*;
 
@@ -161,6 +166,135 @@ impl Stats {
             longest_red_win_plies: u32::try_from(red?).ok()?,
             longest_black_win_plies: u32::try_from(black?).ok()?,
         })
+    }
+}
+
+/// Counts over the legal positions of one material with one side to move (see
+/// [`StatsBySide`]): wins, losses and draws for the side to move, as in [`Stats::counts`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideStats {
+    /// Legal positions with this side to move.
+    pub positions: u64,
+    /// Won by the side to move (by mate, under the rule sets with bans).
+    pub wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Lost by the side to move (by mate, under the rule sets with bans).
+    pub losses: u64,
+    /// Won by the rule (0 under `standard` and `hdu`).
+    pub wins_by_rule: u64,
+    /// Lost by the rule (0 under `standard` and `hdu`).
+    pub losses_by_rule: u64,
+    /// The longest win, in plies (0 when there is none).
+    pub longest_win_plies: u32,
+}
+
+impl SideStats {
+    /// Counts `times` positions of category `c`.
+    fn add(&mut self, c: Category, times: u64) {
+        self.positions += times;
+        *match c {
+            Category::Win => &mut self.wins,
+            Category::Draw => &mut self.draws,
+            Category::Loss => &mut self.losses,
+            Category::WinByRule => &mut self.wins_by_rule,
+            Category::LossByRule => &mut self.losses_by_rule,
+        } += times;
+    }
+
+    fn merge(self, o: SideStats) -> SideStats {
+        SideStats {
+            positions: self.positions + o.positions,
+            wins: self.wins + o.wins,
+            draws: self.draws + o.draws,
+            losses: self.losses + o.losses,
+            wins_by_rule: self.wins_by_rule + o.wins_by_rule,
+            losses_by_rule: self.losses_by_rule + o.losses_by_rule,
+            longest_win_plies: self.longest_win_plies.max(o.longest_win_plies),
+        }
+    }
+}
+
+/// [`Stats`] for each side to move: no table file's header holds them, so they are counted
+/// from the values (every block of a table's WDL file read once).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StatsBySide {
+    /// The positions with Red to move.
+    pub red: SideStats,
+    /// The positions with Black to move.
+    pub black: SideStats,
+}
+
+impl StatsBySide {
+    /// The statistics of the colour twin material: Red's and Black's swapped (each position
+    /// stands for its twin, with the colours swapped and the same value for the side to move).
+    #[must_use]
+    pub const fn colour_twin(self) -> StatsBySide {
+        StatsBySide { red: self.black, black: self.red }
+    }
+
+    /// Whether the counts of both sides together and the longest wins are those of `stats`.
+    #[must_use]
+    pub fn agrees_with(&self, stats: &Stats) -> bool {
+        let both = self.red.merge(self.black);
+        let c = &stats.counts;
+        (both.positions, both.wins, both.draws, both.losses, both.wins_by_rule, both.losses_by_rule)
+            == (c.positions, c.wins, c.draws, c.losses, c.wins_by_rule, c.losses_by_rule)
+            && (self.red.longest_win_plies, self.black.longest_win_plies)
+                == (stats.longest_red_win_plies, stats.longest_black_win_plies)
+    }
+
+    /// The counts of the legal positions of `index` in disjoint ranges, in parallel, by
+    /// category, the longest wins left 0: `open` turns each of `parts` into its range and
+    /// what reads it (such as a WDL block read), then `category(opened, p)` gives the
+    /// category of each legal `p` of the range (`None`: not counted). The first error of
+    /// `open` or `category` is returned.
+    pub(crate) fn of_categories<T, R, E: Send>(
+        index: &MaterialIndex,
+        parts: impl ParallelIterator<Item = T>,
+        open: impl Fn(T) -> Result<(Range<usize>, R), E> + Sync,
+        category: impl Fn(&R, usize) -> Result<Option<Category>, E> + Sync,
+    ) -> Result<StatsBySide, E> {
+        let [red, black] = parts
+            .map(|part| {
+                let (range, opened) = open(part)?;
+                let mut sides = [SideStats::default(); 2];
+                let mut failed = None;
+                index.for_each_legal(range, |p, turn, times| {
+                    if failed.is_some() {
+                        return;
+                    }
+                    match category(&opened, p) {
+                        Ok(Some(c)) => sides[turn.index()].add(c, times),
+                        Ok(None) => {}
+                        Err(e) => failed = Some(e),
+                    }
+                });
+                failed.map_or(Ok(sides), Err)
+            })
+            .try_reduce(|| [SideStats::default(); 2], |[r, b], [r2, b2]| Ok([r.merge(r2), b.merge(b2)]))?;
+        Ok(StatsBySide { red, black })
+    }
+
+    /// [`StatsBySide::of_categories`] of the values `value(p)` (`None`: a hole), in chunks,
+    /// with the longest wins.
+    pub(crate) fn of_values(
+        index: &MaterialIndex,
+        value: impl Fn(usize) -> Option<RuleValue> + Sync,
+    ) -> StatsBySide {
+        const CHUNK: usize = 1 << 14;
+        let n = index.len();
+        let chunks = (0..n.div_ceil(CHUNK)).into_par_iter();
+        let open = |c: usize| Ok((c * CHUNK..n.min((c + 1) * CHUNK), ()));
+        let category = |(): &(), p| Ok::<_, Infallible>(value(p).map(Category::of));
+        let mut sides = match StatsBySide::of_categories(index, chunks, open, category) {
+            Ok(sides) => sides,
+            Err(never) => match never {},
+        };
+        let stats = Stats::of_legal(index, &value);
+        sides.red.longest_win_plies = stats.longest_red_win_plies;
+        sides.black.longest_win_plies = stats.longest_black_win_plies;
+        sides
     }
 }
 

@@ -3,15 +3,20 @@
 //! (`MemoryTables::solve`): the same value at every index, on materials whose captures lead
 //! into several smaller tables (colour twins' files among them); and a damaged smaller file
 //! is an error, not a wrong table. The same with the solver's lists spilled to a scratch file.
+//!
+//! Under `perpetual-check` and `check-and-chase` the same: the store's generation (its
+//! `solve_rule_from_files`, the rule's files read a block at a time) against
+//! `PerpetualTablebase::solve` with every smaller table held whole.
 
 use endgame_core::Retrograde;
-use endgame_xiangqi::{GenerateError, MemoryTables, Rules, Tablebases};
+use endgame_xiangqi::{GenerateError, MemoryTables, PerpetualTablebase, Rules, Tablebases};
 
 use crate::common::{material, temp_dir};
 
 fn same_values_as_in_memory(rules: Rules, names: &[&str]) {
     let dir = temp_dir("captures", rules.name());
     let store = Tablebases::open(&dir, rules);
+    let blocks = Tablebases::open(&dir, rules).with_captures_by_blocks_only();
     let mut memory = MemoryTables::new(rules);
     let solver = Retrograde::new().compact(true);
     let solver_spilling = Retrograde::new().compact(true).spill_above(0).scratch_dir(&dir);
@@ -22,6 +27,8 @@ fn same_values_as_in_memory(rules: Rules, names: &[&str]) {
         let from_files = store.solve_from_files(m, &solver).unwrap();
         // The solver's lists through a scratch file, as in the solves of 64 M indices or more.
         let spilled = store.solve_from_files(m, &solver_spilling).unwrap();
+        // Every smaller table read a block at a time (the small ones are else held whole).
+        let by_blocks = blocks.solve_from_files(m, &solver).unwrap();
         let held = memory.table(m).unwrap();
         assert_eq!(from_files.index().len(), held.index().len());
         for i in 0..held.index().len() {
@@ -31,6 +38,11 @@ fn same_values_as_in_memory(rules: Rules, names: &[&str]) {
                 "{name} under {rules}, index {i}"
             );
             assert_eq!(spilled.solution().value(i), held.solution().value(i), "{name} spilled, index {i}");
+            assert_eq!(
+                by_blocks.solution().value(i),
+                held.solution().value(i),
+                "{name} by blocks, index {i}"
+            );
         }
         // The captures lead into several tables: the comparison reads more than one.
         assert!(m.after_captures().len() >= 2, "{name}");
@@ -47,6 +59,53 @@ fn standard_values_read_through_the_files_equal_those_held_whole() {
 #[test]
 fn hdu_values_read_through_the_files_equal_those_held_whole() {
     same_values_as_in_memory(Rules::Hdu, &["KRvKN", "KNPvKA", "KRvKAB"]);
+}
+
+/// The rule's values of `names` generated under `rules` (smaller tables first), read back
+/// from their files, and solved again with every smaller table read a block at a time (none
+/// held whole), against the solve in memory, index by index. With `standard_first`, the
+/// `standard` files are generated first (the rule's solve starts from them; else it solves
+/// under `standard` rules with its captures read from the rule's files too).
+fn rule_values_as_in_memory(rules: Rules, names: &[&str], standard_first: bool) {
+    let dir = temp_dir("captures", &format!("{}-{standard_first}", rules.name()));
+    let store = Tablebases::open(&dir, rules);
+    let blocks = Tablebases::open(&dir, rules).with_captures_by_blocks_only();
+    let mut memory = PerpetualTablebase::with_rules(rules);
+    let solver = Retrograde::new().compact(true);
+    for &name in names {
+        let m = material(name);
+        if standard_first {
+            Tablebases::open(&dir, Rules::Standard).generate(&[m], &|_| {}).unwrap();
+        }
+        store.generate(&[m], &|_| {}).unwrap();
+        memory.solve(m).unwrap();
+        let held = memory.solution(m).unwrap();
+        let written = store.read_rule_solution(m).unwrap();
+        let (by_blocks, reads) = blocks
+            .solve_rule_from_files(m, &PerpetualTablebase::with_rules(rules), &solver, &|_| {})
+            .unwrap();
+        assert_eq!(by_blocks.len(), held.len(), "{name}");
+        for i in 0..held.len() {
+            let expected = held.value(i);
+            assert_eq!(written.value(i), expected, "{name} under {rules}, index {i} (written)");
+            assert_eq!(by_blocks.value(i), expected, "{name} under {rules}, index {i} (blocks only)");
+        }
+        // The captures lead into several tables, all read through the files.
+        assert!(m.after_captures().len() >= 2, "{name}");
+        assert!(reads.values > 0 && reads.blocks > 0, "{name}: {reads:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn perpetual_check_values_read_through_the_files_equal_those_held_whole() {
+    // KRvKN reads KNvK's file for KvKN (a colour twin); KRvKAB reads four tables.
+    rule_values_as_in_memory(Rules::PerpetualCheck, &["KRvKN", "KRvKAB"], true);
+}
+
+#[test]
+fn check_and_chase_values_read_through_the_files_equal_those_held_whole() {
+    rule_values_as_in_memory(Rules::CheckAndChase, &["KRvKN", "KCvKAB"], false);
 }
 
 #[test]

@@ -19,6 +19,7 @@ mod perpetual;
 mod records;
 mod records_xqf;
 mod review;
+mod side_stats;
 mod spec;
 mod standard;
 mod store;

@@ -57,3 +57,25 @@ fn a_generations_peak_stays_within_its_estimate() {
     assert!(announced < MaterialIndex::size(material).unwrap() as u64 * 3 / 2 + (100 << 20));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `cargo test -p endgame-xiangqi --test all -- --ignored --exact memory::a_generations_peak_under_the_bans_stays_within_its_estimate`
+/// (alone: the peak is the process's). `KAARvKN` (8,748,000 indices) and its 11 smaller files
+/// from nothing under `perpetual-check`, then under `check-and-chase` (their `standard`
+/// values solved too): the peak resident set of the process within the larger of the two
+/// runs' announced estimates.
+#[test]
+#[ignore = "generates 28 M positions under the bans; run alone (the process's peak)"]
+fn a_generations_peak_under_the_bans_stays_within_its_estimate() {
+    let dir = crate::common::temp_dir("memory", "peak-bans");
+    let material: Material = "KAARvKN".parse().unwrap();
+    let mut announced = 0;
+    let mut peak = 0;
+    for rules in [Rules::PerpetualCheck, Rules::CheckAndChase] {
+        let summary = Tablebases::open(&dir, rules).generate(&[material], &|_| {}).unwrap();
+        assert_eq!(summary.largest, 8_748_000);
+        announced = announced.max(summary.estimate);
+        peak = summary.peak_memory.expect("Linux tells the peak");
+    }
+    assert!(peak <= announced, "peak {} MiB, announced {} MiB", peak >> 20, announced >> 20);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -270,20 +270,28 @@ fn a_generation_drops_the_largest_tables_that_a_solve_does_not_read_first() {
 
 /// Under a ban a loaded table holds its `standard` values twice (a table, and the rule
 /// solution's) and a word per `standard` draw: what the estimate of a solve counts for a table
-/// it reads (the difference between the estimates without and with the table loaded) is at
-/// least what the table takes once read, as a generation reads it, for materials with few and
-/// with many draws.
+/// it holds whole (the difference between the estimates without and with the table loaded)
+/// is at least what the table takes once read, as a generation reads it, for materials with
+/// few and with many draws. A table read a block at a time is counted by its blocks, loaded
+/// or not.
 #[test]
 fn the_estimate_under_a_ban_counts_what_a_table_read_takes() {
     use endgame_xiangqi::PerpetualTablebase;
+    use endgame_xiangqi::store::cost::{capture_block_bytes, held_whole};
     let dir = temp_dir("store", "rule-read");
     let (standard, rule) =
         (Tablebases::open(&dir, Rules::Standard), Tablebases::open(&dir, Rules::PerpetualCheck));
-    // KRvKN: few draws; KNvKA: nearly all.
-    for (read, by) in [("KRvKN", "KRvKNA"), ("KNvKA", "KNAvKA")] {
-        let (read, by) = (material(read), material(by));
+    // KRvKN: few draws; KNvKA: nearly all. Each held whole, as the colour twin of a material
+    // a capture leads to (KNvKR, KAvKN), and read a block at a time by a larger solve.
+    for (read, by, by_blocks) in [("KRvKN", "KNAvKR", "KRvKNA"), ("KNvKA", "KAvKNA", "KNAvKAA")] {
+        let (read, by, by_blocks) = (material(read), material(by), material(by_blocks));
+        assert!(held_whole(by).contains(&read), "{by}");
+        assert!(!held_whole(by_blocks).contains(&read), "{by_blocks}");
         standard.generate(&[read], &|_| {}).unwrap();
         rule.generate(&[read], &|_| {}).unwrap();
+        let blocks = rule.estimate(by_blocks, |_| false);
+        assert_eq!(blocks, rule.estimate(by_blocks, |m| m == read), "{by_blocks}");
+        assert!(capture_block_bytes(by_blocks) > 0 && blocks > capture_block_bytes(by_blocks));
         let counted = rule.estimate(by, |_| false) - rule.estimate(by, |m| m == read);
         let mut tables = PerpetualTablebase::with_rules(Rules::PerpetualCheck);
         for m in read.after_captures() {
