@@ -44,8 +44,8 @@
 //! This file holds the solver's API ([`Retrograde`], its options, progress and errors);
 //! `cells` the 4-, 2- and 1-byte cells and their escapes; `solution` the [`Solution`];
 //! `run` one solve (the start pass and the level passes); `partition` a solve split over
-//! ranks that each hold a range of the positions ([`Retrograde::solve_part`]), and
-//! `local_ranks` threads standing in for the ranks; `preds` the predecessors (un-moves
+//! ranks that each hold a range of the positions ([`Retrograde::solve_part`]), `part_file`
+//! a rank's share in a file, and `local_ranks` threads standing in for the ranks; `preds` the predecessors (un-moves
 //! or reverse edges); `levels` the positions of a level; `packed` the packed lists of the
 //! start pass; `spill` the scratch file they go to in large solves; `memory` huge pages,
 //! prefetches and the solver's count of its bytes.
@@ -60,6 +60,7 @@ mod levels;
 mod local_ranks;
 mod memory;
 mod packed;
+mod part_file;
 mod partition;
 mod preds;
 mod run;
@@ -69,6 +70,7 @@ mod spill;
 pub use cells::{MAX_BYTE_PAYLOAD, MAX_COMPACT_PLIES, MAX_PLIES};
 use cells::{Pos, Word};
 pub use local_ranks::LocalRanks;
+pub use part_file::{PartFile, write_part};
 pub use partition::{EXCHANGE_BUDGET, Part, Partition, Transport, TransportError};
 use preds::UnmovePreds;
 use run::Run;

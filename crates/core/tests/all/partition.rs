@@ -1,10 +1,11 @@
 //! The partitioned solve ([`Retrograde::solve_part`]) over ranks in threads ([`LocalRanks`])
 //! against the oracle and the single-process solver, on random games with cycles: every rank
 //! ends with exactly the values of its range, whatever the number of ranks, the cells and the
-//! exchange budget (a budget of 0 makes an exchange after every group of tasks).
+//! exchange budget (a budget of 0 makes an exchange after every group of tasks); and each
+//! rank's share read back from its part file ([`write_part`], [`PartFile`]).
 
 use endgame_core::explicit::ExplicitGame;
-use endgame_core::retrograde::{LocalRanks, Partition};
+use endgame_core::retrograde::{LocalRanks, PartFile, Partition, write_part};
 use endgame_core::{CellSize, Game, Retrograde, SolveError, Value};
 use proptest::prelude::*;
 
@@ -32,6 +33,21 @@ fn in_parts(
         assert_eq!(part.solution.len(), part.range.len());
         values.extend(part.solution.values());
         sent += part.sent_per_level.iter().sum::<u64>();
+        // The part through its file, read back in ranges that do not follow the blocks.
+        let path = std::env::temp_dir().join(format!(
+            "endgame-part-test.{}.{:?}.{rank}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        write_part(&path, &part.solution).unwrap();
+        let file = PartFile::open(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(file.len(), part.range.len());
+        let mut back = Vec::new();
+        for start in (0..file.len()).step_by(7) {
+            file.fill(start..file.len().min(start + 7), &mut back).unwrap();
+        }
+        assert_eq!(back, part.solution.values().collect::<Vec<_>>());
     }
     Ok((values, sent))
 }

@@ -448,6 +448,18 @@ impl Tablebases {
         material: Material,
         solver: &Retrograde<'_>,
     ) -> Result<Table, GenerateError> {
+        let solution = self.solve_game(material, |game| solver.solve_with_unmoves(game))?;
+        Ok(Table::new(MaterialIndex::new(material), solution))
+    }
+
+    /// Runs `solve` on `material`'s game under `standard` or `hdu` rules, its captures read
+    /// from the smaller tables' files a block at a time: the solve of
+    /// [`Tablebases::solve_from_files`], or a rank's share of a partitioned one.
+    pub(super) fn solve_game<T>(
+        &self,
+        material: Material,
+        solve: impl FnOnce(&MaterialGame<'_>) -> Result<T, SolveError>,
+    ) -> Result<T, GenerateError> {
         let files = self.capture_files(material)?;
         let symmetric = self.rules.colour_symmetric();
         let index = MaterialIndex::new(material);
@@ -463,7 +475,7 @@ impl Tablebases {
                 }
             })
         });
-        let solution = solver.solve_with_unmoves(&game);
+        let solution = solve(&game);
         drop(game);
         for (_, file) in &files {
             let Captured::Blocks(file) = file else { continue };
@@ -471,8 +483,7 @@ impl Tablebases {
                 return Err(error.into());
             }
         }
-        let solution = solution.map_err(|error| GenerateError::Solve { material, error })?;
-        Ok(Table::new(index, solution))
+        solution.map_err(|error| GenerateError::Solve { material, error })
     }
 
     /// Solves one material whose smaller materials all have files (their own or their colour

@@ -60,6 +60,7 @@
 pub mod captures;
 mod lookup;
 mod read_write;
+pub mod split;
 
 pub mod convert;
 pub mod cost;
