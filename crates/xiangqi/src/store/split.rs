@@ -12,7 +12,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-use endgame_core::retrograde::{Part, PartFile, Partition, Transport, write_part};
+use endgame_core::retrograde::{EXCHANGE_BUDGET, Part, PartFile, Partition, Transport, write_part};
 use endgame_core::table::{Compression, TableError, TablePaths, write_tables};
 use endgame_core::{Progress, Retrograde, RuleValue};
 
@@ -23,13 +23,74 @@ use crate::rules::material::Material;
 use crate::tables::index::MaterialIndex;
 use crate::tables::stats::Stats;
 
+/// How a material of a generation over several ranks is solved: whole by one rank, or split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Share {
+    /// By one rank (its estimate fits the memory of a rank, or it cannot be split: `why`).
+    Whole {
+        /// Why it is not split, when its estimate exceeds the memory of a rank.
+        why: Option<&'static str>,
+    },
+    /// Over `ranks` ranks (every rank of the run), each holding a contiguous range of its
+    /// index.
+    Split {
+        /// The ranks that share it.
+        ranks: usize,
+        /// The fewest ranks whose shares fit the memory of a rank (`ranks` + 1 when not even
+        /// all of them do).
+        needs: usize,
+        /// The memory estimate of one rank's share, in bytes.
+        share: u64,
+        /// The bytes of outgoing events per round ([`Retrograde::exchange_budget`]).
+        budget: u64,
+    },
+}
+
+/// The bytes of a share's outgoing events per round in a run with `memory_per_rank` over
+/// `ranks` ranks: a sixteenth of the memory over the ranks (a rank receives up to this from
+/// each other rank), between 1 MiB and the core's default ([`EXCHANGE_BUDGET`]).
+#[must_use]
+pub fn exchange_budget(memory_per_rank: u64, ranks: usize) -> u64 {
+    (memory_per_rank / 16 / ranks.max(1) as u64).clamp(1 << 20, EXCHANGE_BUDGET)
+}
+
 impl Tablebases {
-    /// Whether `material`'s table can be solved split over ranks in this store: `standard` or
-    /// `hdu` rules (the bans' passes need the whole table) and files in the index's own order
-    /// (not `--compression best`, which tries the colour twin's order too).
+    /// The memory estimate of one rank's share of `material` split over `ranks` ranks with
+    /// `budget` bytes of outgoing events a round: [`Tablebases::memory_estimate`] with the
+    /// solver's part for the largest range and the rounds' events
+    /// ([`Retrograde::part_memory_estimate`]) instead of the whole index's.
     #[must_use]
-    pub fn splittable(&self) -> bool {
-        !self.rules.has_bans() && self.compression != Compression::Best
+    pub fn share_memory_estimate(material: Material, ranks: usize, budget: u64) -> u64 {
+        let n = MaterialIndex::size(material).map_or(u64::MAX, |n| n as u64);
+        let solver = Retrograde::new().compact(true).exchange_budget(budget);
+        Tablebases::memory_estimate(material)
+            .saturating_sub(solver.memory_estimate(n))
+            .saturating_add(solver.part_memory_estimate(n, ranks))
+    }
+
+    /// How `material` is solved in a run over `ranks` ranks with `memory_per_rank` bytes each:
+    /// split over all of them when its estimate exceeds the memory and it can be
+    /// ([`Tablebases::splittable`]), else whole.
+    #[must_use]
+    pub fn share_of(&self, material: Material, ranks: usize, memory_per_rank: u64) -> Share {
+        if self.estimate(material, |_| false) <= memory_per_rank {
+            return Share::Whole { why: None };
+        }
+        if ranks < 2 {
+            return Share::Whole { why: Some("a single rank") };
+        }
+        if self.rules.has_bans() {
+            return Share::Whole { why: Some("the bans' passes are not split") };
+        }
+        if self.compression == Compression::Best {
+            return Share::Whole { why: Some("--compression best is not split") };
+        }
+        let budget = exchange_budget(memory_per_rank, ranks);
+        let share = Tablebases::share_memory_estimate(material, ranks, budget);
+        let needs = (2..=ranks)
+            .find(|&k| Tablebases::share_memory_estimate(material, k, budget) <= memory_per_rank)
+            .unwrap_or(ranks + 1);
+        Share::Split { ranks, needs, share, budget }
     }
 
     /// The solver of a generation in this store (1-byte cells, the scratch file next to the
