@@ -400,16 +400,19 @@ fn split_plan(
     files.sort_by_key(|m| (m.men(), m.to_string()));
     files.dedup();
     writeln!(out, "on {ranks} ranks of {} each:", units::bytes(memory_per_rank))?;
-    let mut whole = 0;
+    let (mut whole, mut over) = (0, 0);
     for m in files {
         match tables.share_of(m, ranks, memory_per_rank) {
             Share::Whole { why: None } => whole += 1,
-            Share::Whole { why: Some(why) } => writeln!(
-                out,
-                "{:<12} whole on one rank, {} ({why}): more than a rank's memory",
-                m.to_string(),
-                units::bytes(tables.estimate(m, |_| false))
-            )?,
+            Share::Whole { why: Some(why) } => {
+                (whole, over) = (whole + 1, over + 1);
+                writeln!(
+                    out,
+                    "{:<12} whole on one rank, {} ({why}): more than a rank's memory",
+                    m.to_string(),
+                    units::bytes(tables.estimate(m, |_| false))
+                )?;
+            }
             Share::Split { ranks, needs, share, budget } => {
                 let fits = if needs > ranks {
                     format!("; more than a rank's memory even over {ranks} ranks")
@@ -426,7 +429,8 @@ fn split_plan(
             }
         }
     }
-    writeln!(out, "{whole} files solved whole, each by one rank")?;
+    let over = if over > 0 { format!(" ({over} of them over a rank's memory)") } else { String::new() };
+    writeln!(out, "{whole} files solved whole, each by one rank{over}")?;
     Ok(())
 }
 
