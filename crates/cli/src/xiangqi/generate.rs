@@ -175,7 +175,7 @@ fn wanted(args: &GenerateArgs) -> Result<Vec<Material>, Failure> {
 /// memory its solve needs, then the totals.
 fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Result<(), Failure> {
     let input = |e: ProbeError| Failure::input(format!("materials: {e}"));
-    let needed = Tablebases::needed(wanted).map_err(input)?;
+    let needed = tables.needed_here(wanted).map_err(input)?;
     let mut files: Vec<Material> = needed.iter().map(|&m| tables.file_material(m)).collect();
     files.sort_by_key(|m| (m.men(), m.to_string()));
     files.dedup();
@@ -237,7 +237,7 @@ pub(super) fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), F
     let tables = tables(&args.tables)?.with_compression(args.compression);
     #[cfg(feature = "mpi")]
     if launched_by_mpi() {
-        return cluster_generation(&tables, &wanted, args, out);
+        return cluster_generation(tables, &wanted, args, out);
     }
     if args.dry_run {
         return dry_run(&tables, &wanted, out);
@@ -304,7 +304,7 @@ fn launched_by_mpi() -> bool {
 /// the summary.
 #[cfg(feature = "mpi")]
 fn cluster_generation(
-    tables: &Tablebases,
+    tables: Tablebases,
     materials: &[Material],
     args: &GenerateArgs,
     out: &mut dyn Write,
@@ -316,6 +316,7 @@ fn cluster_generation(
     let world = universe.world();
     let memory_per_rank =
         args.memory_per_rank.or_else(endgame_xiangqi::store::cost::memory_available).unwrap_or(u64::MAX);
+    let tables = &tables.with_cluster(world.size() as usize, memory_per_rank);
     if args.dry_run {
         // Rank 0 prints the plan; the others have nothing to add.
         if world.rank() != 0 {
@@ -395,7 +396,7 @@ fn split_plan(
 ) -> Result<(), Failure> {
     use endgame_xiangqi::store::split::Share;
     let input = |e: ProbeError| Failure::input(format!("materials: {e}"));
-    let needed = Tablebases::needed(materials).map_err(input)?;
+    let needed = tables.needed_here(materials).map_err(input)?;
     let mut files: Vec<Material> = needed.iter().map(|&m| tables.file_material(m)).collect();
     files.sort_by_key(|m| (m.men(), m.to_string()));
     files.dedup();

@@ -272,10 +272,19 @@ impl Tablebases {
     /// # Errors
     /// When a material can have no table ([`check_size`]).
     pub fn needed(materials: &[Material]) -> Result<Vec<Material>, ProbeError> {
+        Tablebases::needed_checked(materials, check_size)
+    }
+
+    /// [`Tablebases::needed`] with the materials asked for checked by `check` instead of
+    /// [`check_size`] (a cluster's, [`Tablebases::needed_here`]).
+    pub(super) fn needed_checked(
+        materials: &[Material],
+        check: impl Fn(Material) -> Result<usize, ProbeError>,
+    ) -> Result<Vec<Material>, ProbeError> {
         // The largest first: a material beyond the tables is refused before its (possibly
         // millions of) smaller materials are listed.
         for &m in materials {
-            check_size(m)?;
+            check(m)?;
         }
         let mut all = BTreeSet::new();
         for &m in materials {
@@ -319,7 +328,7 @@ impl Tablebases {
         materials: &[Material],
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
     ) -> Result<(Scheduler<Material>, GenerateSummary), GenerateError> {
-        let Plan { needed, files: plan } = self.plan_of(Tablebases::needed(materials)?);
+        let Plan { needed, files: plan } = self.plan_of(self.needed_here(materials)?);
         if self.rules.has_bans() {
             // The rule's solver numbers positions in 32 bits (the `standard` solver does not).
             for &material in plan.iter().rev() {

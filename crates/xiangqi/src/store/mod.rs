@@ -100,6 +100,9 @@ pub struct Tablebases {
     opened: Instant,
     /// How the files this store writes are compressed.
     compression: Compression,
+    /// A generation over ranks: their number and the memory of each
+    /// ([`Tablebases::with_cluster`]).
+    cluster: Option<(usize, u64)>,
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -132,6 +135,7 @@ impl Tablebases {
             files: OpenFiles::shared(),
             opened: Instant::now(),
             compression: Compression::Normal,
+            cluster: None,
         }
     }
 
@@ -150,6 +154,15 @@ impl Tablebases {
     #[must_use]
     pub const fn with_compression(mut self, compression: Compression) -> Tablebases {
         self.compression = compression;
+        self
+    }
+
+    /// The same tables, generated over `ranks` ranks of `memory_per_rank` bytes each: a
+    /// material too large for this machine is accepted when its share split over the ranks fits
+    /// a rank ([`Tablebases::needed_here`], [`Tablebases::share_of`]).
+    #[must_use]
+    pub const fn with_cluster(mut self, ranks: usize, memory_per_rank: u64) -> Tablebases {
+        self.cluster = Some((ranks, memory_per_rank));
         self
     }
 

@@ -17,8 +17,10 @@ use endgame_core::table::{Compression, TableError, TablePaths, write_tables};
 use endgame_core::{Progress, Retrograde, RuleValue};
 
 use super::Tablebases;
+use super::cost::{check_size, index_size};
 use super::generate::GenerateError;
 use super::source::table_id;
+use crate::probe::ProbeError;
 use crate::rules::material::Material;
 use crate::tables::index::MaterialIndex;
 use crate::tables::stats::Stats;
@@ -91,6 +93,35 @@ impl Tablebases {
             .find(|&k| Tablebases::share_memory_estimate(material, k, budget) <= memory_per_rank)
             .unwrap_or(ranks + 1);
         Share::Split { ranks, needs, share, budget }
+    }
+
+    /// [`Tablebases::needed`] in this store: in a generation over ranks
+    /// ([`Tablebases::with_cluster`]) a material too large for this machine is accepted when
+    /// its share split over every rank fits a rank.
+    ///
+    /// # Errors
+    /// When a material can have no table, or not even its share fits a rank.
+    pub fn needed_here(&self, materials: &[Material]) -> Result<Vec<Material>, ProbeError> {
+        let Some((ranks, memory)) = self.cluster else { return Tablebases::needed(materials) };
+        Tablebases::needed_checked(materials, |m| {
+            let refused = match check_size(m) {
+                Ok(n) => return Ok(n),
+                Err(e) => e,
+            };
+            match self.share_of(m, ranks, memory) {
+                Share::Split { ranks, needs, .. } if needs <= ranks => index_size(m),
+                Share::Split { share, .. } => Err(ProbeError::BeyondTables {
+                    material: m,
+                    men: m.men(),
+                    why: format!(
+                        "split over {ranks} ranks each needs about {}, more than the {} of a rank",
+                        endgame_core::units::bytes(share),
+                        endgame_core::units::bytes(memory)
+                    ),
+                }),
+                Share::Whole { .. } => Err(refused),
+            }
+        })
     }
 
     /// The solver of a generation in this store (1-byte cells, the scratch file next to the
@@ -259,6 +290,44 @@ mod tests {
         for d in dirs {
             std::fs::remove_dir_all(d).unwrap();
         }
+    }
+
+    #[test]
+    fn materials_over_a_ranks_memory_are_split_unless_they_cannot_be() {
+        let dir = tempfile();
+        // Large enough that a share saves more than the rounds' events cost.
+        let m: Material = "KNRvKAR".parse().unwrap();
+        let standard = Tablebases::open(&dir, Rules::Standard);
+        let whole = standard.estimate(m, |_| false);
+        assert_eq!(standard.share_of(m, 3, whole), Share::Whole { why: None });
+        let Share::Split { ranks: 3, needs, share, budget } = standard.share_of(m, 3, whole - 1) else {
+            panic!("{m} over a rank's memory is split")
+        };
+        assert!(share < whole && needs >= 2 && budget >= 1 << 20, "{share} {whole} {needs} {budget}");
+        assert_eq!(share, Tablebases::share_memory_estimate(m, 3, budget));
+        assert!(matches!(standard.share_of(m, 1, whole - 1), Share::Whole { why: Some(_) }));
+        let check = Tablebases::open(&dir, Rules::PerpetualCheck);
+        assert!(matches!(check.share_of(m, 3, 1), Share::Whole { why: Some(_) }));
+        let best = Tablebases::open(&dir, Rules::Standard).with_compression(Compression::Best);
+        assert!(matches!(best.share_of(m, 3, 1), Share::Whole { why: Some(_) }));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// A material beyond this machine is accepted over ranks whose shares fit, refused over
+    /// too few.
+    #[test]
+    fn a_cluster_accepts_a_material_beyond_the_machine_when_its_shares_fit() {
+        let m: Material = "KRPPvKAABBR".parse().unwrap();
+        if check_size(m).is_ok() {
+            return; // a machine with 290 GiB: nothing to split
+        }
+        let base = std::env::temp_dir();
+        let tables = |ranks, memory| Tablebases::open(&base, Rules::Standard).with_cluster(ranks, memory);
+        assert!(Tablebases::open(&base, Rules::Standard).needed_here(&[m]).is_err());
+        let needed = tables(16, 22 << 30).needed_here(&[m]).unwrap();
+        assert!(needed.contains(&m) && needed.len() > 100);
+        let refused = tables(2, 1 << 30).needed_here(&[m]).unwrap_err().to_string();
+        assert!(refused.contains("split over 2 ranks"), "{refused}");
     }
 
     fn tempfile() -> PathBuf {
