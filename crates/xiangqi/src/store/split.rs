@@ -71,8 +71,9 @@ impl Tablebases {
     }
 
     /// How `material` is solved in a run over `ranks` ranks with `memory_per_rank` bytes each:
-    /// split over all of them when its estimate exceeds the memory and it can be
-    /// ([`Tablebases::splittable`]), else whole.
+    /// split over all of them when its estimate exceeds the memory and it can be (`standard`
+    /// or `hdu` rules: the bans' passes need the whole table; not `--compression best`, which
+    /// tries the colour twin's order too), else whole.
     #[must_use]
     pub fn share_of(&self, material: Material, ranks: usize, memory_per_rank: u64) -> Share {
         if self.estimate(material, |_| false) <= memory_per_rank {
