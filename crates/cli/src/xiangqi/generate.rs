@@ -50,6 +50,13 @@ pub struct GenerateArgs {
     #[cfg(feature = "mpi")]
     #[arg(long)]
     rank0_schedules_only: bool,
+    /// Under mpirun: the memory of one rank in bytes (with a suffix K, M, G: 256M = 256 MiB;
+    /// default: the memory available on rank 0's machine). A material whose estimate exceeds
+    /// it is split over every rank, each holding a part of its index (standard rules only;
+    /// --dry-run prints the plan).
+    #[cfg(feature = "mpi")]
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    memory_per_rank: Option<u64>,
     #[command(flatten)]
     tables: TableArgs,
 }
@@ -122,6 +129,23 @@ fn parse_count(text: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("expected a number of positions such as 1000000, 500M or 2G, found {text:?}"))
 }
 
+/// `256M`, `2G`, `1048576`: bytes with an optional binary suffix (K = 1024).
+#[cfg(feature = "mpi")]
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let (digits, shift) = match text.char_indices().last() {
+        Some((at, 'K' | 'k')) => (&text[..at], 10),
+        Some((at, 'M' | 'm')) => (&text[..at], 20),
+        Some((at, 'G' | 'g')) => (&text[..at], 30),
+        Some((at, 'T' | 't')) => (&text[..at], 40),
+        _ => (text, 0),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .ok_or_else(|| format!("expected a number of bytes such as 268435456, 256M or 2G, found {text:?}"))
+}
+
 /// The materials `generate` is asked for: those named, `--all-up-to`, `--attackers` (the last
 /// two within `--max-positions`).
 fn wanted(args: &GenerateArgs) -> Result<Vec<Material>, Failure> {
@@ -151,7 +175,7 @@ fn wanted(args: &GenerateArgs) -> Result<Vec<Material>, Failure> {
 /// memory its solve needs, then the totals.
 fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Result<(), Failure> {
     let input = |e: ProbeError| Failure::input(format!("materials: {e}"));
-    let needed = Tablebases::needed(wanted).map_err(input)?;
+    let needed = tables.needed_here(wanted).map_err(input)?;
     let mut files: Vec<Material> = needed.iter().map(|&m| tables.file_material(m)).collect();
     files.sort_by_key(|m| (m.men(), m.to_string()));
     files.dedup();
@@ -211,12 +235,12 @@ fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Res
 pub(super) fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let wanted = wanted(args)?;
     let tables = tables(&args.tables)?.with_compression(args.compression);
-    if args.dry_run {
-        return dry_run(&tables, &wanted, out);
-    }
     #[cfg(feature = "mpi")]
     if launched_by_mpi() {
-        return cluster_generation(&tables, &wanted, !args.rank0_schedules_only, out);
+        return cluster_generation(tables, &wanted, args, out);
+    }
+    if args.dry_run {
+        return dry_run(&tables, &wanted, out);
     }
     let summary = run_generation(&tables, &wanted)?;
     for &m in &wanted {
@@ -280,15 +304,27 @@ fn launched_by_mpi() -> bool {
 /// the summary.
 #[cfg(feature = "mpi")]
 fn cluster_generation(
-    tables: &Tablebases,
+    tables: Tablebases,
     materials: &[Material],
-    rank0_solves: bool,
+    args: &GenerateArgs,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
-    use endgame_xiangqi::cluster::{self, ClusterError, Finished};
+    use endgame_xiangqi::cluster::{self, ClusterError, Finished, SplitOptions};
     use mpi::traits::Communicator;
+    let rank0_solves = !args.rank0_schedules_only;
     let universe = mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was initialised already"))?;
     let world = universe.world();
+    let memory_per_rank =
+        args.memory_per_rank.or_else(endgame_xiangqi::store::cost::memory_available).unwrap_or(u64::MAX);
+    let tables = &tables.with_cluster(world.size() as usize, memory_per_rank);
+    if args.dry_run {
+        // Rank 0 prints the plan; the others have nothing to add.
+        if world.rank() != 0 {
+            return Ok(());
+        }
+        dry_run(tables, materials, out)?;
+        return split_plan(tables, materials, world.size() as usize, memory_per_rank, out);
+    }
     if !rank0_solves && world.size() == 1 {
         return Err(Failure::input(
             "--rank0-schedules-only: with a single rank nobody would solve; start more ranks",
@@ -296,15 +332,32 @@ fn cluster_generation(
     }
     let started = std::time::Instant::now();
     let finished = |f: Finished| {
+        let Some(split) = f.split else {
+            eprintln!(
+                "{}: rank {}, {:.2} s, {}",
+                f.material,
+                f.rank,
+                f.seconds,
+                per_second(f.positions as f64 / f.seconds.max(1e-9))
+            );
+            return;
+        };
         eprintln!(
-            "{}: rank {}, {:.2} s, {}",
+            "{}: split over {} ranks, {:.2} s, {}; {} events between ranks ({}) over {} levels, rank 0 at most {} in a level, {} exchanges; largest rank peak {}",
             f.material,
-            f.rank,
+            split.ranks,
             f.seconds,
-            per_second(f.positions as f64 / f.seconds.max(1e-9))
+            per_second(f.positions as f64 / f.seconds.max(1e-9)),
+            units::count(split.events),
+            units::bytes(split.events * 8),
+            split.levels,
+            units::count(split.rank0_level_max),
+            units::count(split.exchanges),
+            units::bytes(split.peak_rank_bytes)
         );
     };
-    match cluster::generate(&world, tables, materials, rank0_solves, &finished) {
+    let split = SplitOptions { memory_per_rank };
+    match cluster::generate(&world, tables, materials, rank0_solves, split, &finished) {
         Ok(Some(summary)) => {
             writeln!(
                 out,
@@ -329,6 +382,57 @@ fn cluster_generation(
         }
         Err(e) => Err(Failure::Other(e.into())),
     }
+}
+
+/// `--dry-run` under mpirun, after the list: how each material whose estimate exceeds the
+/// memory of a rank is solved (split over how many ranks, each rank's estimate, or why whole).
+#[cfg(feature = "mpi")]
+fn split_plan(
+    tables: &Tablebases,
+    materials: &[Material],
+    ranks: usize,
+    memory_per_rank: u64,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    use endgame_xiangqi::store::split::Share;
+    let input = |e: ProbeError| Failure::input(format!("materials: {e}"));
+    let needed = tables.needed_here(materials).map_err(input)?;
+    let mut files: Vec<Material> = needed.iter().map(|&m| tables.file_material(m)).collect();
+    files.sort_by_key(|m| (m.men(), m.to_string()));
+    files.dedup();
+    writeln!(out, "on {ranks} ranks of {} each:", units::bytes(memory_per_rank))?;
+    let (mut whole, mut over) = (0, 0);
+    for m in files {
+        match tables.share_of(m, ranks, memory_per_rank) {
+            Share::Whole { why: None } => whole += 1,
+            Share::Whole { why: Some(why) } => {
+                (whole, over) = (whole + 1, over + 1);
+                writeln!(
+                    out,
+                    "{:<12} whole on one rank, {} ({why}): more than a rank's memory",
+                    m.to_string(),
+                    units::bytes(tables.estimate(m, |_| false))
+                )?;
+            }
+            Share::Split { ranks, needs, share, budget } => {
+                let fits = if needs > ranks {
+                    format!("; more than a rank's memory even over {ranks} ranks")
+                } else {
+                    format!(" (needs {needs})")
+                };
+                writeln!(
+                    out,
+                    "{:<12} split over {ranks} ranks{fits}, each rank about {} (events: {} a round)",
+                    m.to_string(),
+                    units::bytes(share),
+                    units::bytes(budget)
+                )?;
+            }
+        }
+    }
+    let over = if over > 0 { format!(" ({over} of them over a rank's memory)") } else { String::new() };
+    writeln!(out, "{whole} files solved whole, each by one rank{over}")?;
+    Ok(())
 }
 
 /// Generates with a progress bar on a terminal and a line per material on standard error.

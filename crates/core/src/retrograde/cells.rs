@@ -86,7 +86,7 @@ fn to_compact(logical: u32) -> u16 {
 }
 
 #[inline(always)]
-fn from_compact(physical: u16) -> u32 {
+pub(super) fn from_compact(physical: u16) -> u32 {
     let payload = u32::from(physical) & COMPACT_PAYLOAD;
     let payload = if payload == COMPACT_PAYLOAD { HOLE } else { payload };
     ((u32::from(physical) >> 14) << TAG_SHIFT) | payload
@@ -108,7 +108,7 @@ fn to_byte(logical: u32) -> u8 {
 }
 
 #[inline(always)]
-fn from_byte(physical: u8) -> u32 {
+pub(super) fn from_byte(physical: u8) -> u32 {
     let (tag, payload) = (u32::from(physical) >> 6, u32::from(physical) & MAX_BYTE_PAYLOAD);
     let payload = match (tag, payload) {
         (TAG_OPEN, MAX_BYTE_PAYLOAD) => HOLE,

@@ -36,6 +36,28 @@ pub(super) enum Frontier {
 /// Bitmap words handled by one parallel task of a level pass.
 pub(super) const WORDS: usize = CHUNK / 64;
 
+/// Some of the tasks of a level pass: `range` of them, each `words` bitmap words (or, for a
+/// list, `64 * words` of its positions).
+pub(super) struct Tasks {
+    pub(super) range: std::ops::Range<usize>,
+    pub(super) words: usize,
+}
+
+impl Tasks {
+    /// Every task of the level `current`, of [`WORDS`] words.
+    pub(super) fn all(current: &Frontier) -> Tasks {
+        Tasks { range: 0..Tasks::count(current, WORDS), words: WORDS }
+    }
+
+    /// How many tasks of `words` words the level `current` has.
+    pub(super) fn count(current: &Frontier, words: usize) -> usize {
+        match current {
+            Frontier::Pairs(bits) => bits.0.len().div_ceil(words),
+            Frontier::List(list) => list.len().div_ceil(words * 64),
+        }
+    }
+}
+
 impl Bitmap {
     /// An empty set of `0..n`.
     pub(super) fn new(n: usize) -> Bitmap {

@@ -43,7 +43,9 @@
 //!
 //! This file holds the solver's API ([`Retrograde`], its options, progress and errors);
 //! `cells` the 4-, 2- and 1-byte cells and their escapes; `solution` the [`Solution`];
-//! `run` one solve (the start pass and the level passes); `preds` the predecessors (un-moves
+//! `run` one solve (the start pass and the level passes); `partition` a solve split over
+//! ranks that each hold a range of the positions ([`Retrograde::solve_part`]), `part_file`
+//! a rank's share in a file, and `local_ranks` threads standing in for the ranks; `preds` the predecessors (un-moves
 //! or reverse edges); `levels` the positions of a level; `packed` the packed lists of the
 //! start pass; `spill` the scratch file they go to in large solves; `memory` huge pages,
 //! prefetches and the solver's count of its bytes.
@@ -55,8 +57,11 @@ use crate::game::{Game, Unmoves};
 
 mod cells;
 mod levels;
+mod local_ranks;
 mod memory;
 mod packed;
+mod part_file;
+mod partition;
 mod preds;
 mod run;
 mod solution;
@@ -64,6 +69,9 @@ mod spill;
 
 pub use cells::{MAX_BYTE_PAYLOAD, MAX_COMPACT_PLIES, MAX_PLIES};
 use cells::{Pos, Word};
+pub use local_ranks::LocalRanks;
+pub use part_file::{PartFile, write_part};
+pub use partition::{EXCHANGE_BUDGET, Part, Partition, Transport, TransportError};
 use preds::UnmovePreds;
 use run::Run;
 pub use solution::Solution;
@@ -94,6 +102,9 @@ pub enum SolveError {
     /// The scratch file of the start pass's lists could not be made, written or read
     /// ([`Retrograde::scratch_dir`]): the file (or directory) and what the system said.
     Scratch(String),
+    /// A partitioned solve ([`Retrograde::solve_part`]): the ranks could not reach each other,
+    /// or another rank failed.
+    Transport(String),
 }
 
 impl std::fmt::Display for SolveError {
@@ -113,6 +124,7 @@ impl std::fmt::Display for SolveError {
             }
             SolveError::Cancelled => write!(f, "cancelled"),
             SolveError::Scratch(why) => write!(f, "the solver's scratch file: {why}"),
+            SolveError::Transport(why) => write!(f, "partitioned solve: {why}"),
         }
     }
 }
@@ -177,6 +189,8 @@ pub struct Retrograde<'a> {
     scratch_dir: Option<&'a Path>,
     /// Solves of at least this many positions spill their lists to a scratch file.
     spill_above: u64,
+    /// Outgoing bytes of a partitioned solve's round ([`Retrograde::exchange_budget`]).
+    exchange_budget: u64,
 }
 
 /// Solves of at least this many positions keep the start pass's lists in a scratch file
@@ -228,6 +242,7 @@ impl<'a> Retrograde<'a> {
             wide_positions: false,
             scratch_dir: None,
             spill_above: SPILL_ABOVE,
+            exchange_budget: EXCHANGE_BUDGET,
         }
     }
 

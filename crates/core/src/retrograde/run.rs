@@ -2,20 +2,21 @@
 //! decide wins and losses, and draws' distances, from the positions decided before.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 use super::cells::{
     HOLE, PAYLOAD, Pos, TAG_DRAW, TAG_LOSS, TAG_OPEN, TAG_SHIFT, TAG_WIN, Word, cell, encode,
 };
-use super::levels::{Bitmap, Event, Frontier, WORDS, at_level, pairs};
+use super::levels::{Bitmap, Event, Frontier, Tasks, at_level, pairs};
 use super::memory::{huge_vec, packed_bytes, prefetch};
 use super::packed::{Packed, append_packed, level_mut};
-use super::preds::{Preds, ReverseEdges};
+use super::partition::{Exchange, Outbox, remote_event};
+use super::preds::Preds;
 use super::spill::Scratch;
 use super::{CHUNK, Hooks, Phase, Progress, Solution, SolveError};
-use crate::game::{FirstLook, Game, Successor};
+use crate::game::{FirstLook, Game};
 use crate::value::Value;
 
 /// What the start pass found, by distance, in lists that the level passes use as they are (no
@@ -74,6 +75,9 @@ pub(super) struct Run<'a, 'g, G, W, P> {
     pub(super) peak_bytes: u64,
     /// Where the lists' bytes go in large solves ([`super::Retrograde::spill_above`]).
     pub(super) scratch: Option<Scratch>,
+    /// The game's position of cell 0: 0, or the start of this rank's range in a partitioned
+    /// solve ([`super::partition`]), whose cells are those of its range only.
+    pub(super) base: usize,
 }
 
 /// Predecessors whose cells a level pass reads at once.
@@ -87,7 +91,18 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     }
 
     pub(super) fn start(game: &'g G, hooks: Hooks<'a>, scratch: Option<Scratch>) -> Result<Self, SolveError> {
-        let n = game.num_positions();
+        Run::start_range(game, 0..game.num_positions(), hooks, scratch)
+    }
+
+    /// The start pass over the positions of `range` only, whose cells the run holds (cell `i`
+    /// is position `range.start + i`).
+    pub(super) fn start_range(
+        game: &'g G,
+        range: std::ops::Range<usize>,
+        hooks: Hooks<'a>,
+        scratch: Option<Scratch>,
+    ) -> Result<Self, SolveError> {
+        let n = range.len();
         if size_of::<P>() < size_of::<usize>() && n >= u32::MAX as usize {
             return Err(SolveError::TooManyPositions(n));
         }
@@ -104,6 +119,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             hooks,
             peak_bytes: 0,
             scratch,
+            base: range.start,
         };
         let done = AtomicU64::new(0);
         // With a scratch file, the positions in windows, each window's lists spilled before the
@@ -181,7 +197,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         let mut moves: usize = 0;
         let mut won: usize = 0;
         let (mut lost_at, mut won_at, mut drawn_at) = (None::<u32>, None::<u32>, None::<u32>);
-        let look = game.first_look(pos, |value| {
+        let look = game.first_look(self.base + pos, |value| {
             moves += 1;
             match value {
                 Some(Value::Loss(d)) => lost_at = Some(lost_at.map_or(d.0, |e| e.min(d.0))),
@@ -236,63 +252,14 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
     }
 
     /// Whether `pos` still needs its moves (not a hole, not decided, not terminal).
-    fn is_open(&self, pos: usize) -> bool {
+    pub(super) fn is_open(&self, pos: usize) -> bool {
         let word = self.cells[pos].get();
         word >> TAG_SHIFT == TAG_OPEN && word != HOLE
     }
 
-    pub(super) fn reverse_edges(&mut self, game: &G) -> ReverseEdges {
-        let n = self.cells.len();
-        let counts: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-        let done = AtomicU64::new(0);
-        // A pass over the moves, the positions in parallel by chunks: `edge(pos, q)` for each
-        // move of `pos` to a position `q` of the index.
-        let pass = |edge: &(dyn Fn(usize, usize) + Sync)| {
-            (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
-                // Cancelled: the edges are left incomplete, and `propagate` stops at once.
-                if self.hooks.cancelled() {
-                    return;
-                }
-                let range = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
-                let len = range.len() as u64;
-                for pos in range {
-                    // Decided positions (terminal, or lost for want of moves) need no
-                    // predecessors from their moves, and holes have none.
-                    if self.is_open(pos) {
-                        game.for_each_move(pos, |_, succ| {
-                            if let Successor::Position(q) = succ {
-                                edge(pos, q);
-                            }
-                        });
-                    }
-                }
-                self.report(Phase::ReverseEdges, (done.fetch_add(len, Relaxed) + len) / 2);
-            });
-        };
-        pass(&|_, q| {
-            counts[q].fetch_add(1, Relaxed);
-        });
-        let mut total = 0u64;
-        for c in &counts {
-            let k = c.load(Relaxed);
-            c.store(total, Relaxed);
-            total += k;
-        }
-        let edges: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
-        pass(&|pos, q| {
-            let slot = counts[q].fetch_add(1, Relaxed);
-            edges[slot as usize].store(pos as u32, Relaxed);
-        });
-        // After the fill, counts[q] is where q's predecessors end.
-        ReverseEdges {
-            ends: counts.into_iter().map(AtomicU64::into_inner).collect(),
-            edges: edges.into_iter().map(AtomicU32::into_inner).collect(),
-        }
-    }
-
     /// Applies one decided move to the position `p` that has it; returns whether `p` got
     /// decided at level `d + 1` by it.
-    fn apply(&self, p: usize, event: Event, d: u32) -> bool {
+    pub(super) fn apply(&self, p: usize, event: Event, d: u32) -> bool {
         self.apply_to(p, self.cells[p].get(), event, d)
     }
 
@@ -335,25 +302,25 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         self.escapes.lock().expect("no panic while holding the lock").push((P::from_index(p), word));
     }
 
-    /// Processes one level: the positions decided at distance `d` (the set `current`, walked in
-    /// index order) and the known-value events of that distance; puts the positions decided at
-    /// distance `d + 1` into `next`. Returns how many positions it processed and decided.
-    fn level(
+    /// Processes one level, or the tasks `part` of it: the positions decided at distance `d`
+    /// (the set `current`, walked in index order) and the known-value events of that distance;
+    /// puts the positions decided at distance `d + 1` into `next`. Returns how many positions
+    /// it processed and decided. The predecessors outside the run's cells (a partitioned
+    /// solve) go to `outbox`, as events for their ranks.
+    #[allow(clippy::too_many_arguments)] // one level's inputs, called from two places
+    pub(super) fn level(
         &self,
         preds: &impl Preds,
         current: &Frontier,
         next: Option<&Bitmap>,
         events: &[(&Packed, Event)],
-        d: u32,
-        draws: bool,
+        (d, draws): (u32, bool),
+        part: Tasks,
+        outbox: Option<&Outbox>,
     ) -> (u64, u64) {
         let add = |a: (u64, u64), b: (u64, u64)| (a.0 + b.0, a.1 + b.1);
-        let n = self.cells.len();
-        let tasks = match current {
-            Frontier::Pairs(bits) => bits.0.len().div_ceil(WORDS),
-            Frontier::List(list) => list.len().div_ceil(CHUNK),
-        };
-        let from_decided = (0..tasks).into_par_iter().map(|task| {
+        let (n, base, words) = (self.cells.len(), self.base, part.words);
+        let from_decided = part.range.into_par_iter().map(|task| {
             let (mut processed, mut decided) = (0, 0);
             // Cancelled: `propagate` returns before it reads what this level did.
             if self.hooks.cancelled() {
@@ -362,6 +329,8 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             // Predecessors are gathered in batches and their cells read all at once before any
             // is changed: the reads are independent, so their cache misses overlap.
             let mut batch: Vec<(usize, Event)> = Vec::with_capacity(BATCH + 64);
+            // Events for the predecessors of other ranks (a partitioned solve).
+            let mut remote: Vec<u64> = Vec::new();
             let mut words_read: Vec<u32> = Vec::with_capacity(BATCH + 64);
             let mut flush = |batch: &mut Vec<(usize, Event)>, decided: &mut u64| {
                 words_read.clear();
@@ -390,9 +359,15 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                 } else {
                     Event::Won
                 };
-                preds.for_each(q, |p| {
-                    prefetch(&self.cells[p]);
-                    batch.push((p, event));
+                preds.for_each(base + q, |p| {
+                    // Always in range without a partition (`base` 0, every position's cell).
+                    let local = p.wrapping_sub(base);
+                    if local < n {
+                        prefetch(&self.cells[local]);
+                        batch.push((local, event));
+                    } else {
+                        remote.push(remote_event(p, event));
+                    }
                 });
                 if batch.len() >= BATCH {
                     flush(&mut batch, &mut decided);
@@ -400,7 +375,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             };
             match current {
                 Frontier::Pairs(bits) => {
-                    for w in task * WORDS..bits.0.len().min((task + 1) * WORDS) {
+                    for w in task * words..bits.0.len().min((task + 1) * words) {
                         let mut word = bits.0[w].load(Relaxed);
                         while word != 0 {
                             let pair = w * 64 + word.trailing_zeros() as usize;
@@ -412,12 +387,16 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                     }
                 }
                 Frontier::List(list) => {
-                    for &q in &list[task * CHUNK..list.len().min((task + 1) * CHUNK)] {
+                    let positions = words * 64;
+                    for &q in &list[task * positions..list.len().min((task + 1) * positions)] {
                         visit(q, false);
                     }
                 }
             }
             flush(&mut batch, &mut decided);
+            if !remote.is_empty() {
+                outbox.expect("predecessors out of the cells only in a partitioned solve").post(remote);
+            }
             (processed, decided)
         });
         let from_events = events
@@ -439,7 +418,17 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
         from_decided.chain(from_events).reduce(|| (0, 0), add)
     }
 
-    pub(super) fn propagate(mut self, preds: &impl Preds) -> Result<Solution, SolveError> {
+    pub(super) fn propagate(self, preds: &impl Preds) -> Result<Solution, SolveError> {
+        self.propagate_with(preds, None)
+    }
+
+    /// The level passes; with `exchange`, over this rank's range of a partitioned solve (the
+    /// events of other ranks' predecessors sent to them, each level's end agreed by all).
+    pub(super) fn propagate_with(
+        mut self,
+        preds: &impl Preds,
+        exchange: Option<&Exchange<'_>>,
+    ) -> Result<Solution, SolveError> {
         let n = self.cells.len();
         let mut decided_count: u64 = 0;
         // A bitmap of pairs while the level's distances fit in the cells; once they are escaped
@@ -469,12 +458,20 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             let mut d = 0usize;
             // Positions in `current`, decided by the level before.
             let mut pending = 0u64;
-            while pending > 0 || d < levels.len() || event_lists.iter().any(|(lists, _)| d < lists.len()) {
+            loop {
+                let more =
+                    pending > 0 || d < levels.len() || event_lists.iter().any(|(lists, _)| d < lists.len());
+                // Every rank goes on while any has something left (or all stop if one is cancelled).
+                let more = match exchange {
+                    None if self.hooks.cancelled() && more => return Err(SolveError::Cancelled),
+                    None => more,
+                    Some(exchange) => exchange.agree(more, self.hooks.cancelled())?,
+                };
+                if !more {
+                    break;
+                }
                 if d as u32 + 2 >= W::LIMIT {
                     return Err(SolveError::DistanceTooLarge);
-                }
-                if self.hooks.cancelled() {
-                    return Err(SolveError::Cancelled);
                 }
                 // Positions decided by the start pass at this distance (terminal ones).
                 let terminal = levels.get_mut(d).map(std::mem::take).unwrap_or_default();
@@ -521,8 +518,13 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
                 let more = (frontier(&current) + bitmap(&next) + bitmap(&spare)) as u64 + lists;
                 self.peak_bytes = self.peak_bytes.max(self.held_bytes(more));
                 let escaped_before = self.escapes.lock().expect("no panic while holding the lock").len();
-                let (processed, decided) =
-                    self.level(preds, &current, next.as_ref(), &slices, d as u32, draws);
+                let at = (d as u32, draws);
+                let (processed, decided) = match exchange {
+                    None => {
+                        self.level(preds, &current, next.as_ref(), &slices, at, Tasks::all(&current), None)
+                    }
+                    Some(exchange) => exchange.level(&self, preds, &current, next.as_ref(), &slices, at)?,
+                };
                 if let Some(scratch) = &self.scratch {
                     scratch.check()?;
                 }
@@ -564,6 +566,7 @@ impl<'a, 'g, G: Game, W: Word, P: Pos> Run<'a, 'g, G, W, P> {
             }
         });
         let escapes = self.escapes.into_inner().expect("no panic while holding the lock");
-        Ok(Solution { cells: W::into_cells(self.cells, P::escapes(escapes)), peak_bytes: self.peak_bytes })
+        let peak_bytes = self.peak_bytes + exchange.map_or(0, Exchange::peak_bytes);
+        Ok(Solution { cells: W::into_cells(self.cells, P::escapes(escapes)), peak_bytes })
     }
 }

@@ -137,7 +137,7 @@ fn scratch_error(path: &Path, e: &std::io::Error) -> SolveError {
 
 /// Reads `buffer.len()` bytes at `offset` (from any thread: no shared cursor where the system
 /// has positioned reads).
-fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
+pub(super) fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
     #[cfg(unix)]
     {
         std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)

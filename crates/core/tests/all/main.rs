@@ -3,6 +3,7 @@
 
 mod chase_oracle;
 mod common;
+mod partition;
 mod perpetual_oracle;
 mod retrograde_oracle;
 mod schedule;

@@ -11,7 +11,7 @@ use endgame_core::explicit::ExplicitGame;
 use endgame_core::{CellSize, Game, Plies, Retrograde, Successor, Value};
 use proptest::prelude::*;
 
-fn oracle(game: &ExplicitGame) -> Vec<Option<Value>> {
+pub(crate) fn oracle(game: &ExplicitGame) -> Vec<Option<Value>> {
     let n = game.num_positions();
     let mut value: Vec<Option<Value>> = vec![None; n];
     let child = |value: &[Option<Value>], s: Successor| match s {
@@ -70,7 +70,7 @@ fn oracle(game: &ExplicitGame) -> Vec<Option<Value>> {
     value
 }
 
-fn any_value() -> impl Strategy<Value = Value> + Clone {
+pub(crate) fn any_value() -> impl Strategy<Value = Value> + Clone {
     value_in(0..4)
 }
 
@@ -85,7 +85,7 @@ fn value_in(range: std::ops::Range<u32>) -> impl Strategy<Value = Value> + Clone
 }
 
 /// Values around the largest distance a 1-byte cell holds itself (longer ones are escaped).
-fn long_value() -> impl Strategy<Value = Value> + Clone {
+pub(crate) fn long_value() -> impl Strategy<Value = Value> + Clone {
     let edge = endgame_core::retrograde::MAX_BYTE_PAYLOAD;
     prop_oneof![value_in(0..4), value_in(edge - 6..edge + 4)]
 }
@@ -98,7 +98,15 @@ fn any_game() -> impl Strategy<Value = ExplicitGame> {
 
 /// A random game whose terminal and known values come from `values`.
 fn game_of<V: Strategy<Value = Value> + Clone>(values: V) -> impl Strategy<Value = ExplicitGame> {
-    (1usize..40).prop_flat_map(move |n| {
+    game_sized(1..40, values)
+}
+
+/// A random game of `sizes` positions whose terminal and known values come from `values`.
+pub(crate) fn game_sized<V: Strategy<Value = Value> + Clone>(
+    sizes: std::ops::Range<usize>,
+    values: V,
+) -> impl Strategy<Value = ExplicitGame> {
+    sizes.prop_flat_map(move |n| {
         let node = (
             prop::collection::vec(0..n, 0..5),
             prop::option::weighted(0.12, values.clone()),

@@ -157,7 +157,7 @@ pub(crate) fn meminfo(field: &str) -> Option<u64> {
 }
 
 /// A field in KiB of a file of /proc, in bytes.
-pub(super) fn proc_kib(path: &str, field: &str) -> Option<u64> {
+pub(crate) fn proc_kib(path: &str, field: &str) -> Option<u64> {
     let info = std::fs::read_to_string(path).ok()?;
     let line = info.lines().find(|l| l.starts_with(field))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

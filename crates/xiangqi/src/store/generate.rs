@@ -244,10 +244,19 @@ impl Tablebases {
     /// # Errors
     /// When a material can have no table ([`check_size`]).
     pub fn needed(materials: &[Material]) -> Result<Vec<Material>, ProbeError> {
+        Tablebases::needed_checked(materials, check_size)
+    }
+
+    /// [`Tablebases::needed`] with the materials asked for checked by `check` instead of
+    /// [`check_size`] (a cluster's, [`Tablebases::needed_here`]).
+    pub(super) fn needed_checked(
+        materials: &[Material],
+        check: impl Fn(Material) -> Result<usize, ProbeError>,
+    ) -> Result<Vec<Material>, ProbeError> {
         // The largest first: a material beyond the tables is refused before its (possibly
         // millions of) smaller materials are listed.
         for &m in materials {
-            check_size(m)?;
+            check(m)?;
         }
         let mut all = BTreeSet::new();
         for &m in materials {
@@ -291,7 +300,7 @@ impl Tablebases {
         materials: &[Material],
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
     ) -> Result<(Scheduler<Material>, GenerateSummary), GenerateError> {
-        let Plan { needed, files: plan } = self.plan_of(Tablebases::needed(materials)?);
+        let Plan { needed, files: plan } = self.plan_of(self.needed_here(materials)?);
         if self.rules.has_bans() {
             // The rule's solver numbers positions in 32 bits (the `standard` solver does not).
             for &material in plan.iter().rev() {
@@ -402,6 +411,18 @@ impl Tablebases {
         material: Material,
         solver: &Retrograde<'_>,
     ) -> Result<Table, GenerateError> {
+        let solution = self.solve_game(material, |game| solver.solve_with_unmoves(game))?;
+        Ok(Table::new(MaterialIndex::new(material), solution))
+    }
+
+    /// Runs `solve` on `material`'s game under `standard` or `hdu` rules, its captures read
+    /// from the smaller tables' files a block at a time: the solve of
+    /// [`Tablebases::solve_from_files`], or a rank's share of a partitioned one.
+    pub(super) fn solve_game<T>(
+        &self,
+        material: Material,
+        solve: impl FnOnce(&MaterialGame<'_>) -> Result<T, SolveError>,
+    ) -> Result<T, GenerateError> {
         let files = self.capture_files(material)?;
         let symmetric = self.rules.colour_symmetric();
         let index = MaterialIndex::new(material);
@@ -417,7 +438,7 @@ impl Tablebases {
                 }
             })
         });
-        let solution = solver.solve_with_unmoves(&game);
+        let solution = solve(&game);
         drop(game);
         for (_, file) in &files {
             let Captured::Blocks(file) = file else { continue };
@@ -425,8 +446,7 @@ impl Tablebases {
                 return Err(error.into());
             }
         }
-        let solution = solution.map_err(|error| GenerateError::Solve { material, error })?;
-        Ok(Table::new(index, solution))
+        solution.map_err(|error| GenerateError::Solve { material, error })
     }
 
     /// Solves one material whose smaller materials all have files (their own or their colour

@@ -62,6 +62,7 @@ mod lookup;
 mod read_write;
 mod rule_solve;
 mod side_stats;
+pub mod split;
 
 pub mod convert;
 pub mod cost;
@@ -104,6 +105,9 @@ pub struct Tablebases {
     /// Whether the captures of its generations read every smaller table a block at a time
     /// (none held whole: [`Tablebases::with_captures_by_blocks_only`]).
     blocks_only: bool,
+    /// A generation over ranks: their number and the memory of each
+    /// ([`Tablebases::with_cluster`]).
+    cluster: Option<(usize, u64)>,
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -137,6 +141,7 @@ impl Tablebases {
             opened: Instant::now(),
             compression: Compression::Normal,
             blocks_only: false,
+            cluster: None,
         }
     }
 
@@ -165,6 +170,15 @@ impl Tablebases {
     #[must_use]
     pub const fn with_compression(mut self, compression: Compression) -> Tablebases {
         self.compression = compression;
+        self
+    }
+
+    /// The same tables, generated over `ranks` ranks of `memory_per_rank` bytes each: a
+    /// material too large for this machine is accepted when its share split over the ranks fits
+    /// a rank ([`Tablebases::needed_here`], [`Tablebases::share_of`]).
+    #[must_use]
+    pub const fn with_cluster(mut self, ranks: usize, memory_per_rank: u64) -> Tablebases {
+        self.cluster = Some((ranks, memory_per_rank));
         self
     }
 

@@ -118,6 +118,33 @@ impl Stats {
         Stats::of_sides(red, black)
     }
 
+    /// [`Stats::of_values`] with the values of each range of 65,536 indices put into a buffer
+    /// by `fill` (the ranges in parallel: for values read a range at a time, such as the
+    /// shares of a partitioned solve from their files). Stops at the first error of `fill`.
+    pub(crate) fn of_blocks<E: Send>(
+        index: &MaterialIndex,
+        rules: Rules,
+        fill: impl Fn(std::ops::Range<usize>, &mut Vec<Option<RuleValue>>) -> Result<(), E> + Sync,
+    ) -> Result<Stats, E> {
+        const CHUNK: usize = 1 << 16;
+        let [red, black] = (0..index.len().div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let (start, mut sides) = (c * CHUNK, Sides::default());
+                let mut values = Vec::with_capacity(CHUNK);
+                fill(start..index.len().min(start + CHUNK), &mut values)?;
+                for (p, v) in (start..).zip(values) {
+                    if (rules == Rules::Hdu && !index.is_legal(p)) || v.is_none() {
+                        continue;
+                    }
+                    sides[MaterialIndex::turn(p).index()].add_times(v, index.stands_for(p));
+                }
+                Ok(sides)
+            })
+            .try_reduce(Sides::default, |a, b| Ok(merge_sides(a, b)))?;
+        Ok(Stats::of_sides(red, black))
+    }
+
     /// The names of the counters of a table file's header (see
     /// [`endgame_core::table`]), in the order of [`Stats::counters`].
     pub const COUNTERS: [&'static str; 8] = [

@@ -9,11 +9,24 @@
 //! [`Tablebases::generate_one`], reading the finished smaller tables from the shared directory
 //! and writing its file atomically. Only rank 0's main thread calls MPI.
 //!
-//! A rank whose material fails makes rank 0 abort the whole run with a message; a rank that
-//! dies makes `mpirun` end the run. Finished files stay, so a rerun resumes where it stopped.
+//! A material whose memory estimate exceeds the memory of a rank (`--memory-per-rank`) is
+//! split ([`Tablebases::share_of`]): rank 0 stops handing out, waits until every rank is idle,
+//! and every rank (rank 0 too) solves a contiguous range of its index
+//! ([`Tablebases::solve_share`]), the events for other ranks' positions going through
+//! [`MpiTransport`]; each writes its share to a part file in the shared directory and rank 0
+//! writes the table's files from them ([`Tablebases::write_from_shares`]).
+//!
+//! A rank whose material fails makes rank 0 abort the whole run with a message (a split
+//! material's failure aborts from the rank that failed); a rank that dies makes `mpirun` end
+//! the run (rank 0 has named the split material it started). Finished files stay, so a rerun
+//! resumes where it stopped; a split material starts again.
+
+mod transport;
 
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use endgame_core::retrograde::Transport;
 
 use mpi::Rank;
 use mpi::topology::SimpleCommunicator;
@@ -22,13 +35,18 @@ use mpi::traits::{Communicator, Destination, Source};
 use crate::probe::Probe;
 use crate::rules::material::Material;
 use crate::store::Tablebases;
+use crate::store::cost::proc_kib;
 use crate::store::generate::{GenerateError, GenerateEvent, GenerateSummary};
 use crate::store::loaded::Loaded;
+use crate::store::split::Share;
+pub use transport::MpiTransport;
 
 const TASK: i32 = 1;
 const STOP: i32 = 2;
 const DONE: i32 = 3;
 const FAILED: i32 = 4;
+/// Solve a share of a split material: `<material> <budget>`.
+const SPLIT: i32 = 5;
 
 /// A material finished somewhere in the cluster.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,6 +59,33 @@ pub struct Finished {
     pub seconds: f64,
     /// Indices of the material.
     pub positions: usize,
+    /// What went between the ranks when it was split (`None`: solved whole).
+    pub split: Option<SplitStats>,
+}
+
+/// A split material's solve: its ranks, what they sent each other, their peak memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitStats {
+    /// The ranks that shared it (every rank).
+    pub ranks: usize,
+    /// Events sent between ranks, all ranks together (8 bytes each).
+    pub events: u64,
+    /// The most events rank 0 sent in one level.
+    pub rank0_level_max: u64,
+    /// The levels of the solve (wins and losses, then the draws' distances).
+    pub levels: usize,
+    /// All-to-all exchanges (each rank takes part in every one).
+    pub exchanges: u64,
+    /// The largest peak resident memory of a rank so far (`VmHWM`), in bytes.
+    pub peak_rank_bytes: u64,
+}
+
+/// How a generation over MPI splits materials.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitOptions {
+    /// A material whose memory estimate exceeds this is split over every rank
+    /// ([`Tablebases::share_of`]).
+    pub memory_per_rank: u64,
 }
 
 /// What a rank's work came to.
@@ -72,10 +117,11 @@ pub fn generate(
     tables: &Tablebases,
     materials: &[Material],
     rank0_solves: bool,
+    split: SplitOptions,
     finished: &dyn Fn(Finished),
 ) -> Result<Option<GenerateSummary>, ClusterError> {
     if world.rank() == 0 {
-        keep_books(world, tables, materials, rank0_solves, finished).map(Some)
+        keep_books(world, tables, materials, rank0_solves, split, finished).map(Some)
     } else {
         work(world, tables).map(|()| None)
     }
@@ -96,6 +142,12 @@ fn work(world: &SimpleCommunicator, tables: &Tablebases) -> Result<(), ClusterEr
             return Ok(());
         }
         let material = parse(&bytes);
+        if status.tag() == SPLIT {
+            let text = String::from_utf8_lossy(&bytes);
+            let budget = text.split_whitespace().nth(1).and_then(|b| b.parse().ok()).unwrap_or(1 << 20);
+            solve_share(world, tables, material, budget);
+            continue;
+        }
         match tables.generate_one(material, &mut loaded, &|_: GenerateEvent<'_>| {}) {
             Ok(seconds) => root.send_with_tag(format!("{material} {seconds}").as_bytes(), DONE),
             Err(e) => {
@@ -133,6 +185,7 @@ fn keep_books(
     tables: &Tablebases,
     materials: &[Material],
     rank0_solves: bool,
+    split: SplitOptions,
     finished: &dyn Fn(Finished),
 ) -> Result<GenerateSummary, ClusterError> {
     let quiet = |_: GenerateEvent<'_>| {};
@@ -168,9 +221,19 @@ fn keep_books(
         if rank0_solves {
             idle.push(0);
         }
+        let workers = idle.len();
+        let ranks = world.size() as usize;
+        // A material to split, handed out: it starts once every rank is idle.
+        let mut to_split: Option<(Material, u64)> = None;
         let outcome = loop {
-            while let Some(&rank) = idle.last() {
+            while to_split.is_none()
+                && let Some(&rank) = idle.last()
+            {
                 let Some(material) = scheduler.hand_out() else { break };
+                if let Share::Split { budget, .. } = tables.share_of(material, ranks, split.memory_per_rank) {
+                    to_split = Some((material, budget));
+                    break;
+                }
                 idle.pop();
                 if rank == 0 {
                     // A worker that died is found by `next_message` (its channel closed).
@@ -178,6 +241,34 @@ fn keep_books(
                 } else {
                     world.process_at_rank(rank).send_with_tag(material.to_string().as_bytes(), TASK);
                 }
+            }
+            if let Some((material, budget)) = to_split
+                && idle.len() == workers
+            {
+                to_split = None;
+                let positions = crate::tables::index::MaterialIndex::size(material).unwrap_or(0);
+                eprintln!(
+                    "{material}: split over {ranks} ranks ({} positions, about {} each)",
+                    endgame_core::units::count(positions as u64),
+                    endgame_core::units::bytes(Tablebases::share_memory_estimate(material, ranks, budget))
+                );
+                let text = format!("{material} {budget}");
+                for rank in 1..world.size() {
+                    world.process_at_rank(rank).send_with_tag(text.as_bytes(), SPLIT);
+                }
+                let start = Instant::now();
+                let stats = solve_share(world, tables, material, budget);
+                if let Err(e) = tables.write_from_shares(material, ranks) {
+                    eprintln!(
+                        "error: {material} (split): {e}; the finished tables are kept: run the same command again to resume"
+                    );
+                    world.abort(1);
+                }
+                scheduler.finish(&material);
+                summary.generated += 1;
+                let seconds = start.elapsed().as_secs_f64();
+                finished(Finished { material, rank: 0, seconds, positions, split: Some(stats) });
+                continue;
             }
             if scheduler.is_finished() {
                 break Ok(());
@@ -192,7 +283,7 @@ fn keep_books(
                     scheduler.finish(&material);
                     summary.generated += 1;
                     let positions = crate::tables::index::MaterialIndex::size(material).unwrap_or(0);
-                    finished(Finished { material, rank, seconds, positions });
+                    finished(Finished { material, rank, seconds, positions, split: None });
                     idle.push(rank);
                 }
                 Message::Failed { rank, message } => {
@@ -213,6 +304,46 @@ fn keep_books(
         }
         outcome.map(|()| summary)
     })
+}
+
+/// Every rank (called on each, rank 0 from its main thread): solves this rank's share of
+/// `material`, writes its part file, and waits until every rank's is written. A failure ends
+/// the run from the rank that failed, naming the material.
+fn solve_share(
+    world: &SimpleCommunicator,
+    tables: &Tablebases,
+    material: Material,
+    budget: u64,
+) -> SplitStats {
+    let transport = MpiTransport::new(world);
+    let rank = transport.rank();
+    let written = tables
+        .solve_share(material, &transport, budget)
+        .map_err(|e| e.to_string())
+        .and_then(|part| tables.write_share(material, rank, &part).map(|()| part).map_err(|e| e.to_string()));
+    let part = match written {
+        Ok(part) => part,
+        Err(e) => {
+            eprintln!(
+                "error: rank {rank}: {material} (split over {} ranks): {e}; the finished tables are kept: run the same command again to resume",
+                transport.ranks()
+            );
+            world.abort(1)
+        }
+    };
+    let sent: u64 = part.sent_per_level.iter().sum();
+    let peak = proc_kib("/proc/self/status", "VmHWM:").unwrap_or(0);
+    // Also the barrier after which rank 0 reads every part file.
+    let events = transport.sum(sent);
+    let peak_rank_bytes = transport.max(peak).unwrap_or(peak);
+    SplitStats {
+        ranks: transport.ranks(),
+        events,
+        rank0_level_max: part.sent_per_level.iter().copied().max().unwrap_or(0),
+        levels: part.sent_per_level.len(),
+        exchanges: part.exchanges,
+        peak_rank_bytes,
+    }
 }
 
 fn stop_all(world: &SimpleCommunicator) {
