@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::Checks;
+use super::profile::Profile;
 use super::graph::{CHUNK, Graph, Levels, Target, concat, gather, layer_of};
 use crate::retrograde::SolveError;
 use crate::value::{Ban, RuleValue, Wdl};
@@ -61,11 +62,18 @@ pub(super) const fn encode_rank(level: u32) -> u32 {
 pub(super) const BYTES_PER_DRAW: u64 = 2 + 8 + 5 * 4 + 3 * 4 + 4;
 
 /// Figures of the second stage.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct ChaseFigures {
     pub rounds: u32,
     pub iterations: u32,
     pub passes: u32,
+    /// Rounds of `Z3` in all.
+    pub z3_rounds: u32,
+    /// States that joined `Z1` outside `Z3`, summed over the passes.
+    pub joined: u64,
+    /// Seconds in: a round's counts, an iteration's reset, `Z2`'s start, the passes, `Z2`
+    /// shrinking, `Z3` growing, `Z4` shrinking (for the profile).
+    pub seconds: [f64; 7],
 }
 
 /// The second stage's solver over the graph of `D'`, one layer after the other (see
@@ -292,7 +300,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
 
     /// Solves the layers that start at `starts` (the last entry: the number of members), one
     /// after the other.
-    pub(super) fn solve(&mut self, starts: &[usize]) -> Result<ChaseFigures, SolveError> {
+    pub(super) fn solve(&mut self, starts: &[usize], profile: &mut Profile) -> Result<ChaseFigures, SolveError> {
         let m = self.graph.len();
         let mut figures = ChaseFigures::default();
         // Marks and exits out of D', once: the only pass that generates moves.
@@ -314,11 +322,15 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 f
             })
             .collect();
+        profile.step(|| "chase stage: marks and exits out of D'".into());
         let mut base = 0u32;
         for layer in starts.windows(2) {
             (self.start, self.end) = (layer[0], layer[1]);
             self.solve_layer(&mut base, &mut figures)?;
             self.mark_exits();
+            if layer[1] - layer[0] >= 1 << 20 {
+                profile.step(|| format!("chase stage: a layer of {} members, {figures:?} so far", layer[1] - layer[0]));
+            }
         }
         (self.start, self.end) = (0, m);
         Ok(figures)
@@ -353,11 +365,17 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         let quiet = |c: bool, _: bool| !c;
         loop {
             figures.rounds += 1;
-            // νZ4 from the top: every M-state, every O-state without a bad exit.
+            let clock = std::time::Instant::now();
+            // νZ4 from the top: every M-state, every O-state without a bad exit; but not the
+            // other state of a position of Z5 (νZ4's value is the next Z5, part of W, and
+            // both sides cannot win at one position: the iteration reaches the same greatest
+            // fixpoint from any start above it, with fewer iterations).
             layer_of(&mut self.flags, self.start, self.end).for_each(|(_, f)| {
                 *f &= !(Z4_M | Z4_O);
-                *f |= Z4_M;
-                if *f & BAD_EXIT == 0 {
+                if *f & Z5_O == 0 {
+                    *f |= Z4_M;
+                }
+                if *f & (BAD_EXIT | Z5_M) == 0 {
                     *f |= Z4_O;
                 }
             });
@@ -380,8 +398,10 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             let checked_z5_o = self.select(|f| f & (Z5_O | CHECK) == Z5_O | CHECK);
             self.mark_preds(&checked_z5_o, TO_Z5, check);
             drop(checked_z5_o);
+            figures.seconds[0] += clock.elapsed().as_secs_f64();
             let (round_top, round_tops3) = loop {
                 figures.iterations += 1;
+                let clock = std::time::Instant::now();
                 // μZ3 from Z5: the other states leave Z3 and lose their levels; the counts
                 // of the O-states and the checks into Z3 are those of the round's start again.
                 let level = &self.level;
@@ -410,7 +430,10 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 let mut offset = *base;
                 let mut z2_counted = false;
                 let mut tops3 = Vec::new();
+                figures.seconds[1] += clock.elapsed().as_secs_f64();
                 loop {
+                    figures.z3_rounds += 1;
+                    let clock = std::time::Instant::now();
                     // νZ2 from Z4.
                     layer_of(&mut self.flags, self.start, self.end).for_each(|(_, f)| {
                         *f &= !(Z2_M | Z2_O);
@@ -431,12 +454,17 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                     let mut in_z2 = self.count(|f| {
                         usize::from(f & (Z2_M | Z3_M) == Z2_M) + usize::from(f & (Z2_O | Z3_O) == Z2_O)
                     });
+                    figures.seconds[2] += clock.elapsed().as_secs_f64();
                     let (in_z1, top) = loop {
                         figures.passes += 1;
+                        let clock = std::time::Instant::now();
                         let (in_z1, top) = self.pass(offset + 1)?;
+                        figures.joined += in_z1 as u64;
+                        figures.seconds[3] += clock.elapsed().as_secs_f64();
                         if in_z1 == in_z2 {
                             break (in_z1, top);
                         }
+                        let clock = std::time::Instant::now();
                         in_z2 = in_z1;
                         // Z2 shrinks to Z1: the O-states that leave it are taken off the
                         // chase counts of their predecessors.
@@ -461,10 +489,12 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                             })
                             .reduce(Vec::new, concat);
                         self.add_over(&left, &self.chase_in, u32::MAX, chase);
+                        figures.seconds[4] += clock.elapsed().as_secs_f64();
                     };
                     if in_z1 == 0 {
                         break;
                     }
+                    let clock = std::time::Instant::now();
                     // Z3 grows to Z1: the new states keep their levels as ranks.
                     let level = &self.level;
                     let start = self.start;
@@ -495,7 +525,9 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                     self.mark_preds(&new_o, TO_Z3, check);
                     tops3.push(top);
                     offset = top;
+                    figures.seconds[5] += clock.elapsed().as_secs_f64();
                 }
+                let clock = std::time::Instant::now();
                 // Z4 shrinks to Z3 until they agree: the O-states that leave it are taken
                 // off the idle counts of their predecessors.
                 let (shrunk, left): (bool, Vec<u32>) = layer_of(&mut self.flags, self.start, self.end)
@@ -517,6 +549,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                         },
                     )
                     .reduce(|| (false, Vec::new()), |(a, b), (c, d)| (a || c, concat(b, d)));
+                figures.seconds[6] += clock.elapsed().as_secs_f64();
                 if !shrunk {
                     break (offset, tops3);
                 }

@@ -290,6 +290,20 @@ impl<'g, G: Checks> Graph<'g, G> {
         Ok(graph)
     }
 
+    /// The members, and the predecessor lists' moves and bytes (none without lists): for
+    /// the profile.
+    pub(super) fn describe(&self) -> String {
+        match &self.preds {
+            Some(p) => format!(
+                "{} members, lists of {} moves ({} MiB)",
+                self.len(),
+                p.edges.len(),
+                (p.edges.capacity() + p.offsets.capacity()) * 4 >> 20
+            ),
+            None => format!("{} members, no lists (un-moves on every pass)", self.len()),
+        }
+    }
+
     /// The number of members.
     pub(super) fn len(&self) -> usize {
         self.positions.len()

@@ -109,6 +109,7 @@ use crate::value::{RuleValue, Value};
 mod chase;
 mod check;
 mod graph;
+mod profile;
 mod solution;
 mod solver;
 mod winner;
