@@ -11,7 +11,7 @@
 //! `Z5 ⊆ Z3 ⊆ Z1 ⊆ Z2 ⊆ Z4`: each `μ` starts from the next outer `μ`'s value, each `ν` from
 //! the next outer `ν`'s.
 
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -59,7 +59,7 @@ pub(super) const fn encode_rank(level: u32) -> u32 {
 
 /// Bytes a solve needs per position of `D'` (the graph's numbering excluded, its rows by
 /// layer included).
-pub(super) const BYTES_PER_DRAW: u64 = 2 + 8 + 5 * 4 + 3 * 4 + 4;
+pub(super) const BYTES_PER_DRAW: u64 = 2 + 8 + 5 + 3 + 4;
 
 /// Figures of the second stage.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -92,22 +92,22 @@ pub(super) struct Parity<'a, 'g, G, F> {
     /// with [`IDLE`] for an `M`-state that joined by an idle move only.
     level: Vec<AtomicU32>,
     /// Per `O`-state during a pass: its checks into `M`-states not yet in `Z1`.
-    counter: Vec<AtomicU32>,
+    counter: Vec<AtomicU8>,
     /// Per `O`-state: its checks into `M`-states outside `Z3`.
-    checks_out: Vec<AtomicU32>,
+    checks_out: Vec<AtomicU8>,
     /// Per `O`-state: its idle moves into `M`-states outside `Z5` and chases into
     /// `M`-states outside `Z3` (while any, it cannot join).
-    blockers: Vec<AtomicU32>,
+    blockers: Vec<AtomicU8>,
     /// Per `M`-state: its idle moves into `O`-states of `Z4`.
-    idle_in: Vec<AtomicU32>,
+    idle_in: Vec<AtomicU8>,
     /// Per `M`-state: its chases into `O`-states of `Z2`.
-    chase_in: Vec<AtomicU32>,
+    chase_in: Vec<AtomicU8>,
     /// `checks_out` and `blockers` for `Z3` = `Z5` (made once per round of `Z5`), and
     /// `chase_in` for `Z2` = `Z4` (once per iteration of `Z4`): the starts of the inner
     /// fixpoints, copied instead of counted again.
-    checks_out_z5: Vec<u32>,
-    blockers_z5: Vec<u32>,
-    chase_in_z4: Vec<u32>,
+    checks_out_z5: Vec<u8>,
+    blockers_z5: Vec<u8>,
+    chase_in_z4: Vec<u8>,
     /// The largest `ρ` of each round of `Z5`, and of each round of `Z3` (all rounds of `Z5`
     /// one after the other), once solved.
     pub(super) tops5: Vec<u32>,
@@ -116,6 +116,12 @@ pub(super) struct Parity<'a, 'g, G, F> {
 
 fn atomics(m: usize) -> Vec<AtomicU32> {
     (0..m).map(|_| AtomicU32::new(0)).collect()
+}
+
+/// Counts of moves: bytes (the check stage refuses a member with more moves into `D`, and
+/// `D'` is part of `D`).
+fn counts(m: usize) -> Vec<AtomicU8> {
+    (0..m).map(|_| AtomicU8::new(0)).collect()
 }
 
 impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g, G, F> {
@@ -128,11 +134,11 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             outside,
             flags: vec![0; m],
             level: atomics(2 * m),
-            counter: atomics(m),
-            checks_out: atomics(m),
-            blockers: atomics(m),
-            idle_in: atomics(m),
-            chase_in: atomics(m),
+            counter: counts(m),
+            checks_out: counts(m),
+            blockers: counts(m),
+            idle_in: counts(m),
+            chase_in: counts(m),
             checks_out_z5: vec![0; m],
             blockers_z5: vec![0; m],
             chase_in_z4: vec![0; m],
@@ -166,13 +172,13 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         });
     }
 
-    /// Adds `delta` (wrapping: -1 is `u32::MAX`) to `counts[j]` for every predecessor `j`
+    /// Adds `delta` (wrapping: -1 is `u8::MAX`) to `counts[j]` for every predecessor `j`
     /// of the states listed (their numbers `i`) by a move of the kind `kind` picks.
     fn add_over(
         &self,
         list: &[u32],
-        counts: &[AtomicU32],
-        delta: u32,
+        counts: &[AtomicU8],
+        delta: u8,
         kind: impl Fn(bool, bool) -> bool + Sync,
     ) {
         list.par_iter().with_min_len(256).for_each(|&i| {
@@ -214,12 +220,12 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
     }
 
     /// Sets `0` in the counts of the layer.
-    fn clear(&self, counts: &[AtomicU32]) {
+    fn clear(&self, counts: &[AtomicU8]) {
         counts[self.start..self.end].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
     }
 
     /// Copies the counts of the layer from `from` into `to`.
-    fn copy(start: usize, end: usize, from: &[AtomicU32], to: &mut [u32]) {
+    fn copy(start: usize, end: usize, from: &[AtomicU8], to: &mut [u8]) {
         to[start..end]
             .par_iter_mut()
             .zip(&from[start..end])
@@ -228,7 +234,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
     }
 
     /// Sets the counts of the layer in `to` from `from`.
-    fn restore(&self, from: &[u32], to: &[AtomicU32]) {
+    fn restore(&self, from: &[u8], to: &[AtomicU8]) {
         let (start, end) = (self.start, self.end);
         to[start..end]
             .par_iter()
@@ -488,7 +494,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                                 left
                             })
                             .reduce(Vec::new, concat);
-                        self.add_over(&left, &self.chase_in, u32::MAX, chase);
+                        self.add_over(&left, &self.chase_in, u8::MAX, chase);
                         figures.seconds[4] += clock.elapsed().as_secs_f64();
                     };
                     if in_z1 == 0 {
@@ -520,8 +526,8 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                             },
                         )
                         .reduce(|| (Vec::new(), Vec::new()), |(a, b), (c, d)| (concat(a, c), concat(b, d)));
-                    self.add_over(&new_m, &self.checks_out, u32::MAX, check);
-                    self.add_over(&new_m, &self.blockers, u32::MAX, chase);
+                    self.add_over(&new_m, &self.checks_out, u8::MAX, check);
+                    self.add_over(&new_m, &self.blockers, u8::MAX, chase);
                     self.mark_preds(&new_o, TO_Z3, check);
                     tops3.push(top);
                     offset = top;
@@ -553,7 +559,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 if !shrunk {
                     break (offset, tops3);
                 }
-                self.add_over(&left, &self.idle_in, u32::MAX, idle);
+                self.add_over(&left, &self.idle_in, u8::MAX, idle);
             };
             // The round's wins join Z5 (they keep their ranks).
             let mut new = 0usize;

@@ -1,7 +1,7 @@
 //! The first stage: the ban on perpetual check, a one-pair Rabin game on the draws `D` (see
 //! the [parent module](super) for the algorithm and the ranks).
 
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -39,14 +39,14 @@ pub(super) struct Rabin<'a, 'g, G> {
     /// `X`, else the rank.
     level: Vec<AtomicU32>,
     /// Per position of `D`, for its `O`-state: moves into `D` to an `M`-state not yet in `X`.
-    counter: Vec<AtomicU32>,
+    counter: Vec<AtomicU8>,
     /// Per position of `D`: its moves into `D` in its own layer (once the layers before it
     /// are solved).
-    inside: Vec<u32>,
+    inside: Vec<u8>,
     /// Per position of `D`: its moves into `D` to an `M`-state in `Z` (kept up as `Z` grows).
-    to_z: Vec<AtomicU32>,
+    to_z: Vec<AtomicU8>,
     /// Per position of `D`: its moves into `D` to an `M`-state in `Y` (counted each pass).
-    to_y: Vec<AtomicU32>,
+    to_y: Vec<AtomicU8>,
     /// Seconds in: the rounds' counts into `Y`, the passes, `Y` shrinking, `Z` growing (for
     /// the profile).
     pub(super) seconds: [f64; 4],
@@ -62,10 +62,10 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             plain,
             flags: vec![0; m],
             level: (0..2 * m).map(|_| AtomicU32::new(0)).collect(),
-            counter: (0..m).map(|_| AtomicU32::new(0)).collect(),
+            counter: (0..m).map(|_| AtomicU8::new(0)).collect(),
             inside: Vec::new(),
-            to_z: (0..m).map(|_| AtomicU32::new(0)).collect(),
-            to_y: (0..m).map(|_| AtomicU32::new(0)).collect(),
+            to_z: (0..m).map(|_| AtomicU8::new(0)).collect(),
+            to_y: (0..m).map(|_| AtomicU8::new(0)).collect(),
             seconds: [0.0; 4],
         }
     }
@@ -92,7 +92,8 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         let m = self.graph.len();
         let mut stats = RuleStats { plain_draws: m as u64, ..RuleStats::default() };
         // Marks, exits and moves into D, once: the only pass that generates moves.
-        let (flags, inside): (Vec<u8>, Vec<u32>) = (0..m)
+        // The counts of moves are bytes (a member with more moves into D is refused).
+        let marks: Vec<(u8, u8)> = (0..m)
             .into_par_iter()
             .with_min_len(CHUNK)
             .map(|i| {
@@ -107,11 +108,10 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                         Wdl::Win => {}
                     },
                 });
-                (f, inside)
+                Ok((f, u8::try_from(inside).map_err(|_| SolveError::TooManyMoves(pos))?))
             })
-            .unzip();
-        self.flags = flags;
-        self.inside = inside;
+            .collect::<Result<_, SolveError>>()?;
+        (self.flags, self.inside) = marks.into_iter().unzip();
         let mut offset = 0u32;
         let mut tops = Vec::new();
         for layer in starts.windows(2) {
