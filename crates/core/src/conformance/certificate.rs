@@ -58,7 +58,8 @@ pub fn check_rule_solution<G: Checks>(game: &G, solution: &RuleSolution) -> Resu
         let check = game.in_check(pos);
         // The labels (a check test and a chase test per move, the costly part) only for the
         // results of the ban on perpetual chase, the only ones whose rule reads them.
-        let labelled = matches!(value, RuleValue::WinByRule(Ban::Chase, _) | RuleValue::LossByRule(Ban::Chase, _));
+        let labelled =
+            matches!(value, RuleValue::WinByRule(Ban::Chase, _) | RuleValue::LossByRule(Ban::Chase, _));
         let mut children = Vec::new();
         game.for_each_move(pos, |mv, to| {
             let (after, inside) = match to {

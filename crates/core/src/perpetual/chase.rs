@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::Checks;
-use super::profile::Profile;
 use super::graph::{CHUNK, Graph, Levels, Target, concat, gather, layer_of};
+use super::profile::Profile;
 use crate::retrograde::SolveError;
 use crate::value::{Ban, RuleValue, Wdl};
 
@@ -306,7 +306,11 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
 
     /// Solves the layers that start at `starts` (the last entry: the number of members), one
     /// after the other.
-    pub(super) fn solve(&mut self, starts: &[usize], profile: &mut Profile) -> Result<ChaseFigures, SolveError> {
+    pub(super) fn solve(
+        &mut self,
+        starts: &[usize],
+        profile: &mut Profile,
+    ) -> Result<ChaseFigures, SolveError> {
         let m = self.graph.len();
         let mut figures = ChaseFigures::default();
         // Marks and exits out of D', once: the only pass that generates moves.
@@ -335,7 +339,9 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             self.solve_layer(&mut base, &mut figures)?;
             self.mark_exits();
             if layer[1] - layer[0] >= 1 << 20 {
-                profile.step(|| format!("chase stage: a layer of {} members, {figures:?} so far", layer[1] - layer[0]));
+                profile.step(|| {
+                    format!("chase stage: a layer of {} members, {figures:?} so far", layer[1] - layer[0])
+                });
             }
         }
         (self.start, self.end) = (0, m);

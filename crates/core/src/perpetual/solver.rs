@@ -158,10 +158,12 @@ impl PerpetualCheck {
         let mut rabin = check::Rabin::new(&graph, &plain);
         let (mut stats, tops) = rabin.solve(&layers)?;
         stats.layers = u32::try_from(layers.len() - 1).unwrap_or(u32::MAX);
-        profile.step(|| format!(
+        profile.step(|| {
+            format!(
                 "check stage: solved, {} rounds, {} passes; seconds {:.1?}",
                 stats.rounds, stats.passes, rabin.seconds
-            ));
+            )
+        });
         let m = graph.len();
         // The cells in the graph's order, then in the order of the set D.
         let mut words: Vec<u32> = (0..m)
