@@ -298,7 +298,7 @@ impl<'g, G: Checks> Graph<'g, G> {
                 "{} members, lists of {} moves ({} MiB)",
                 self.len(),
                 p.edges.len(),
-                (p.edges.capacity() + p.offsets.capacity()) * 4 >> 20
+                ((p.edges.capacity() + p.offsets.capacity()) * 4) >> 20
             ),
             None => format!("{} members, no lists (un-moves on every pass)", self.len()),
         }
