@@ -84,9 +84,9 @@
 //! # Memory
 //!
 //! The plain solution, a bit per position with a 4-byte count per 64 positions (the set
-//! `D`), and 17 bytes per position of `D` while the check stage runs; then 4 bytes per
-//! position of `D` (the results) and, for chases, 22 bytes per position of `D'` (the
-//! layers' search for components takes about as much, before). The counts of moves are
+//! `D`), and 17 bytes per position of `D` while the check stage runs (the layers' search
+//! for components before it about 25, with the members' numbers); then 4 bytes per
+//! position of `D` (the results) and, for chases, 22 bytes per position of `D'`. The counts of moves are
 //! bytes: a position with more than 255 moves into `D` is refused
 //! ([`SolveError::TooManyMoves`](crate::SolveError::TooManyMoves)); Xiangqi has at most
 //! about 60. Besides, the predecessors inside `D` (then `D'`) of each member (4 bytes per
