@@ -11,12 +11,13 @@
 //! `Z5 ⊆ Z3 ⊆ Z1 ⊆ Z2 ⊆ Z4`: each `μ` starts from the next outer `μ`'s value, each `ν` from
 //! the next outer `ν`'s.
 
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 use super::Checks;
 use super::graph::{CHUNK, Graph, Levels, Target, concat, gather, layer_of};
+use super::profile::Profile;
 use crate::retrograde::SolveError;
 use crate::value::{Ban, RuleValue, Wdl};
 
@@ -58,14 +59,21 @@ pub(super) const fn encode_rank(level: u32) -> u32 {
 
 /// Bytes a solve needs per position of `D'` (the graph's numbering excluded, its rows by
 /// layer included).
-pub(super) const BYTES_PER_DRAW: u64 = 2 + 8 + 5 * 4 + 3 * 4 + 4;
+pub(super) const BYTES_PER_DRAW: u64 = 2 + 8 + 5 + 3 + 4;
 
 /// Figures of the second stage.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct ChaseFigures {
     pub rounds: u32,
     pub iterations: u32,
     pub passes: u32,
+    /// Rounds of `Z3` in all.
+    pub z3_rounds: u32,
+    /// States that joined `Z1` outside `Z3`, summed over the passes.
+    pub joined: u64,
+    /// Seconds in: a round's counts, an iteration's reset, `Z2`'s start, the passes, `Z2`
+    /// shrinking, `Z3` growing, `Z4` shrinking (for the profile).
+    pub seconds: [f64; 7],
 }
 
 /// The second stage's solver over the graph of `D'`, one layer after the other (see
@@ -84,22 +92,22 @@ pub(super) struct Parity<'a, 'g, G, F> {
     /// with [`IDLE`] for an `M`-state that joined by an idle move only.
     level: Vec<AtomicU32>,
     /// Per `O`-state during a pass: its checks into `M`-states not yet in `Z1`.
-    counter: Vec<AtomicU32>,
+    counter: Vec<AtomicU8>,
     /// Per `O`-state: its checks into `M`-states outside `Z3`.
-    checks_out: Vec<AtomicU32>,
+    checks_out: Vec<AtomicU8>,
     /// Per `O`-state: its idle moves into `M`-states outside `Z5` and chases into
     /// `M`-states outside `Z3` (while any, it cannot join).
-    blockers: Vec<AtomicU32>,
+    blockers: Vec<AtomicU8>,
     /// Per `M`-state: its idle moves into `O`-states of `Z4`.
-    idle_in: Vec<AtomicU32>,
+    idle_in: Vec<AtomicU8>,
     /// Per `M`-state: its chases into `O`-states of `Z2`.
-    chase_in: Vec<AtomicU32>,
+    chase_in: Vec<AtomicU8>,
     /// `checks_out` and `blockers` for `Z3` = `Z5` (made once per round of `Z5`), and
     /// `chase_in` for `Z2` = `Z4` (once per iteration of `Z4`): the starts of the inner
     /// fixpoints, copied instead of counted again.
-    checks_out_z5: Vec<u32>,
-    blockers_z5: Vec<u32>,
-    chase_in_z4: Vec<u32>,
+    checks_out_z5: Vec<u8>,
+    blockers_z5: Vec<u8>,
+    chase_in_z4: Vec<u8>,
     /// The largest `ρ` of each round of `Z5`, and of each round of `Z3` (all rounds of `Z5`
     /// one after the other), once solved.
     pub(super) tops5: Vec<u32>,
@@ -108,6 +116,12 @@ pub(super) struct Parity<'a, 'g, G, F> {
 
 fn atomics(m: usize) -> Vec<AtomicU32> {
     (0..m).map(|_| AtomicU32::new(0)).collect()
+}
+
+/// Counts of moves: bytes (the check stage refuses a member with more moves into `D`, and
+/// `D'` is part of `D`).
+fn counts(m: usize) -> Vec<AtomicU8> {
+    (0..m).map(|_| AtomicU8::new(0)).collect()
 }
 
 impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g, G, F> {
@@ -120,11 +134,11 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             outside,
             flags: vec![0; m],
             level: atomics(2 * m),
-            counter: atomics(m),
-            checks_out: atomics(m),
-            blockers: atomics(m),
-            idle_in: atomics(m),
-            chase_in: atomics(m),
+            counter: counts(m),
+            checks_out: counts(m),
+            blockers: counts(m),
+            idle_in: counts(m),
+            chase_in: counts(m),
             checks_out_z5: vec![0; m],
             blockers_z5: vec![0; m],
             chase_in_z4: vec![0; m],
@@ -158,13 +172,13 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         });
     }
 
-    /// Adds `delta` (wrapping: -1 is `u32::MAX`) to `counts[j]` for every predecessor `j`
+    /// Adds `delta` (wrapping: -1 is `u8::MAX`) to `counts[j]` for every predecessor `j`
     /// of the states listed (their numbers `i`) by a move of the kind `kind` picks.
     fn add_over(
         &self,
         list: &[u32],
-        counts: &[AtomicU32],
-        delta: u32,
+        counts: &[AtomicU8],
+        delta: u8,
         kind: impl Fn(bool, bool) -> bool + Sync,
     ) {
         list.par_iter().with_min_len(256).for_each(|&i| {
@@ -206,12 +220,12 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
     }
 
     /// Sets `0` in the counts of the layer.
-    fn clear(&self, counts: &[AtomicU32]) {
+    fn clear(&self, counts: &[AtomicU8]) {
         counts[self.start..self.end].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
     }
 
     /// Copies the counts of the layer from `from` into `to`.
-    fn copy(start: usize, end: usize, from: &[AtomicU32], to: &mut [u32]) {
+    fn copy(start: usize, end: usize, from: &[AtomicU8], to: &mut [u8]) {
         to[start..end]
             .par_iter_mut()
             .zip(&from[start..end])
@@ -220,7 +234,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
     }
 
     /// Sets the counts of the layer in `to` from `from`.
-    fn restore(&self, from: &[u32], to: &[AtomicU32]) {
+    fn restore(&self, from: &[u8], to: &[AtomicU8]) {
         let (start, end) = (self.start, self.end);
         to[start..end]
             .par_iter()
@@ -292,7 +306,11 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
 
     /// Solves the layers that start at `starts` (the last entry: the number of members), one
     /// after the other.
-    pub(super) fn solve(&mut self, starts: &[usize]) -> Result<ChaseFigures, SolveError> {
+    pub(super) fn solve(
+        &mut self,
+        starts: &[usize],
+        profile: &mut Profile,
+    ) -> Result<ChaseFigures, SolveError> {
         let m = self.graph.len();
         let mut figures = ChaseFigures::default();
         // Marks and exits out of D', once: the only pass that generates moves.
@@ -314,11 +332,17 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 f
             })
             .collect();
+        profile.step(|| "chase stage: marks and exits out of D'".into());
         let mut base = 0u32;
         for layer in starts.windows(2) {
             (self.start, self.end) = (layer[0], layer[1]);
             self.solve_layer(&mut base, &mut figures)?;
             self.mark_exits();
+            if layer[1] - layer[0] >= 1 << 20 {
+                profile.step(|| {
+                    format!("chase stage: a layer of {} members, {figures:?} so far", layer[1] - layer[0])
+                });
+            }
         }
         (self.start, self.end) = (0, m);
         Ok(figures)
@@ -353,11 +377,17 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         let quiet = |c: bool, _: bool| !c;
         loop {
             figures.rounds += 1;
-            // νZ4 from the top: every M-state, every O-state without a bad exit.
+            let clock = std::time::Instant::now();
+            // νZ4 from the top: every M-state, every O-state without a bad exit; but not the
+            // other state of a position of Z5 (νZ4's value is the next Z5, part of W, and
+            // both sides cannot win at one position: the iteration reaches the same greatest
+            // fixpoint from any start above it, with fewer iterations).
             layer_of(&mut self.flags, self.start, self.end).for_each(|(_, f)| {
                 *f &= !(Z4_M | Z4_O);
-                *f |= Z4_M;
-                if *f & BAD_EXIT == 0 {
+                if *f & Z5_O == 0 {
+                    *f |= Z4_M;
+                }
+                if *f & (BAD_EXIT | Z5_M) == 0 {
                     *f |= Z4_O;
                 }
             });
@@ -380,8 +410,10 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             let checked_z5_o = self.select(|f| f & (Z5_O | CHECK) == Z5_O | CHECK);
             self.mark_preds(&checked_z5_o, TO_Z5, check);
             drop(checked_z5_o);
+            figures.seconds[0] += clock.elapsed().as_secs_f64();
             let (round_top, round_tops3) = loop {
                 figures.iterations += 1;
+                let clock = std::time::Instant::now();
                 // μZ3 from Z5: the other states leave Z3 and lose their levels; the counts
                 // of the O-states and the checks into Z3 are those of the round's start again.
                 let level = &self.level;
@@ -410,7 +442,10 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 let mut offset = *base;
                 let mut z2_counted = false;
                 let mut tops3 = Vec::new();
+                figures.seconds[1] += clock.elapsed().as_secs_f64();
                 loop {
+                    figures.z3_rounds += 1;
+                    let clock = std::time::Instant::now();
                     // νZ2 from Z4.
                     layer_of(&mut self.flags, self.start, self.end).for_each(|(_, f)| {
                         *f &= !(Z2_M | Z2_O);
@@ -431,12 +466,17 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                     let mut in_z2 = self.count(|f| {
                         usize::from(f & (Z2_M | Z3_M) == Z2_M) + usize::from(f & (Z2_O | Z3_O) == Z2_O)
                     });
+                    figures.seconds[2] += clock.elapsed().as_secs_f64();
                     let (in_z1, top) = loop {
                         figures.passes += 1;
+                        let clock = std::time::Instant::now();
                         let (in_z1, top) = self.pass(offset + 1)?;
+                        figures.joined += in_z1 as u64;
+                        figures.seconds[3] += clock.elapsed().as_secs_f64();
                         if in_z1 == in_z2 {
                             break (in_z1, top);
                         }
+                        let clock = std::time::Instant::now();
                         in_z2 = in_z1;
                         // Z2 shrinks to Z1: the O-states that leave it are taken off the
                         // chase counts of their predecessors.
@@ -460,11 +500,13 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                                 left
                             })
                             .reduce(Vec::new, concat);
-                        self.add_over(&left, &self.chase_in, u32::MAX, chase);
+                        self.add_over(&left, &self.chase_in, u8::MAX, chase);
+                        figures.seconds[4] += clock.elapsed().as_secs_f64();
                     };
                     if in_z1 == 0 {
                         break;
                     }
+                    let clock = std::time::Instant::now();
                     // Z3 grows to Z1: the new states keep their levels as ranks.
                     let level = &self.level;
                     let start = self.start;
@@ -490,12 +532,14 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                             },
                         )
                         .reduce(|| (Vec::new(), Vec::new()), |(a, b), (c, d)| (concat(a, c), concat(b, d)));
-                    self.add_over(&new_m, &self.checks_out, u32::MAX, check);
-                    self.add_over(&new_m, &self.blockers, u32::MAX, chase);
+                    self.add_over(&new_m, &self.checks_out, u8::MAX, check);
+                    self.add_over(&new_m, &self.blockers, u8::MAX, chase);
                     self.mark_preds(&new_o, TO_Z3, check);
                     tops3.push(top);
                     offset = top;
+                    figures.seconds[5] += clock.elapsed().as_secs_f64();
                 }
+                let clock = std::time::Instant::now();
                 // Z4 shrinks to Z3 until they agree: the O-states that leave it are taken
                 // off the idle counts of their predecessors.
                 let (shrunk, left): (bool, Vec<u32>) = layer_of(&mut self.flags, self.start, self.end)
@@ -517,10 +561,11 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                         },
                     )
                     .reduce(|| (false, Vec::new()), |(a, b), (c, d)| (a || c, concat(b, d)));
+                figures.seconds[6] += clock.elapsed().as_secs_f64();
                 if !shrunk {
                     break (offset, tops3);
                 }
-                self.add_over(&left, &self.idle_in, u32::MAX, idle);
+                self.add_over(&left, &self.idle_in, u8::MAX, idle);
             };
             // The round's wins join Z5 (they keep their ranks).
             let mut new = 0usize;

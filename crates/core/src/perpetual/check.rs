@@ -1,7 +1,7 @@
 //! The first stage: the ban on perpetual check, a one-pair Rabin game on the draws `D` (see
 //! the [parent module](super) for the algorithm and the ranks).
 
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -39,14 +39,17 @@ pub(super) struct Rabin<'a, 'g, G> {
     /// `X`, else the rank.
     level: Vec<AtomicU32>,
     /// Per position of `D`, for its `O`-state: moves into `D` to an `M`-state not yet in `X`.
-    counter: Vec<AtomicU32>,
+    counter: Vec<AtomicU8>,
     /// Per position of `D`: its moves into `D` in its own layer (once the layers before it
     /// are solved).
-    inside: Vec<u32>,
+    inside: Vec<u8>,
     /// Per position of `D`: its moves into `D` to an `M`-state in `Z` (kept up as `Z` grows).
-    to_z: Vec<AtomicU32>,
+    to_z: Vec<AtomicU8>,
     /// Per position of `D`: its moves into `D` to an `M`-state in `Y` (counted each pass).
-    to_y: Vec<AtomicU32>,
+    to_y: Vec<AtomicU8>,
+    /// Seconds in: the rounds' counts into `Y`, the passes, `Y` shrinking, `Z` growing (for
+    /// the profile).
+    pub(super) seconds: [f64; 4],
 }
 
 impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
@@ -59,10 +62,11 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             plain,
             flags: vec![0; m],
             level: (0..2 * m).map(|_| AtomicU32::new(0)).collect(),
-            counter: (0..m).map(|_| AtomicU32::new(0)).collect(),
+            counter: (0..m).map(|_| AtomicU8::new(0)).collect(),
             inside: Vec::new(),
-            to_z: (0..m).map(|_| AtomicU32::new(0)).collect(),
-            to_y: (0..m).map(|_| AtomicU32::new(0)).collect(),
+            to_z: (0..m).map(|_| AtomicU8::new(0)).collect(),
+            to_y: (0..m).map(|_| AtomicU8::new(0)).collect(),
+            seconds: [0.0; 4],
         }
     }
 
@@ -88,7 +92,8 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         let m = self.graph.len();
         let mut stats = RuleStats { plain_draws: m as u64, ..RuleStats::default() };
         // Marks, exits and moves into D, once: the only pass that generates moves.
-        let (flags, inside): (Vec<u8>, Vec<u32>) = (0..m)
+        // The counts of moves are bytes (a member with more moves into D is refused).
+        let marks: Vec<(u8, u8)> = (0..m)
             .into_par_iter()
             .with_min_len(CHUNK)
             .map(|i| {
@@ -103,11 +108,10 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                         Wdl::Win => {}
                     },
                 });
-                (f, inside)
+                Ok((f, u8::try_from(inside).map_err(|_| SolveError::TooManyMoves(pos))?))
             })
-            .unzip();
-        self.flags = flags;
-        self.inside = inside;
+            .collect::<Result<_, SolveError>>()?;
+        (self.flags, self.inside) = marks.into_iter().unzip();
         let mut offset = 0u32;
         let mut tops = Vec::new();
         for layer in starts.windows(2) {
@@ -151,27 +155,36 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             stats.rounds += 1;
             // The top of νY, cut down to what any μX can hold: an M-state only in check or in
             // Cpre(Z), an O-state only without a move out that does not lose for the opponent.
+            // Nor the other state of a position of Z: νY's value is the next Z, part of W,
+            // and both sides cannot win at one position. (The iteration reaches the same
+            // greatest fixpoint from any start above it, with fewer passes: its last pass,
+            // which gives the ranks, is the same.)
             let mut in_y: usize = layer_of(&mut self.flags, self.start, self.end)
                 .map(|(_, f)| {
                     *f &= !(Y_M | Y_O);
-                    if *f & (Z_M | CHECK | GOOD_EXIT | TO_Z) != 0 {
+                    if *f & Z_M != 0 || (*f & Z_O == 0 && *f & (CHECK | GOOD_EXIT | TO_Z) != 0) {
                         *f |= Y_M;
                     }
-                    if *f & SAFE_EXIT == 0 {
+                    if *f & Z_O != 0 || *f & (SAFE_EXIT | Z_M) == 0 {
                         *f |= Y_O;
                     }
                     usize::from(*f & (Y_M | Z_M) == Y_M) + usize::from(*f & (Y_O | Z_O) == Y_O)
                 })
                 .sum();
+            let clock = std::time::Instant::now();
             self.count_to_y();
+            self.seconds[0] += clock.elapsed().as_secs_f64();
             let mut top;
             let in_x = loop {
                 stats.passes += 1;
+                let clock = std::time::Instant::now();
                 let (in_x, last) = self.attractor(*offset + 1)?;
+                self.seconds[1] += clock.elapsed().as_secs_f64();
                 top = last;
                 if in_x == in_y {
                     break in_x;
                 }
+                let clock = std::time::Instant::now();
                 in_y = in_x;
                 let level = &self.level;
                 // Y shrinks to X (X ⊆ Y): the M-states that leave it are taken off the counts
@@ -197,10 +210,12 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                         self.to_y[j].fetch_sub(1, Relaxed);
                     });
                 });
+                self.seconds[2] += clock.elapsed().as_secs_f64();
             };
             if in_x == 0 {
                 break;
             }
+            let clock = std::time::Instant::now();
             *offset = top;
             tops.push(top);
             let level = &self.level;
@@ -235,6 +250,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             for j in marked {
                 self.flags[j as usize] |= TO_Z;
             }
+            self.seconds[3] += clock.elapsed().as_secs_f64();
         }
         Ok(())
     }

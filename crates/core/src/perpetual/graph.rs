@@ -2,7 +2,7 @@
 //! ([`DrawIndex`]), their predecessors inside the set ([`Preds`], lists built once when they
 //! fit the budget, else un-moves generated on each pass), with chase labels when asked.
 
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -246,7 +246,7 @@ pub(super) struct Levels<'a> {
     /// opponent, the `O`-state): 0 while outside the attractor, else the level it joined at.
     pub(super) level: &'a [AtomicU32],
     /// Per member `i`, for its `O`-state: its moves still to join before it joins.
-    pub(super) counter: &'a [AtomicU32],
+    pub(super) counter: &'a [AtomicU8],
     /// The largest level a pass may give.
     pub(super) max: u32,
 }
@@ -288,6 +288,20 @@ impl<'g, G: Checks> Graph<'g, G> {
         let mut graph = Graph { game, index, positions, labelled, preds: None, rows: None };
         graph.preds = graph.build(budget);
         Ok(graph)
+    }
+
+    /// The members, and the predecessor lists' moves and bytes (none without lists): for
+    /// the profile.
+    pub(super) fn describe(&self) -> String {
+        match &self.preds {
+            Some(p) => format!(
+                "{} members, lists of {} moves ({} MiB)",
+                self.len(),
+                p.edges.len(),
+                ((p.edges.capacity() + p.offsets.capacity()) * 4) >> 20
+            ),
+            None => format!("{} members, no lists (un-moves on every pass)", self.len()),
+        }
     }
 
     /// The number of members.

@@ -84,17 +84,31 @@
 //! # Memory
 //!
 //! The plain solution, a bit per position with a 4-byte count per 64 positions (the set
-//! `D`), and 29 bytes per position of `D` while the check stage runs; then 4 bytes per
-//! position of `D` (the results) and, for chases, 46 bytes per position of `D'` (the
-//! layers' search for components takes less, before). Besides, the
-//! predecessors inside `D` (then `D'`) of each member (4 bytes per move between two members,
-//! 4 per member), built once with two un-move passes, when they fit in
-//! [`PerpetualCheck::edge_budget`]; else every pass generates un-moves.
+//! `D`), and 17 bytes per position of `D` while the check stage runs (the layers' search
+//! for components before it about 25, with the members' numbers); then 4 bytes per
+//! position of `D` (the results) and, for chases, 22 bytes per position of `D'`. The counts of moves are
+//! bytes: a position with more than 255 moves into `D` is refused
+//! ([`SolveError::TooManyMoves`](crate::SolveError::TooManyMoves)); Xiangqi has at most
+//! about 60. Besides, the predecessors inside `D` (then `D'`) of each member (4 bytes per
+//! move between two members, 4 per member), built once with two un-move passes, when they
+//! fit in [`PerpetualCheck::edge_budget`]; else every pass generates un-moves.
+//!
+//! # Fewer iterations
+//!
+//! The value of `νY` in a round of the check stage is the next `Z`, part of `W`; so is
+//! that of `νZ4` in a round of `Z5`. Both sides cannot win at one position, so these
+//! iterations start without the other state of every position already decided (an
+//! `O`-state whose position's `M`-state is in `Z`, and the reverse): a greatest fixpoint is
+//! reached from any start above it, and the last pass, which gives the ranks, is the same,
+//! so values and ranks do not change, only the passes that took those states out again.
+//!
+//! With `ENDGAME_RULE_PROFILE` set in the environment, a solve writes the time, resident
+//! memory and figures of each stage to standard error (module `profile`).
 //!
 //! # Rooms
 //!
 //! This file holds the rule and what a game supplies for it ([`Checks`], [`Label`]);
-//! `solver` the solver ([`PerpetualCheck`]); `graph` the draws' moves, layers and attractor
+//! `solver` the solver ([`PerpetualCheck`]); `profile` the stages' clock; `graph` the draws' moves, layers and attractor
 //! passes; `check` and `chase` the two stages; `solution` the [`RuleSolution`] with its ranks
 //! and rounds; `winner` the winner's move ([`winning_move`]). The moves of a position under the
 //! rule are read in [`crate::line::perpetual`], the certificate is
@@ -109,6 +123,7 @@ use crate::value::{RuleValue, Value};
 mod chase;
 mod check;
 mod graph;
+mod profile;
 mod solution;
 mod solver;
 mod winner;

@@ -20,10 +20,11 @@
 //!   distance by rounds again.
 
 use crate::common::{Edge, Shape, any_game, edges, solver_agrees, union_over_strategies, values_of};
+use endgame_core::conformance::check_rule_solution;
 use endgame_core::explicit::ExplicitGame;
 use endgame_core::line::perpetual::best_move;
 use endgame_core::perpetual::{PerpetualCheck, RuleSolution};
-use endgame_core::{Ban, Game, Plies, RuleValue, Successor, Value};
+use endgame_core::{Ban, Game, Plies, RuleValue, SolveError, Successor, Value};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
@@ -267,4 +268,20 @@ fn a_mate_is_never_traded_for_a_rule_win() {
     assert_eq!(s.value(1), Some(RuleValue::Loss(Plies(2))));
     let summary = s.summary();
     assert_eq!((summary.wins, summary.losses, summary.draws), (1, 1, 0));
+}
+
+#[test]
+fn the_move_counts_are_bytes_and_a_draw_with_more_moves_is_refused() {
+    // 0 moves to each of 1..=k, each moves back: all draws, 0 with k moves into the draws.
+    // The rule's counts are bytes: 255 moves are solved, 256 refused (naming position 0).
+    let star = |k: usize| {
+        let mut moves = vec![(1..=k).collect::<Vec<_>>()];
+        moves.extend((1..=k).map(|_| vec![0]));
+        ExplicitGame::new(moves).with_check(0)
+    };
+    let s = PerpetualCheck::new().solve(&star(255)).unwrap();
+    assert!(matches!(s.value(0), Some(RuleValue::WinByRule(..))));
+    assert!(matches!(s.value(255), Some(RuleValue::LossByRule(..))));
+    assert_eq!(check_rule_solution(&star(255), &s), Ok(()));
+    assert_eq!(PerpetualCheck::new().solve(&star(256)).unwrap_err(), SolveError::TooManyMoves(0));
 }

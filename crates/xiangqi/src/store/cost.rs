@@ -12,7 +12,7 @@
 //! The constants are measured figures: the measurements are in BENCHMARKS.md.
 
 use endgame_core::Retrograde;
-use endgame_core::perpetual::PerpetualCheck;
+use endgame_core::perpetual::{DEFAULT_EDGE_BUDGET, PerpetualCheck};
 use endgame_core::table::WDL_BLOCK;
 use endgame_core::units;
 
@@ -129,14 +129,19 @@ fn solver_bytes(positions: u64) -> u64 {
     Retrograde::new().compact(true).memory_estimate(positions)
 }
 
-/// Bytes per `standard` draw of the predecessor lists of a solve under `perpetual-check`, on
-/// top of the solver's state ([`Tablebases::estimate`]): 35 bytes per draw in all at the
-/// peak of `KCvKPP`, 29 of them the state's (BENCHMARKS.md, memory).
-const CHECK_LIST_BYTES_PER_DRAW: u64 = 20;
+/// Bytes per drawn index of the predecessor lists of a solve under a ban, on top of the
+/// solver's state ([`Tablebases::rule_memory_estimate`]): 4 per draw and 4 per move between
+/// two draws, 25 bytes per draw for `KPPvKN`, 33 for `KNRvKR` (BENCHMARKS.md, memory); at
+/// most the solver's budget for them ([`DEFAULT_EDGE_BUDGET`]).
+const LIST_BYTES_PER_DRAW: u64 = 36;
 
-/// The same under `check-and-chase`: 66 bytes per draw in all at the peak of `KCvKPP`, 46 of
-/// them the state's (BENCHMARKS.md, memory).
-const CHASE_LIST_BYTES_PER_DRAW: u64 = 36;
+/// The drawn indices of a material whose `standard` file counts `drawn` draws: the file
+/// counts mirror images apart (as GamesmanXiangqi does), the index holds one of each pair,
+/// so about half, a few more for the positions that are their own mirror image (302 of
+/// `KNRvKR`'s 13,210,388, 2,256 of `KPPvKN`'s 5,098,905).
+const fn drawn_indices(drawn: u64) -> u64 {
+    drawn.div_ceil(2).saturating_add(drawn / 1024)
+}
 
 /// What a solve under a ban holds besides: about 20 MiB more than the `standard` solve's
 /// estimate at the peaks of the materials of up to 4 men (BENCHMARKS.md, memory).
@@ -273,20 +278,21 @@ impl Tablebases {
     }
 
     /// Bytes a solve of `material` under a ban needs on top of
-    /// [`Tablebases::memory_estimate`], when `drawn` of its positions are drawn under
+    /// [`Tablebases::memory_estimate`], when `drawn` of its indices are drawn under
     /// `standard` rules (the ban's passes work on the draws): the solver's state per draw
     /// ([`PerpetualCheck::memory_estimate`], [`PerpetualCheck::chase_memory_estimate`] when
-    /// `chases`), its predecessor lists and a fixed part.
+    /// `chases`), its predecessor lists (at most their budget) and a fixed part.
     #[must_use]
     pub fn rule_memory_estimate(material: Material, drawn: u64, chases: bool) -> u64 {
         let Some(positions) = MaterialIndex::size(material) else { return u64::MAX };
         let positions = positions as u64;
-        let (state, lists) = if chases {
-            (PerpetualCheck::chase_memory_estimate(positions, drawn), CHASE_LIST_BYTES_PER_DRAW)
+        let state = if chases {
+            PerpetualCheck::chase_memory_estimate(positions, drawn)
         } else {
-            (PerpetualCheck::memory_estimate(positions, drawn), CHECK_LIST_BYTES_PER_DRAW)
+            PerpetualCheck::memory_estimate(positions, drawn)
         };
-        state.saturating_add(drawn.saturating_mul(lists)).saturating_add(RULE_FIXED_BYTES)
+        let lists = drawn.saturating_mul(LIST_BYTES_PER_DRAW).min(DEFAULT_EDGE_BUDGET as u64);
+        state.saturating_add(lists).saturating_add(RULE_FIXED_BYTES)
     }
 
     /// The memory estimate of a solve of `material` under this store's rules, with the
@@ -312,9 +318,10 @@ impl Tablebases {
                 .saturating_add(drawn(m).saturating_mul(RULE_LOADED_BYTES_PER_DRAW));
             sum.saturating_add(rule)
         });
+        let own_draws = self.standard_draws(material).map_or_else(|| indices(material), drawn_indices);
         own.saturating_add(reads).saturating_add(Tablebases::rule_memory_estimate(
             material,
-            drawn(material),
+            own_draws,
             self.rules.bans_chases(),
         ))
     }
