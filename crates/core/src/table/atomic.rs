@@ -38,6 +38,39 @@ pub fn temporary_name(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Whether the process `pid` of this machine may still be writing a temporary file named at
+/// `nanos` (nanoseconds since the Unix epoch, as [`temporary_name`] writes them): it runs, and
+/// it started no later than that name was made. A process with that id that started later is
+/// another one (ids are reused: `/proc/sys/kernel/pid_max` is often 32,768), and the file's
+/// writer is gone. Where processes cannot be looked up (not Linux), `true`: nothing is taken
+/// for stale.
+#[must_use]
+pub fn writer_alive(pid: u32, nanos: u128) -> bool {
+    if !Path::new("/proc/self").exists() {
+        return true;
+    }
+    let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    match process_start_nanos(&stat) {
+        // The start time counts in ticks of 1/100 s (USER_HZ, fixed at 100 in Linux's ABI):
+        // a second of slack covers the rounding.
+        Some(start) => start <= nanos + 1_000_000_000,
+        None => true,
+    }
+}
+
+/// The start of the process whose `/proc/<pid>/stat` is `stat`, in nanoseconds since the Unix
+/// epoch: its field 22 (ticks since boot) after the boot time of `/proc/stat`.
+fn process_start_nanos(stat: &str) -> Option<u128> {
+    // The command name (field 2) is in parentheses and may hold spaces: count after it.
+    let after = &stat[stat.rfind(')')? + 1..];
+    let ticks: u128 = after.split_whitespace().nth(19)?.parse().ok()?;
+    let boot = fs::read_to_string("/proc/stat").ok()?;
+    let btime: u128 = boot.lines().find_map(|l| l.strip_prefix("btime "))?.trim().parse().ok()?;
+    Some(btime * 1_000_000_000 + ticks * 10_000_000)
+}
+
 /// Syncs the directory of `path` so that a rename into it survives a crash (where directories
 /// can be opened; elsewhere renames are durable by themselves).
 pub(super) fn sync_directory(path: &Path) -> io::Result<()> {
@@ -71,4 +104,35 @@ pub struct TablePaths<'a> {
     pub wdl: &'a Path,
     /// The DTM file.
     pub dtm: &'a Path,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::writer_alive;
+
+    fn now() -> u128 {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).expect("clock").as_nanos()
+    }
+
+    #[test]
+    fn this_process_may_be_writing_a_file_named_now() {
+        assert!(writer_alive(std::process::id(), now()));
+    }
+
+    #[test]
+    fn a_process_started_after_the_name_was_made_is_not_its_writer() {
+        if std::path::Path::new("/proc/self/stat").exists() {
+            // A name made a day ago, before this process began: its id was reused.
+            let day_ago = now() - 86_400_000_000_000;
+            assert!(!writer_alive(std::process::id(), day_ago));
+        }
+    }
+
+    #[test]
+    fn a_process_that_does_not_run_writes_nothing() {
+        if std::path::Path::new("/proc/self/stat").exists() {
+            // Above any pid_max Linux allows (2^22).
+            assert!(!writer_alive(u32::MAX - 1, now()));
+        }
+    }
 }

@@ -94,7 +94,7 @@ mod tests;
 pub mod v2;
 mod write;
 
-pub use atomic::{TablePaths, host_tag, move_tables, temporary_name};
+pub use atomic::{TablePaths, host_tag, move_tables, temporary_name, writer_alive};
 pub use block::Block;
 pub use cache::{BlockCache, BlockKey, KeyHash, KeyHasher};
 pub use pair::{Pair, TableFiles, write_rule_solution, write_solution};

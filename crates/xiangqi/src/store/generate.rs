@@ -198,7 +198,8 @@ impl Plan {
 }
 
 /// Removes the temporary files (`<material>.<wdl|dtm|egtb>.<host>.<pid>.<time>.<n>.tmp`) that processes
-/// of this machine which no longer run left behind (a killed generation). Files of other
+/// of this machine which no longer run left behind (a killed generation; a process whose id
+/// was reused since counts as gone). Files of other
 /// machines (a directory shared by a cluster) are left alone, and so is anything of another
 /// shape. Where processes cannot be looked up (not Linux), nothing is removed.
 fn remove_stale_temporaries(dir: &Path) {
@@ -230,7 +231,10 @@ fn remove_stale_temporaries(dir: &Path) {
         if tag != host || !numbers || material.parse::<Material>().is_err() {
             continue;
         }
-        if !Path::new(&format!("/proc/{pid}")).exists() {
+        // A process of that id that started after the name was made is another one (ids are
+        // reused): the writer is gone.
+        let (Ok(pid), Ok(nanos)) = (pid.parse::<u32>(), nanos.parse::<u128>()) else { continue };
+        if !endgame_core::table::writer_alive(pid, nanos) {
             let _ = std::fs::remove_file(entry.path());
         }
     }

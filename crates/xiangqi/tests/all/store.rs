@@ -367,9 +367,15 @@ fn generate_removes_only_this_hosts_temporaries_of_dead_processes() {
     let mine_v2 = format!("KRvK.egtb.{host}.999999999.1.2.tmp");
     // A table being written under a candidate's temporary name (`--compression best`).
     let mine_candidate = format!("KRvK.wdl.{host}.999999999.1.3.tmp.{host}.999999999.1.4.tmp");
-    let live = format!("KRvK.wdl.{host}.{}.1.0.tmp", std::process::id());
+    let pid = std::process::id();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let live = format!("KRvK.wdl.{host}.{pid}.{now}.0.tmp");
+    // This process's id on a name made in 1970: another process had the id then (ids are
+    // reused), and it is gone.
+    let reused = format!("KRvK.wdl.{host}.{pid}.1.0.tmp");
     let others = ["KRvK.wdl.some-other-host.999999999.1.0.tmp", "notes.wdl.999999999.tmp", "KRvK.dtm.tmp"];
-    let mine_all = [mine.as_str(), mine_dtm.as_str(), mine_v2.as_str(), mine_candidate.as_str()];
+    let mine_all =
+        [mine.as_str(), mine_dtm.as_str(), mine_v2.as_str(), mine_candidate.as_str(), reused.as_str()];
     for name in mine_all.into_iter().chain([live.as_str()]).chain(others) {
         std::fs::write(store.dir().join(name), b"partial").unwrap();
     }
