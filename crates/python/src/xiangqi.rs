@@ -311,15 +311,24 @@ impl Tablebases {
     /// `longest_red_win_plies`, `longest_black_win_plies` (under perpetual-check and
     /// check-and-chase also `wins_by_rule`, `losses_by_rule`, `standard_draws`; when the
     /// material has files, `wdl_bytes`, `dtm_bytes`, `wdl_bits_per_position`,
-    /// `dtm_bits_per_position`).
+    /// `dtm_bits_per_position`), and `red_to_move`, `black_to_move`: the same counts for each
+    /// side to move, counted from every block of the table (not the header: minutes for a
+    /// table of billions of positions).
     ///
     /// Raises `ValueError` (bad material), `MissingTable` (not generated: see `generate`),
     /// `TableError`.
     fn stats<'py>(&self, py: Python<'py>, material: &str) -> PyResult<Bound<'py, PyAny>> {
         let tables = &self.tables;
         let material = typed::material(material).map_err(value_error)?;
-        let stats = py.detach(|| tables.stats(material).map_err(probe("stats")))?;
-        crate::json(py, &report::stats_with_files_json(tables, material, &stats))
+        let (stats, sides) = py.detach(|| {
+            let stats = tables.stats(material).map_err(probe("stats"))?;
+            // Counted from the values (every block of the WDL file read once), as the command
+            // line does: no header holds them.
+            tables.stats_by_side(material).map_err(probe("stats")).map(|sides| (stats, sides))
+        })?;
+        let mut json = report::stats_with_files_json(tables, material, &stats);
+        report::add_stats_by_side(&mut json, tables.rules(), &sides);
+        crate::json(py, &json)
     }
 
     /// A game of the record `record` (PGN text in any notation, or the bytes of a PGN file in

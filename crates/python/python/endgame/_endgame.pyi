@@ -111,8 +111,9 @@ class Tablebases:
         ``positions``, ``wins``, ``losses``, ``draws``, ``longest_red_win_plies``,
         ``longest_black_win_plies`` (under perpetual-check and check-and-chase also
         ``wins_by_rule``, ``losses_by_rule``, ``standard_draws``; when the material has files,
-        ``wdl_bytes``, ``dtm_bytes``, ``wdl_bits_per_position``, ``dtm_bits_per_position``).
-        Raises ``ValueError``, :class:`MissingTable`, :class:`TableError`."""
+        ``wdl_bytes``, ``dtm_bytes``, ``wdl_bits_per_position``, ``dtm_bits_per_position``),
+        and ``red_to_move``, ``black_to_move``: the counts for each side to move, from every
+        block of the table. Raises ``ValueError``, :class:`MissingTable`, :class:`TableError`."""
     def review(
         self,
         record: Union[str, bytes],
