@@ -49,6 +49,25 @@ impl CaptureReads {
     }
 }
 
+/// The file among `files` (each with the material its index numbers) that answers for the
+/// material `smaller`: its own (`false`), or, under rules that treat both sides alike
+/// (`symmetric`), its colour twin's, read with the colours flipped (`true`).
+pub(super) fn answering<T>(
+    files: &[(Material, T)],
+    smaller: Material,
+    symmetric: bool,
+) -> Option<(&T, bool)> {
+    files.iter().find_map(|(indexed, file)| {
+        if *indexed == smaller {
+            Some((file, false))
+        } else if symmetric && *indexed == smaller.colour_twin() {
+            Some((file, true))
+        } else {
+            None
+        }
+    })
+}
+
 /// WDL blocks (with their DTM blocks) each thread keeps of one table.
 pub const BLOCKS_PER_THREAD: usize = 8;
 

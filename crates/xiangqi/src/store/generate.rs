@@ -16,7 +16,7 @@ use endgame_core::table::{TableError, TablePaths};
 use endgame_core::{Progress, Retrograde, SolveError};
 
 use super::Tablebases;
-use super::captures::CaptureFile;
+use super::captures::{self, CaptureFile};
 use super::cost::{check_size, meminfo, proc_kib};
 use super::loaded::Loaded;
 use super::read_write::Holes;
@@ -431,16 +431,7 @@ impl Tablebases {
         let symmetric = self.rules.colour_symmetric();
         let index = MaterialIndex::new(material);
         let game = MaterialGame::with_captures(&index, self.rules, |smaller| {
-            files.iter().find_map(|(indexed, file)| {
-                let table = file.table();
-                if *indexed == smaller {
-                    Some((table, false))
-                } else if symmetric && *indexed == smaller.colour_twin() {
-                    Some((table, true))
-                } else {
-                    None
-                }
-            })
+            captures::answering(&files, smaller, symmetric).map(|(file, flip)| (file.table(), flip))
         });
         let solution = solve(&game);
         drop(game);

@@ -11,7 +11,7 @@ use endgame_core::perpetual::{DEFAULT_EDGE_BUDGET, PerpetualCheck, RuleSolution}
 use endgame_core::{Retrograde, Solution};
 
 use super::Tablebases;
-use super::captures::{CaptureFile, CaptureReads};
+use super::captures::{self, CaptureFile, CaptureReads};
 use super::cost::meminfo;
 use super::generate::GenerateError;
 use crate::rules::material::Material;
@@ -82,16 +82,8 @@ impl Tablebases {
         let files = self.capture_block_files(material, |m| held.answering(m).is_some())?;
         let symmetric = self.rules.colour_symmetric();
         let answering = |smaller: Material| -> RuleAnswering<'_> {
-            files.iter().find_map(|(indexed, file)| {
-                let table = file as &dyn RuleCaptureTable;
-                if *indexed == smaller {
-                    Some((table, false))
-                } else if symmetric && *indexed == smaller.colour_twin() {
-                    Some((table, true))
-                } else {
-                    None
-                }
-            })
+            captures::answering(&files, smaller, symmetric)
+                .map(|(file, flip)| (file as &dyn RuleCaptureTable, flip))
         };
         let index = MaterialIndex::new(material);
         step("reading the standard table");
