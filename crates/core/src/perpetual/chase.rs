@@ -43,6 +43,12 @@ const IDLE_EXIT: u16 = 4096;
 /// The `M`-state has a check into an `O`-state of `Z5`.
 const TO_Z5: u16 = 8192;
 
+/// Whether a member with flags `f` has a state in the set of bits `m` (its `M`-state) and
+/// `o` (its `O`-state) but outside `Z3`: the members a work list holds.
+fn open_in(f: u16, m: u16, o: u16) -> bool {
+    (f & (m | Z3_M) == m) || (f & (o | Z3_O) == o)
+}
+
 /// The bit of an `M`-state's level that says it joined by an idle move only (no winning
 /// exit, chase or check): its rank's class (see [`encode_rank`]).
 const IDLE: u32 = 1 << 31;
@@ -214,11 +220,6 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         }
     }
 
-    /// The sum of `count` over the flags of the layer.
-    fn count(&self, count: impl Fn(u16) -> usize + Sync) -> usize {
-        self.flags[self.start..self.end].par_iter().with_min_len(CHUNK).map(|&f| count(f)).sum()
-    }
-
     /// Sets `0` in the counts of the layer.
     fn clear(&self, counts: &[AtomicU8]) {
         counts[self.start..self.end].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
@@ -248,12 +249,15 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
     /// the largest level given. Only checks carry a state's joining to its predecessors: an
     /// idle move or a chase into a state counts through `Z5`, `Z4`, `Z3` or `Z2`, fixed
     /// during the pass.
-    fn pass(&self, first: u32) -> Result<(usize, u32), SolveError> {
+    /// The states a pass may add are those of `Z2` outside `Z3`: `open` lists their
+    /// members (a work list, not the whole layer).
+    fn pass(&self, first: u32, open: &[u32]) -> Result<(usize, u32), SolveError> {
         if first >= MAX_LEVEL {
             return Err(SolveError::DistanceTooLarge);
         }
         let flags = &self.flags;
-        let frontier: Vec<u32> = gather(self.start..self.end, CHUNK, |i, seeds| {
+        let frontier: Vec<u32> = gather(0..open.len(), CHUNK, |k, seeds| {
+            let i = open[k] as usize;
             let f = flags[i];
             if f & (Z3_M | Z2_M) == Z2_M {
                 let won = f & (GOOD_EXIT | TO_Z3) != 0 || self.chase_in[i].load(Relaxed) > 0;
@@ -421,7 +425,9 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 self.flags[start..self.end].par_iter_mut().enumerate().with_min_len(CHUNK).for_each(
                     |(k, f)| {
                         let i = start + k;
-                        *f &= !(Z3_M | Z3_O | TO_Z3);
+                        *f &= !(Z3_M | Z3_O | TO_Z3 | Z2_M | Z2_O);
+                        // Z2 starts as Z4 (and is kept inside it).
+                        *f |= (*f & (Z4_M | Z4_O)) << 2;
                         if *f & TO_Z5 != 0 {
                             *f |= TO_Z3;
                         }
@@ -439,6 +445,9 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 );
                 self.restore(&self.checks_out_z5, &self.checks_out);
                 self.restore(&self.blockers_z5, &self.blockers);
+                // The work list of the iteration: the members with a state in Z4 outside Z3
+                // (the only ones whose sets change until Z4 shrinks).
+                let mut open4 = self.select(|f| open_in(f, Z4_M, Z4_O));
                 let mut offset = *base;
                 let mut z2_counted = false;
                 let mut tops3 = Vec::new();
@@ -446,11 +455,13 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 loop {
                     figures.z3_rounds += 1;
                     let clock = std::time::Instant::now();
-                    // νZ2 from Z4.
-                    layer_of(&mut self.flags, self.start, self.end).for_each(|(_, f)| {
+                    // νZ2 from Z4 (outside the work list Z2 and Z4 agree: Z3, or neither).
+                    for &i in &open4 {
+                        let f = &mut self.flags[i as usize];
                         *f &= !(Z2_M | Z2_O);
                         *f |= (*f & (Z4_M | Z4_O)) << 2;
-                    });
+                    }
+                    let mut open2 = open4.clone();
                     // The chase counts of Z2 = Z4: counted once per iteration, then copied.
                     if z2_counted {
                         self.restore(&self.chase_in_z4, &self.chase_in);
@@ -463,14 +474,20 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                         Self::copy(start, end, &self.chase_in, &mut self.chase_in_z4);
                         z2_counted = true;
                     }
-                    let mut in_z2 = self.count(|f| {
-                        usize::from(f & (Z2_M | Z3_M) == Z2_M) + usize::from(f & (Z2_O | Z3_O) == Z2_O)
-                    });
+                    let flags = &self.flags;
+                    let mut in_z2: usize = open2
+                        .par_iter()
+                        .with_min_len(CHUNK)
+                        .map(|&i| {
+                            let f = flags[i as usize];
+                            usize::from(f & (Z2_M | Z3_M) == Z2_M) + usize::from(f & (Z2_O | Z3_O) == Z2_O)
+                        })
+                        .sum();
                     figures.seconds[2] += clock.elapsed().as_secs_f64();
                     let (in_z1, top) = loop {
                         figures.passes += 1;
                         let clock = std::time::Instant::now();
-                        let (in_z1, top) = self.pass(offset + 1)?;
+                        let (in_z1, top) = self.pass(offset + 1, &open2)?;
                         figures.joined += in_z1 as u64;
                         figures.seconds[3] += clock.elapsed().as_secs_f64();
                         if in_z1 == in_z2 {
@@ -481,25 +498,21 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                         // Z2 shrinks to Z1: the O-states that leave it are taken off the
                         // chase counts of their predecessors.
                         let level = &self.level;
-                        let start = self.start;
-                        let left: Vec<u32> = self.flags[start..self.end]
-                            .par_iter_mut()
-                            .enumerate()
-                            .with_min_len(CHUNK)
-                            .fold(Vec::new, |mut left, (k, f)| {
-                                let i = start + k;
-                                if *f & (Z2_M | Z3_M) == Z2_M && level[2 * i].load(Relaxed) == 0 {
-                                    *f &= !Z2_M;
+                        let mut left = Vec::new();
+                        open2.retain(|&i| {
+                            let i = i as usize;
+                            let f = &mut self.flags[i];
+                            if *f & (Z2_M | Z3_M) == Z2_M && level[2 * i].load(Relaxed) == 0 {
+                                *f &= !Z2_M;
+                            }
+                            if *f & (Z2_O | Z3_O) == Z2_O && level[2 * i + 1].load(Relaxed) == 0 {
+                                *f &= !Z2_O;
+                                if *f & CHECK == 0 {
+                                    left.push(i as u32);
                                 }
-                                if *f & (Z2_O | Z3_O) == Z2_O && level[2 * i + 1].load(Relaxed) == 0 {
-                                    *f &= !Z2_O;
-                                    if *f & CHECK == 0 {
-                                        left.push(i as u32);
-                                    }
-                                }
-                                left
-                            })
-                            .reduce(Vec::new, concat);
+                            }
+                            open_in(*f, Z2_M, Z2_O)
+                        });
                         self.add_over(&left, &self.chase_in, u8::MAX, chase);
                         figures.seconds[4] += clock.elapsed().as_secs_f64();
                     };
@@ -508,30 +521,26 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                     }
                     let clock = std::time::Instant::now();
                     // Z3 grows to Z1: the new states keep their levels as ranks.
+                    // (Z1 outside Z3 is Z2 outside Z3: the work list.)
                     let level = &self.level;
-                    let start = self.start;
-                    let (new_m, new_o): (Vec<u32>, Vec<u32>) = self.flags[start..self.end]
-                        .par_iter_mut()
-                        .enumerate()
-                        .with_min_len(CHUNK)
-                        .fold(
-                            || (Vec::new(), Vec::new()),
-                            |(mut nm, mut no), (k, f)| {
-                                let i = start + k;
-                                if *f & Z3_M == 0 && level[2 * i].load(Relaxed) != 0 {
-                                    *f |= Z3_M;
-                                    nm.push(i as u32);
-                                }
-                                if *f & Z3_O == 0 && level[2 * i + 1].load(Relaxed) != 0 {
-                                    *f |= Z3_O;
-                                    if *f & CHECK != 0 {
-                                        no.push(i as u32);
-                                    }
-                                }
-                                (nm, no)
-                            },
-                        )
-                        .reduce(|| (Vec::new(), Vec::new()), |(a, b), (c, d)| (concat(a, c), concat(b, d)));
+                    let (mut new_m, mut new_o) = (Vec::new(), Vec::new());
+                    for &i in &open2 {
+                        let i = i as usize;
+                        let f = &mut self.flags[i];
+                        if *f & Z3_M == 0 && level[2 * i].load(Relaxed) != 0 {
+                            *f |= Z3_M;
+                            new_m.push(i as u32);
+                        }
+                        if *f & Z3_O == 0 && level[2 * i + 1].load(Relaxed) != 0 {
+                            *f |= Z3_O;
+                            if *f & CHECK != 0 {
+                                new_o.push(i as u32);
+                            }
+                        }
+                    }
+                    drop(open2);
+                    let flags = &self.flags;
+                    open4.retain(|&i| open_in(flags[i as usize], Z4_M, Z4_O));
                     self.add_over(&new_m, &self.checks_out, u8::MAX, check);
                     self.add_over(&new_m, &self.blockers, u8::MAX, chase);
                     self.mark_preds(&new_o, TO_Z3, check);
@@ -542,25 +551,22 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 let clock = std::time::Instant::now();
                 // Z4 shrinks to Z3 until they agree: the O-states that leave it are taken
                 // off the idle counts of their predecessors.
-                let (shrunk, left): (bool, Vec<u32>) = layer_of(&mut self.flags, self.start, self.end)
-                    .fold(
-                        || (false, Vec::new()),
-                        |(mut shrunk, mut left), (i, f)| {
-                            if *f & (Z4_M | Z3_M) == Z4_M {
-                                *f &= !Z4_M;
-                                shrunk = true;
-                            }
-                            if *f & (Z4_O | Z3_O) == Z4_O {
-                                *f &= !Z4_O;
-                                shrunk = true;
-                                if *f & CHECK == 0 {
-                                    left.push(i as u32);
-                                }
-                            }
-                            (shrunk, left)
-                        },
-                    )
-                    .reduce(|| (false, Vec::new()), |(a, b), (c, d)| (a || c, concat(b, d)));
+                // (Z4 outside Z3 is the work list; Z2 leaves with Z4.)
+                let shrunk = !open4.is_empty();
+                let mut left = Vec::new();
+                for &i in &open4 {
+                    let f = &mut self.flags[i as usize];
+                    if *f & (Z4_M | Z3_M) == Z4_M {
+                        *f &= !(Z4_M | Z2_M);
+                    }
+                    if *f & (Z4_O | Z3_O) == Z4_O {
+                        *f &= !(Z4_O | Z2_O);
+                        if *f & CHECK == 0 {
+                            left.push(i);
+                        }
+                    }
+                }
+                drop(open4);
                 figures.seconds[6] += clock.elapsed().as_secs_f64();
                 if !shrunk {
                     break (offset, tops3);

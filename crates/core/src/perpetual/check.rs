@@ -25,6 +25,23 @@ const Y_O: u8 = 64;
 /// The `M`-state has a move to an `O`-state in `Z`.
 const TO_Z: u8 = 128;
 
+/// Whether an `M`-state with flags `f` is in the top of `νY`: in `Z`, or in check or with a
+/// move into a win of mine, its position not lost (`Z_O`).
+fn in_top(f: u8) -> bool {
+    f & Z_M != 0 || (f & Z_O == 0 && f & (CHECK | GOOD_EXIT | TO_Z) != 0)
+}
+
+/// Whether a member with flags `f` has a state in `Y` outside `Z` (the members of a round's
+/// work list).
+fn open_in(f: u8) -> bool {
+    f & (Y_M | Z_M) == Y_M || f & (Y_O | Z_O) == Y_O
+}
+
+/// Copies counts (in parallel).
+fn copy(from: &[AtomicU8], to: &[AtomicU8]) {
+    to.par_iter().zip(from).with_min_len(CHUNK).for_each(|(t, f)| t.store(f.load(Relaxed), Relaxed));
+}
+
 /// The first stage's solver over the graph of `D`, one layer after the other (see
 /// [`Graph::layers`]): a layer's moves into the layers solved before it are exits with the
 /// values found there, and its ranks and rounds continue theirs.
@@ -45,11 +62,17 @@ pub(super) struct Rabin<'a, 'g, G> {
     inside: Vec<u8>,
     /// Per position of `D`: its moves into `D` to an `M`-state in `Z` (kept up as `Z` grows).
     to_z: Vec<AtomicU8>,
-    /// Per position of `D`: its moves into `D` to an `M`-state in `Y` (counted each pass).
+    /// Per position of `D`: its moves into `D` to an `M`-state in `Y` (kept up as `Y`
+    /// shrinks).
     to_y: Vec<AtomicU8>,
+    /// Per position of `D`: its moves into `D` to an `M`-state in the top of `νY` (counted
+    /// once per layer, then kept up as `Z` grows): each round's `to_y` starts as a copy.
+    to_top: Vec<AtomicU8>,
     /// Seconds in: the rounds' counts into `Y`, the passes, `Y` shrinking, `Z` growing (for
     /// the profile).
     pub(super) seconds: [f64; 4],
+    /// States that joined `X` outside `Z`, summed over the passes (for the profile).
+    pub(super) joined: u64,
 }
 
 impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
@@ -66,7 +89,9 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             inside: Vec::new(),
             to_z: (0..m).map(|_| AtomicU8::new(0)).collect(),
             to_y: (0..m).map(|_| AtomicU8::new(0)).collect(),
+            to_top: (0..m).map(|_| AtomicU8::new(0)).collect(),
             seconds: [0.0; 4],
+            joined: 0,
         }
     }
 
@@ -151,6 +176,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         tops: &mut Vec<u32>,
         stats: &mut RuleStats,
     ) -> Result<(), SolveError> {
+        let mut top_counted = false;
         loop {
             stats.rounds += 1;
             // The top of νY, cut down to what any μX can hold: an M-state only in check or in
@@ -162,7 +188,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             let mut in_y: usize = layer_of(&mut self.flags, self.start, self.end)
                 .map(|(_, f)| {
                     *f &= !(Y_M | Y_O);
-                    if *f & Z_M != 0 || (*f & Z_O == 0 && *f & (CHECK | GOOD_EXIT | TO_Z) != 0) {
+                    if in_top(*f) {
                         *f |= Y_M;
                     }
                     if *f & Z_O != 0 || *f & (SAFE_EXIT | Z_M) == 0 {
@@ -172,13 +198,29 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                 })
                 .sum();
             let clock = std::time::Instant::now();
-            self.count_to_y();
+            let (start, end) = (self.start, self.end);
+            if top_counted {
+                copy(&self.to_top[start..end], &self.to_y[start..end]);
+            } else {
+                self.count_to_y();
+                copy(&self.to_y[start..end], &self.to_top[start..end]);
+                top_counted = true;
+            }
+            // The work list of the round: the members with a state in Y outside Z (the only
+            // ones a pass can add, Y shrinking, Z growing).
+            let flags = &self.flags;
+            let mut open = gather(self.start..self.end, CHUNK, |i, out| {
+                if open_in(flags[i]) {
+                    out.push(i as u32);
+                }
+            });
             self.seconds[0] += clock.elapsed().as_secs_f64();
             let mut top;
             let in_x = loop {
                 stats.passes += 1;
                 let clock = std::time::Instant::now();
-                let (in_x, last) = self.attractor(*offset + 1)?;
+                let (in_x, last) = self.attractor(*offset + 1, &open)?;
+                self.joined += in_x as u64;
                 self.seconds[1] += clock.elapsed().as_secs_f64();
                 top = last;
                 if in_x == in_y {
@@ -189,22 +231,35 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                 let level = &self.level;
                 // Y shrinks to X (X ⊆ Y): the M-states that leave it are taken off the counts
                 // of moves into Y of their predecessors.
-                let left: Vec<u32> = layer_of(&mut self.flags, self.start, self.end)
-                    .fold(Vec::new, |mut left, (i, f)| {
-                        let was = *f & Y_M != 0;
-                        *f &= !(Y_M | Y_O);
-                        if *f & Z_M != 0 || level[2 * i].load(Relaxed) != 0 {
-                            *f |= Y_M;
+                let flags = &self.flags;
+                let shrunk: Vec<u8> = open
+                    .par_iter()
+                    .with_min_len(CHUNK)
+                    .map(|&i| {
+                        let i = i as usize;
+                        let mut f = flags[i] & !(Y_M | Y_O);
+                        if f & Z_M != 0 || level[2 * i].load(Relaxed) != 0 {
+                            f |= Y_M;
                         }
-                        if *f & Z_O != 0 || level[2 * i + 1].load(Relaxed) != 0 {
-                            *f |= Y_O;
+                        if f & Z_O != 0 || level[2 * i + 1].load(Relaxed) != 0 {
+                            f |= Y_O;
                         }
-                        if was && *f & Y_M == 0 {
-                            left.push(i as u32);
-                        }
-                        left
+                        f
                     })
-                    .reduce(Vec::new, concat);
+                    .collect();
+                let mut left = Vec::new();
+                let mut k = 0;
+                open.retain(|&i| {
+                    let f = &mut self.flags[i as usize];
+                    let was = *f & Y_M != 0;
+                    *f = shrunk[k];
+                    k += 1;
+                    if was && *f & Y_M == 0 {
+                        left.push(i);
+                    }
+                    open_in(*f)
+                });
+                drop(shrunk);
                 left.par_iter().with_min_len(256).for_each(|&i| {
                     self.for_each_pred(i as usize, |j| {
                         self.to_y[j].fetch_sub(1, Relaxed);
@@ -219,19 +274,27 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             *offset = top;
             tops.push(top);
             let level = &self.level;
-            let new: Vec<u32> = layer_of(&mut self.flags, self.start, self.end)
-                .fold(Vec::new, |mut new, (i, f)| {
-                    if *f & Z_M == 0 && level[2 * i].load(Relaxed) != 0 {
-                        *f |= Z_M;
-                        new.push(2 * i as u32);
+            // The new states of Z, and the M-states that leave the top of νY: those of the
+            // positions whose O-state joins Z (a state that joins Z_M was in Y, and stays).
+            // (X outside Z is Y outside Z: the work list.)
+            let (mut new, mut left_top) = (Vec::new(), Vec::new());
+            for &i in &open {
+                let i = i as usize;
+                let f = &mut self.flags[i];
+                if *f & Z_M == 0 && level[2 * i].load(Relaxed) != 0 {
+                    debug_assert!(in_top(*f), "a state of X out of the top of νY");
+                    *f |= Z_M;
+                    new.push(2 * i as u32);
+                }
+                if *f & Z_O == 0 && level[2 * i + 1].load(Relaxed) != 0 {
+                    if in_top(*f) {
+                        left_top.push(i as u32);
                     }
-                    if *f & Z_O == 0 && level[2 * i + 1].load(Relaxed) != 0 {
-                        *f |= Z_O;
-                        new.push(2 * i as u32 + 1);
-                    }
-                    new
-                })
-                .reduce(Vec::new, concat);
+                    *f |= Z_O;
+                    new.push(2 * i as u32 + 1);
+                }
+            }
+            drop(open);
             // Cpre(Z) kept up: counts of moves into Z_M, marks of moves into Z_O.
             let marked: Vec<u32> = new
                 .par_iter()
@@ -247,12 +310,31 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                     marked
                 })
                 .reduce(Vec::new, concat);
+            // The M-states that enter the top of νY: those that get a move into Z_O.
+            let mut entered = Vec::new();
             for j in marked {
-                self.flags[j as usize] |= TO_Z;
+                let f = &mut self.flags[j as usize];
+                let before = in_top(*f);
+                *f |= TO_Z;
+                if !before && in_top(*f) {
+                    entered.push(j);
+                }
             }
+            self.add_to_top(&left_top, u8::MAX);
+            self.add_to_top(&entered, 1);
             self.seconds[3] += clock.elapsed().as_secs_f64();
         }
         Ok(())
+    }
+
+    /// Adds `delta` (wrapping: -1 is `u8::MAX`) to the moves into the top of `νY` of the
+    /// predecessors of the listed positions.
+    fn add_to_top(&self, list: &[u32], delta: u8) {
+        list.par_iter().with_min_len(256).for_each(|&i| {
+            self.for_each_pred(i as usize, |j| {
+                self.to_top[j].fetch_add(delta, Relaxed);
+            });
+        });
     }
 
     /// The moves into `Y_M` (`Z` included) of every position of the layer, counted from the
@@ -272,14 +354,16 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
 
     /// One `μX` for the current `Z` and `Y`: levels from `first` on for the new states; returns
     /// how many states outside `Z` are in `X`, and the largest level given.
-    fn attractor(&self, first: u32) -> Result<(usize, u32), SolveError> {
+    /// `open` lists the members with a state in `Y` outside `Z`.
+    fn attractor(&self, first: u32, open: &[u32]) -> Result<(usize, u32), SolveError> {
         if first >= 1 << 30 {
             return Err(SolveError::DistanceTooLarge);
         }
         let flags = &self.flags;
         // The seeds: Cpre(Z) and F ∩ Cpre(Y); the counters for the rest. Only states of Y
         // outside Z can join X (X ⊆ Y: Y only shrinks within a round).
-        let frontier: Vec<u32> = gather(self.start..self.end, CHUNK, |i, seeds| {
+        let frontier: Vec<u32> = gather(0..open.len(), CHUNK, |k, seeds| {
+            let i = open[k] as usize;
             let f = flags[i];
             let open_m = f & (Z_M | Y_M) == Y_M;
             let open_o = f & (Z_O | Y_O | SAFE_EXIT) == Y_O;

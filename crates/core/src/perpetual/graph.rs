@@ -7,16 +7,13 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::Checks;
+use super::lists::Lists;
 use crate::game::Successor;
 use crate::retrograde::SolveError;
 use crate::value::RuleValue;
 
 /// Positions handled by one parallel task of a scan.
 pub(super) const CHUNK: usize = 1 << 12;
-
-/// The bit of a predecessor list entry that marks the move as a chase (numbers stay below
-/// 2^31, see [`DrawIndex::new`]).
-const CHASE_BIT: u32 = 1 << 31;
 
 /// A set of positions with a dense numbering (the set `D` of non-terminal drawn positions, or
 /// the draws left after the ban on perpetual check).
@@ -92,45 +89,33 @@ impl DrawIndex {
     }
 }
 
-/// The predecessors inside the set of every member, by number (compressed rows); with chase
-/// labels in [`CHASE_BIT`] when built for them.
-struct Preds {
-    offsets: Vec<u32>,
-    edges: Vec<u32>,
-}
-
-impl Preds {
-    fn of(&self, i: usize) -> &[u32] {
-        &self.edges[self.offsets[i] as usize..self.offsets[i + 1] as usize]
-    }
-}
-
 /// The level of the strongly connected component of each of `m` members in the graph of
 /// their moves, given by its predecessor lists: 0 for a component no move leaves, else one
 /// more than the highest level of a component a move of it leads to. Tarjan's algorithm on
 /// the predecessors (without recursion) finds the components in an order where each comes
 /// after every component with a move into it; the levels then follow in the reverse order.
-fn component_levels(preds: &Preds, m: usize) -> Vec<u32> {
+fn component_levels(lists: &Lists, m: usize) -> Vec<u32> {
     /// Tarjan's search: per member its number in the search (then its component's), the
     /// lowest number it reaches, whether it is on the stack; the stack; the search's path
-    /// (member and the next of its predecessors to look at).
+    /// (member, the byte of its list where its next predecessor is, the predecessor before
+    /// it or `NEW`).
     struct Search {
         number: Vec<u32>,
         low: Vec<u32>,
         on_stack: Vec<bool>,
         stack: Vec<u32>,
-        path: Vec<(u32, u32)>,
+        path: Vec<(u32, u32, u32)>,
         count: u32,
     }
     impl Search {
-        /// Enters member `w`.
+        /// Enters member `w`, its list starting at byte `first_pred`.
         fn enter(&mut self, w: usize, first_pred: u32) {
             self.number[w] = self.count;
             self.low[w] = self.count;
             self.count += 1;
             self.stack.push(w as u32);
             self.on_stack[w] = true;
-            self.path.push((w as u32, first_pred));
+            self.path.push((w as u32, first_pred, NEW));
         }
     }
     const NEW: u32 = u32::MAX;
@@ -149,23 +134,25 @@ fn component_levels(preds: &Preds, m: usize) -> Vec<u32> {
         if search.number[root] != NEW {
             continue;
         }
-        search.enter(root, preds.offsets[root]);
-        while let Some(&(v, next)) = search.path.last() {
+        search.enter(root, lists.span(root).0);
+        while let Some(&(v, next, prev)) = search.path.last() {
             let v = v as usize;
-            if next < preds.offsets[v + 1] {
-                let w = (preds.edges[next as usize] & !CHASE_BIT) as usize;
+            if next < lists.span(v).1 {
+                let mut at = next;
+                let w = lists.next(v as u32, &mut at, (prev != NEW).then_some(prev));
                 if let Some(last) = search.path.last_mut() {
-                    last.1 += 1;
+                    (last.1, last.2) = (at, w);
                 }
+                let w = w as usize;
                 if search.number[w] == NEW {
-                    search.enter(w, preds.offsets[w]);
+                    search.enter(w, lists.span(w).0);
                 } else if search.on_stack[w] {
                     search.low[v] = search.low[v].min(search.number[w]);
                 }
                 continue;
             }
             search.path.pop();
-            if let Some(&(u, _)) = search.path.last() {
+            if let Some(&(u, ..)) = search.path.last() {
                 search.low[u as usize] = search.low[u as usize].min(search.low[v]);
             }
             if search.low[v] == search.number[v] {
@@ -193,12 +180,12 @@ fn component_levels(preds: &Preds, m: usize) -> Vec<u32> {
     for c in (0..components).rev() {
         let level = levels[c];
         for &i in &found[starts[c] as usize..starts[c + 1] as usize] {
-            for &e in preds.of(i as usize) {
-                let d = number[(e & !CHASE_BIT) as usize] as usize;
+            lists.row(i as usize, i as usize, |j, _| {
+                let d = number[j] as usize;
                 if d != c {
                     levels[d] = levels[d].max(level + 1);
                 }
-            }
+            });
         }
     }
     drop(found);
@@ -267,7 +254,7 @@ pub(super) struct Graph<'g, G> {
     /// Whether the predecessor lists carry chase labels (asked of the game for moves into
     /// members that are not in check).
     labelled: bool,
-    preds: Option<Preds>,
+    preds: Option<Lists>,
     /// Once the members are renumbered by layers ([`Graph::layers`]): the row of each member's
     /// predecessors in `preds`, kept in the first numbering (the lists' entries hold the new
     /// numbers).
@@ -295,10 +282,11 @@ impl<'g, G: Checks> Graph<'g, G> {
     pub(super) fn describe(&self) -> String {
         match &self.preds {
             Some(p) => format!(
-                "{} members, lists of {} moves ({} MiB)",
+                "{} members, lists of {} moves ({} MiB, {:.2} bytes a move)",
                 self.len(),
-                p.edges.len(),
-                ((p.edges.capacity() + p.offsets.capacity()) * 4) >> 20
+                p.moves(),
+                p.heap_bytes() >> 20,
+                p.heap_bytes() as f64 / p.moves().max(1) as f64
             ),
             None => format!("{} members, no lists (un-moves on every pass)", self.len()),
         }
@@ -309,53 +297,19 @@ impl<'g, G: Checks> Graph<'g, G> {
         self.positions.len()
     }
 
-    fn build(&self, budget: usize) -> Option<Preds> {
-        let m = self.positions.len();
-        if (m + 1).saturating_mul(4) > budget {
-            return None;
-        }
-        let counts: Vec<u32> = self
-            .positions
-            .par_iter()
-            .with_min_len(CHUNK)
-            .map(|&p| {
-                let mut c = 0u32;
-                self.game.for_each_unmove(p as usize, |q| c += u32::from(self.index.index(q).is_some()));
-                c
-            })
-            .collect();
-        let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
-        if total >= u64::from(u32::MAX) || (total as usize).saturating_add(m + 1).saturating_mul(4) > budget {
-            return None;
-        }
-        let mut offsets = Vec::with_capacity(m + 1);
-        let mut at = 0u32;
-        offsets.push(0);
-        for c in counts {
-            at += c;
-            offsets.push(at);
-        }
-        let mut edges = vec![0u32; total as usize];
-        // Disjoint slices of the edges, one per chunk of positions.
-        let mut slices = Vec::with_capacity(m.div_ceil(CHUNK));
-        let mut rest: &mut [u32] = &mut edges;
-        for c in 0..m.div_ceil(CHUNK) {
-            let (start, end) = (offsets[c * CHUNK], offsets[((c + 1) * CHUNK).min(m)]);
-            let (head, tail) = rest.split_at_mut((end - start) as usize);
-            slices.push(head);
-            rest = tail;
-        }
-        slices.into_par_iter().enumerate().for_each(|(c, slice)| {
-            let mut k = 0;
-            for i in c * CHUNK..((c + 1) * CHUNK).min(m) {
-                self.unmoves(i, |j, chase| {
-                    slice[k] = j as u32 | if chase { CHASE_BIT } else { 0 };
-                    k += 1;
+    fn build(&self, budget: usize) -> Option<Lists> {
+        Lists::build(self.len(), budget, |i, labelled, f| {
+            if labelled {
+                self.unmoves(i, f);
+            } else {
+                // The first pass only counts: no labels.
+                self.game.for_each_unmove(self.positions[i] as usize, |q| {
+                    if let Some(j) = self.index.index(q) {
+                        f(j, false);
+                    }
                 });
             }
-            debug_assert_eq!(k, slice.len(), "un-moves differ between two calls");
-        });
-        Some(Preds { offsets, edges })
+        })
     }
 
     /// The predecessors of member `i` from un-moves, with their labels when labelled.
@@ -420,11 +374,11 @@ impl<'g, G: Checks> Graph<'g, G> {
     /// whether the move is a chase (always `false` when not labelled, and for a member in
     /// check: its moves in are checks).
     #[inline]
-    pub(super) fn for_each_pred(&self, i: usize, mut f: impl FnMut(usize, bool)) {
+    pub(super) fn for_each_pred(&self, i: usize, f: impl FnMut(usize, bool)) {
         match &self.preds {
-            Some(preds) => {
+            Some(lists) => {
                 let row = self.rows.as_ref().map_or(i, |rows| rows[i] as usize);
-                preds.of(row).iter().for_each(|&e| f((e & !CHASE_BIT) as usize, e & CHASE_BIT != 0));
+                lists.row(row, i, f);
             }
             None => self.unmoves(i, f),
         }
@@ -444,6 +398,10 @@ impl<'g, G: Checks> Graph<'g, G> {
             return vec![0];
         }
         let Some(preds) = &self.preds else { return vec![0, m] };
+        if min_size >= m {
+            // One layer whatever the components: no search.
+            return vec![0, m];
+        }
         let level = component_levels(preds, m);
         // Consecutive levels merged into layers of at least `min_size` members.
         let top = level.iter().copied().max().map_or(0, |t| t as usize + 1);
@@ -479,10 +437,8 @@ impl<'g, G: Checks> Graph<'g, G> {
             rows[k] = i as u32;
             *l = k as u32;
         }
-        let Some(preds) = &mut self.preds else { return vec![0, m] };
-        preds.edges.par_iter_mut().with_min_len(CHUNK).for_each(|e| {
-            *e = renumber[(*e & !CHASE_BIT) as usize] | (*e & CHASE_BIT);
-        });
+        let Some(lists) = &mut self.preds else { return vec![0, m] };
+        lists.renumber(&renumber);
         drop(renumber);
         self.positions = rows.par_iter().map(|&i| self.positions[i as usize]).collect();
         self.rows = Some(rows);

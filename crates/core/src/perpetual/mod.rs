@@ -123,6 +123,7 @@ use crate::value::{RuleValue, Value};
 mod chase;
 mod check;
 mod graph;
+mod lists;
 mod profile;
 mod solution;
 mod solver;

@@ -162,8 +162,8 @@ impl PerpetualCheck {
         stats.layers = u32::try_from(layers.len() - 1).unwrap_or(u32::MAX);
         profile.step(|| {
             format!(
-                "check stage: solved, {} rounds, {} passes; seconds {:.1?}",
-                stats.rounds, stats.passes, rabin.seconds
+                "check stage: solved, {} rounds, {} passes, {} joined; seconds {:.1?}",
+                stats.rounds, stats.passes, rabin.joined, rabin.seconds
             )
         });
         let m = graph.len();
