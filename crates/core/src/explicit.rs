@@ -23,6 +23,8 @@ pub struct ExplicitGame {
     /// Values under the ban on perpetual check of moves out of the index, by position and
     /// move number (the others: their plain value).
     rule_known: HashMap<(usize, usize), RuleValue>,
+    /// What [`Checks::reversible`] says.
+    reversible: bool,
 }
 
 impl ExplicitGame {
@@ -51,9 +53,18 @@ impl ExplicitGame {
             checks: vec![false; n],
             chases: HashSet::new(),
             rule_known: HashMap::new(),
+            reversible: false,
         };
         game.rebuild_unmoves();
         game
+    }
+
+    /// The game says its moves can be taken back ([`Checks::reversible`]: the check stage then
+    /// solves its draws as one layer), whatever its moves.
+    #[must_use]
+    pub fn reversible(mut self) -> Self {
+        self.reversible = true;
+        self
     }
 
     /// Makes `pos` terminal with this value (its moves are then ignored).
@@ -215,6 +226,10 @@ impl Checks for ExplicitGame {
 
     fn has_chases(&self) -> bool {
         !self.chases.is_empty() || self.rule_known.values().any(|v| v.ban() == Some(Ban::Chase))
+    }
+
+    fn reversible(&self) -> bool {
+        self.reversible
     }
 
     fn is_chase(&self, pos: usize, mv: usize) -> bool {

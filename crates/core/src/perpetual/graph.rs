@@ -108,14 +108,14 @@ fn component_levels(lists: &Lists, m: usize) -> Vec<u32> {
         count: u32,
     }
     impl Search {
-        /// Enters member `w`, its list starting at byte `first_pred`.
-        fn enter(&mut self, w: usize, first_pred: u32) {
+        /// Enters member `w`.
+        fn enter(&mut self, w: usize) {
             self.number[w] = self.count;
             self.low[w] = self.count;
             self.count += 1;
             self.stack.push(w as u32);
             self.on_stack[w] = true;
-            self.path.push((w as u32, first_pred, NEW));
+            self.path.push((w as u32, 0, NEW));
         }
     }
     const NEW: u32 = u32::MAX;
@@ -134,18 +134,18 @@ fn component_levels(lists: &Lists, m: usize) -> Vec<u32> {
         if search.number[root] != NEW {
             continue;
         }
-        search.enter(root, lists.span(root).0);
+        search.enter(root);
         while let Some(&(v, next, prev)) = search.path.last() {
             let v = v as usize;
-            if next < lists.span(v).1 {
+            if next < lists.row_len(v) {
                 let mut at = next;
-                let w = lists.next(v as u32, &mut at, (prev != NEW).then_some(prev));
+                let w = lists.next(v, v as u32, &mut at, (prev != NEW).then_some(prev));
                 if let Some(last) = search.path.last_mut() {
                     (last.1, last.2) = (at, w);
                 }
                 let w = w as usize;
                 if search.number[w] == NEW {
-                    search.enter(w, lists.span(w).0);
+                    search.enter(w);
                 } else if search.on_stack[w] {
                     search.low[v] = search.low[v].min(search.number[w]);
                 }
@@ -298,18 +298,7 @@ impl<'g, G: Checks> Graph<'g, G> {
     }
 
     fn build(&self, budget: usize) -> Option<Lists> {
-        Lists::build(self.len(), budget, |i, labelled, f| {
-            if labelled {
-                self.unmoves(i, f);
-            } else {
-                // The first pass only counts: no labels.
-                self.game.for_each_unmove(self.positions[i] as usize, |q| {
-                    if let Some(j) = self.index.index(q) {
-                        f(j, false);
-                    }
-                });
-            }
-        })
+        Lists::build(self.len(), budget, |i, f| self.unmoves(i, f))
     }
 
     /// The predecessors of member `i` from un-moves, with their labels when labelled.

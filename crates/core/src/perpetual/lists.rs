@@ -1,7 +1,7 @@
 //! The predecessor lists of the draws, compressed: each member's predecessors inside the set,
-//! sorted, as variable-length gaps (LEB128, the chase label in the lowest bit). Two un-move
-//! passes build them (the first counts the bytes, the second fills them); a row is read by
-//! decoding its bytes.
+//! sorted, as variable-length gaps (LEB128, the chase label in the lowest bit), in blocks of
+//! rows. One un-move pass builds them (a block per task, stopped as soon as the budget is
+//! passed); a row is read by decoding its bytes.
 //!
 //! Why compressed: a move between two draws took 4 bytes, and the draws of a 6-man material
 //! with three attackers have about 7 predecessors each, so `KNRvKAR`'s 72.1 M drawn indices
@@ -11,17 +11,24 @@
 //! gaps take 1 to 3 bytes (measured in BENCHMARKS.md), and decoding them costs less than the
 //! cache misses of the flags they lead to.
 
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
 use rayon::prelude::*;
 
-/// Members handled by one parallel task while building or renumbering.
-const CHUNK: usize = 1 << 12;
+/// Rows in a block of the lists: the rows of a block are built, kept and renumbered
+/// together (one parallel task), in one allocation.
+const BLOCK: usize = 1 << 12;
 
-/// The predecessors inside the set of every member, by row (a member's number when built;
-/// see [`Lists::renumber`]), compressed.
-pub(super) struct Lists {
-    /// Where each row's bytes start (and, last, the bytes in all).
+/// The rows of one block: where each starts in `bytes` (and, last, their length).
+struct Block {
     offsets: Vec<u32>,
     bytes: Vec<u8>,
+}
+
+/// The predecessors inside the set of every member, by row (a member's number when built;
+/// see [`Lists::renumber`]), compressed, in blocks of [`BLOCK`] rows.
+pub(super) struct Lists {
+    blocks: Vec<Block>,
     /// Moves in all (for the profile).
     moves: u64,
 }
@@ -96,17 +103,7 @@ fn decode(base: u32, bytes: &[u8], mut f: impl FnMut(usize, bool)) {
     let mut at = 0;
     let mut prev = None::<u32>;
     while at < bytes.len() {
-        let mut value = 0u64;
-        let mut shift = 0;
-        loop {
-            let b = bytes[at];
-            at += 1;
-            value |= u64::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                break;
-            }
-            shift += 7;
-        }
+        let value = get_varint(bytes, &mut at);
         let (gap, chase) = ((value >> 1) as u32, value & 1 != 0);
         let j = match prev {
             None => undo_first_delta(base, gap),
@@ -117,53 +114,85 @@ fn decode(base: u32, bytes: &[u8], mut f: impl FnMut(usize, bool)) {
     }
 }
 
-/// A row as sorted entries `(number << 1 | chase)`.
-fn sorted(row: &mut [u32]) {
-    row.sort_unstable();
+/// Reads one LEB128 value of `bytes` at `at`, moving `at` on.
+#[inline]
+fn get_varint(bytes: &[u8], at: &mut usize) -> u64 {
+    let mut value = 0u64;
+    let mut shift = 0;
+    loop {
+        let b = bytes[*at];
+        *at += 1;
+        value |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return value;
+        }
+        shift += 7;
+    }
+}
+
+/// Encodes the rows `rows` (a block), each given by `row(r, buf)` (its entries `(number << 1
+/// | chase)` pushed on `buf`; it returns the row's base), sorted first; returns the block and
+/// its moves (`None`: a block of 4 GiB or more).
+fn encode_block(
+    rows: std::ops::Range<usize>,
+    scratch: &mut (Vec<u32>, Vec<u8>),
+    row: &impl Fn(usize, &mut Vec<u32>) -> u32,
+) -> Option<(Block, u64)> {
+    let (buf, out) = scratch;
+    out.clear();
+    let mut offsets = Vec::with_capacity(rows.len() + 1);
+    offsets.push(0);
+    let mut moves = 0;
+    for r in rows {
+        buf.clear();
+        let base = row(r, buf);
+        buf.sort_unstable();
+        moves += buf.len() as u64;
+        let mut end = out.len();
+        out.resize(end + encoded_len(base, buf), 0);
+        encode(base, buf, out, &mut end);
+        offsets.push(u32::try_from(end).ok()?);
+    }
+    Some((Block { offsets, bytes: out.clone() }, moves))
 }
 
 impl Lists {
-    /// The lists of `m` members, whose predecessors (number, chase) `preds` calls back with
-    /// (twice: it must give the same moves both times; `labelled: false` the first time, when
-    /// only the numbers count), when they fit in `budget` bytes (else `None`).
+    /// The lists of `m` members, whose predecessors (number, chase) `preds` calls back with,
+    /// when they fit in `budget` bytes (else `None`, found as soon as the blocks built pass
+    /// it: the un-moves are generated once).
     pub(super) fn build(
         m: usize,
         budget: usize,
-        preds: impl Fn(usize, bool, &mut dyn FnMut(usize, bool)) + Sync,
+        preds: impl Fn(usize, &mut dyn FnMut(usize, bool)) + Sync,
     ) -> Option<Lists> {
-        if (m + 1).saturating_mul(4) > budget {
+        // The offsets: 4 bytes a row and one more a block.
+        let fixed = (m + m.div_ceil(BLOCK)).saturating_mul(4);
+        if fixed > budget {
             return None;
         }
-        let row_of = |i: usize, labelled: bool, row: &mut Vec<u32>| {
-            row.clear();
-            preds(i, labelled, &mut |j, chase| row.push((j as u32) << 1 | u32::from(chase)));
-            sorted(row);
+        let used = AtomicUsize::new(fixed);
+        let row = |r: usize, buf: &mut Vec<u32>| {
+            preds(r, &mut |j, chase| buf.push((j as u32) << 1 | u32::from(chase)));
+            r as u32
         };
-        let lens: Vec<(u16, u16)> = (0..m)
+        let blocks: Option<Vec<(Block, u64)>> = (0..m.div_ceil(BLOCK))
             .into_par_iter()
-            .with_min_len(CHUNK)
-            .map_init(Vec::new, |row, i| {
-                row_of(i, false, row);
-                let len = encoded_len(i as u32, row);
-                (u16::try_from(len).unwrap_or(u16::MAX), u16::try_from(row.len()).unwrap_or(u16::MAX))
-            })
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |scratch, b| {
+                    // Past the budget: nothing more is built.
+                    if used.load(Relaxed) > budget {
+                        return None;
+                    }
+                    let block = encode_block(b * BLOCK..((b + 1) * BLOCK).min(m), scratch, &row)?;
+                    let total = used.fetch_add(block.0.bytes.len(), Relaxed) + block.0.bytes.len();
+                    (total <= budget).then_some(block)
+                },
+            )
             .collect();
-        let total: u64 = lens.iter().map(|&(b, _)| u64::from(b)).sum();
-        let moves: u64 = lens.iter().map(|&(_, n)| u64::from(n)).sum();
-        if lens.iter().any(|&(b, n)| b == u16::MAX || n == u16::MAX)
-            || total >= u64::from(u32::MAX)
-            || (total as usize).saturating_add((m + 1) * 4) > budget
-        {
-            return None;
-        }
-        let offsets = prefix(lens.iter().map(|&(b, _)| u32::from(b)));
-        drop(lens);
-        let mut bytes = vec![0u8; total as usize];
-        fill(&offsets, &mut bytes, |i, row| {
-            row_of(i, true, row);
-            i as u32
-        });
-        Some(Lists { offsets, bytes, moves })
+        let blocks = blocks?;
+        let moves = blocks.iter().map(|(_, n)| n).sum();
+        Some(Lists { blocks: blocks.into_iter().map(|(b, _)| b).collect(), moves })
     }
 
     /// The moves in all.
@@ -173,37 +202,36 @@ impl Lists {
 
     /// Bytes held.
     pub(super) fn heap_bytes(&self) -> usize {
-        self.offsets.capacity() * 4 + self.bytes.capacity()
+        self.blocks.iter().map(|b| b.offsets.capacity() * 4 + b.bytes.capacity()).sum()
+    }
+
+    /// The bytes of row `row`.
+    #[inline]
+    fn bytes(&self, row: usize) -> &[u8] {
+        let block = &self.blocks[row / BLOCK];
+        let k = row % BLOCK;
+        &block.bytes[block.offsets[k] as usize..block.offsets[k + 1] as usize]
     }
 
     /// Calls `f` with every predecessor in row `row` (its member numbered `base` now) and
     /// the move's chase label.
     #[inline]
     pub(super) fn row(&self, row: usize, base: usize, f: impl FnMut(usize, bool)) {
-        let bytes = &self.bytes[self.offsets[row] as usize..self.offsets[row + 1] as usize];
-        decode(base as u32, bytes, f);
+        decode(base as u32, self.bytes(row), f);
     }
 
-    /// Where row `row`'s bytes start and end: a cursor for [`Lists::next`].
-    pub(super) fn span(&self, row: usize) -> (u32, u32) {
-        (self.offsets[row], self.offsets[row + 1])
+    /// The length in bytes of row `row`: a cursor for [`Lists::next`] runs from 0 to it.
+    pub(super) fn row_len(&self, row: usize) -> u32 {
+        self.bytes(row).len() as u32
     }
 
-    /// The entry at byte `at` of a row based on `base` (`at` below its end, see
-    /// [`Lists::span`]; `prev` the entry before it, `None` at the start), moving `at` on: for
-    /// a search that leaves a row and comes back to it.
-    pub(super) fn next(&self, base: u32, at: &mut u32, prev: Option<u32>) -> u32 {
-        let mut value = 0u64;
-        let mut shift = 0;
-        loop {
-            let b = self.bytes[*at as usize];
-            *at += 1;
-            value |= u64::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                break;
-            }
-            shift += 7;
-        }
+    /// The entry at byte `at` of row `row` based on `base` (`at` below its length, see
+    /// [`Lists::row_len`]; `prev` the entry before it, `None` at the start), moving `at` on:
+    /// for a search that leaves a row and comes back to it.
+    pub(super) fn next(&self, row: usize, base: u32, at: &mut u32, prev: Option<u32>) -> u32 {
+        let mut k = *at as usize;
+        let value = get_varint(self.bytes(row), &mut k);
+        *at = k as u32;
         let gap = (value >> 1) as u32;
         match prev {
             None => undo_first_delta(base, gap),
@@ -212,67 +240,25 @@ impl Lists {
     }
 
     /// The lists with every entry `j` replaced by `new[j]`, each row `r` based on `new[r]`
-    /// (the rows stay in their first order). The new bytes are made before the old ones go.
+    /// (the rows stay in their first order), a block at a time.
     pub(super) fn renumber(&mut self, new: &[u32]) {
-        let m = self.offsets.len() - 1;
-        let entries = |r: usize, row: &mut Vec<u32>| {
-            row.clear();
-            self.row(r, r, |j, chase| row.push(new[j] << 1 | u32::from(chase)));
-            sorted(row);
-        };
-        let lens: Vec<u32> = (0..m)
+        let old = &self.blocks;
+        let blocks: Vec<Block> = (0..old.len())
             .into_par_iter()
-            .with_min_len(CHUNK)
-            .map_init(Vec::new, |row, r| {
-                entries(r, row);
-                encoded_len(new[r], row) as u32
-            })
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |scratch, b| {
+                    let rows = b * BLOCK..b * BLOCK + old[b].offsets.len() - 1;
+                    let row = |r: usize, buf: &mut Vec<u32>| {
+                        self.row(r, r, |j, chase| buf.push(new[j] << 1 | u32::from(chase)));
+                        new[r]
+                    };
+                    encode_block(rows, scratch, &row).expect("a renumbered block stays below 4 GiB").0
+                },
+            )
             .collect();
-        let offsets = prefix(lens.into_iter());
-        let mut bytes = vec![0u8; *offsets.last().unwrap_or(&0) as usize];
-        fill(&offsets, &mut bytes, |r, row| {
-            entries(r, row);
-            new[r]
-        });
-        self.offsets = offsets;
-        self.bytes = bytes;
+        self.blocks = blocks;
     }
-}
-
-/// Offsets from lengths: 0, then the running sums.
-fn prefix(lens: impl Iterator<Item = u32>) -> Vec<u32> {
-    let mut offsets = Vec::with_capacity(lens.size_hint().0 + 1);
-    let mut at = 0u32;
-    offsets.push(0);
-    for len in lens {
-        at += len;
-        offsets.push(at);
-    }
-    offsets
-}
-
-/// Fills `bytes` row by row in parallel (disjoint slices per chunk of rows): `row(r, buf)`
-/// puts row `r`'s sorted entries in `buf` and returns its base.
-fn fill(offsets: &[u32], bytes: &mut [u8], row: impl Fn(usize, &mut Vec<u32>) -> u32 + Sync) {
-    let m = offsets.len() - 1;
-    let mut slices = Vec::with_capacity(m.div_ceil(CHUNK));
-    let mut rest: &mut [u8] = bytes;
-    for c in 0..m.div_ceil(CHUNK) {
-        let (start, end) = (offsets[c * CHUNK], offsets[((c + 1) * CHUNK).min(m)]);
-        let (head, tail) = rest.split_at_mut((end - start) as usize);
-        slices.push(head);
-        rest = tail;
-    }
-    slices.into_par_iter().enumerate().for_each(|(c, slice)| {
-        let mut buf = Vec::new();
-        let mut at = 0;
-        for r in c * CHUNK..((c + 1) * CHUNK).min(m) {
-            let base = row(r, &mut buf);
-            let before = at;
-            encode(base, &buf, slice, &mut at);
-            debug_assert_eq!(at - before, (offsets[r + 1] - offsets[r]) as usize, "un-moves differ between two calls");
-        }
-    });
 }
 
 #[cfg(test)]
@@ -314,7 +300,7 @@ mod tests {
         #[test]
         fn rows_read_back(rows in rows()) {
             let m = rows.len();
-            let lists = Lists::build(m, usize::MAX, |i, _, f| {
+            let lists = Lists::build(m, usize::MAX, |i, f| {
                 for &(j, c) in &rows[i] {
                     f(j, c);
                 }
@@ -324,11 +310,11 @@ mod tests {
             prop_assert_eq!(lists.moves(), rows.iter().map(|r| r.len() as u64).sum::<u64>());
             // Entry by entry through a cursor, as the search for layers reads them.
             for (r, row) in sorted_rows(&rows).iter().enumerate() {
-                let (mut at, end) = lists.span(r);
+                let (mut at, end) = (0, lists.row_len(r));
                 let mut prev = None;
                 let mut read = Vec::new();
                 while at < end {
-                    let j = lists.next(r as u32, &mut at, prev);
+                    let j = lists.next(r, r as u32, &mut at, prev);
                     prev = Some(j);
                     read.push(j as usize);
                 }
@@ -349,7 +335,7 @@ mod tests {
                 s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 new.swap(k, (s >> 33) as usize % (k + 1));
             }
-            let mut lists = Lists::build(m, usize::MAX, |i, _, f| {
+            let mut lists = Lists::build(m, usize::MAX, |i, f| {
                 for &(j, c) in &rows[i] {
                     f(j, c);
                 }
@@ -362,12 +348,41 @@ mod tests {
         }
     }
 
+    /// Rows over several blocks (the last one partly full) read back, before and after a
+    /// renumbering.
+    #[test]
+    fn rows_over_many_blocks_read_back() {
+        let m = 3 * BLOCK + 5;
+        let mut s = 7u64;
+        let mut next = || {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (s >> 33) as usize
+        };
+        let rows: Vec<Vec<(usize, bool)>> =
+            (0..m).map(|_| (0..next() % 12).map(|_| (next() % m, next() % 2 == 0)).collect()).collect();
+        let mut lists = Lists::build(m, usize::MAX, |i, f| rows[i].iter().for_each(|&(j, c)| f(j, c))).unwrap();
+        assert_eq!(read_all(&lists, |r| r, m), sorted_rows(&rows));
+        let new: Vec<u32> = (0..m as u32).rev().collect();
+        lists.renumber(&new);
+        let expected: Vec<Vec<(usize, bool)>> =
+            rows.iter().map(|r| r.iter().map(|&(j, c)| (new[j] as usize, c)).collect()).collect();
+        assert_eq!(read_all(&lists, |r| new[r] as usize, m), sorted_rows(&expected));
+    }
+
     #[test]
     fn a_budget_too_small_gives_no_lists() {
-        let row = |_: usize, _: bool, f: &mut dyn FnMut(usize, bool)| f(0, false);
-        // 44 bytes of offsets and a byte per row (the gap from row i to 0 is small).
+        let row = |_: usize, f: &mut dyn FnMut(usize, bool)| f(0, false);
+        // 44 bytes of offsets (10 rows, 1 block) and a byte per row (the gap from row i to 0
+        // is small).
         assert!(Lists::build(10, 43, row).is_none());
         assert!(Lists::build(10, 53, row).is_none());
         assert!(Lists::build(10, 54, row).is_some());
+        // Many blocks, a byte a row (each row's move comes from its own member): one byte
+        // short is refused.
+        let m = 10 * BLOCK;
+        let fixed = (m + 10) * 4;
+        let own = |i: usize, f: &mut dyn FnMut(usize, bool)| f(i, false);
+        assert!(Lists::build(m, fixed + m - 1, own).is_none());
+        assert_eq!(Lists::build(m, fixed + m, own).map(|l| l.moves()), Some(m as u64));
     }
 }

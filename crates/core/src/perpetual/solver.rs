@@ -155,7 +155,7 @@ impl PerpetualCheck {
             false,
         )?;
         profile.step(|| format!("check stage: graph of D, {}", graph.describe()));
-        let layers = graph.layers(self.layer_size);
+        let layers = graph.layers(if game.reversible() { usize::MAX } else { self.layer_size });
         profile.step(|| format!("check stage: {} layers", layers.len() - 1));
         let mut rabin = check::Rabin::new(&graph, &plain);
         let (mut stats, tops) = rabin.solve(&layers)?;

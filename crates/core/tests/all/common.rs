@@ -285,6 +285,9 @@ pub fn solver_agrees(
     let unmoves = PerpetualCheck::new().edge_budget(0).solve(game).unwrap();
     // These games are smaller than a layer by default.
     let layered = PerpetualCheck::new().layer_size(0).solve(game).unwrap();
+    // A game that says its moves can be taken back: its check stage in one layer (with
+    // lists), its chase stage layered.
+    let reversible = PerpetualCheck::new().layer_size(0).solve(&game.clone().reversible()).unwrap();
     let plain = Retrograde::new().solve(game).unwrap();
     for p in 0..game.num_positions() {
         let got = solution.value(p).map(RuleValue::without_rank);
@@ -292,6 +295,7 @@ pub fn solver_agrees(
         prop_assert_eq!(compact.value(p), solution.value(p), "position {} (compact)", p);
         prop_assert_eq!(unmoves.value(p), solution.value(p), "position {} (un-moves)", p);
         prop_assert_eq!(layered.value(p).map(RuleValue::without_rank), got, "position {} (layers)", p);
+        prop_assert_eq!(reversible.value(p).map(RuleValue::without_rank), got, "position {} (reversible)", p);
         if let Some(v @ (Value::Win(_) | Value::Loss(_))) = plain.value(p) {
             prop_assert_eq!(solution.value(p), Some(RuleValue::from(v)), "position {} changed its mate", p);
         }
@@ -300,5 +304,6 @@ pub fn solver_agrees(
     prop_assert_eq!(check_rule_solution(game, &solution), Ok(()));
     prop_assert_eq!(best_moves_win(game, &layered), Ok(()));
     prop_assert_eq!(check_rule_solution(game, &layered), Ok(()));
+    prop_assert_eq!(check_rule_solution(&game.clone().reversible(), &reversible), Ok(()));
     Ok(())
 }

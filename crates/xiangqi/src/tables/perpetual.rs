@@ -156,6 +156,11 @@ impl Checks for PerpetualGame<'_> {
         self.tables.rules.bans_chases()
     }
 
+    /// Only a Soldier's advance cannot be taken back.
+    fn reversible(&self) -> bool {
+        !self.index.pieces().iter().any(|p| p.role == Role::Soldier)
+    }
+
     fn is_chase(&self, pos: usize, mv: Move) -> bool {
         let mut all = [Square::A0; MAX_MEN];
         if self.index.squares(pos, &mut all).is_none() {
