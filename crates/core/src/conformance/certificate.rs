@@ -39,129 +39,143 @@ const CHUNK: usize = 1 << 12;
 /// # Errors
 /// A message naming the first position that fails.
 pub fn check_rule_solution<G: Checks>(game: &G, solution: &RuleSolution) -> Result<(), String> {
-    (0..game.num_positions()).into_par_iter().with_min_len(CHUNK).try_for_each(|pos| {
-        if !game.is_position(pos) || game.terminal(pos).is_some() {
-            return Ok(());
-        }
-        let Some(value) = solution.value(pos) else { return Err(format!("position {pos} has no value")) };
-        let plain = solution.plain().value(pos);
-        if !value.is_by_rule() && value.wdl() != Wdl::Draw {
-            return if plain.map(RuleValue::from) == Some(value) {
-                Ok(())
-            } else {
-                Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"))
-            };
-        }
-        if !matches!(plain, Some(Value::Draw(_))) {
-            return Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"));
-        }
-        let check = game.in_check(pos);
-        // The labels (a check test and a chase test per move, the costly part) only for the
-        // results of the ban on perpetual chase, the only ones whose rule reads them.
-        let labelled =
-            matches!(value, RuleValue::WinByRule(Ban::Chase, _) | RuleValue::LossByRule(Ban::Chase, _));
-        let mut children = Vec::new();
-        game.for_each_move(pos, |mv, to| {
-            let (after, inside) = match to {
-                Successor::Position(q) => (solution.value(q), true),
-                Successor::Known(v) => (Some(game.known_by_rule(pos, mv, v)), false),
-            };
-            children.push((after, inside, if labelled { game.label(pos, mv, to) } else { Label::Idle }));
-        });
-        let fail = |what: &str| Err(format!("position {pos} ({value:?}, in check: {check}): {what}"));
-        if value.wdl() != Wdl::Draw && children.iter().any(|(c, ..)| matches!(c, Some(RuleValue::Loss(_)))) {
-            return fail("a move mates");
-        }
-        let rho_round = |r: u32| (solution.chase_round(r), r >> 1);
-        match value {
-            RuleValue::WinByRule(Ban::Check, rank) => {
-                let progress = children.iter().any(|&(child, inside, _)| match child {
-                    Some(RuleValue::LossByRule(Ban::Check, r)) if inside => {
-                        r < rank && (check || solution.round(r) < solution.round(rank))
-                    }
-                    Some(RuleValue::LossByRule(Ban::Check, _)) => true,
-                    _ => false,
-                });
-                if !progress {
-                    return fail("no move to a smaller rank (of an earlier round when not in check)");
-                }
+    (0..game.num_positions()).into_par_iter().with_min_len(CHUNK).try_for_each_init(
+        Vec::new,
+        |children, pos| {
+            let plain = solution.plain().value(pos);
+            if let Some(Value::Win(_) | Value::Loss(_)) = plain {
+                // Decided in the plain game (the costly legality test spared): the rule keeps it.
+                let value = solution.value(pos);
+                return if value == plain.map(RuleValue::from) {
+                    Ok(())
+                } else {
+                    Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"))
+                };
             }
-            RuleValue::LossByRule(Ban::Check, rank) => {
-                for &(child, inside, _) in &children {
-                    let ok = match child {
-                        Some(RuleValue::Win(_)) => true,
-                        Some(RuleValue::WinByRule(Ban::Check, r)) if inside => {
-                            solution.round(r) <= solution.round(rank) && (!check || r < rank)
+            if !game.is_position(pos) || game.terminal(pos).is_some() {
+                return Ok(());
+            }
+            let Some(value) = solution.value(pos) else { return Err(format!("position {pos} has no value")) };
+            if !value.is_by_rule() && value.wdl() != Wdl::Draw {
+                return if plain.map(RuleValue::from) == Some(value) {
+                    Ok(())
+                } else {
+                    Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"))
+                };
+            }
+            if !matches!(plain, Some(Value::Draw(_))) {
+                return Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"));
+            }
+            let check = game.in_check(pos);
+            // The labels (a check test and a chase test per move, the costly part) only for the
+            // results of the ban on perpetual chase, the only ones whose rule reads them.
+            let labelled =
+                matches!(value, RuleValue::WinByRule(Ban::Chase, _) | RuleValue::LossByRule(Ban::Chase, _));
+            children.clear();
+            game.for_each_move(pos, |mv, to| {
+                let (after, inside) = match to {
+                    Successor::Position(q) => (solution.value(q), true),
+                    Successor::Known(v) => (Some(game.known_by_rule(pos, mv, v)), false),
+                };
+                children.push((after, inside, if labelled { game.label(pos, mv, to) } else { Label::Idle }));
+            });
+            let fail = |what: &str| Err(format!("position {pos} ({value:?}, in check: {check}): {what}"));
+            if value.wdl() != Wdl::Draw
+                && children.iter().any(|(c, ..)| matches!(c, Some(RuleValue::Loss(_))))
+            {
+                return fail("a move mates");
+            }
+            let rho_round = |r: u32| (solution.chase_round(r), r >> 1);
+            match value {
+                RuleValue::WinByRule(Ban::Check, rank) => {
+                    let progress = children.iter().any(|&(child, inside, _)| match child {
+                        Some(RuleValue::LossByRule(Ban::Check, r)) if inside => {
+                            r < rank && (check || solution.round(r) < solution.round(rank))
                         }
-                        Some(RuleValue::WinByRule(Ban::Check, _)) => true,
+                        Some(RuleValue::LossByRule(Ban::Check, _)) => true,
                         _ => false,
-                    };
-                    if !ok {
-                        return fail(&format!("a move to {child:?}"));
+                    });
+                    if !progress {
+                        return fail("no move to a smaller rank (of an earlier round when not in check)");
                     }
                 }
-            }
-            RuleValue::WinByRule(Ban::Chase, rank) => {
-                let choices: Vec<Choice> = children
-                    .iter()
-                    .map(|&(after, inside, label)| Choice {
-                        label,
-                        after: after.unwrap_or(RuleValue::Draw(None)),
-                        inside,
-                    })
-                    .collect();
-                let Some(k) = winning_move(value, &choices) else {
-                    return fail("no move keeps the win as the ranks say");
-                };
-                let ((r5, r3), rho) = rho_round(rank);
-                let ok = match choices[k] {
-                    Choice { after: RuleValue::LossByRule(Ban::Chase, r), inside: true, label } => {
-                        let ((t5, t3), t) = rho_round(r);
-                        match label {
-                            Label::Check => t < rho,
-                            Label::Chase => t3 <= r3,
-                            Label::Idle => t5 <= r5,
+                RuleValue::LossByRule(Ban::Check, rank) => {
+                    for &(child, inside, _) in children.iter() {
+                        let ok = match child {
+                            Some(RuleValue::Win(_)) => true,
+                            Some(RuleValue::WinByRule(Ban::Check, r)) if inside => {
+                                solution.round(r) <= solution.round(rank) && (!check || r < rank)
+                            }
+                            Some(RuleValue::WinByRule(Ban::Check, _)) => true,
+                            _ => false,
+                        };
+                        if !ok {
+                            return fail(&format!("a move to {child:?}"));
                         }
                     }
-                    Choice { after, .. } => after.wdl() == Wdl::Loss,
-                };
-                if !ok {
-                    return fail(&format!(
-                        "the winning move (number {k}, {:?}) makes no progress",
-                        choices[k]
-                    ));
                 }
-            }
-            RuleValue::LossByRule(Ban::Chase, rank) => {
-                let ((r5, r3), rho) = rho_round(rank);
-                for &(child, inside, label) in &children {
-                    let ok = match child {
-                        Some(RuleValue::Win(_) | RuleValue::WinByRule(Ban::Check, _)) => true,
-                        Some(RuleValue::WinByRule(Ban::Chase, r)) if inside => {
+                RuleValue::WinByRule(Ban::Chase, rank) => {
+                    let choices: Vec<Choice> = children
+                        .iter()
+                        .map(|&(after, inside, label)| Choice {
+                            label,
+                            after: after.unwrap_or(RuleValue::Draw(None)),
+                            inside,
+                        })
+                        .collect();
+                    let Some(k) = winning_move(value, &choices) else {
+                        return fail("no move keeps the win as the ranks say");
+                    };
+                    let ((r5, r3), rho) = rho_round(rank);
+                    let ok = match choices[k] {
+                        Choice { after: RuleValue::LossByRule(Ban::Chase, r), inside: true, label } => {
                             let ((t5, t3), t) = rho_round(r);
                             match label {
                                 Label::Check => t < rho,
-                                Label::Chase => t3 < r3,
-                                Label::Idle => t5 < r5,
+                                Label::Chase => t3 <= r3,
+                                Label::Idle => t5 <= r5,
                             }
                         }
-                        Some(RuleValue::WinByRule(Ban::Chase, _)) => true,
-                        _ => false,
+                        Choice { after, .. } => after.wdl() == Wdl::Loss,
                     };
                     if !ok {
-                        return fail(&format!("a move ({label:?}) to {child:?}"));
+                        return fail(&format!(
+                            "the winning move (number {k}, {:?}) makes no progress",
+                            choices[k]
+                        ));
+                    }
+                }
+                RuleValue::LossByRule(Ban::Chase, rank) => {
+                    let ((r5, r3), rho) = rho_round(rank);
+                    for &(child, inside, label) in children.iter() {
+                        let ok = match child {
+                            Some(RuleValue::Win(_) | RuleValue::WinByRule(Ban::Check, _)) => true,
+                            Some(RuleValue::WinByRule(Ban::Chase, r)) if inside => {
+                                let ((t5, t3), t) = rho_round(r);
+                                match label {
+                                    Label::Check => t < rho,
+                                    Label::Chase => t3 < r3,
+                                    Label::Idle => t5 < r5,
+                                }
+                            }
+                            Some(RuleValue::WinByRule(Ban::Chase, _)) => true,
+                            _ => false,
+                        };
+                        if !ok {
+                            return fail(&format!("a move ({label:?}) to {child:?}"));
+                        }
+                    }
+                }
+                _ => {
+                    if children.iter().any(|(c, ..)| c.is_some_and(|c| c.wdl() == Wdl::Loss)) {
+                        return fail("a move wins");
+                    }
+                    if !children.iter().any(|(c, ..)| c.is_some_and(|c| c.wdl() == Wdl::Draw)) {
+                        return fail("no move draws");
                     }
                 }
             }
-            _ => {
-                if children.iter().any(|(c, ..)| c.is_some_and(|c| c.wdl() == Wdl::Loss)) {
-                    return fail("a move wins");
-                }
-                if !children.iter().any(|(c, ..)| c.is_some_and(|c| c.wdl() == Wdl::Draw)) {
-                    return fail("no move draws");
-                }
-            }
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+    )
 }

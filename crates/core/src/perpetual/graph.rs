@@ -1,6 +1,7 @@
 //! The draws of a game as the rule's passes see them: a dense numbering of a set of positions
-//! ([`DrawIndex`]), their predecessors inside the set ([`Preds`], lists built once when they
-//! fit the budget, else un-moves generated on each pass), with chase labels when asked.
+//! ([`DrawIndex`]), their predecessors inside the set (compressed lists, module `lists`,
+//! built once when they fit the budget, else un-moves generated on each pass), with chase
+//! labels when asked.
 
 use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
@@ -263,7 +264,7 @@ pub(super) struct Graph<'g, G> {
 
 impl<'g, G: Checks> Graph<'g, G> {
     /// The set of `member`s of `game`, with predecessor lists when they fit in `budget` bytes
-    /// (counted first, then filled: un-moves are generated twice), chase labels when
+    /// (one un-move pass, given up as soon as the budget is passed), chase labels when
     /// `labelled`.
     pub(super) fn new(
         game: &'g G,

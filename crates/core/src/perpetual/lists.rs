@@ -360,7 +360,8 @@ mod tests {
         };
         let rows: Vec<Vec<(usize, bool)>> =
             (0..m).map(|_| (0..next() % 12).map(|_| (next() % m, next() % 2 == 0)).collect()).collect();
-        let mut lists = Lists::build(m, usize::MAX, |i, f| rows[i].iter().for_each(|&(j, c)| f(j, c))).unwrap();
+        let mut lists =
+            Lists::build(m, usize::MAX, |i, f| rows[i].iter().for_each(|&(j, c)| f(j, c))).unwrap();
         assert_eq!(read_all(&lists, |r| r, m), sorted_rows(&rows));
         let new: Vec<u32> = (0..m as u32).rev().collect();
         lists.renumber(&new);
