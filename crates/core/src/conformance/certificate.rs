@@ -67,17 +67,29 @@ pub fn check_rule_solution<G: Checks>(game: &G, solution: &RuleSolution) -> Resu
                 return Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"));
             }
             let check = game.in_check(pos);
-            // The labels (a check test and a chase test per move, the costly part) only for the
-            // results of the ban on perpetual chase, the only ones whose rule reads them.
-            let labelled =
-                matches!(value, RuleValue::WinByRule(Ban::Chase, _) | RuleValue::LossByRule(Ban::Chase, _));
+            // The labels (a check test and a chase test per move, the costly part) only where
+            // the rule reads them: for a result of the ban on perpetual chase, the moves into
+            // the other side's result of that ban in the index (the others stay `Idle`, unread:
+            // see the arms below and `winning_move`).
+            let labelled = |after: Option<RuleValue>, inside: bool| {
+                inside
+                    && matches!(
+                        (value, after),
+                        (RuleValue::WinByRule(Ban::Chase, _), Some(RuleValue::LossByRule(Ban::Chase, _)))
+                            | (
+                                RuleValue::LossByRule(Ban::Chase, _),
+                                Some(RuleValue::WinByRule(Ban::Chase, _))
+                            )
+                    )
+            };
             children.clear();
             game.for_each_move(pos, |mv, to| {
                 let (after, inside) = match to {
                     Successor::Position(q) => (solution.value(q), true),
                     Successor::Known(v) => (Some(game.known_by_rule(pos, mv, v)), false),
                 };
-                children.push((after, inside, if labelled { game.label(pos, mv, to) } else { Label::Idle }));
+                let label = if labelled(after, inside) { game.label(pos, mv, to) } else { Label::Idle };
+                children.push((after, inside, label));
             });
             let fail = |what: &str| Err(format!("position {pos} ({value:?}, in check: {check}): {what}"));
             if value.wdl() != Wdl::Draw

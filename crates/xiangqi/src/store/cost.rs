@@ -130,10 +130,13 @@ fn solver_bytes(positions: u64) -> u64 {
 }
 
 /// Bytes per drawn index of the predecessor lists of a solve under a ban, on top of the
-/// solver's state ([`Tablebases::rule_memory_estimate`]): 4 per draw and 4 per move between
-/// two draws, 25 bytes per draw for `KPPvKN`, 33 for `KNRvKR` (BENCHMARKS.md, memory); at
-/// most the solver's budget for them ([`DEFAULT_EDGE_BUDGET`]).
-const LIST_BYTES_PER_DRAW: u64 = 36;
+/// solver's state ([`Tablebases::rule_memory_estimate`]): compressed, 4 per draw and about
+/// 2.5 per move between two draws: 18.2 bytes per draw for `KNRvKR` (7.2 moves a draw),
+/// 25.1 for `KNRvKAR` (9.5), 30.4 for `KRCvKR` (12.3) (BENCHMARKS.md, memory); at most the
+/// solver's budget for them ([`DEFAULT_EDGE_BUDGET`]). The other parts of the estimate have
+/// slack enough that 28 keeps every measured peak under the announcement and within 1.5
+/// times of it.
+const LIST_BYTES_PER_DRAW: u64 = 28;
 
 /// The drawn indices of a material whose `standard` file counts `drawn` draws: the file
 /// counts mirror images apart (as GamesmanXiangqi does), the index holds one of each pair,
