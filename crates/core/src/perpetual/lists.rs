@@ -4,12 +4,12 @@
 //! passed); a row is read by decoding its bytes.
 //!
 //! Why compressed: a move between two draws took 4 bytes, and the draws of a 6-man material
-//! with three attackers have about 7 predecessors each, so `KNRvKAR`'s 72.1 M drawn indices
-//! needed about 2.4 GB of lists, over the budget: every pass then generated un-moves, which
+//! with three attackers have about 9.5 predecessors each, so `KNRvKAR`'s 72.1 M drawn indices
+//! needed 2.6 GiB of lists, over the 2 GiB budget: every pass then generated un-moves, which
 //! made the rule's solve about 20 times the standard one. A predecessor differs from its
 //! member in one piece and the side to move, so the sorted numbers are close together: the
-//! gaps take 1 to 3 bytes (measured in BENCHMARKS.md), and decoding them costs less than the
-//! cache misses of the flags they lead to.
+//! gaps take 1 to 3 bytes (2.64 bytes a move there, 1,726 MiB in all; BENCHMARKS.md), and
+//! decoding them costs less than the cache misses of the flags they lead to.
 
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
