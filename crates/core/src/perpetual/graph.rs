@@ -287,7 +287,8 @@ impl<'g, G: Checks> Graph<'g, G> {
                 self.len(),
                 p.moves(),
                 p.heap_bytes() >> 20,
-                p.heap_bytes() as f64 / p.moves().max(1) as f64
+                // With no move, the offsets alone: no bytes a move to speak of.
+                if p.moves() == 0 { 0.0 } else { p.heap_bytes() as f64 / p.moves() as f64 }
             ),
             None => format!("{} members, no lists (un-moves on every pass)", self.len()),
         }
