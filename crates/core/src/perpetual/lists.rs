@@ -33,20 +33,13 @@ pub(super) struct Lists {
     moves: u64,
 }
 
-/// The bytes of `value` in LEB128.
-fn varint_len(value: u64) -> usize {
-    // 7 bits a byte; 0 takes one.
-    (64 - (value | 1).leading_zeros() as usize).div_ceil(7)
-}
-
-fn put_varint(out: &mut [u8], at: &mut usize, mut value: u64) {
+/// Appends `value` in LEB128 (7 bits a byte, the high bit set on all but the last).
+fn put_varint(out: &mut Vec<u8>, mut value: u64) {
     while value >= 0x80 {
-        out[*at] = (value as u8) | 0x80;
-        *at += 1;
+        out.push((value as u8) | 0x80);
         value >>= 7;
     }
-    out[*at] = value as u8;
-    *at += 1;
+    out.push(value as u8);
 }
 
 /// The first entry of a row is kept relative to the row's member (`base`), zigzag coded; the
@@ -62,29 +55,9 @@ fn undo_first_delta(base: u32, coded: u32) -> u32 {
     (i64::from(base) + d) as u32
 }
 
-/// A gap and a chase label as one coded value: the label in the lowest bit, which never
-/// changes the value's length in bytes.
-fn coded(gap: u32, entry: u32) -> u64 {
-    u64::from(gap) << 1 | u64::from(entry & 1)
-}
-
-/// The bytes of a sorted row of entries `(number << 1 | chase)`, its gaps coded.
-fn encoded_len(base: u32, row: &[u32]) -> usize {
-    let mut prev = None::<u32>;
-    row.iter()
-        .map(|&e| {
-            let j = e >> 1;
-            let gap = match prev {
-                None => first_delta(base, j),
-                Some(p) => j - p,
-            };
-            prev = Some(j);
-            varint_len(coded(gap, e))
-        })
-        .sum()
-}
-
-fn encode(base: u32, row: &[u32], out: &mut [u8], at: &mut usize) {
+/// Appends a sorted row of entries `(number << 1 | chase)` based on `base`: each gap with the
+/// chase label in its lowest bit.
+fn encode(base: u32, row: &[u32], out: &mut Vec<u8>) {
     let mut prev = None::<u32>;
     for &e in row {
         let j = e >> 1;
@@ -93,7 +66,17 @@ fn encode(base: u32, row: &[u32], out: &mut [u8], at: &mut usize) {
             Some(p) => j - p,
         };
         prev = Some(j);
-        put_varint(out, at, coded(gap, e));
+        put_varint(out, u64::from(gap) << 1 | u64::from(e & 1));
+    }
+}
+
+/// The number an entry's gap stands for: from `base` for a row's first entry, else from the
+/// entry before (`prev`).
+#[inline]
+fn undo_gap(base: u32, prev: Option<u32>, gap: u32) -> u32 {
+    match prev {
+        None => undo_first_delta(base, gap),
+        Some(p) => p + gap,
     }
 }
 
@@ -104,12 +87,9 @@ fn decode(base: u32, bytes: &[u8], mut f: impl FnMut(usize, bool)) {
     let mut prev = None::<u32>;
     while at < bytes.len() {
         let value = get_varint(bytes, &mut at);
-        let (gap, chase) = ((value >> 1) as u32, value & 1 != 0);
-        let j = match prev {
-            None => undo_first_delta(base, gap),
-            Some(p) => p + gap,
-        };
+        let j = undo_gap(base, prev, (value >> 1) as u32);
         prev = Some(j);
+        let chase = value & 1 != 0;
         f(j as usize, chase);
     }
 }
@@ -148,10 +128,8 @@ fn encode_block(
         let base = row(r, buf);
         buf.sort_unstable();
         moves += buf.len() as u64;
-        let mut end = out.len();
-        out.resize(end + encoded_len(base, buf), 0);
-        encode(base, buf, out, &mut end);
-        offsets.push(u32::try_from(end).ok()?);
+        encode(base, buf, out);
+        offsets.push(u32::try_from(out.len()).ok()?);
     }
     Some((Block { offsets, bytes: out.clone() }, moves))
 }
@@ -232,11 +210,7 @@ impl Lists {
         let mut k = *at as usize;
         let value = get_varint(self.bytes(row), &mut k);
         *at = k as u32;
-        let gap = (value >> 1) as u32;
-        match prev {
-            None => undo_first_delta(base, gap),
-            Some(p) => p + gap,
-        }
+        undo_gap(base, prev, (value >> 1) as u32)
     }
 
     /// The lists with every entry `j` replaced by `new[j]`, each row `r` based on `new[r]`
@@ -294,18 +268,27 @@ mod tests {
             .collect()
     }
 
+    /// The lists of `rows`, with no budget.
+    fn built(rows: &[Vec<(usize, bool)>]) -> Lists {
+        Lists::build(rows.len(), usize::MAX, |i, f| rows[i].iter().for_each(|&(j, c)| f(j, c)))
+            .expect("no budget")
+    }
+
+    /// `rows` with every predecessor `j` numbered `new[j]`, each row sorted: what the lists
+    /// read after [`Lists::renumber`].
+    fn renumbered(rows: &[Vec<(usize, bool)>], new: &[u32]) -> Vec<Vec<(usize, bool)>> {
+        let rows: Vec<Vec<(usize, bool)>> =
+            rows.iter().map(|r| r.iter().map(|&(j, c)| (new[j] as usize, c)).collect()).collect();
+        sorted_rows(&rows)
+    }
+
     proptest! {
         /// Every row reads back as the moves given (as a multiset, labels kept), and the
-        /// bytes counted are the bytes filled.
+        /// moves are counted.
         #[test]
         fn rows_read_back(rows in rows()) {
             let m = rows.len();
-            let lists = Lists::build(m, usize::MAX, |i, f| {
-                for &(j, c) in &rows[i] {
-                    f(j, c);
-                }
-            })
-            .expect("no budget");
+            let lists = built(&rows);
             prop_assert_eq!(read_all(&lists, |r| r, m), sorted_rows(&rows));
             prop_assert_eq!(lists.moves(), rows.iter().map(|r| r.len() as u64).sum::<u64>());
             // Entry by entry through a cursor, as the search for layers reads them.
@@ -335,16 +318,9 @@ mod tests {
                 s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 new.swap(k, (s >> 33) as usize % (k + 1));
             }
-            let mut lists = Lists::build(m, usize::MAX, |i, f| {
-                for &(j, c) in &rows[i] {
-                    f(j, c);
-                }
-            })
-            .expect("no budget");
+            let mut lists = built(&rows);
             lists.renumber(&new);
-            let expected: Vec<Vec<(usize, bool)>> =
-                rows.iter().map(|r| r.iter().map(|&(j, c)| (new[j] as usize, c)).collect()).collect();
-            prop_assert_eq!(read_all(&lists, |r| new[r] as usize, m), sorted_rows(&expected));
+            prop_assert_eq!(read_all(&lists, |r| new[r] as usize, m), renumbered(&rows, &new));
         }
     }
 
@@ -360,14 +336,11 @@ mod tests {
         };
         let rows: Vec<Vec<(usize, bool)>> =
             (0..m).map(|_| (0..next() % 12).map(|_| (next() % m, next() % 2 == 0)).collect()).collect();
-        let mut lists =
-            Lists::build(m, usize::MAX, |i, f| rows[i].iter().for_each(|&(j, c)| f(j, c))).unwrap();
+        let mut lists = built(&rows);
         assert_eq!(read_all(&lists, |r| r, m), sorted_rows(&rows));
         let new: Vec<u32> = (0..m as u32).rev().collect();
         lists.renumber(&new);
-        let expected: Vec<Vec<(usize, bool)>> =
-            rows.iter().map(|r| r.iter().map(|&(j, c)| (new[j] as usize, c)).collect()).collect();
-        assert_eq!(read_all(&lists, |r| new[r] as usize, m), sorted_rows(&expected));
+        assert_eq!(read_all(&lists, |r| new[r] as usize, m), renumbered(&rows, &new));
     }
 
     #[test]
