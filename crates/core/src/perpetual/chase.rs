@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::Checks;
-use super::graph::{CHUNK, Graph, Levels, Target, concat, gather, layer_of};
+use super::graph::{CHUNK, Graph, Levels, Target, concat, for_each_listed, gather, layer_of, retain_listed};
 use super::profile::Profile;
 use crate::retrograde::SolveError;
 use crate::value::{Ban, RuleValue, Wdl};
@@ -187,9 +187,13 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         delta: u8,
         kind: impl Fn(bool, bool) -> bool + Sync,
     ) {
-        list.par_iter().with_min_len(256).for_each(|&i| {
-            self.preds_where(i as usize, &kind, |j| {
-                counts[j].fetch_add(delta, Relaxed);
+        list.par_iter().with_min_len(256).for_each_init(Vec::new, |row, &i| {
+            let i = i as usize;
+            let check = self.flags[i] & CHECK != 0;
+            let pick = |j: usize, chase: bool| j < self.end && kind(check, chase && !check);
+            self.graph.warm_preds(i, row, pick, |j| u32::from(counts[j].load(Relaxed)));
+            row.iter().for_each(|&j| {
+                counts[j as usize].fetch_add(delta, Relaxed);
             });
         });
     }
@@ -456,11 +460,10 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                     figures.z3_rounds += 1;
                     let clock = std::time::Instant::now();
                     // νZ2 from Z4 (outside the work list Z2 and Z4 agree: Z3, or neither).
-                    for &i in &open4 {
-                        let f = &mut self.flags[i as usize];
+                    for_each_listed(&mut self.flags, &open4, &|_, f| {
                         *f &= !(Z2_M | Z2_O);
                         *f |= (*f & (Z4_M | Z4_O)) << 2;
-                    }
+                    });
                     let mut open2 = open4.clone();
                     // The chase counts of Z2 = Z4: counted once per iteration, then copied.
                     if z2_counted {
@@ -498,10 +501,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                         // Z2 shrinks to Z1: the O-states that leave it are taken off the
                         // chase counts of their predecessors.
                         let level = &self.level;
-                        let mut left = Vec::new();
-                        open2.retain(|&i| {
-                            let i = i as usize;
-                            let f = &mut self.flags[i];
+                        let left = retain_listed(&mut self.flags, &mut open2, &|i, f, left| {
                             if *f & (Z2_M | Z3_M) == Z2_M && level[2 * i].load(Relaxed) == 0 {
                                 *f &= !Z2_M;
                             }
@@ -523,24 +523,31 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                     // Z3 grows to Z1: the new states keep their levels as ranks.
                     // (Z1 outside Z3 is Z2 outside Z3: the work list.)
                     let level = &self.level;
-                    let (mut new_m, mut new_o) = (Vec::new(), Vec::new());
-                    for &i in &open2 {
-                        let i = i as usize;
-                        let f = &mut self.flags[i];
+                    // (true: an M-state; false: an O-state in check.)
+                    let new: Vec<(u32, bool)> = retain_listed(&mut self.flags, &mut open2, &|i, f, new| {
                         if *f & Z3_M == 0 && level[2 * i].load(Relaxed) != 0 {
                             *f |= Z3_M;
-                            new_m.push(i as u32);
+                            new.push((i as u32, true));
                         }
                         if *f & Z3_O == 0 && level[2 * i + 1].load(Relaxed) != 0 {
                             *f |= Z3_O;
                             if *f & CHECK != 0 {
-                                new_o.push(i as u32);
+                                new.push((i as u32, false));
                             }
                         }
-                    }
+                        false
+                    });
+                    let pick = |m: bool| new.iter().filter(|e| e.1 == m).map(|e| e.0).collect::<Vec<u32>>();
+                    let (new_m, new_o) = (pick(true), pick(false));
+                    drop(new);
                     drop(open2);
                     let flags = &self.flags;
-                    open4.retain(|&i| open_in(flags[i as usize], Z4_M, Z4_O));
+                    open4 = open4
+                        .par_iter()
+                        .with_min_len(CHUNK)
+                        .copied()
+                        .filter(|&i| open_in(flags[i as usize], Z4_M, Z4_O))
+                        .collect();
                     self.add_over(&new_m, &self.checks_out, u8::MAX, check);
                     self.add_over(&new_m, &self.blockers, u8::MAX, chase);
                     self.mark_preds(&new_o, TO_Z3, check);
@@ -553,19 +560,18 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 // off the idle counts of their predecessors.
                 // (Z4 outside Z3 is the work list; Z2 leaves with Z4.)
                 let shrunk = !open4.is_empty();
-                let mut left = Vec::new();
-                for &i in &open4 {
-                    let f = &mut self.flags[i as usize];
+                let left = retain_listed(&mut self.flags, &mut open4, &|i, f, left| {
                     if *f & (Z4_M | Z3_M) == Z4_M {
                         *f &= !(Z4_M | Z2_M);
                     }
                     if *f & (Z4_O | Z3_O) == Z4_O {
                         *f &= !(Z4_O | Z2_O);
                         if *f & CHECK == 0 {
-                            left.push(i);
+                            left.push(i as u32);
                         }
                     }
-                }
+                    false
+                });
                 drop(open4);
                 figures.seconds[6] += clock.elapsed().as_secs_f64();
                 if !shrunk {
@@ -574,17 +580,14 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 self.add_over(&left, &self.idle_in, u8::MAX, idle);
             };
             // The round's wins join Z5 (they keep their ranks).
-            let mut new = 0usize;
-            for f in &mut self.flags[self.start..self.end] {
-                if *f & (Z3_M | Z5_M) == Z3_M {
-                    *f |= Z5_M;
-                    new += 1;
-                }
-                if *f & (Z3_O | Z5_O) == Z3_O {
-                    *f |= Z5_O;
-                    new += 1;
-                }
-            }
+            let new: usize = layer_of(&mut self.flags, self.start, self.end)
+                .map(|(_, f)| {
+                    // (Z5's bits are Z3's two places lower.)
+                    let new = *f & (Z3_M | Z3_O) & !((*f & (Z5_M | Z5_O)) << 2);
+                    *f |= new >> 2;
+                    new.count_ones() as usize
+                })
+                .sum();
             if new == 0 {
                 break;
             }

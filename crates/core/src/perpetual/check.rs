@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::Checks;
-use super::graph::{CHUNK, Graph, Levels, Target, concat, gather, layer_of};
+use super::graph::{CHUNK, Graph, Target, concat, gather, layer_of, retain_listed};
 use super::solution::RuleStats;
 use crate::retrograde::{Solution, SolveError};
 use crate::value::{Ban, RuleValue, Wdl};
@@ -24,6 +24,8 @@ const Y_M: u8 = 32;
 const Y_O: u8 = 64;
 /// The `M`-state has a move to an `O`-state in `Z`.
 const TO_Z: u8 = 128;
+/// The largest level (rank) a pass may give.
+const MAX_LEVEL: u32 = (1 << 30) - 1;
 
 /// Whether an `M`-state with flags `f` is in the top of `νY`: in `Z`, or in check or with a
 /// move into a win of mine, its position not lost (`Z_O`).
@@ -57,6 +59,12 @@ pub(super) struct Rabin<'a, 'g, G> {
     level: Vec<AtomicU32>,
     /// Per position of `D`, for its `O`-state: moves into `D` to an `M`-state not yet in `X`.
     counter: Vec<AtomicU8>,
+    /// Per position of `D`, for its `M`-state (in check, in `Y` outside `Z`): its moves to
+    /// an `O`-state in `X` (kept up as `X` grows and loses states).
+    hits: Vec<AtomicU8>,
+    /// Per position of `D`, for its `M`-state in `X` that joined by a move into `X`: its
+    /// moves to an `O`-state in `X` of a lower level (what holds it in `X`).
+    support: Vec<AtomicU8>,
     /// Per position of `D`: its moves into `D` in its own layer (once the layers before it
     /// are solved).
     inside: Vec<u8>,
@@ -73,6 +81,8 @@ pub(super) struct Rabin<'a, 'g, G> {
     pub(super) seconds: [f64; 4],
     /// States that joined `X` outside `Z`, summed over the passes (for the profile).
     pub(super) joined: u64,
+    /// States that left `X` in the passes after a round's first (for the profile).
+    pub(super) left: u64,
 }
 
 impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
@@ -86,12 +96,15 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             flags: vec![0; m],
             level: (0..2 * m).map(|_| AtomicU32::new(0)).collect(),
             counter: (0..m).map(|_| AtomicU8::new(0)).collect(),
+            hits: (0..m).map(|_| AtomicU8::new(0)).collect(),
+            support: (0..m).map(|_| AtomicU8::new(0)).collect(),
             inside: Vec::new(),
             to_z: (0..m).map(|_| AtomicU8::new(0)).collect(),
             to_y: (0..m).map(|_| AtomicU8::new(0)).collect(),
             to_top: (0..m).map(|_| AtomicU8::new(0)).collect(),
             seconds: [0.0; 4],
             joined: 0,
+            left: 0,
         }
     }
 
@@ -185,7 +198,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             // and both sides cannot win at one position. (The iteration reaches the same
             // greatest fixpoint from any start above it, with fewer passes: its last pass,
             // which gives the ranks, is the same.)
-            let mut in_y: usize = layer_of(&mut self.flags, self.start, self.end)
+            let in_y: usize = layer_of(&mut self.flags, self.start, self.end)
                 .map(|(_, f)| {
                     *f &= !(Y_M | Y_O);
                     if in_top(*f) {
@@ -215,58 +228,60 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                 }
             });
             self.seconds[0] += clock.elapsed().as_secs_f64();
-            let mut top;
-            let in_x = loop {
-                stats.passes += 1;
+            // The first μX of the round from its seeds; then, each time Y shrinks to X, the
+            // next μX from the last: its states that lose their hold on X leave it, those
+            // with a move into what stays come back above the levels given so far.
+            stats.passes += 1;
+            let clock = std::time::Instant::now();
+            let (mut in_x, mut top) = self.attractor(*offset + 1, &open)?;
+            self.joined += in_x as u64;
+            self.seconds[1] += clock.elapsed().as_secs_f64();
+            let mut left = if in_x == in_y {
+                Vec::new()
+            } else {
                 let clock = std::time::Instant::now();
-                let (in_x, last) = self.attractor(*offset + 1, &open)?;
-                self.joined += in_x as u64;
-                self.seconds[1] += clock.elapsed().as_secs_f64();
-                top = last;
-                if in_x == in_y {
-                    break in_x;
-                }
-                let clock = std::time::Instant::now();
-                in_y = in_x;
                 let level = &self.level;
                 // Y shrinks to X (X ⊆ Y): the M-states that leave it are taken off the counts
                 // of moves into Y of their predecessors.
-                let flags = &self.flags;
-                let shrunk: Vec<u8> = open
-                    .par_iter()
-                    .with_min_len(CHUNK)
-                    .map(|&i| {
-                        let i = i as usize;
-                        let mut f = flags[i] & !(Y_M | Y_O);
-                        if f & Z_M != 0 || level[2 * i].load(Relaxed) != 0 {
-                            f |= Y_M;
-                        }
-                        if f & Z_O != 0 || level[2 * i + 1].load(Relaxed) != 0 {
-                            f |= Y_O;
-                        }
-                        f
-                    })
-                    .collect();
-                let mut left = Vec::new();
-                let mut k = 0;
-                open.retain(|&i| {
-                    let f = &mut self.flags[i as usize];
+                let left = retain_listed(&mut self.flags, &mut open, &|i, f, left| {
                     let was = *f & Y_M != 0;
-                    *f = shrunk[k];
-                    k += 1;
+                    *f &= !(Y_M | Y_O);
+                    if *f & Z_M != 0 || level[2 * i].load(Relaxed) != 0 {
+                        *f |= Y_M;
+                    }
+                    if *f & Z_O != 0 || level[2 * i + 1].load(Relaxed) != 0 {
+                        *f |= Y_O;
+                    }
                     if was && *f & Y_M == 0 {
-                        left.push(i);
+                        left.push(i as u32);
                     }
                     open_in(*f)
                 });
-                drop(shrunk);
-                left.par_iter().with_min_len(256).for_each(|&i| {
-                    self.for_each_pred(i as usize, |j| {
-                        self.to_y[j].fetch_sub(1, Relaxed);
-                    });
-                });
+                self.add_over(&left, &self.to_y, u8::MAX);
                 self.seconds[2] += clock.elapsed().as_secs_f64();
+                left
             };
+            while !left.is_empty() {
+                stats.passes += 1;
+                let clock = std::time::Instant::now();
+                let (lost, back, last) = self.shrink_x(&left, top)?;
+                self.joined += back as u64;
+                self.left += lost.len() as u64;
+                top = last;
+                in_x = in_x + back - lost.len();
+                self.seconds[1] += clock.elapsed().as_secs_f64();
+                let clock = std::time::Instant::now();
+                // Y shrinks to X: the states that left X and did not come back leave Y.
+                let mut lost: Vec<u32> =
+                    lost.into_iter().filter(|&s| self.level[s as usize].load(Relaxed) == 0).collect();
+                lost.sort_unstable();
+                left = lost.iter().filter(|&&s| s % 2 == 0).map(|&s| s / 2).collect();
+                for s in lost {
+                    self.flags[s as usize / 2] &= if s % 2 == 0 { !Y_M } else { !Y_O };
+                }
+                self.add_over(&left, &self.to_y, u8::MAX);
+                self.seconds[2] += clock.elapsed().as_secs_f64();
+            }
             if in_x == 0 {
                 break;
             }
@@ -277,38 +292,44 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             // The new states of Z, and the M-states that leave the top of νY: those of the
             // positions whose O-state joins Z (a state that joins Z_M was in Y, and stays).
             // (X outside Z is Y outside Z: the work list.)
-            let (mut new, mut left_top) = (Vec::new(), Vec::new());
-            for &i in &open {
-                let i = i as usize;
-                let f = &mut self.flags[i];
+            // (Both states of a position never join: an M-state that joins stays in the top.)
+            let joined: Vec<(u32, bool)> = retain_listed(&mut self.flags, &mut open, &|i, f, new| {
                 if *f & Z_M == 0 && level[2 * i].load(Relaxed) != 0 {
                     debug_assert!(in_top(*f), "a state of X out of the top of νY");
                     *f |= Z_M;
-                    new.push(2 * i as u32);
+                    new.push((2 * i as u32, false));
                 }
                 if *f & Z_O == 0 && level[2 * i + 1].load(Relaxed) != 0 {
-                    if in_top(*f) {
-                        left_top.push(i as u32);
-                    }
+                    new.push((2 * i as u32 + 1, in_top(*f)));
                     *f |= Z_O;
-                    new.push(2 * i as u32 + 1);
                 }
-            }
+                false
+            });
+            let new: Vec<u32> = joined.iter().map(|&(s, _)| s).collect();
+            let left_top: Vec<u32> = joined.iter().filter(|&&(_, top)| top).map(|&(s, _)| s / 2).collect();
+            drop(joined);
             drop(open);
             // Cpre(Z) kept up: counts of moves into Z_M, marks of moves into Z_O.
             let marked: Vec<u32> = new
                 .par_iter()
                 .with_min_len(256)
-                .fold(Vec::new, |mut marked, &s| {
-                    self.for_each_pred(s as usize / 2, |j| {
+                .fold(
+                    || (Vec::new(), Vec::new()),
+                    |(mut marked, mut row), &s| {
                         if s % 2 == 0 {
-                            self.to_z[j].fetch_add(1, Relaxed);
+                            self.warm_preds(s as usize / 2, &mut row, |j| {
+                                u32::from(self.to_z[j].load(Relaxed))
+                            });
+                            row.iter().for_each(|&j| {
+                                self.to_z[j as usize].fetch_add(1, Relaxed);
+                            });
                         } else {
-                            marked.push(j as u32);
+                            self.for_each_pred(s as usize / 2, |j| marked.push(j as u32));
                         }
-                    });
-                    marked
-                })
+                        (marked, row)
+                    },
+                )
+                .map(|(marked, _)| marked)
                 .reduce(Vec::new, concat);
             // The M-states that enter the top of νY: those that get a move into Z_O.
             let mut entered = Vec::new();
@@ -320,21 +341,29 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                     entered.push(j);
                 }
             }
-            self.add_to_top(&left_top, u8::MAX);
-            self.add_to_top(&entered, 1);
+            self.add_over(&left_top, &self.to_top, u8::MAX);
+            self.add_over(&entered, &self.to_top, 1);
             self.seconds[3] += clock.elapsed().as_secs_f64();
         }
         Ok(())
     }
 
-    /// Adds `delta` (wrapping: -1 is `u8::MAX`) to the moves into the top of `νY` of the
-    /// predecessors of the listed positions.
-    fn add_to_top(&self, list: &[u32], delta: u8) {
-        list.par_iter().with_min_len(256).for_each(|&i| {
-            self.for_each_pred(i as usize, |j| {
-                self.to_top[j].fetch_add(delta, Relaxed);
+    /// Adds `delta` (wrapping: -1 is `u8::MAX`) to `counts` of the predecessors in the layer
+    /// of the listed positions (once per move).
+    fn add_over(&self, list: &[u32], counts: &[AtomicU8], delta: u8) {
+        list.par_iter().with_min_len(256).for_each_init(Vec::new, |row, &i| {
+            self.warm_preds(i as usize, row, |j| u32::from(counts[j].load(Relaxed)));
+            row.iter().for_each(|&j| {
+                counts[j as usize].fetch_add(delta, Relaxed);
             });
         });
+    }
+
+    /// Fills `row` with the predecessors in the layer of `i`, loading `warm(j)` for each
+    /// (see [`Graph::warm_preds`]).
+    #[inline]
+    fn warm_preds(&self, i: usize, row: &mut Vec<u32>, warm: impl Fn(usize) -> u32) {
+        self.graph.warm_preds(i, row, |j, _| j < self.end, warm);
     }
 
     /// The moves into `Y_M` (`Z` included) of every position of the layer, counted from the
@@ -343,10 +372,11 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
     fn count_to_y(&self) {
         let flags = &self.flags;
         self.to_y[self.start..self.end].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
-        (self.start..self.end).into_par_iter().with_min_len(CHUNK).for_each(|i| {
+        (self.start..self.end).into_par_iter().with_min_len(CHUNK).for_each_init(Vec::new, |row, i| {
             if flags[i] & Y_M != 0 {
-                self.for_each_pred(i, |j| {
-                    self.to_y[j].fetch_add(1, Relaxed);
+                self.warm_preds(i, row, |j| u32::from(self.to_y[j].load(Relaxed)));
+                row.iter().for_each(|&j| {
+                    self.to_y[j as usize].fetch_add(1, Relaxed);
                 });
             }
         });
@@ -370,6 +400,8 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             if f & Z_M == 0 {
                 let seed = open_m && f & (GOOD_EXIT | TO_Z) != 0;
                 self.level[2 * i].store(if seed { first } else { 0 }, Relaxed);
+                self.hits[i].store(0, Relaxed);
+                self.support[i].store(0, Relaxed);
                 if seed {
                     seeds.push(2 * i as u32);
                 }
@@ -385,26 +417,215 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                 }
             }
         });
-        let levels = Levels { level: &self.level, counter: &self.counter, max: (1 << 30) - 1 };
-        self.graph.attract(
-            frontier,
-            first,
-            &levels,
-            |_| true,
-            |j, copy| {
-                if j >= self.end {
-                    // A predecessor in a later layer: solved with it.
-                    return false;
+        let count = frontier.len();
+        let (joined, top) = self.spread(frontier, first)?;
+        Ok((count + joined, top))
+    }
+
+    /// Whether `M`-state `j` (in the layer) may join `X` by a move into it: in check, in `Y`
+    /// outside `Z`.
+    fn open_m(&self, j: usize) -> bool {
+        j < self.end && self.flags[j] & (Z_M | Y_M | CHECK) == Y_M | CHECK
+    }
+
+    /// Whether `O`-state `j` (in the layer) may join `X` once all its moves lead into it:
+    /// in `Y` outside `Z`, no move out that does not lose for the opponent.
+    fn open_o(&self, j: usize) -> bool {
+        j < self.end && self.flags[j] & (Z_O | Y_O | SAFE_EXIT) == Y_O
+    }
+
+    /// Whether `O`-state `i` of `Y` is a seed of `X`: all its moves into `D` lead into `Z`
+    /// (`Cpre(Z)`), or it is not in check and all lead into `Y` (`F ∩ Cpre(Y)`).
+    fn seed_o(&self, i: usize) -> bool {
+        let inside = self.inside[i];
+        inside == self.to_z[i].load(Relaxed)
+            || (self.flags[i] & CHECK == 0 && self.to_y[i].load(Relaxed) == inside)
+    }
+
+    /// Grows `X` breadth first from `frontier`, its states of the level `first`: an
+    /// `M`-state joins by a move into `X` (its `hits` count them, its `support` those of the
+    /// level just below), an `O`-state when its counter falls to 0. Returns how many states
+    /// joined besides the frontier, and the largest level given.
+    fn spread(&self, mut frontier: Vec<u32>, first: u32) -> Result<(usize, u32), SolveError> {
+        let (mut count, mut level, mut top) = (0, first, first);
+        while !frontier.is_empty() {
+            if level >= MAX_LEVEL {
+                return Err(SolveError::DistanceTooLarge);
+            }
+            let next_level = level + 1;
+            let next: Vec<u32> = frontier
+                .par_iter()
+                .with_min_len(256)
+                .fold(
+                    || (Vec::new(), Vec::new()),
+                    |(mut next, mut row), &s| {
+                        let i = s as usize / 2;
+                        if s % 2 == 1 {
+                            // The M-states of the predecessors move into X.
+                            self.graph.warm_preds(
+                                i,
+                                &mut row,
+                                |j, _| self.open_m(j),
+                                |j| self.level[2 * j].load(Relaxed),
+                            );
+                            for &j in &row {
+                                let j = j as usize;
+                                self.hits[j].fetch_add(1, Relaxed);
+                                match self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed) {
+                                    Ok(_) => {
+                                        self.support[j].fetch_add(1, Relaxed);
+                                        next.push(2 * j as u32);
+                                    }
+                                    Err(l) if l == next_level => {
+                                        self.support[j].fetch_add(1, Relaxed);
+                                    }
+                                    Err(_) => {}
+                                }
+                            }
+                        } else {
+                            self.graph.warm_preds(
+                                i,
+                                &mut row,
+                                |j, _| self.open_o(j),
+                                |j| u32::from(self.counter[j].load(Relaxed)),
+                            );
+                            for &j in &row {
+                                let j = j as usize;
+                                let before = self.counter[j].fetch_sub(1, Relaxed);
+                                debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
+                                if before == 1
+                                    && self.level[2 * j + 1]
+                                        .compare_exchange(0, next_level, Relaxed, Relaxed)
+                                        .is_ok()
+                                {
+                                    next.push(2 * j as u32 + 1);
+                                }
+                            }
+                        }
+                        (next, row)
+                    },
+                )
+                .map(|(next, _)| next)
+                .reduce(Vec::new, concat);
+            if !next.is_empty() {
+                top = next_level;
+            }
+            count += next.len();
+            frontier = next;
+            level = next_level;
+        }
+        Ok((count, top))
+    }
+
+    /// The next `μX` after `Y` shrank to the last (`left`: its `M`-states that left `Y`),
+    /// from the last rather than from the seeds: `X` only loses states. An `O`-state with a
+    /// move to a state of `left` was a seed by `F ∩ Cpre(Y)` and is one no more: it leaves.
+    /// Then, as long as any leave: an `O`-state with a move to an `M`-state that left
+    /// leaves unless it is a seed; an `M`-state leaves when the last of its moves into `X`
+    /// of a lower level does (its support). Each state that left and has a move into what
+    /// stays comes back at the level above `top`, and `X` grows from them as in
+    /// [`Rabin::spread`] (only states that left can come back: `X` shrinks with `Y`). The
+    /// levels keep what the ranks need: an `M`-state of `X` has a move into `X` of a lower
+    /// level, an `O`-state's moves all lead into `X` at lower levels or into `Z`.
+    ///
+    /// Returns the states that left (some of which came back), how many came back, and the
+    /// largest level given.
+    fn shrink_x(&self, left: &[u32], top: u32) -> Result<(Vec<u32>, usize, u32), SolveError> {
+        // Per state that leaves: its number and the level it had.
+        let leave = |s: usize| match self.level[s].swap(0, Relaxed) {
+            0 => None,
+            l => Some((s as u32, l)),
+        };
+        let mut frontier: Vec<(u32, u32)> = left
+            .par_iter()
+            .with_min_len(256)
+            .fold(
+                || (Vec::new(), Vec::new()),
+                |(mut out, mut row), &i| {
+                    self.graph.warm_preds(
+                        i as usize,
+                        &mut row,
+                        |j, _| self.open_o(j),
+                        |j| self.level[2 * j + 1].load(Relaxed),
+                    );
+                    out.extend(
+                        row.iter()
+                            .filter(|&&j| !self.seed_o(j as usize))
+                            .filter_map(|&j| leave(2 * j as usize + 1)),
+                    );
+                    (out, row)
+                },
+            )
+            .map(|(out, _)| out)
+            .reduce(Vec::new, concat);
+        let mut lost = Vec::new();
+        while !frontier.is_empty() {
+            lost.extend(frontier.iter().map(|&(s, _)| s));
+            frontier = frontier
+                .par_iter()
+                .with_min_len(256)
+                .fold(
+                    || (Vec::new(), Vec::new()),
+                    |(mut next, mut row), &(s, l)| {
+                        let i = s as usize / 2;
+                        if s % 2 == 1 {
+                            self.graph.warm_preds(
+                                i,
+                                &mut row,
+                                |j, _| self.open_m(j),
+                                |j| self.level[2 * j].load(Relaxed),
+                            );
+                            for &j in &row {
+                                let j = j as usize;
+                                self.hits[j].fetch_sub(1, Relaxed);
+                                let seed = self.flags[j] & (GOOD_EXIT | TO_Z) != 0;
+                                if !seed
+                                    && self.level[2 * j].load(Relaxed) > l
+                                    && self.support[j].fetch_sub(1, Relaxed) == 1
+                                {
+                                    next.extend(leave(2 * j));
+                                }
+                            }
+                        } else {
+                            self.graph.warm_preds(
+                                i,
+                                &mut row,
+                                |j, _| self.open_o(j),
+                                |j| u32::from(self.counter[j].load(Relaxed)),
+                            );
+                            for &j in &row {
+                                let j = j as usize;
+                                self.counter[j].fetch_add(1, Relaxed);
+                                if self.level[2 * j + 1].load(Relaxed) != 0 && !self.seed_o(j) {
+                                    next.extend(leave(2 * j + 1));
+                                }
+                            }
+                        }
+                        (next, row)
+                    },
+                )
+                .map(|(next, _)| next)
+                .reduce(Vec::new, concat);
+        }
+        // The M-states that left with a move into what stays come back; the others wait
+        // for a state of X to come back (their support counted again from 0).
+        if top >= MAX_LEVEL {
+            return Err(SolveError::DistanceTooLarge);
+        }
+        let back: Vec<u32> = gather(0..lost.len(), CHUNK, |k, back| {
+            let s = lost[k] as usize;
+            if s.is_multiple_of(2) {
+                let hits = self.hits[s / 2].load(Relaxed);
+                self.support[s / 2].store(hits, Relaxed);
+                if hits > 0 {
+                    self.level[s].store(top + 1, Relaxed);
+                    back.push(s as u32);
                 }
-                let g = flags[j];
-                if copy == 0 {
-                    // I move into X (only in check).
-                    g & (Z_M | Y_M | CHECK) == Y_M | CHECK
-                } else {
-                    g & (Z_O | Y_O | SAFE_EXIT) == Y_O
-                }
-            },
-        )
+            }
+        });
+        let count = back.len();
+        let (joined, last) = if back.is_empty() { (0, top) } else { self.spread(back, top + 1)? };
+        Ok((lost, count + joined, last))
     }
 
     /// The value by the ban on perpetual check of `D`-number `i` after [`Rabin::solve`]:

@@ -30,7 +30,13 @@
 //!    infinitely often, a one-pair Rabin condition: `W = μZ. νY. μX. Cpre(Z) ∪ (F ∩ Cpre(Y))
 //!    ∪ (¬E ∩ Cpre(X))`, where a move out of `D` wins for me only into a mate or a result of
 //!    this ban. Each `μX` is a retrograde pass with move counters over the predecessor lists,
-//!    O(positions + moves), in parallel. The rule is the same for both sides, so one
+//!    O(positions + moves), in parallel. Within a round only the first `μX` grows from the
+//!    seeds: `Y` then shrinks to `X`, and the next `μX` is the last one less what loses its
+//!    hold (an `O`-state that was a seed by `F ∩ Cpre(Y)` and has a move out of the new `Y`;
+//!    then an `O`-state with a move to a state that left, an `M`-state whose last move into
+//!    `X` of a lower level left), the states that left with a move into what stays coming
+//!    back above the levels given so far (a decremental attractor: counts per `M`-state of
+//!    its moves into `X`, and of those of a lower level). The rule is the same for both sides, so one
 //!    computation serves both: a position is won if its `M`-state is in `W`, lost if its
 //!    `O`-state is. These are exactly the results under the ban on perpetual check alone.
 //! 3. **Ban on perpetual chase** (module `chase`, only when the game marks chases): on the
@@ -97,7 +103,7 @@
 //! # Memory
 //!
 //! The plain solution, a bit per position with a 4-byte count per 64 positions (the set
-//! `D`), and 18 bytes per position of `D` while the check stage runs (the layers' search
+//! `D`), and 20 bytes per position of `D` while the check stage runs (the layers' search
 //! for components before it about 25, with the members' numbers); then 4 bytes per
 //! position of `D` (the results) and, for chases, 22 bytes per position of `D'`. The counts of moves are
 //! bytes: a position with more than 255 moves into `D` is refused
