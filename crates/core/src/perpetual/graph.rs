@@ -434,8 +434,8 @@ impl<'g, G: Checks> Graph<'g, G> {
     /// `pick` accepts (with the move's chase label), loading `warm(j)` for each: the loads
     /// are independent of each other, so that the memory answers them together, and the
     /// atomic updates a caller then makes over `row` (each holds back the loads behind it)
-    /// find their cache lines there (the check stage's passes on `KNRvKR`: 5.4 s instead of
-    /// 6.4 when each update followed its load; BENCHMARKS.md).
+    /// find their cache lines there (the check stage's passes on `KNRvKR`: 5.3 s, against
+    /// 5.4 to 6.4 s in two runs when each update followed its load: a small gain at most).
     #[inline]
     pub(super) fn warm_preds(
         &self,
