@@ -523,23 +523,21 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                     // Z3 grows to Z1: the new states keep their levels as ranks.
                     // (Z1 outside Z3 is Z2 outside Z3: the work list.)
                     let level = &self.level;
-                    // (true: an M-state; false: an O-state in check.)
-                    let new: Vec<(u32, bool)> = retain_listed(&mut self.flags, &mut open2, &|i, f, new| {
+                    let (mut new_m, mut new_o) = (Vec::new(), Vec::new());
+                    for &i in &open2 {
+                        let i = i as usize;
+                        let f = &mut self.flags[i];
                         if *f & Z3_M == 0 && level[2 * i].load(Relaxed) != 0 {
                             *f |= Z3_M;
-                            new.push((i as u32, true));
+                            new_m.push(i as u32);
                         }
                         if *f & Z3_O == 0 && level[2 * i + 1].load(Relaxed) != 0 {
                             *f |= Z3_O;
                             if *f & CHECK != 0 {
-                                new.push((i as u32, false));
+                                new_o.push(i as u32);
                             }
                         }
-                        false
-                    });
-                    let pick = |m: bool| new.iter().filter(|e| e.1 == m).map(|e| e.0).collect::<Vec<u32>>();
-                    let (new_m, new_o) = (pick(true), pick(false));
-                    drop(new);
+                    }
                     drop(open2);
                     let flags = &self.flags;
                     open4 = open4
@@ -580,14 +578,17 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 self.add_over(&left, &self.idle_in, u8::MAX, idle);
             };
             // The round's wins join Z5 (they keep their ranks).
-            let new: usize = layer_of(&mut self.flags, self.start, self.end)
-                .map(|(_, f)| {
-                    // (Z5's bits are Z3's two places lower.)
-                    let new = *f & (Z3_M | Z3_O) & !((*f & (Z5_M | Z5_O)) << 2);
-                    *f |= new >> 2;
-                    new.count_ones() as usize
-                })
-                .sum();
+            let mut new = 0usize;
+            for f in &mut self.flags[self.start..self.end] {
+                if *f & (Z3_M | Z5_M) == Z3_M {
+                    *f |= Z5_M;
+                    new += 1;
+                }
+                if *f & (Z3_O | Z5_O) == Z3_O {
+                    *f |= Z5_O;
+                    new += 1;
+                }
+            }
             if new == 0 {
                 break;
             }
