@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::Checks;
-use super::graph::{CHUNK, Graph, Target, concat, gather, layer_of, retain_listed};
+use super::graph::{CHUNK, Graph, Target, by_levels, concat, gather, layer_of, retain_listed};
 use super::solution::RuleStats;
 use crate::retrograde::{Solution, SolveError};
 use crate::value::{Ban, RuleValue, Wdl};
@@ -446,75 +446,52 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
     /// `M`-state joins by a move into `X` (its `hits` count them, its `support` those of the
     /// level just below), an `O`-state when its counter falls to 0. Returns how many states
     /// joined besides the frontier, and the largest level given.
-    fn spread(&self, mut frontier: Vec<u32>, first: u32) -> Result<(usize, u32), SolveError> {
-        let (mut count, mut level, mut top) = (0, first, first);
-        while !frontier.is_empty() {
-            if level >= MAX_LEVEL {
-                return Err(SolveError::DistanceTooLarge);
-            }
-            let next_level = level + 1;
-            let next: Vec<u32> = frontier
-                .par_iter()
-                .with_min_len(256)
-                .fold(
-                    || (Vec::new(), Vec::new()),
-                    |(mut next, mut row), &s| {
-                        let i = s as usize / 2;
-                        if s % 2 == 1 {
-                            // The M-states of the predecessors move into X.
-                            self.graph.warm_preds(
-                                i,
-                                &mut row,
-                                |j, _| self.open_m(j),
-                                |j| self.level[2 * j].load(Relaxed),
-                            );
-                            for &j in &row {
-                                let j = j as usize;
-                                self.hits[j].fetch_add(1, Relaxed);
-                                match self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed) {
-                                    Ok(_) => {
-                                        self.support[j].fetch_add(1, Relaxed);
-                                        next.push(2 * j as u32);
-                                    }
-                                    Err(l) if l == next_level => {
-                                        self.support[j].fetch_add(1, Relaxed);
-                                    }
-                                    Err(_) => {}
-                                }
-                            }
-                        } else {
-                            self.graph.warm_preds(
-                                i,
-                                &mut row,
-                                |j, _| self.open_o(j),
-                                |j| u32::from(self.counter[j].load(Relaxed)),
-                            );
-                            for &j in &row {
-                                let j = j as usize;
-                                let before = self.counter[j].fetch_sub(1, Relaxed);
-                                debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
-                                if before == 1
-                                    && self.level[2 * j + 1]
-                                        .compare_exchange(0, next_level, Relaxed, Relaxed)
-                                        .is_ok()
-                                {
-                                    next.push(2 * j as u32 + 1);
-                                }
-                            }
+    fn spread(&self, frontier: Vec<u32>, first: u32) -> Result<(usize, u32), SolveError> {
+        by_levels(frontier, first, MAX_LEVEL, |s, next_level, row, next| {
+            let i = s as usize / 2;
+            if s % 2 == 1 {
+                // The M-states of the predecessors move into X.
+                self.open_m_preds(i, row);
+                for &j in row.iter() {
+                    let j = j as usize;
+                    self.hits[j].fetch_add(1, Relaxed);
+                    match self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed) {
+                        Ok(_) => {
+                            self.support[j].fetch_add(1, Relaxed);
+                            next.push(2 * j as u32);
                         }
-                        (next, row)
-                    },
-                )
-                .map(|(next, _)| next)
-                .reduce(Vec::new, concat);
-            if !next.is_empty() {
-                top = next_level;
+                        Err(l) if l == next_level => {
+                            self.support[j].fetch_add(1, Relaxed);
+                        }
+                        Err(_) => {}
+                    }
+                }
+            } else {
+                self.open_o_preds(i, row);
+                for &j in row.iter() {
+                    let j = j as usize;
+                    let before = self.counter[j].fetch_sub(1, Relaxed);
+                    debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
+                    if before == 1
+                        && self.level[2 * j + 1].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
+                    {
+                        next.push(2 * j as u32 + 1);
+                    }
+                }
             }
-            count += next.len();
-            frontier = next;
-            level = next_level;
-        }
-        Ok((count, top))
+        })
+    }
+
+    /// Fills `row` with the predecessors of `i` whose `M`-state may join `X` by the move
+    /// ([`Rabin::open_m`]), their levels loaded (see [`Graph::warm_preds`]).
+    fn open_m_preds(&self, i: usize, row: &mut Vec<u32>) {
+        self.graph.warm_preds(i, row, |j, _| self.open_m(j), |j| self.level[2 * j].load(Relaxed));
+    }
+
+    /// Fills `row` with the predecessors of `i` whose `O`-state may join `X`
+    /// ([`Rabin::open_o`]), their counters loaded.
+    fn open_o_preds(&self, i: usize, row: &mut Vec<u32>) {
+        self.graph.warm_preds(i, row, |j, _| self.open_o(j), |j| u32::from(self.counter[j].load(Relaxed)));
     }
 
     /// The next `μX` after `Y` shrank to the last (`left`: its `M`-states that left `Y`),
@@ -569,12 +546,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                     |(mut next, mut row), &(s, l)| {
                         let i = s as usize / 2;
                         if s % 2 == 1 {
-                            self.graph.warm_preds(
-                                i,
-                                &mut row,
-                                |j, _| self.open_m(j),
-                                |j| self.level[2 * j].load(Relaxed),
-                            );
+                            self.open_m_preds(i, &mut row);
                             for &j in &row {
                                 let j = j as usize;
                                 self.hits[j].fetch_sub(1, Relaxed);
@@ -587,12 +559,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                                 }
                             }
                         } else {
-                            self.graph.warm_preds(
-                                i,
-                                &mut row,
-                                |j, _| self.open_o(j),
-                                |j| u32::from(self.counter[j].load(Relaxed)),
-                            );
+                            self.open_o_preds(i, &mut row);
                             for &j in &row {
                                 let j = j as usize;
                                 self.counter[j].fetch_add(1, Relaxed);

@@ -260,6 +260,45 @@ pub(super) fn retain_listed<T: Send, E: Send>(
     out
 }
 
+/// A breadth-first search by levels from `frontier`, its states of the level `first`:
+/// `step(s, level, row, next)` pushes to `next` the states that join at `level` through
+/// state `s` of the level before (`row`: scratch for its predecessors), in parallel, until a
+/// level adds none. Returns how many states joined (the frontier not counted) and the
+/// largest level given; an error before a level would pass `max`.
+pub(super) fn by_levels(
+    mut frontier: Vec<u32>,
+    first: u32,
+    max: u32,
+    step: impl Fn(u32, u32, &mut Vec<u32>, &mut Vec<u32>) + Sync,
+) -> Result<(usize, u32), SolveError> {
+    let (mut count, mut level, mut top) = (0, first, first);
+    while !frontier.is_empty() {
+        if level >= max {
+            return Err(SolveError::DistanceTooLarge);
+        }
+        let next_level = level + 1;
+        let next: Vec<u32> = frontier
+            .par_iter()
+            .with_min_len(256)
+            .fold(
+                || (Vec::new(), Vec::new()),
+                |(mut next, mut row), &s| {
+                    step(s, next_level, &mut row, &mut next);
+                    (next, row)
+                },
+            )
+            .map(|(next, _)| next)
+            .reduce(Vec::new, concat);
+        if !next.is_empty() {
+            top = next_level;
+        }
+        count += next.len();
+        frontier = next;
+        level = next_level;
+    }
+    Ok((count, top))
+}
+
 /// What `f` pushes for each number of `range`, in the order of the numbers: the numbers in
 /// parallel, at least `min_len` of them to a task.
 pub(super) fn gather<T: Send>(
@@ -545,73 +584,50 @@ impl<'g, G: Checks> Graph<'g, G> {
     /// given.
     pub(super) fn attract(
         &self,
-        mut frontier: Vec<u32>,
+        frontier: Vec<u32>,
         first: u32,
         levels: &Levels<'_>,
         spreads: impl Fn(usize) -> bool + Sync,
         open: impl Fn(usize, u32) -> bool + Sync,
     ) -> Result<(usize, u32), SolveError> {
-        let mut count = frontier.len();
-        let mut level = first;
-        let mut top = first;
-        while !frontier.is_empty() {
-            if level >= levels.max {
-                return Err(SolveError::DistanceTooLarge);
+        let seeds = frontier.len();
+        let (joined, top) = by_levels(frontier, first, levels.max, |s, next_level, row, next| {
+            let (i, copy) = (s as usize / 2, s % 2);
+            if !spreads(i) {
+                return;
             }
-            let next_level = level + 1;
             let join = |s: usize| levels.level[s].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok();
-            let next: Vec<u32> = frontier
-                .par_iter()
-                .with_min_len(256)
-                .fold(
-                    || (Vec::new(), Vec::new()),
-                    |(mut next, mut row), &s| {
-                        let (i, copy) = (s as usize / 2, s % 2);
-                        if !spreads(i) {
-                            return (next, row);
-                        }
-                        self.warm_preds(
-                            i,
-                            &mut row,
-                            |j, _| open(j, 1 - copy),
-                            // (An O-state's level is written once, when its counter falls to
-                            // 0: not worth a load for each move.)
-                            |j| {
-                                if copy == 1 {
-                                    levels.level[2 * j].load(Relaxed)
-                                } else {
-                                    u32::from(levels.counter[j].load(Relaxed))
-                                }
-                            },
-                        );
-                        for &j in &row {
-                            let j = j as usize;
-                            if copy == 1 {
-                                // The M-state of the predecessor moves into the attractor.
-                                if join(2 * j) {
-                                    next.push(2 * j as u32);
-                                }
-                            } else {
-                                let before = levels.counter[j].fetch_sub(1, Relaxed);
-                                debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
-                                if before == 1 && join(2 * j + 1) {
-                                    next.push(2 * j as u32 + 1);
-                                }
-                            }
-                        }
-                        (next, row)
-                    },
-                )
-                .map(|(next, _)| next)
-                .reduce(Vec::new, concat);
-            if !next.is_empty() {
-                top = next_level;
+            self.warm_preds(
+                i,
+                row,
+                |j, _| open(j, 1 - copy),
+                // (An O-state's level is written once, when its counter falls to 0: not
+                // worth a load for each move.)
+                |j| {
+                    if copy == 1 {
+                        levels.level[2 * j].load(Relaxed)
+                    } else {
+                        u32::from(levels.counter[j].load(Relaxed))
+                    }
+                },
+            );
+            for &j in row.iter() {
+                let j = j as usize;
+                if copy == 1 {
+                    // The M-state of the predecessor moves into the attractor.
+                    if join(2 * j) {
+                        next.push(2 * j as u32);
+                    }
+                } else {
+                    let before = levels.counter[j].fetch_sub(1, Relaxed);
+                    debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
+                    if before == 1 && join(2 * j + 1) {
+                        next.push(2 * j as u32 + 1);
+                    }
+                }
             }
-            count += next.len();
-            frontier = next;
-            level = next_level;
-        }
-        Ok((count, top))
+        })?;
+        Ok((seeds + joined, top))
     }
 
     /// The distance to a drawn end of every member that `is_draw` accepts, breadth first
