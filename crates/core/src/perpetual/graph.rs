@@ -435,6 +435,19 @@ impl<'g, G: Checks> Graph<'g, G> {
         out
     }
 
+    /// The layer of each member, in the first order (that of the positions), when
+    /// [`Graph::layers`] gave more than one (`starts`, as it returned them); else `None`.
+    pub(super) fn layer_of_members(&self, starts: &[usize]) -> Option<Vec<u32>> {
+        let rows = self.rows.as_ref()?;
+        let mut layer = vec![0u32; self.len()];
+        for (l, w) in starts.windows(2).enumerate() {
+            for &row in &rows[w[0]..w[1]] {
+                layer[row as usize] = l as u32;
+            }
+        }
+        Some(layer)
+    }
+
     /// The moves of the later layers (members from `end` on) into the members `start..end`,
     /// the layer just solved: `(j, mark)` for each move from `j` into a member `i` and each
     /// `mark` that `mark(i, chase)` gives (`chase`: the move's label in the lists).
@@ -511,6 +524,21 @@ impl<'g, G: Checks> Graph<'g, G> {
             return vec![0, m];
         }
         let level = component_levels(preds, m);
+        self.layers_by(level, min_size)
+    }
+
+    /// [`Graph::layers`] with the members' levels given (by member, in the first order)
+    /// instead of searched: every move of a member must lead to a member of its own level or
+    /// a lower one (the levels need not be components: the layers of a larger set restricted
+    /// to this one will do).
+    pub(super) fn layers_by(&mut self, level: Vec<u32>, min_size: usize) -> Vec<usize> {
+        let m = self.len();
+        if m == 0 {
+            return vec![0];
+        }
+        if self.preds.is_none() || min_size >= m {
+            return vec![0, m];
+        }
         // Consecutive levels merged into layers of at least `min_size` members.
         let top = level.iter().copied().max().map_or(0, |t| t as usize + 1);
         let mut per_level = vec![0usize; top];
@@ -523,7 +551,8 @@ impl<'g, G: Checks> Graph<'g, G> {
         for &count in &per_level {
             layer_of_level.push(starts.len() - 1);
             size += count;
-            if size >= min_size {
+            // (Given levels may hold no member.)
+            if size > 0 && size >= min_size {
                 starts.push(starts.last().copied().unwrap_or(0) + size);
                 size = 0;
             }

@@ -152,7 +152,7 @@ mod solver;
 mod winner;
 
 pub use solution::{RuleSolution, RuleStats};
-pub use solver::{DEFAULT_EDGE_BUDGET, DEFAULT_LAYER_SIZE, PerpetualCheck};
+pub use solver::{DEFAULT_EDGE_BUDGET, DEFAULT_LAYER_SIZE, DEFAULT_SEARCH_SHARE, PerpetualCheck};
 pub use winner::{Choice, winning_move};
 
 /// The label of a move under the rule.

@@ -364,13 +364,16 @@ fn the_comparison_notices_a_wrong_rule() {
 fn the_random_games_split_into_layers() {
     // The comparison of the layered solve means something: most games' draws split.
     let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let (mut games, mut split) = (0, 0);
+    let (mut games, mut split, mut kept_split) = (0, 0, 0);
     for _ in 0..300 {
         let game = any_game().new_tree(&mut runner).unwrap().current();
-        let stats = PerpetualCheck::new().layer_size(0).solve(&game).unwrap().stats();
+        let stats = PerpetualCheck::new().layer_size(0).search_share(0).solve(&game).unwrap().stats();
+        let kept = PerpetualCheck::new().layer_size(0).search_share(u32::MAX).solve(&game).unwrap().stats();
         if stats.chase_draws > 0 {
             games += 1;
             split += usize::from(stats.chase_layers > 1);
+            // The check stage's layers, kept, split the chase stage's draws too.
+            kept_split += usize::from(kept.chase_layers > 1);
         }
         assert_eq!(
             PerpetualCheck::new().solve(&game).unwrap().stats().chase_layers,
@@ -378,6 +381,7 @@ fn the_random_games_split_into_layers() {
         );
     }
     assert!(split * 2 > games, "{split} of {games}");
+    assert!(kept_split * 3 > games, "{kept_split} of {games} (kept)");
 }
 
 #[test]

@@ -283,8 +283,12 @@ pub fn solver_agrees(
     let compact = PerpetualCheck::new().compact(true).solve(game).unwrap();
     // Without predecessor lists the passes generate (labelled) un-moves.
     let unmoves = PerpetualCheck::new().edge_budget(0).solve(game).unwrap();
-    // These games are smaller than a layer by default.
+    // These games are smaller than a layer by default. The chase stage searches its own
+    // layers or keeps the check stage's by the share of draws the check stage decided: both
+    // ways forced besides.
     let layered = PerpetualCheck::new().layer_size(0).solve(game).unwrap();
+    let searched = PerpetualCheck::new().layer_size(0).search_share(0).solve(game).unwrap();
+    let kept = PerpetualCheck::new().layer_size(0).search_share(u32::MAX).solve(game).unwrap();
     // A game that says its moves can be taken back: its check stage in one layer (with
     // lists), its chase stage layered.
     let reversible = PerpetualCheck::new().layer_size(0).solve(&game.clone().reversible()).unwrap();
@@ -295,6 +299,13 @@ pub fn solver_agrees(
         prop_assert_eq!(compact.value(p), solution.value(p), "position {} (compact)", p);
         prop_assert_eq!(unmoves.value(p), solution.value(p), "position {} (un-moves)", p);
         prop_assert_eq!(layered.value(p).map(RuleValue::without_rank), got, "position {} (layers)", p);
+        prop_assert_eq!(
+            searched.value(p).map(RuleValue::without_rank),
+            got,
+            "position {} (searched layers)",
+            p
+        );
+        prop_assert_eq!(kept.value(p).map(RuleValue::without_rank), got, "position {} (kept layers)", p);
         prop_assert_eq!(reversible.value(p).map(RuleValue::without_rank), got, "position {} (reversible)", p);
         if let Some(v @ (Value::Win(_) | Value::Loss(_))) = plain.value(p) {
             prop_assert_eq!(solution.value(p), Some(RuleValue::from(v)), "position {} changed its mate", p);
@@ -304,6 +315,8 @@ pub fn solver_agrees(
     prop_assert_eq!(check_rule_solution(game, &solution), Ok(()));
     prop_assert_eq!(best_moves_win(game, &layered), Ok(()));
     prop_assert_eq!(check_rule_solution(game, &layered), Ok(()));
+    prop_assert_eq!(check_rule_solution(game, &searched), Ok(()));
+    prop_assert_eq!(check_rule_solution(game, &kept), Ok(()));
     prop_assert_eq!(check_rule_solution(&game.clone().reversible(), &reversible), Ok(()));
     Ok(())
 }
