@@ -120,6 +120,31 @@ pub(super) struct Parity<'a, 'g, G, F> {
     pub(super) tops3: Vec<u32>,
 }
 
+/// The chase stage's results ([`Parity::into_values`]): each state's flags and level.
+pub(super) struct ChaseValues {
+    flags: Vec<u16>,
+    level: Vec<AtomicU32>,
+    /// As in [`Parity`].
+    pub(super) tops5: Vec<u32>,
+    pub(super) tops3: Vec<u32>,
+}
+
+impl ChaseValues {
+    /// The value by the ban on perpetual chase of `D'`-number `i` once solved: `None` for a
+    /// position it leaves drawn.
+    pub(super) fn value(&self, i: usize) -> Option<RuleValue> {
+        let f = self.flags[i];
+        if f & Z5_M != 0 {
+            debug_assert!(f & Z5_O == 0, "both sides win by the rule at D'-number {i}");
+            Some(RuleValue::WinByRule(Ban::Chase, encode_rank(self.level[2 * i].load(Relaxed))))
+        } else if f & Z5_O != 0 {
+            Some(RuleValue::LossByRule(Ban::Chase, encode_rank(self.level[2 * i + 1].load(Relaxed))))
+        } else {
+            None
+        }
+    }
+}
+
 fn atomics(m: usize) -> Vec<AtomicU32> {
     (0..m).map(|_| AtomicU32::new(0)).collect()
 }
@@ -153,18 +178,9 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         }
     }
 
-    /// The value by the ban on perpetual chase of `D'`-number `i` once solved: `None` for a
-    /// position it leaves drawn.
-    pub(super) fn value(&self, i: usize) -> Option<RuleValue> {
-        let f = self.flags[i];
-        if f & Z5_M != 0 {
-            debug_assert!(f & Z5_O == 0, "both sides win by the rule at D'-number {i}");
-            Some(RuleValue::WinByRule(Ban::Chase, encode_rank(self.level[2 * i].load(Relaxed))))
-        } else if f & Z5_O != 0 {
-            Some(RuleValue::LossByRule(Ban::Chase, encode_rank(self.level[2 * i + 1].load(Relaxed))))
-        } else {
-            None
-        }
+    /// The results, the working counts (and the borrow of the values outside) dropped.
+    pub(super) fn into_values(self) -> ChaseValues {
+        ChaseValues { flags: self.flags, level: self.level, tops5: self.tops5, tops3: self.tops3 }
     }
 
     /// Calls `f` with every predecessor of `i` in the layer by a move of the kind `kind`

@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-/// Rows in a block of the lists: the rows of a block are built, kept and renumbered
-/// together (one parallel task), in one allocation.
+/// Rows in a block of the lists: the rows of a block are built and kept together (one
+/// parallel task), in one allocation.
 const BLOCK: usize = 1 << 12;
 
 /// The rows of one block: where each starts in `bytes` (and, last, their length).
@@ -25,8 +25,8 @@ struct Block {
     bytes: Vec<u8>,
 }
 
-/// The predecessors inside the set of every member, by row (a member's number when built;
-/// see [`Lists::renumber`]), compressed, in blocks of [`BLOCK`] rows.
+/// The predecessors inside the set of every member, by row (a member's number), compressed,
+/// in blocks of [`BLOCK`] rows.
 pub(super) struct Lists {
     blocks: Vec<Block>,
     /// Moves in all (for the profile).
@@ -212,27 +212,6 @@ impl Lists {
         *at = k as u32;
         undo_gap(base, prev, (value >> 1) as u32)
     }
-
-    /// The lists with every entry `j` replaced by `new[j]`, each row `r` based on `new[r]`
-    /// (the rows stay in their first order), a block at a time.
-    pub(super) fn renumber(&mut self, new: &[u32]) {
-        let old = &self.blocks;
-        let blocks: Vec<Block> = (0..old.len())
-            .into_par_iter()
-            .map_init(
-                || (Vec::new(), Vec::new()),
-                |scratch, b| {
-                    let rows = b * BLOCK..b * BLOCK + old[b].offsets.len() - 1;
-                    let row = |r: usize, buf: &mut Vec<u32>| {
-                        self.row(r, r, |j, chase| buf.push(new[j] << 1 | u32::from(chase)));
-                        new[r]
-                    };
-                    encode_block(rows, scratch, &row).expect("a renumbered block stays below 4 GiB").0
-                },
-            )
-            .collect();
-        self.blocks = blocks;
-    }
 }
 
 #[cfg(test)]
@@ -274,14 +253,6 @@ mod tests {
             .expect("no budget")
     }
 
-    /// `rows` with every predecessor `j` numbered `new[j]`, each row sorted: what the lists
-    /// read after [`Lists::renumber`].
-    fn renumbered(rows: &[Vec<(usize, bool)>], new: &[u32]) -> Vec<Vec<(usize, bool)>> {
-        let rows: Vec<Vec<(usize, bool)>> =
-            rows.iter().map(|r| r.iter().map(|&(j, c)| (new[j] as usize, c)).collect()).collect();
-        sorted_rows(&rows)
-    }
-
     proptest! {
         /// Every row reads back as the moves given (as a multiset, labels kept), and the
         /// moves are counted.
@@ -304,28 +275,9 @@ mod tests {
                 prop_assert_eq!(read, row.iter().map(|&(j, _)| j).collect::<Vec<_>>());
             }
         }
-
-        /// After a renumbering every row holds the new numbers of its moves.
-        #[test]
-        fn renumbered_rows_read_back(rows in rows(), seed in any::<u64>()) {
-            let m = rows.len();
-            // Predecessors are members here: numbers below m.
-            let rows: Vec<Vec<(usize, bool)>> =
-                rows.iter().map(|r| r.iter().map(|&(j, c)| (j % m, c)).collect()).collect();
-            let mut new: Vec<u32> = (0..m as u32).collect();
-            let mut s = seed;
-            for k in (1..m).rev() {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                new.swap(k, (s >> 33) as usize % (k + 1));
-            }
-            let mut lists = built(&rows);
-            lists.renumber(&new);
-            prop_assert_eq!(read_all(&lists, |r| new[r] as usize, m), renumbered(&rows, &new));
-        }
     }
 
-    /// Rows over several blocks (the last one partly full) read back, before and after a
-    /// renumbering.
+    /// Rows over several blocks (the last one partly full) read back.
     #[test]
     fn rows_over_many_blocks_read_back() {
         let m = 3 * BLOCK + 5;
@@ -336,11 +288,8 @@ mod tests {
         };
         let rows: Vec<Vec<(usize, bool)>> =
             (0..m).map(|_| (0..next() % 12).map(|_| (next() % m, next() % 2 == 0)).collect()).collect();
-        let mut lists = built(&rows);
+        let lists = built(&rows);
         assert_eq!(read_all(&lists, |r| r, m), sorted_rows(&rows));
-        let new: Vec<u32> = (0..m as u32).rev().collect();
-        lists.renumber(&new);
-        assert_eq!(read_all(&lists, |r| new[r] as usize, m), renumbered(&rows, &new));
     }
 
     #[test]

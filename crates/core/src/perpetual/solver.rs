@@ -224,32 +224,36 @@ impl PerpetualCheck {
             Some(i) => Some(value_of(words[i])),
             None => plain_value(q),
         };
-        let mut graph = Graph::new(
-            game,
-            |p| index.index(p).is_some_and(|i| words[i] == cell(TAG_DRAW, 0)),
-            self.edge_budget,
-            true,
-        )?;
-        profile.step(|| format!("chase stage: graph of D', {}", graph.describe()));
-        let (d, left) = (words.len() as u64, graph.len() as u64);
+        let undecided = cell(TAG_DRAW, 0);
+        let member = |p: usize| index.index(p).is_some_and(|i| words[i] == undecided);
+        let d = words.len() as u64;
+        let left = words.par_iter().filter(|&&w| w == undecided).count() as u64;
         let search = (d - left) * 100 >= u64::from(self.search_share) * d;
-        let layers = match check_layers {
-            _ if search => graph.layers(self.layer_size),
-            None => graph.layers(usize::MAX),
-            Some(of) => {
-                let level = graph
-                    .positions
-                    .par_iter()
-                    .map(|&p| of[index.index(p as usize).expect("D' is part of D")]);
-                let level = level.collect();
-                drop(of);
-                graph.layers_by(level, self.layer_size)
+        let (mut graph, layers) = match check_layers {
+            Some(of) if !search => {
+                // The check stage's layers, less the draws it decided: the lists made at
+                // once in their order.
+                let level = |_, p: usize| of[index.index(p).expect("D' is part of D")];
+                let (graph, layers) =
+                    Graph::new_by_levels(game, member, level, self.layer_size, self.edge_budget, true)?;
+                profile.step(|| {
+                    format!(
+                        "chase stage: graph of D', {}, {} layers (the check stage's)",
+                        graph.describe(),
+                        layers.len() - 1
+                    )
+                });
+                (graph, layers)
+            }
+            _ => {
+                let mut graph = Graph::new(game, member, self.edge_budget, true)?;
+                profile.step(|| format!("chase stage: graph of D', {}", graph.describe()));
+                // Where the check stage had one layer and decided little, one layer again.
+                let layers = graph.layers(if search { self.layer_size } else { usize::MAX });
+                profile.step(|| format!("chase stage: {} layers", layers.len() - 1));
+                (graph, layers)
             }
         };
-        profile.step(|| {
-            let how = if search { "searched" } else { "the check stage's" };
-            format!("chase stage: {} layers ({how})", layers.len() - 1)
-        });
         let mut parity = chase::Parity::new(&graph, outside);
         let figures = parity.solve(&layers, &mut profile)?;
         profile.step(|| {
@@ -263,24 +267,30 @@ impl PerpetualCheck {
         stats.chase_iterations = figures.iterations;
         stats.chase_passes = figures.passes;
         stats.chase_layers = u32::try_from(layers.len() - 1).unwrap_or(u32::MAX);
-        let decided: Vec<(usize, u32)> = (0..graph.len())
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .filter_map(|i| parity.value(i).map(|v| (i, v)))
-            .map(|(i, v)| Ok((i, cell_of(v)?)))
-            .collect::<Result<_, SolveError>>()?;
-        let undecided = |i: usize| parity.value(i).is_none();
-        let dist = graph.draw_distances(undecided, outside);
-        let (tops5, tops3) = (std::mem::take(&mut parity.tops5), std::mem::take(&mut parity.tops3));
-        drop(parity);
-        let d_number = |i: usize| index.index(graph.positions[i] as usize).expect("D' is part of D");
-        let distances: Vec<(usize, u32)> = dist.iter().enumerate().map(|(i, &d)| (d_number(i), d)).collect();
-        let decided: Vec<(usize, u32)> = decided.into_iter().map(|(i, c)| (d_number(i), c)).collect();
-        drop(graph);
-        for (i, c) in decided {
-            words[i] = c;
+        // The values into the words of D, the solver's state dropped, then the distances of
+        // the draws left.
+        let d_number = |p: u32| index.index(p as usize).expect("D' is part of D");
+        let mut values = parity.into_values();
+        for (i, &p) in graph.positions.iter().enumerate() {
+            if let Some(v) = values.value(i) {
+                words[d_number(p)] = cell_of(v)?;
+            }
         }
-        fill_distances(&mut words, distances.into_iter())?;
+        let (tops5, tops3) = (std::mem::take(&mut values.tops5), std::mem::take(&mut values.tops3));
+        drop(values);
+        let outside = |q: usize| match index.index(q) {
+            Some(i) => Some(value_of(words[i])),
+            None => plain_value(q),
+        };
+        let dist = graph.draw_distances(|i| words[d_number(graph.positions[i])] == undecided, outside);
+        let positions = std::mem::take(&mut graph.positions);
+        drop(graph);
+        for (p, d) in positions.into_iter().zip(dist) {
+            let i = d_number(p);
+            if words[i] == undecided && d != u32::MAX {
+                words[i] = cell_of(RuleValue::Draw(Some(Plies(d))))?;
+            }
+        }
         profile.step(|| "chase stage: values and draw distances".into());
         Ok(RuleSolution { plain, index, words, stats, tops, tops5, tops3 })
     }
