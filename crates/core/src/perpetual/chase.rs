@@ -16,7 +16,9 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::Checks;
-use super::graph::{CHUNK, Graph, Levels, Target, concat, for_each_listed, gather, layer_of, retain_listed};
+use super::graph::{
+    CHUNK, Graph, Levels, Target, concat, for_each_listed, gather, gather_blocks, layer_of, retain_listed,
+};
 use super::profile::Profile;
 use crate::retrograde::SolveError;
 use crate::value::{Ban, RuleValue, Wdl};
@@ -204,13 +206,43 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         kind: impl Fn(bool, bool) -> bool + Sync,
     ) {
         list.par_iter().with_min_len(256).for_each_init(Vec::new, |row, &i| {
-            let i = i as usize;
-            let check = self.flags[i] & CHECK != 0;
-            let pick = |j: usize, chase: bool| j < self.end && kind(check, chase && !check);
-            self.graph.warm_preds(i, row, pick, |j| u32::from(counts[j].load(Relaxed)));
-            row.iter().for_each(|&j| {
-                counts[j as usize].fetch_add(delta, Relaxed);
-            });
+            self.add_preds(i as usize, row, counts, delta, &kind);
+        });
+    }
+
+    /// [`Parity::add_over`] the members of the layer whose flags `pick` accepts, without a
+    /// list of them (a list of a whole layer, made in parallel, held about 2.5 times its
+    /// size at once: on `KCCvKC` the peak of the chase stage).
+    fn add_over_where(
+        &self,
+        pick: impl Fn(u16) -> bool + Sync,
+        counts: &[AtomicU8],
+        delta: u8,
+        kind: impl Fn(bool, bool) -> bool + Sync,
+    ) {
+        (self.start..self.end).into_par_iter().with_min_len(CHUNK).for_each_init(Vec::new, |row, i| {
+            if pick(self.flags[i]) {
+                self.add_preds(i, row, counts, delta, &kind);
+            }
+        });
+    }
+
+    /// Adds `delta` to `counts[j]` for every predecessor `j` of `i` by a move of the kind
+    /// `kind` picks (`row`: scratch).
+    #[inline]
+    fn add_preds(
+        &self,
+        i: usize,
+        row: &mut Vec<u32>,
+        counts: &[AtomicU8],
+        delta: u8,
+        kind: &(impl Fn(bool, bool) -> bool + Sync),
+    ) {
+        let check = self.flags[i] & CHECK != 0;
+        let pick = |j: usize, chase: bool| j < self.end && kind(check, chase && !check);
+        self.graph.warm_preds(i, row, pick, |j| u32::from(counts[j].load(Relaxed)));
+        row.iter().for_each(|&j| {
+            counts[j as usize].fetch_add(delta, Relaxed);
         });
     }
 
@@ -276,7 +308,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             return Err(SolveError::DistanceTooLarge);
         }
         let flags = &self.flags;
-        let frontier: Vec<u32> = gather(0..open.len(), CHUNK, |k, seeds| {
+        let frontier = gather_blocks(0..open.len(), CHUNK, |k, seeds| {
             let i = open[k] as usize;
             let f = flags[i];
             if f & (Z3_M | Z2_M) == Z2_M {
@@ -416,17 +448,13 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 }
             });
             self.clear(&self.idle_in);
-            let in_z4_o = self.select(|f| f & (Z4_O | CHECK) == Z4_O);
-            self.add_over(&in_z4_o, &self.idle_in, 1, idle);
-            drop(in_z4_o);
+            self.add_over_where(|f| f & (Z4_O | CHECK) == Z4_O, &self.idle_in, 1, idle);
             // The counts of the O-states and the checks into Z3 when Z3 is Z5, as each
             // iteration starts them.
             self.clear(&self.checks_out);
             self.clear(&self.blockers);
-            let outside_z5_m = self.select(|f| f & Z5_M == 0);
-            self.add_over(&outside_z5_m, &self.checks_out, 1, check);
-            self.add_over(&outside_z5_m, &self.blockers, 1, quiet);
-            drop(outside_z5_m);
+            self.add_over_where(|f| f & Z5_M == 0, &self.checks_out, 1, check);
+            self.add_over_where(|f| f & Z5_M == 0, &self.blockers, 1, quiet);
             let (start, end) = (self.start, self.end);
             Self::copy(start, end, &self.checks_out, &mut self.checks_out_z5);
             Self::copy(start, end, &self.blockers, &mut self.blockers_z5);
@@ -486,9 +514,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                         self.restore(&self.chase_in_z4, &self.chase_in);
                     } else {
                         self.clear(&self.chase_in);
-                        let in_z2_o = self.select(|f| f & (Z2_O | CHECK) == Z2_O);
-                        self.add_over(&in_z2_o, &self.chase_in, 1, chase);
-                        drop(in_z2_o);
+                        self.add_over_where(|f| f & (Z2_O | CHECK) == Z2_O, &self.chase_in, 1, chase);
                         let (start, end) = (self.start, self.end);
                         Self::copy(start, end, &self.chase_in, &mut self.chase_in_z4);
                         z2_counted = true;

@@ -6,7 +6,9 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::Checks;
-use super::graph::{CHUNK, Graph, Target, by_levels, concat, gather, layer_of, retain_listed};
+use super::graph::{
+    Blocks, CHUNK, Graph, Target, blocks_len, by_levels, concat, gather, gather_blocks, layer_of, retain_listed,
+};
 use super::solution::RuleStats;
 use crate::retrograde::{Solution, SolveError};
 use crate::value::{Ban, RuleValue, Wdl};
@@ -392,7 +394,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         let flags = &self.flags;
         // The seeds: Cpre(Z) and F ∩ Cpre(Y); the counters for the rest. Only states of Y
         // outside Z can join X (X ⊆ Y: Y only shrinks within a round).
-        let frontier: Vec<u32> = gather(0..open.len(), CHUNK, |k, seeds| {
+        let frontier = gather_blocks(0..open.len(), CHUNK, |k, seeds| {
             let i = open[k] as usize;
             let f = flags[i];
             let open_m = f & (Z_M | Y_M) == Y_M;
@@ -417,7 +419,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                 }
             }
         });
-        let count = frontier.len();
+        let count = blocks_len(&frontier);
         let (joined, top) = self.spread(frontier, first)?;
         Ok((count + joined, top))
     }
@@ -446,7 +448,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
     /// `M`-state joins by a move into `X` (its `hits` count them, its `support` those of the
     /// level just below), an `O`-state when its counter falls to 0. Returns how many states
     /// joined besides the frontier, and the largest level given.
-    fn spread(&self, frontier: Vec<u32>, first: u32) -> Result<(usize, u32), SolveError> {
+    fn spread(&self, frontier: Blocks, first: u32) -> Result<(usize, u32), SolveError> {
         by_levels(frontier, first, MAX_LEVEL, |s, next_level, row, next| {
             let i = s as usize / 2;
             if s % 2 == 1 {
@@ -591,7 +593,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             }
         });
         let count = back.len();
-        let (joined, last) = if back.is_empty() { (0, top) } else { self.spread(back, top + 1)? };
+        let (joined, last) = if back.is_empty() { (0, top) } else { self.spread(vec![back], top + 1)? };
         Ok((lost, count + joined, last))
     }
 

@@ -227,23 +227,27 @@ pub(super) fn for_each_listed<T: Send>(values: &mut [T], list: &[u32], f: &(impl
 
 /// Calls `f(i, &mut values[i], out)` for every number `i` of `list` (strictly increasing), in
 /// parallel as [`for_each_listed`] does, and keeps in `list` those for which it returns
-/// `true`; returns what `f` pushed to `out`, in the order of the list.
+/// `true` (in place: a new list beside the old one, joined two by two, held two to three
+/// times the list at once); returns what `f` pushed to `out`, in the order of the list.
 pub(super) fn retain_listed<T: Send, E: Send>(
     values: &mut [T],
     list: &mut Vec<u32>,
     f: &(impl Fn(usize, &mut T, &mut Vec<E>) -> bool + Sync),
 ) -> Vec<E> {
+    /// Keeps at the start of `list` its numbers that `f` keeps; returns how many.
     fn split<T: Send, E: Send>(
         values: &mut [T],
         base: usize,
-        list: &[u32],
+        list: &mut [u32],
         f: &(impl Fn(usize, &mut T, &mut Vec<E>) -> bool + Sync),
-    ) -> (Vec<u32>, Vec<E>) {
+    ) -> (usize, Vec<E>) {
         if list.len() <= CHUNK {
-            let (mut kept, mut out) = (Vec::new(), Vec::new());
-            for &i in list {
+            let (mut kept, mut out) = (0, Vec::new());
+            for k in 0..list.len() {
+                let i = list[k];
                 if f(i as usize, &mut values[i as usize - base], &mut out) {
-                    kept.push(i);
+                    list[kept] = i;
+                    kept += 1;
                 }
             }
             return (kept, out);
@@ -251,13 +255,68 @@ pub(super) fn retain_listed<T: Send, E: Send>(
         let mid = list.len() / 2;
         let cut = list[mid] as usize;
         let (low, high) = values.split_at_mut(cut - base);
-        let (a, b) = rayon::join(|| split(low, base, &list[..mid], f), || split(high, cut, &list[mid..], f));
-        (concat(a.0, b.0), concat(a.1, b.1))
+        let (first, second) = list.split_at_mut(mid);
+        let ((a, out_a), (b, out_b)) = rayon::join(|| split(low, base, first, f), || split(high, cut, second, f));
+        list.copy_within(mid..mid + b, a);
+        (a + b, concat(out_a, out_b))
     }
     debug_assert!(list.windows(2).all(|w| w[0] < w[1]), "a list out of order");
     let (kept, out) = split(values, 0, list, f);
-    *list = kept;
+    list.truncate(kept);
     out
+}
+
+/// A list of state numbers made in parallel, kept in blocks of about [`BLOCK_LEN`]: it grows
+/// without the copies and the doubled capacity of one vector (the levels and seeds of a
+/// pass, joined into one vector two by two, held two to three times a layer's list at once:
+/// the peak of the chase stage on `KCCvKC`).
+pub(super) type Blocks = Vec<Vec<u32>>;
+
+/// Numbers in a full block of [`Blocks`].
+const BLOCK_LEN: usize = 1 << 12;
+
+/// Moves `open` into `done` once it holds a block.
+fn flush(done: &mut Blocks, open: &mut Vec<u32>) {
+    if open.len() >= BLOCK_LEN {
+        // A step pushes at most a row's worth (fewer than 256) past the block.
+        done.push(std::mem::replace(open, Vec::with_capacity(BLOCK_LEN + 256)));
+    }
+}
+
+/// The blocks of a task's fold: those done and the last one.
+fn close(mut done: Blocks, mut open: Vec<u32>) -> Blocks {
+    if !open.is_empty() {
+        open.shrink_to_fit();
+        done.push(open);
+    }
+    done
+}
+
+/// The numbers in `blocks`.
+pub(super) fn blocks_len(blocks: &Blocks) -> usize {
+    blocks.iter().map(Vec::len).sum()
+}
+
+/// What `f` pushes for each number of `range`, in blocks (in no particular order): the
+/// numbers in parallel, at least `min_len` of them to a task.
+pub(super) fn gather_blocks(
+    range: std::ops::Range<usize>,
+    min_len: usize,
+    f: impl Fn(usize, &mut Vec<u32>) + Sync + Send,
+) -> Blocks {
+    range
+        .into_par_iter()
+        .with_min_len(min_len)
+        .fold(
+            || (Vec::new(), Vec::new()),
+            |(mut done, mut open), i| {
+                f(i, &mut open);
+                flush(&mut done, &mut open);
+                (done, open)
+            },
+        )
+        .map(|(done, open)| close(done, open))
+        .reduce(Vec::new, concat)
 }
 
 /// A breadth-first search by levels from `frontier`, its states of the level `first`:
@@ -266,33 +325,41 @@ pub(super) fn retain_listed<T: Send, E: Send>(
 /// level adds none. Returns how many states joined (the frontier not counted) and the
 /// largest level given; an error before a level would pass `max`.
 pub(super) fn by_levels(
-    mut frontier: Vec<u32>,
+    mut frontier: Blocks,
     first: u32,
     max: u32,
     step: impl Fn(u32, u32, &mut Vec<u32>, &mut Vec<u32>) + Sync,
 ) -> Result<(usize, u32), SolveError> {
     let (mut count, mut level, mut top) = (0, first, first);
-    while !frontier.is_empty() {
+    loop {
+        let slices: Vec<&[u32]> = frontier.iter().flat_map(|block| block.chunks(256)).collect();
+        if slices.is_empty() {
+            break;
+        }
         if level >= max {
             return Err(SolveError::DistanceTooLarge);
         }
         let next_level = level + 1;
-        let next: Vec<u32> = frontier
+        let next: Blocks = slices
             .par_iter()
-            .with_min_len(256)
             .fold(
-                || (Vec::new(), Vec::new()),
-                |(mut next, mut row), &s| {
-                    step(s, next_level, &mut row, &mut next);
-                    (next, row)
+                || (Vec::new(), Vec::new(), Vec::new()),
+                |(mut done, mut open, mut row), slice| {
+                    for &s in *slice {
+                        step(s, next_level, &mut row, &mut open);
+                        flush(&mut done, &mut open);
+                    }
+                    (done, open, row)
                 },
             )
-            .map(|(next, _)| next)
+            .map(|(done, open, _)| close(done, open))
             .reduce(Vec::new, concat);
-        if !next.is_empty() {
+        drop(slices);
+        let added = blocks_len(&next);
+        if added > 0 {
             top = next_level;
         }
-        count += next.len();
+        count += added;
         frontier = next;
         level = next_level;
     }
@@ -306,14 +373,25 @@ pub(super) fn gather<T: Send>(
     min_len: usize,
     f: impl Fn(usize, &mut Vec<T>) + Sync + Send,
 ) -> Vec<T> {
-    range
+    // The tasks' pieces, then one vector of the exact length (joining the pieces two by two
+    // held two to three times the result at once).
+    let pieces: Vec<Vec<T>> = range
         .into_par_iter()
         .with_min_len(min_len)
         .fold(Vec::new, |mut out, i| {
             f(i, &mut out);
             out
         })
-        .reduce(Vec::new, concat)
+        .map(|mut piece| {
+            piece.shrink_to_fit();
+            piece
+        })
+        .collect();
+    let mut all = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
+    for piece in pieces {
+        all.extend(piece);
+    }
+    all
 }
 
 /// Two lists one after the other (to gather lists made in parallel).
@@ -664,13 +742,13 @@ impl<'g, G: Checks> Graph<'g, G> {
     /// given.
     pub(super) fn attract(
         &self,
-        frontier: Vec<u32>,
+        frontier: Blocks,
         first: u32,
         levels: &Levels<'_>,
         spreads: impl Fn(usize) -> bool + Sync,
         open: impl Fn(usize, u32) -> bool + Sync,
     ) -> Result<(usize, u32), SolveError> {
-        let seeds = frontier.len();
+        let seeds = blocks_len(&frontier);
         let (joined, top) = by_levels(frontier, first, levels.max, |s, next_level, row, next| {
             let (i, copy) = (s as usize / 2, s % 2);
             if !spreads(i) {
