@@ -7,7 +7,8 @@ use rayon::prelude::*;
 
 use super::Checks;
 use super::graph::{
-    Blocks, CHUNK, Graph, Target, blocks_len, by_levels, concat, gather, gather_blocks, layer_of, retain_listed,
+    Blocks, CHUNK, Graph, Target, blocks_len, by_levels, concat, gather, gather_blocks, layer_of,
+    retain_listed,
 };
 use super::solution::RuleStats;
 use crate::retrograde::{Solution, SolveError};

@@ -256,7 +256,8 @@ pub(super) fn retain_listed<T: Send, E: Send>(
         let cut = list[mid] as usize;
         let (low, high) = values.split_at_mut(cut - base);
         let (first, second) = list.split_at_mut(mid);
-        let ((a, out_a), (b, out_b)) = rayon::join(|| split(low, base, first, f), || split(high, cut, second, f));
+        let ((a, out_a), (b, out_b)) =
+            rayon::join(|| split(low, base, first, f), || split(high, cut, second, f));
         list.copy_within(mid..mid + b, a);
         (a + b, concat(out_a, out_b))
     }
@@ -465,6 +466,11 @@ impl<'g, G: Checks> Graph<'g, G> {
             ),
             None => format!("{} members, no lists (un-moves on every pass)", self.len()),
         }
+    }
+
+    /// The moves in the predecessor lists (`None` without lists).
+    pub(super) fn moves(&self) -> Option<u64> {
+        self.preds.as_ref().map(Lists::moves)
     }
 
     /// The number of members.

@@ -57,6 +57,15 @@ pub const DEFAULT_EDGE_BUDGET: usize = if usize::BITS >= 64 { 8 << 30 } else { 2
 /// The default least size of a layer (see [`PerpetualCheck::layer_size`]).
 pub const DEFAULT_LAYER_SIZE: usize = 1 << 12;
 
+/// Moves per draw of `D'` under which the chase stage searches for layers even where the
+/// check stage had one layer (no search: moves that can all be taken back, see
+/// [`Checks::reversible`]) and decided less than [`PerpetualCheck::search_share`] of the
+/// draws: the search reads every move once, at random (`KCCvKC`'s 200 M moves, 16.5 a draw:
+/// 19.8 s for 4 layers, one of them 96 % of the draws), and pays where the draws have few
+/// moves (`KNNvKR`, 5.0 a draw, 6.3 % decided by the check stage: 4 to 5 s for 5 layers,
+/// whose fixpoints then take 26 to 28 s instead of 35 to 36 in one layer).
+const CHEAP_SEARCH_MOVES: u64 = 8;
+
 /// The default share of the draws, in percent, that the check stage must decide for the
 /// chase stage to search its own layers (see [`PerpetualCheck::search_share`]).
 pub const DEFAULT_SEARCH_SHARE: u32 = 10;
@@ -101,7 +110,8 @@ impl PerpetualCheck {
     /// The chase stage searches its draws (`D'`) for layers when the check stage decided at
     /// least `percent` percent of the draws of `D`; below that share it keeps the check
     /// stage's layers, less the draws decided there (a move of `D'` still leads to its own
-    /// layer or an earlier one), and one layer where the check stage had one. The search
+    /// layer or an earlier one), and one layer where the check stage had one (unless the draws
+    /// have few moves each, so that the search is cheap). The search
     /// costs a pass over every move and, with the new numbering, a second copy of the lists:
     /// on `KCPvKN` (1.2 % of its 20.8 M draws decided by the check stage) 26 s and 560 MiB
     /// for the same 16 layers; where the check stage decided much, `D'` splits further
@@ -248,8 +258,11 @@ impl PerpetualCheck {
             _ => {
                 let mut graph = Graph::new(game, member, self.edge_budget, true)?;
                 profile.step(|| format!("chase stage: graph of D', {}", graph.describe()));
-                // Where the check stage had one layer and decided little, one layer again.
-                let layers = graph.layers(if search { self.layer_size } else { usize::MAX });
+                // Where the check stage had one layer and decided little, the search only
+                // where it is cheap.
+                let cheap =
+                    graph.moves().is_some_and(|moves| moves < CHEAP_SEARCH_MOVES * graph.len() as u64);
+                let layers = graph.layers(if search || cheap { self.layer_size } else { usize::MAX });
                 profile.step(|| format!("chase stage: {} layers", layers.len() - 1));
                 (graph, layers)
             }
