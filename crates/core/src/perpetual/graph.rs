@@ -227,7 +227,7 @@ pub(super) fn for_each_listed<T: Send>(values: &mut [T], list: &[u32], f: &(impl
 
 /// Calls `f(i, &mut values[i], out)` for every number `i` of `list` (strictly increasing), in
 /// parallel as [`for_each_listed`] does, and keeps in `list` those for which it returns
-/// `true` (in place: a new list beside the old one, joined two by two, held two to three
+/// `true`, in place (a second list made beside it, joined two by two, held two to three
 /// times the list at once); returns what `f` pushed to `out`, in the order of the list.
 pub(super) fn retain_listed<T: Send, E: Send>(
     values: &mut [T],
@@ -279,7 +279,7 @@ const BLOCK_LEN: usize = 1 << 12;
 /// Moves `open` into `done` once it holds a block.
 fn flush(done: &mut Blocks, open: &mut Vec<u32>) {
     if open.len() >= BLOCK_LEN {
-        // A step pushes at most a row's worth (fewer than 256) past the block.
+        // Room for what one step pushes past the block (a row of predecessors, rarely 256).
         done.push(std::mem::replace(open, Vec::with_capacity(BLOCK_LEN + 256)));
     }
 }
@@ -630,8 +630,9 @@ impl<'g, G: Checks> Graph<'g, G> {
         }
         let Some((starts, new)) = self.order_by(level, min_size) else { return vec![0, m] };
         self.preds = None;
-        self.preds =
-            Lists::build(m, usize::MAX, |k, f| self.unmoves(k, |j, chase| f(new[j] as usize, chase)));
+        let lists = Lists::build(m, usize::MAX, |k, f| self.unmoves(k, |j, chase| f(new[j] as usize, chase)));
+        // (Without a budget only a block over 4 GiB fails: it held before.)
+        self.preds = Some(lists.expect("the lists made again fit as before"));
         starts
     }
 
