@@ -19,7 +19,9 @@ use endgame_core::units;
 use super::Tablebases;
 use super::captures::BLOCKS_PER_THREAD;
 use crate::probe::ProbeError;
+use crate::rules::color::Color;
 use crate::rules::material::Material;
+use crate::rules::piece::Role;
 use crate::rules::rule_set::Rules;
 use crate::tables::index::MaterialIndex;
 
@@ -132,11 +134,26 @@ fn solver_bytes(positions: u64) -> u64 {
 /// Bytes per drawn index of the predecessor lists of a solve under a ban, on top of the
 /// solver's state ([`Tablebases::rule_memory_estimate`]): compressed, 4 per draw and about
 /// 2.5 per move between two draws: 18.2 bytes per draw for `KNRvKR` (7.2 moves a draw),
-/// 25.1 for `KNRvKAR` (9.5), 30.4 for `KRCvKR` (12.3) (BENCHMARKS.md, memory); at most the
-/// solver's budget for them ([`DEFAULT_EDGE_BUDGET`]). The other parts of the estimate have
-/// slack enough that 28 keeps every measured peak under the announcement and within 1.5
-/// times of it.
+/// 25.1 for `KNRvKAR` (9.5), 29.3 for `KNRvKAAR` (BENCHMARKS.md, memory); at most the
+/// solver's budget for them ([`DEFAULT_EDGE_BUDGET`]). A Cannon moves like a Chariot without
+/// capturing and reaches the most draws: [`LIST_BYTES_PER_CANNON`] more per Cannon.
 const LIST_BYTES_PER_DRAW: u64 = 28;
+
+/// Bytes per drawn index for each Cannon of the material, on top of [`LIST_BYTES_PER_DRAW`]:
+/// over the 59 materials of up to 5 men with more than 300,000 drawn indices (issue 42, sixth
+/// session, `ENDGAME_RULE_PROFILE=1`) the lists took at most 22.3 bytes a draw without a
+/// Cannon, 33.1 with one (`KCPvKN`), 37.3 with two (`KBCvKC`), 39.6 with three (`KCCvKC`), and
+/// the check stage decides few of these materials' draws, so that the chase stage's state
+/// (30 bytes a draw announced, 36 measured on `KCCvKC`) covers nearly all of them: 28 alone
+/// left `KCCvKC`'s peak (987 MiB alone, 1,060 after its `standard` solve in the same process)
+/// above its announcement (811 MiB); 8 a Cannon announces 1,089 MiB.
+const LIST_BYTES_PER_CANNON: u64 = 8;
+
+/// [`LIST_BYTES_PER_DRAW`] and [`LIST_BYTES_PER_CANNON`] for `material`.
+fn list_bytes_per_draw(material: Material) -> u64 {
+    let cannons = material.count(Color::Red, Role::Cannon) + material.count(Color::Black, Role::Cannon);
+    LIST_BYTES_PER_DRAW + LIST_BYTES_PER_CANNON * u64::from(cannons)
+}
 
 /// The drawn indices of a material whose `standard` file counts `drawn` draws: the file
 /// counts mirror images apart (as GamesmanXiangqi does), the index holds one of each pair,
@@ -294,7 +311,7 @@ impl Tablebases {
         } else {
             PerpetualCheck::memory_estimate(positions, drawn)
         };
-        let lists = drawn.saturating_mul(LIST_BYTES_PER_DRAW).min(DEFAULT_EDGE_BUDGET as u64);
+        let lists = drawn.saturating_mul(list_bytes_per_draw(material)).min(DEFAULT_EDGE_BUDGET as u64);
         state.saturating_add(lists).saturating_add(RULE_FIXED_BYTES)
     }
 
