@@ -146,7 +146,7 @@ const LIST_BYTES_PER_DRAW: u64 = 28;
 /// the check stage decides few of these materials' draws, so that the chase stage's state
 /// (30 bytes a draw announced, 36 measured on `KCCvKC`) covers nearly all of them: 28 alone
 /// left `KCCvKC`'s peak (987 MiB alone, 1,060 after its `standard` solve in the same process)
-/// above its announcement (811 MiB); 8 a Cannon announces 1,089 MiB.
+/// above its announcement (811 MiB); 8 a Cannon announces 1.06 GiB.
 const LIST_BYTES_PER_CANNON: u64 = 8;
 
 /// [`LIST_BYTES_PER_DRAW`] and [`LIST_BYTES_PER_CANNON`] for `material`.
