@@ -872,6 +872,46 @@ mod tests {
             }
         }
 
+        /// `gather_blocks` holds every number pushed, once per push, in blocks none empty
+        /// and none much over [`BLOCK_LEN`].
+        #[test]
+        fn gather_blocks_holds_every_push(picks in proptest::collection::vec(0u8..3, 0..3 * BLOCK_LEN)) {
+            let blocks = gather_blocks(0..picks.len(), 256, |i, out| {
+                for _ in 0..picks[i] {
+                    out.push(i as u32);
+                }
+            });
+            let mut got: Vec<u32> = blocks.iter().flatten().copied().collect();
+            got.sort_unstable();
+            let want: Vec<u32> =
+                (0..picks.len()).flat_map(|i| std::iter::repeat_n(i as u32, usize::from(picks[i]))).collect();
+            prop_assert_eq!(blocks_len(&blocks), want.len());
+            prop_assert_eq!(got, want);
+            prop_assert!(blocks.iter().all(|b| !b.is_empty() && b.len() < BLOCK_LEN + 256));
+        }
+
+        /// `by_levels` reaches every node of a tree (node `k`'s children `2k + 1`, `2k + 2`)
+        /// once, at the level of its depth, over levels of many blocks.
+        #[test]
+        fn by_levels_gives_each_node_its_depth(n in 1usize..4 * BLOCK_LEN, first in 1u32..5) {
+            let level: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+            level[0].store(first, Relaxed);
+            let (count, top) = by_levels(vec![vec![0]], first, u32::MAX, |s, next_level, _, next| {
+                for child in [2 * s as usize + 1, 2 * s as usize + 2] {
+                    if child < n && level[child].swap(next_level, Relaxed) == 0 {
+                        next.push(child as u32);
+                    }
+                }
+            })
+            .unwrap();
+            let depth = |k: usize| (k + 1).ilog2();
+            prop_assert_eq!(count, n - 1);
+            prop_assert_eq!(top, first + depth(n - 1));
+            for (k, l) in level.iter().enumerate() {
+                prop_assert_eq!(l.load(Relaxed), first + depth(k), "node {}", k);
+            }
+        }
+
         /// `retain_listed` visits the listed numbers once each, keeps those it is told to,
         /// and returns what was pushed in the order of the list.
         #[test]
