@@ -16,10 +16,9 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::Checks;
-use super::graph::{
-    CHUNK, Graph, Levels, Target, concat, for_each_listed, gather, gather_blocks, layer_of, retain_listed,
-};
+use super::graph::{Graph, Levels, Target};
 use super::profile::Profile;
+use super::work::{CHUNK, concat, for_each_listed, gather, gather_blocks, layer_of, retain_listed};
 use crate::retrograde::SolveError;
 use crate::value::{Ban, RuleValue, Wdl};
 
@@ -240,10 +239,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
     ) {
         let check = self.flags[i] & CHECK != 0;
         let pick = |j: usize, chase: bool| j < self.end && kind(check, chase && !check);
-        self.graph.warm_preds(i, row, pick, |j| u32::from(counts[j].load(Relaxed)));
-        row.iter().for_each(|&j| {
-            counts[j as usize].fetch_add(delta, Relaxed);
-        });
+        self.graph.add_to_preds(i, row, pick, counts, delta);
     }
 
     /// The numbers `i` of the layer whose flags `pick` accepts.

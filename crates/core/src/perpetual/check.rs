@@ -6,11 +6,11 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::Checks;
-use super::graph::{
-    Blocks, CHUNK, Graph, Target, blocks_len, by_levels, concat, gather, gather_blocks, layer_of,
-    retain_listed,
-};
+use super::graph::{Graph, Target};
 use super::solution::RuleStats;
+use super::work::{
+    Blocks, CHUNK, blocks_len, by_levels, concat, gather, gather_blocks, layer_of, retain_listed,
+};
 use crate::retrograde::{Solution, SolveError};
 use crate::value::{Ban, RuleValue, Wdl};
 
@@ -320,12 +320,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                     || (Vec::new(), Vec::new()),
                     |(mut marked, mut row), &s| {
                         if s % 2 == 0 {
-                            self.warm_preds(s as usize / 2, &mut row, |j| {
-                                u32::from(self.to_z[j].load(Relaxed))
-                            });
-                            row.iter().for_each(|&j| {
-                                self.to_z[j as usize].fetch_add(1, Relaxed);
-                            });
+                            self.add_to_preds(s as usize / 2, &mut row, &self.to_z, 1);
                         } else {
                             self.for_each_pred(s as usize / 2, |j| marked.push(j as u32));
                         }
@@ -355,18 +350,14 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
     /// of the listed positions (once per move).
     fn add_over(&self, list: &[u32], counts: &[AtomicU8], delta: u8) {
         list.par_iter().with_min_len(256).for_each_init(Vec::new, |row, &i| {
-            self.warm_preds(i as usize, row, |j| u32::from(counts[j].load(Relaxed)));
-            row.iter().for_each(|&j| {
-                counts[j as usize].fetch_add(delta, Relaxed);
-            });
+            self.add_to_preds(i as usize, row, counts, delta);
         });
     }
 
-    /// Fills `row` with the predecessors in the layer of `i`, loading `warm(j)` for each
-    /// (see [`Graph::warm_preds`]).
+    /// [`Graph::add_to_preds`] over the predecessors of `i` in the layer.
     #[inline]
-    fn warm_preds(&self, i: usize, row: &mut Vec<u32>, warm: impl Fn(usize) -> u32) {
-        self.graph.warm_preds(i, row, |j, _| j < self.end, warm);
+    fn add_to_preds(&self, i: usize, row: &mut Vec<u32>, counts: &[AtomicU8], delta: u8) {
+        self.graph.add_to_preds(i, row, |j, _| j < self.end, counts, delta);
     }
 
     /// The moves into `Y_M` (`Z` included) of every position of the layer, counted from the
@@ -377,10 +368,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         self.to_y[self.start..self.end].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
         (self.start..self.end).into_par_iter().with_min_len(CHUNK).for_each_init(Vec::new, |row, i| {
             if flags[i] & Y_M != 0 {
-                self.warm_preds(i, row, |j| u32::from(self.to_y[j].load(Relaxed)));
-                row.iter().for_each(|&j| {
-                    self.to_y[j as usize].fetch_add(1, Relaxed);
-                });
+                self.add_to_preds(i, row, &self.to_y, 1);
             }
         });
     }

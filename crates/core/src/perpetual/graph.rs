@@ -1,7 +1,8 @@
 //! The draws of a game as the rule's passes see them: a dense numbering of a set of positions
 //! ([`DrawIndex`]), their predecessors inside the set (compressed lists, module `lists`,
 //! built once when they fit the budget, else un-moves generated on each pass), with chase
-//! labels when asked.
+//! labels when asked; their layers (the levels of the strongly connected components, by
+//! Tarjan's search, or levels given) and the attractor pass both stages grow their sets by.
 
 use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
@@ -9,12 +10,10 @@ use rayon::prelude::*;
 
 use super::Checks;
 use super::lists::Lists;
+use super::work::{Blocks, CHUNK, blocks_len, by_levels, gather};
 use crate::game::Successor;
 use crate::retrograde::SolveError;
 use crate::value::RuleValue;
-
-/// Positions handled by one parallel task of a scan.
-pub(super) const CHUNK: usize = 1 << 12;
 
 /// A set of positions with a dense numbering (the set `D` of non-terminal drawn positions, or
 /// the draws left after the ban on perpetual check).
@@ -194,211 +193,6 @@ fn component_levels(lists: &Lists, m: usize) -> Vec<u32> {
         *n = levels[*n as usize];
     }
     number
-}
-
-/// The entries `start..end` of `values`, with their numbers, in parallel.
-pub(super) fn layer_of<T: Send>(
-    values: &mut [T],
-    start: usize,
-    end: usize,
-) -> impl IndexedParallelIterator<Item = (usize, &mut T)> {
-    values[start..end].par_iter_mut().enumerate().with_min_len(CHUNK).map(move |(k, v)| (start + k, v))
-}
-
-/// Calls `f(i, &mut values[i])` for every number `i` of `list` (strictly increasing), in
-/// parallel: the list and the values split at the same number, so that each task holds its
-/// own part of the values.
-pub(super) fn for_each_listed<T: Send>(values: &mut [T], list: &[u32], f: &(impl Fn(usize, &mut T) + Sync)) {
-    fn split<T: Send>(values: &mut [T], base: usize, list: &[u32], f: &(impl Fn(usize, &mut T) + Sync)) {
-        if list.len() <= CHUNK {
-            for &i in list {
-                f(i as usize, &mut values[i as usize - base]);
-            }
-            return;
-        }
-        let mid = list.len() / 2;
-        let cut = list[mid] as usize;
-        let (low, high) = values.split_at_mut(cut - base);
-        rayon::join(|| split(low, base, &list[..mid], f), || split(high, cut, &list[mid..], f));
-    }
-    debug_assert!(list.windows(2).all(|w| w[0] < w[1]), "a list out of order");
-    split(values, 0, list, f);
-}
-
-/// Calls `f(i, &mut values[i], out)` for every number `i` of `list` (strictly increasing), in
-/// parallel as [`for_each_listed`] does, and keeps in `list` those for which it returns
-/// `true`, in place (a second list made beside it, joined two by two, held two to three
-/// times the list at once); returns what `f` pushed to `out`, in the order of the list.
-pub(super) fn retain_listed<T: Send, E: Send>(
-    values: &mut [T],
-    list: &mut Vec<u32>,
-    f: &(impl Fn(usize, &mut T, &mut Vec<E>) -> bool + Sync),
-) -> Vec<E> {
-    /// Keeps at the start of `list` its numbers that `f` keeps; returns how many.
-    fn split<T: Send, E: Send>(
-        values: &mut [T],
-        base: usize,
-        list: &mut [u32],
-        f: &(impl Fn(usize, &mut T, &mut Vec<E>) -> bool + Sync),
-    ) -> (usize, Vec<E>) {
-        if list.len() <= CHUNK {
-            let (mut kept, mut out) = (0, Vec::new());
-            for k in 0..list.len() {
-                let i = list[k];
-                if f(i as usize, &mut values[i as usize - base], &mut out) {
-                    list[kept] = i;
-                    kept += 1;
-                }
-            }
-            return (kept, out);
-        }
-        let mid = list.len() / 2;
-        let cut = list[mid] as usize;
-        let (low, high) = values.split_at_mut(cut - base);
-        let (first, second) = list.split_at_mut(mid);
-        let ((a, out_a), (b, out_b)) =
-            rayon::join(|| split(low, base, first, f), || split(high, cut, second, f));
-        list.copy_within(mid..mid + b, a);
-        (a + b, concat(out_a, out_b))
-    }
-    debug_assert!(list.windows(2).all(|w| w[0] < w[1]), "a list out of order");
-    let (kept, out) = split(values, 0, list, f);
-    list.truncate(kept);
-    out
-}
-
-/// A list of state numbers made in parallel, kept in blocks of about [`BLOCK_LEN`]: it grows
-/// without the copies and the doubled capacity of one vector (the levels and seeds of a
-/// pass, joined into one vector two by two, held two to three times a layer's list at once:
-/// the peak of the chase stage on `KCCvKC`).
-pub(super) type Blocks = Vec<Vec<u32>>;
-
-/// Numbers in a full block of [`Blocks`].
-const BLOCK_LEN: usize = 1 << 12;
-
-/// Moves `open` into `done` once it holds a block.
-fn flush(done: &mut Blocks, open: &mut Vec<u32>) {
-    if open.len() >= BLOCK_LEN {
-        // Room for what one step pushes past the block (a row of predecessors, rarely 256).
-        done.push(std::mem::replace(open, Vec::with_capacity(BLOCK_LEN + 256)));
-    }
-}
-
-/// The blocks of a task's fold: those done and the last one.
-fn close(mut done: Blocks, mut open: Vec<u32>) -> Blocks {
-    if !open.is_empty() {
-        open.shrink_to_fit();
-        done.push(open);
-    }
-    done
-}
-
-/// The numbers in `blocks`.
-pub(super) fn blocks_len(blocks: &Blocks) -> usize {
-    blocks.iter().map(Vec::len).sum()
-}
-
-/// What `f` pushes for each number of `range`, in blocks (in no particular order): the
-/// numbers in parallel, at least `min_len` of them to a task.
-pub(super) fn gather_blocks(
-    range: std::ops::Range<usize>,
-    min_len: usize,
-    f: impl Fn(usize, &mut Vec<u32>) + Sync + Send,
-) -> Blocks {
-    range
-        .into_par_iter()
-        .with_min_len(min_len)
-        .fold(
-            || (Vec::new(), Vec::new()),
-            |(mut done, mut open), i| {
-                f(i, &mut open);
-                flush(&mut done, &mut open);
-                (done, open)
-            },
-        )
-        .map(|(done, open)| close(done, open))
-        .reduce(Vec::new, concat)
-}
-
-/// A breadth-first search by levels from `frontier`, its states of the level `first`:
-/// `step(s, level, row, next)` pushes to `next` the states that join at `level` through
-/// state `s` of the level before (`row`: scratch for its predecessors), in parallel, until a
-/// level adds none. Returns how many states joined (the frontier not counted) and the
-/// largest level given; an error before a level would pass `max`.
-pub(super) fn by_levels(
-    mut frontier: Blocks,
-    first: u32,
-    max: u32,
-    step: impl Fn(u32, u32, &mut Vec<u32>, &mut Vec<u32>) + Sync,
-) -> Result<(usize, u32), SolveError> {
-    let (mut count, mut level, mut top) = (0, first, first);
-    loop {
-        let slices: Vec<&[u32]> = frontier.iter().flat_map(|block| block.chunks(256)).collect();
-        if slices.is_empty() {
-            break;
-        }
-        if level >= max {
-            return Err(SolveError::DistanceTooLarge);
-        }
-        let next_level = level + 1;
-        let next: Blocks = slices
-            .par_iter()
-            .fold(
-                || (Vec::new(), Vec::new(), Vec::new()),
-                |(mut done, mut open, mut row), slice| {
-                    for &s in *slice {
-                        step(s, next_level, &mut row, &mut open);
-                        flush(&mut done, &mut open);
-                    }
-                    (done, open, row)
-                },
-            )
-            .map(|(done, open, _)| close(done, open))
-            .reduce(Vec::new, concat);
-        drop(slices);
-        let added = blocks_len(&next);
-        if added > 0 {
-            top = next_level;
-        }
-        count += added;
-        frontier = next;
-        level = next_level;
-    }
-    Ok((count, top))
-}
-
-/// What `f` pushes for each number of `range`, in the order of the numbers: the numbers in
-/// parallel, at least `min_len` of them to a task.
-pub(super) fn gather<T: Send>(
-    range: std::ops::Range<usize>,
-    min_len: usize,
-    f: impl Fn(usize, &mut Vec<T>) + Sync + Send,
-) -> Vec<T> {
-    // The tasks' pieces, then one vector of the exact length (joining the pieces two by two
-    // held two to three times the result at once).
-    let pieces: Vec<Vec<T>> = range
-        .into_par_iter()
-        .with_min_len(min_len)
-        .fold(Vec::new, |mut out, i| {
-            f(i, &mut out);
-            out
-        })
-        .map(|mut piece| {
-            piece.shrink_to_fit();
-            piece
-        })
-        .collect();
-    let mut all = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
-    for piece in pieces {
-        all.extend(piece);
-    }
-    all
-}
-
-/// Two lists one after the other (to gather lists made in parallel).
-pub(super) fn concat<T>(mut a: Vec<T>, mut b: Vec<T>) -> Vec<T> {
-    a.append(&mut b);
-    a
 }
 
 /// The levels of an attractor's states (see [`Graph::attract`]).
@@ -589,6 +383,24 @@ impl<'g, G: Checks> Graph<'g, G> {
                 row.push(j as u32);
             }
         });
+    }
+
+    /// Adds `delta` (wrapping: -1 is `u8::MAX`) to `counts[j]` for every predecessor `j` of
+    /// member `i` that `pick` accepts (once per move, with the move's chase label), each count
+    /// loaded first ([`Graph::warm_preds`]; `row`: scratch).
+    #[inline]
+    pub(super) fn add_to_preds(
+        &self,
+        i: usize,
+        row: &mut Vec<u32>,
+        pick: impl Fn(usize, bool) -> bool,
+        counts: &[AtomicU8],
+        delta: u8,
+    ) {
+        self.warm_preds(i, row, pick, |j| u32::from(counts[j].load(Relaxed)));
+        for &j in row.iter() {
+            counts[j as usize].fetch_add(delta, Relaxed);
+        }
     }
 
     /// Renumbers the members so that the game on them splits into layers that can be solved
@@ -847,92 +659,5 @@ impl<'g, G: Checks> Graph<'g, G> {
             d += 1;
         }
         dist
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(32))]
-
-        /// `for_each_listed` visits exactly the listed numbers once each, also over lists long
-        /// enough to split into many tasks.
-        #[test]
-        fn for_each_listed_visits_each_listed_number_once(
-            picks in proptest::collection::vec(any::<bool>(), 0..6 * CHUNK),
-        ) {
-            let list: Vec<u32> = (0..picks.len() as u32).filter(|&i| picks[i as usize]).collect();
-            let mut values = vec![0u32; picks.len()];
-            for_each_listed(&mut values, &list, &|i, v| *v += i as u32 + 1);
-            for (i, &v) in values.iter().enumerate() {
-                prop_assert_eq!(v, if picks[i] { i as u32 + 1 } else { 0 });
-            }
-        }
-
-        /// `gather_blocks` holds every number pushed, once per push, in blocks none empty
-        /// and none much over [`BLOCK_LEN`].
-        #[test]
-        fn gather_blocks_holds_every_push(picks in proptest::collection::vec(0u8..3, 0..3 * BLOCK_LEN)) {
-            let blocks = gather_blocks(0..picks.len(), 256, |i, out| {
-                for _ in 0..picks[i] {
-                    out.push(i as u32);
-                }
-            });
-            let mut got: Vec<u32> = blocks.iter().flatten().copied().collect();
-            got.sort_unstable();
-            let want: Vec<u32> =
-                (0..picks.len()).flat_map(|i| std::iter::repeat_n(i as u32, usize::from(picks[i]))).collect();
-            prop_assert_eq!(blocks_len(&blocks), want.len());
-            prop_assert_eq!(got, want);
-            prop_assert!(blocks.iter().all(|b| !b.is_empty() && b.len() < BLOCK_LEN + 256));
-        }
-
-        /// `by_levels` reaches every node of a tree (node `k`'s children `2k + 1`, `2k + 2`)
-        /// once, at the level of its depth, over levels of many blocks.
-        #[test]
-        fn by_levels_gives_each_node_its_depth(n in 1usize..4 * BLOCK_LEN, first in 1u32..5) {
-            let level: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
-            level[0].store(first, Relaxed);
-            let (count, top) = by_levels(vec![vec![0]], first, u32::MAX, |s, next_level, _, next| {
-                for child in [2 * s as usize + 1, 2 * s as usize + 2] {
-                    if child < n && level[child].swap(next_level, Relaxed) == 0 {
-                        next.push(child as u32);
-                    }
-                }
-            })
-            .unwrap();
-            let depth = |k: usize| (k + 1).ilog2();
-            prop_assert_eq!(count, n - 1);
-            prop_assert_eq!(top, first + depth(n - 1));
-            for (k, l) in level.iter().enumerate() {
-                prop_assert_eq!(l.load(Relaxed), first + depth(k), "node {}", k);
-            }
-        }
-
-        /// `retain_listed` visits the listed numbers once each, keeps those it is told to,
-        /// and returns what was pushed in the order of the list.
-        #[test]
-        fn retain_listed_keeps_and_gathers_in_order(
-            picks in proptest::collection::vec(0u8..4, 0..6 * CHUNK),
-        ) {
-            let mut list: Vec<u32> = (0..picks.len() as u32).filter(|&i| picks[i as usize] != 0).collect();
-            let listed = list.clone();
-            let mut values = vec![0u32; picks.len()];
-            let out = retain_listed(&mut values, &mut list, &|i, v, out| {
-                *v += 1;
-                if picks[i] >= 2 {
-                    out.push(i as u64 * 3);
-                }
-                picks[i] == 3
-            });
-            prop_assert!(values.iter().enumerate().all(|(i, &v)| v == u32::from(picks[i] != 0)));
-            let kept: Vec<u32> = listed.iter().copied().filter(|&i| picks[i as usize] == 3).collect();
-            prop_assert_eq!(list, kept);
-            let pushed: Vec<u64> = listed.iter().filter(|&&i| picks[i as usize] >= 2).map(|&i| u64::from(i) * 3).collect();
-            prop_assert_eq!(out, pushed);
-        }
     }
 }

@@ -143,6 +143,7 @@
 //! This file holds the rule and what a game supplies for it ([`Checks`], [`Label`]);
 //! `solver` the solver ([`PerpetualCheck`]); `profile` the stages' clock; `graph` the
 //! draws' moves, layers and attractor passes; `lists` the compressed predecessor lists;
+//! `work` the parallel work over lists of members and states that both stages share;
 //! `check` and `chase` the two stages; `solution` the [`RuleSolution`] with its ranks and
 //! rounds; `winner` the winner's move ([`winning_move`]). The moves of a position under the
 //! rule are read in [`crate::line::perpetual`], the certificate is
@@ -162,6 +163,7 @@ mod profile;
 mod solution;
 mod solver;
 mod winner;
+mod work;
 
 pub use solution::{RuleSolution, RuleStats};
 pub use solver::{DEFAULT_EDGE_BUDGET, DEFAULT_LAYER_SIZE, DEFAULT_SEARCH_SHARE, PerpetualCheck};

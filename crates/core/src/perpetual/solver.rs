@@ -4,9 +4,10 @@
 use rayon::prelude::*;
 
 use super::Checks;
-use super::graph::{CHUNK, Graph};
+use super::graph::Graph;
 use super::profile::Profile;
 use super::solution::{RuleSolution, TAG_DRAW, cell, cell_of, value_of};
+use super::work::CHUNK;
 use super::{chase, check};
 use crate::retrograde::{Retrograde, Solution, SolveError};
 use crate::value::{Plies, RuleValue, Value};
