@@ -184,9 +184,11 @@ impl PerpetualCheck {
         let mut graph = Graph::new(
             game,
             |p| {
-                game.is_position(p)
+                // The plain value first: the test of a position is the costly part (on a
+                // material without draws, the whole scan).
+                matches!(plain.value(p), Some(Value::Draw(_)))
+                    && game.is_position(p)
                     && game.terminal(p).is_none()
-                    && matches!(plain.value(p), Some(Value::Draw(_)))
             },
             self.edge_budget,
             false,

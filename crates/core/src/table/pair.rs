@@ -153,13 +153,12 @@ impl TableFiles {
 
     /// Reads the whole table into memory as a solution of the plain game (results by the rule
     /// are endless draws; holes as [`TableFiles::read_rule_solution_with`] says), in 1-byte
-    /// cells.
+    /// cells, a WDL block at a time as [`TableFiles::read_solution_as_stored`] reads.
     ///
     /// # Errors
     /// When a block is damaged.
     pub fn read_solution_with(&self, is_hole: impl Fn(usize) -> bool + Sync) -> Result<Solution, TableError> {
-        let n = self.wdl.head.id.positions as usize;
-        self.read_solution_at(n, |p| (!is_hole(p)).then_some(p))
+        self.decode_solution(is_hole)
     }
 
     /// Reads the whole table into memory as [`TableFiles::read_solution_with`] does, every
@@ -171,6 +170,12 @@ impl TableFiles {
     /// # Errors
     /// When a block is damaged.
     pub fn read_solution_as_stored(&self) -> Result<Solution, TableError> {
+        self.decode_solution(|_| false)
+    }
+
+    /// The whole table a WDL block at a time, `None` where `is_hole` says (see
+    /// [`TableFiles::read_solution_as_stored`]).
+    fn decode_solution(&self, is_hole: impl Fn(usize) -> bool + Sync) -> Result<Solution, TableError> {
         let n = self.wdl.head.id.positions as usize;
         let (wdl_block, dtm_block) = (self.wdl.head.block, self.dtm.head.block);
         let has_dtm = self.dtm.blocks() > 0;
@@ -203,8 +208,8 @@ impl TableFiles {
                     if needed.iter().any(|&n| n) {
                         return Err(damaged("values that need a DTM file without blocks"));
                     }
-                    for &c in &cats {
-                        out.push(lists[c as usize][0]);
+                    for (p, &c) in range.zip(&cats) {
+                        out.push(if is_hole(p) { None } else { lists[c as usize][0] });
                     }
                     return Ok(());
                 }
@@ -216,7 +221,12 @@ impl TableFiles {
                             format!("block {d} of the wrong length"),
                         ));
                     }
+                    let first = d * dtm_block;
                     for (i, &c) in cats.iter().enumerate() {
+                        if is_hole(first + i) {
+                            out.push(None);
+                            continue;
+                        }
                         let c = c as usize;
                         let symbol = if needed[c] { dtm.symbol(i).unwrap_or(u32::MAX) as usize } else { 0 };
                         let value = lists[c].get(symbol).ok_or_else(|| {

@@ -158,6 +158,43 @@ impl MaterialIndex {
         legal(&all[..self.pieces().len()], self.pieces(), turn)
     }
 
+    /// Which indices are positions, as bits (index `p` at bit `p % 64` of word `p / 64`):
+    /// those [`MaterialIndex::is_legal`] accepts, or with `check_test` false those
+    /// [`MaterialIndex::squares`] decodes. Each placement is decoded once for both sides to
+    /// move (the two indices `2 k` and `2 k + 1` share it), in parallel: a whole-table read
+    /// that looks for the holes spends most of its time here.
+    #[must_use]
+    pub fn position_bits(&self, check_test: bool) -> Vec<u64> {
+        use rayon::prelude::*;
+        let (n, pieces) = (self.len, self.pieces());
+        (0..n.div_ceil(64))
+            .into_par_iter()
+            .with_min_len(1 << 10)
+            .map(|w| {
+                let mut word = 0u64;
+                let mut all = [Square::A0; MAX_MEN];
+                for b in (0..64).step_by(2) {
+                    let p = w * 64 + b;
+                    if p >= n {
+                        break;
+                    }
+                    if self.squares(p, &mut all).is_none() {
+                        continue;
+                    }
+                    for t in 0..2 {
+                        let q = p + t;
+                        if q < n
+                            && (!check_test || legal(&all[..pieces.len()], pieces, MaterialIndex::turn(q)))
+                        {
+                            word |= 1 << (b + t);
+                        }
+                    }
+                }
+                word
+            })
+            .collect()
+    }
+
     /// How many positions index `pos` stands for, when it is a position: 1 when it is its own
     /// mirror image, else 2 (as `MaterialIndex::for_each_legal` counts). Reads the digits
     /// from the lowest up and stops at the first piece off the axis (most indices: one digit).

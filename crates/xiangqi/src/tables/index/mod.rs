@@ -370,4 +370,26 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn position_bits_agree_with_the_tests_index_by_index() {
+        // Identical pieces, pieces of both sides, Soldiers, Advisors and Elephants; an odd
+        // number of words' worth of indices at the end.
+        for m in ["KvK", "KNvK", "KAAvK", "KRvKP", "KPPvKA", "KCvKB", "KNvKBB"] {
+            let index = MaterialIndex::new(m.parse().unwrap());
+            let (legal, decoded) = (index.position_bits(true), index.position_bits(false));
+            assert_eq!(legal.len(), index.len().div_ceil(64), "{m}");
+            let bit = |bits: &[u64], p: usize| bits[p / 64] >> (p % 64) & 1 == 1;
+            let mut all = [Square::A0; MAX_MEN];
+            for p in 0..index.len() {
+                assert_eq!(bit(&legal, p), index.is_legal(p), "{m}: index {p}");
+                assert_eq!(bit(&decoded, p), index.squares(p, &mut all).is_some(), "{m}: index {p}");
+            }
+            // Nothing past the end.
+            let tail = index.len() % 64;
+            if tail != 0 {
+                assert_eq!(legal[legal.len() - 1] >> tail, 0, "{m}");
+            }
+        }
+    }
 }
