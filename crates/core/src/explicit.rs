@@ -25,6 +25,8 @@ pub struct ExplicitGame {
     rule_known: HashMap<(usize, usize), RuleValue>,
     /// What [`Checks::reversible`] says.
     reversible: bool,
+    /// What [`Checks::progress_level`] says, if the game has levels.
+    levels: Option<Vec<u32>>,
 }
 
 impl ExplicitGame {
@@ -54,6 +56,7 @@ impl ExplicitGame {
             chases: HashSet::new(),
             rule_known: HashMap::new(),
             reversible: false,
+            levels: None,
         };
         game.rebuild_unmoves();
         game
@@ -64,6 +67,19 @@ impl ExplicitGame {
     #[must_use]
     pub fn reversible(mut self) -> Self {
         self.reversible = true;
+        self
+    }
+
+    /// Gives the positions these levels ([`Checks::progress_level`]: no move may raise one,
+    /// else the solver under the rule fails with
+    /// [`SolveError::LevelRaised`](crate::SolveError::LevelRaised)).
+    ///
+    /// # Panics
+    /// When there is not one level per position.
+    #[must_use]
+    pub fn with_levels(mut self, levels: Vec<u32>) -> Self {
+        assert_eq!(levels.len(), self.moves.len(), "one level per position");
+        self.levels = Some(levels);
         self
     }
 
@@ -230,6 +246,14 @@ impl Checks for ExplicitGame {
 
     fn reversible(&self) -> bool {
         self.reversible
+    }
+
+    fn has_progress_levels(&self) -> bool {
+        self.levels.is_some()
+    }
+
+    fn progress_level(&self, pos: usize) -> u32 {
+        self.levels.as_ref().map_or(0, |l| l[pos])
     }
 
     fn is_chase(&self, pos: usize, mv: usize) -> bool {

@@ -474,7 +474,22 @@ impl<'g, G: Checks> Graph<'g, G> {
             graph.preds = graph.build(budget);
             return Ok((graph, if m == 0 { vec![0] } else { vec![0, m] }));
         };
-        graph.preds = Lists::build(m, budget, |k, f| graph.unmoves(k, |j, chase| f(new[j] as usize, chase)));
+        // A move into a member must come from its layer or a later one (else the levels lie).
+        let raised = std::sync::OnceLock::new();
+        graph.preds = Lists::build(m, budget, |k, f| {
+            let layer_start = starts[starts.partition_point(|&s| s <= k) - 1];
+            graph.unmoves(k, |j, chase| {
+                let from = new[j] as usize;
+                if from < layer_start {
+                    let _ = raised.set((from, k));
+                }
+                f(from, chase);
+            });
+        });
+        if let Some(&(from, to)) = raised.get() {
+            let position = |i: usize| graph.positions[i] as usize;
+            return Err(SolveError::LevelRaised { from: position(from), to: position(to) });
+        }
         if graph.preds.is_none() {
             // No lists: back to the first order (that of the positions), in one layer.
             graph.positions.par_sort_unstable();

@@ -236,6 +236,25 @@ pub trait Checks: Unmoves {
         false
     }
 
+    /// Whether the game gives its positions levels that no move raises
+    /// ([`Checks::progress_level`]). The default: `false`.
+    fn has_progress_levels(&self) -> bool {
+        false
+    }
+
+    /// A level of `pos` that no move raises: every move of `pos` to a position of the index
+    /// leads to one of the same level or a lower one (in Xiangqi, the steps its Soldiers have
+    /// left to take: a Soldier never steps back). Asked only when
+    /// [`Checks::has_progress_levels`], for drawn positions of the plain game. With them
+    /// both stages split their draws into layers by level (consecutive levels merged, see
+    /// [`PerpetualCheck::layer_size`]) instead of searching for the strongly connected
+    /// components of their moves; a move that raises the level is an error
+    /// ([`SolveError::LevelRaised`](crate::SolveError::LevelRaised)). The default: 0.
+    fn progress_level(&self, pos: usize) -> u32 {
+        let _ = pos;
+        0
+    }
+
     /// The label of the move `mv` of `pos` that leads to `to`.
     fn label(&self, pos: usize, mv: Self::Move, to: Successor) -> Label {
         match to {

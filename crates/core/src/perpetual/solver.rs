@@ -181,21 +181,34 @@ impl PerpetualCheck {
             return Err(SolveError::WrongSize { expected: n, found: plain.len() });
         }
         let mut profile = Profile::new();
-        let mut graph = Graph::new(
-            game,
-            |p| {
-                // The plain value first: the test of a position is the costly part (on a
-                // material without draws, the whole scan).
-                matches!(plain.value(p), Some(Value::Draw(_)))
-                    && game.is_position(p)
-                    && game.terminal(p).is_none()
-            },
-            self.edge_budget,
-            false,
-        )?;
-        profile.step(|| format!("check stage: graph of D, {}", graph.describe()));
-        let layers = graph.layers(if game.reversible() { usize::MAX } else { self.layer_size });
-        profile.step(|| format!("check stage: {} layers", layers.len() - 1));
+        // The plain value first: the test of a position is the costly part (on a material
+        // without draws, the whole scan).
+        let member = |p: usize| {
+            matches!(plain.value(p), Some(Value::Draw(_)))
+                && game.is_position(p)
+                && game.terminal(p).is_none()
+        };
+        let progress = game.has_progress_levels();
+        let (graph, layers) = if progress {
+            // The game's levels: the lists made at once in their order, no search.
+            let level = |_, p: usize| game.progress_level(p);
+            let (graph, layers) =
+                Graph::new_by_levels(game, member, level, self.layer_size, self.edge_budget, false)?;
+            profile.step(|| {
+                format!(
+                    "check stage: graph of D, {}, {} layers (the game's levels)",
+                    graph.describe(),
+                    layers.len() - 1
+                )
+            });
+            (graph, layers)
+        } else {
+            let mut graph = Graph::new(game, member, self.edge_budget, false)?;
+            profile.step(|| format!("check stage: graph of D, {}", graph.describe()));
+            let layers = graph.layers(if game.reversible() { usize::MAX } else { self.layer_size });
+            profile.step(|| format!("check stage: {} layers", layers.len() - 1));
+            (graph, layers)
+        };
         let mut rabin = check::Rabin::new(&graph, &plain);
         let (mut stats, tops) = rabin.solve(&layers)?;
         stats.layers = u32::try_from(layers.len() - 1).unwrap_or(u32::MAX);

@@ -105,6 +105,14 @@ pub enum SolveError {
     /// A partitioned solve ([`Retrograde::solve_part`]): the ranks could not reach each other,
     /// or another rank failed.
     Transport(String),
+    /// A move of the game raises its progress level ([`crate::perpetual::Checks::progress_level`]):
+    /// the positions moved from and to.
+    LevelRaised {
+        /// The position the move is made from.
+        from: usize,
+        /// The position it leads to, of a higher level.
+        to: usize,
+    },
 }
 
 impl std::fmt::Display for SolveError {
@@ -125,6 +133,9 @@ impl std::fmt::Display for SolveError {
             SolveError::Cancelled => write!(f, "cancelled"),
             SolveError::Scratch(why) => write!(f, "the solver's scratch file: {why}"),
             SolveError::Transport(why) => write!(f, "partitioned solve: {why}"),
+            SolveError::LevelRaised { from, to } => {
+                write!(f, "the move from position {from} to {to} raises the game's progress level")
+            }
         }
     }
 }

@@ -27,7 +27,7 @@ use endgame_core::conformance::check_rule_solution;
 use endgame_core::explicit::ExplicitGame;
 use endgame_core::line::perpetual::best_move;
 use endgame_core::perpetual::{PerpetualCheck, RuleSolution};
-use endgame_core::{Ban, Game, RuleValue, Wdl};
+use endgame_core::{Ban, Game, RuleValue, SolveError, Wdl};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
@@ -364,9 +364,12 @@ fn the_comparison_notices_a_wrong_rule() {
 fn the_random_games_split_into_layers() {
     // The comparison of the layered solve means something: most games' draws split.
     let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let (mut games, mut split, mut kept_split) = (0, 0, 0);
+    let (mut games, mut split, mut kept_split, mut leveled_split) = (0, 0, 0, 0);
     for _ in 0..300 {
         let game = any_game().new_tree(&mut runner).unwrap().current();
+        let leveled = game.clone().with_levels(crate::common::reach_levels(&game));
+        let by_levels = PerpetualCheck::new().layer_size(0).solve(&leveled).unwrap().stats();
+        leveled_split += usize::from(by_levels.layers > 1);
         let stats = PerpetualCheck::new().layer_size(0).search_share(0).solve(&game).unwrap().stats();
         let kept = PerpetualCheck::new().layer_size(0).search_share(u32::MAX).solve(&game).unwrap().stats();
         if stats.chase_draws > 0 {
@@ -382,6 +385,21 @@ fn the_random_games_split_into_layers() {
     }
     assert!(split * 2 > games, "{split} of {games}");
     assert!(kept_split * 3 > games, "{kept_split} of {games} (kept)");
+    // The game's levels split the check stage's draws of a third of the games (139 of 300).
+    assert!(leveled_split * 3 > 300, "{leveled_split} of 300 (the game's levels)");
+}
+
+#[test]
+fn a_move_that_raises_the_games_level_is_an_error() {
+    // 0 <-> 1 forever (draws), 1 <-> 2 too; the move 0 -> 1 leads from level 0 to level 1.
+    let game = ExplicitGame::new(vec![vec![1], vec![0, 2], vec![1]]);
+    let solve =
+        |levels: Vec<u32>| PerpetualCheck::new().layer_size(0).solve(&game.clone().with_levels(levels));
+    assert_eq!(solve(vec![0, 1, 1]).err(), Some(SolveError::LevelRaised { from: 0, to: 1 }));
+    assert_eq!(solve(vec![1, 0, 0]).err(), Some(SolveError::LevelRaised { from: 1, to: 0 }));
+    // Levels that hold (one for the whole cycle) solve it: all drawn.
+    let solution = solve(vec![3, 3, 3]).unwrap();
+    assert!((0..3).all(|p| solution.value(p).is_some_and(|v| v.wdl() == Wdl::Draw)));
 }
 
 #[test]

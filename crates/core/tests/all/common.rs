@@ -292,6 +292,9 @@ pub fn solver_agrees(
     // A game that says its moves can be taken back: its check stage in one layer (with
     // lists), its chase stage layered.
     let reversible = PerpetualCheck::new().layer_size(0).solve(&game.clone().reversible()).unwrap();
+    // A game that gives levels no move raises: both stages layered by them, no search.
+    let leveled = game.clone().with_levels(reach_levels(game));
+    let by_levels = PerpetualCheck::new().layer_size(0).solve(&leveled).unwrap();
     let plain = Retrograde::new().solve(game).unwrap();
     for p in 0..game.num_positions() {
         let got = solution.value(p).map(RuleValue::without_rank);
@@ -307,6 +310,12 @@ pub fn solver_agrees(
         );
         prop_assert_eq!(kept.value(p).map(RuleValue::without_rank), got, "position {} (kept layers)", p);
         prop_assert_eq!(reversible.value(p).map(RuleValue::without_rank), got, "position {} (reversible)", p);
+        prop_assert_eq!(
+            by_levels.value(p).map(RuleValue::without_rank),
+            got,
+            "position {} (game's levels)",
+            p
+        );
         if let Some(v @ (Value::Win(_) | Value::Loss(_))) = plain.value(p) {
             prop_assert_eq!(solution.value(p), Some(RuleValue::from(v)), "position {} changed its mate", p);
         }
@@ -318,5 +327,34 @@ pub fn solver_agrees(
     prop_assert_eq!(check_rule_solution(game, &searched), Ok(()));
     prop_assert_eq!(check_rule_solution(game, &kept), Ok(()));
     prop_assert_eq!(check_rule_solution(&game.clone().reversible(), &reversible), Ok(()));
+    prop_assert_eq!(check_rule_solution(&leveled, &by_levels), Ok(()));
     Ok(())
+}
+
+/// Levels that no move raises: how many positions each reaches (itself included; a move's
+/// target reaches a subset of what its source reaches). They split a game with cycles about as
+/// its strongly connected components do, found without a search for them.
+pub fn reach_levels(game: &ExplicitGame) -> Vec<u32> {
+    let n = game.num_positions();
+    (0..n)
+        .map(|start| {
+            let mut seen = vec![false; n];
+            let mut stack = vec![start];
+            seen[start] = true;
+            while let Some(p) = stack.pop() {
+                if game.terminal(p).is_some() {
+                    continue;
+                }
+                game.for_each_move(p, |_, to| {
+                    if let Successor::Position(q) = to
+                        && !seen[q]
+                    {
+                        seen[q] = true;
+                        stack.push(q);
+                    }
+                });
+            }
+            seen.iter().filter(|&&s| s).count() as u32
+        })
+        .collect()
 }

@@ -161,6 +161,32 @@ impl Checks for PerpetualGame<'_> {
         !self.index.pieces().iter().any(|p| p.role == Role::Soldier)
     }
 
+    fn has_progress_levels(&self) -> bool {
+        !self.reversible()
+    }
+
+    /// The steps the Soldiers have left to the far rank (one per rank: a step sideways keeps
+    /// the level, a step forward lowers it, none raises it; a capture leaves the material).
+    fn progress_level(&self, pos: usize) -> u32 {
+        let mut all = [Square::A0; MAX_MEN];
+        if self.index.squares(pos, &mut all).is_none() {
+            return 0;
+        }
+        let pieces = self.index.pieces();
+        pieces
+            .iter()
+            .zip(&all)
+            .filter(|(p, _)| p.role == Role::Soldier)
+            .map(|(p, sq)| {
+                let rank = u32::from(sq.rank().index());
+                match p.color {
+                    Color::Red => 9 - rank,
+                    Color::Black => rank,
+                }
+            })
+            .sum()
+    }
+
     fn is_chase(&self, pos: usize, mv: Move) -> bool {
         let mut all = [Square::A0; MAX_MEN];
         if self.index.squares(pos, &mut all).is_none() {

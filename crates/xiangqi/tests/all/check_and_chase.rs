@@ -423,3 +423,36 @@ fn colour_twins_have_the_same_values_and_ranks() {
         materials.len()
     );
 }
+
+#[test]
+fn no_move_raises_the_soldiers_level() {
+    // Every move of every position into the index keeps or lowers the steps the Soldiers have
+    // left (the levels the solver layers by, unsearched); a Soldier's step forward lowers
+    // them. Materials without Soldiers give no levels.
+    for material in ["KPvK", "KvKP", "KPvKP", "KPPvK"] {
+        let material: Material = material.parse().unwrap();
+        let mut tables = PerpetualTablebase::with_rules(Rules::CheckAndChase);
+        tables.solve(material).unwrap();
+        let game = PerpetualGame::new(tables.index(material).unwrap(), &tables);
+        assert!(game.has_progress_levels());
+        let (mut kept, mut lowered) = (0, 0);
+        for pos in 0..game.num_positions() {
+            if !game.is_position(pos) || game.terminal(pos).is_some() {
+                continue;
+            }
+            let level = game.progress_level(pos);
+            game.for_each_move(pos, |_, to| {
+                if let Successor::Position(q) = to {
+                    let after = game.progress_level(q);
+                    assert!(after <= level, "{material}: {pos} (level {level}) -> {q} (level {after})");
+                    if after < level { lowered += 1 } else { kept += 1 }
+                }
+            });
+        }
+        assert!(kept > 0 && lowered > 0, "{material}: {kept} kept, {lowered} lowered");
+    }
+    let mut tables = PerpetualTablebase::with_rules(Rules::CheckAndChase);
+    let material: Material = "KRvKN".parse().unwrap();
+    tables.solve(material).unwrap();
+    assert!(!PerpetualGame::new(tables.index(material).unwrap(), &tables).has_progress_levels());
+}
