@@ -16,9 +16,12 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::Checks;
-use super::graph::{Graph, Levels, Target};
+use super::graph::{Graph, Target};
 use super::profile::Profile;
-use super::work::{CHUNK, concat, for_each_listed, gather, gather_blocks, layer_of, retain_listed};
+use super::work::{
+    Blocks, CHUNK, blocks_len, by_levels, concat, for_each_listed, gather, gather_blocks, layer_of,
+    retain_listed,
+};
 use crate::retrograde::SolveError;
 use crate::value::{Ban, RuleValue, Wdl};
 
@@ -66,7 +69,7 @@ pub(super) const fn encode_rank(level: u32) -> u32 {
 
 /// Bytes a solve needs per position of `D'` (the graph's numbering excluded, its rows by
 /// layer included).
-pub(super) const BYTES_PER_DRAW: u64 = 2 + 8 + 5 + 3 + 4;
+pub(super) const BYTES_PER_DRAW: u64 = 2 + 8 + 7 + 3 + 4;
 
 /// Figures of the second stage.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -109,6 +112,10 @@ pub(super) struct Parity<'a, 'g, G, F> {
     idle_in: Vec<AtomicU8>,
     /// Per `M`-state: its chases into `O`-states of `Z2`.
     chase_in: Vec<AtomicU8>,
+    /// Per `M`-state (of `Z2` outside `Z3`): its checks into `O`-states of `Z1`, and of
+    /// those the ones of a lower level that hold it in `Z1` (see [`Parity::shrink_z1`]).
+    hits: Vec<AtomicU8>,
+    support: Vec<AtomicU8>,
     /// `checks_out` and `blockers` for `Z3` = `Z5` (made once per round of `Z5`), and
     /// `chase_in` for `Z2` = `Z4` (once per iteration of `Z4`): the starts of the inner
     /// fixpoints, copied instead of counted again.
@@ -171,6 +178,8 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             blockers: counts(m),
             idle_in: counts(m),
             chase_in: counts(m),
+            hits: counts(m),
+            support: counts(m),
             checks_out_z5: vec![0; m],
             blockers_z5: vec![0; m],
             chase_in_z4: vec![0; m],
@@ -318,6 +327,8 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                     0
                 };
                 self.level[2 * i].store(level, Relaxed);
+                self.hits[i].store(0, Relaxed);
+                self.support[i].store(0, Relaxed);
                 if level != 0 {
                     seeds.push(2 * i as u32);
                 }
@@ -332,28 +343,214 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 }
             }
         });
-        let levels = Levels { level: &self.level, counter: &self.counter, max: MAX_LEVEL };
-        // Only checks carry a state's joining: the moves into a state not in check count
-        // through the fixed sets.
-        self.graph.attract(
-            frontier,
-            first,
-            &levels,
-            |i| flags[i] & CHECK != 0,
-            |j, copy| {
-                if j >= self.end {
-                    // A predecessor in a later layer: solved with it.
-                    return false;
+        self.spread(frontier, first)
+    }
+
+    /// Whether `M`-state `j` may join `Z1` (by a check into it): in the layer, in `Z2`
+    /// outside `Z3`.
+    fn open_m(&self, j: usize) -> bool {
+        j < self.end && self.flags[j] & (Z3_M | Z2_M) == Z2_M
+    }
+
+    /// Whether `O`-state `j` may join `Z1` once all its checks lead into it: in the layer, in
+    /// `Z2` outside `Z3`, no bad exit, no idle move or chase that blocks it.
+    fn open_o(&self, j: usize) -> bool {
+        j < self.end
+            && self.flags[j] & (Z3_O | Z2_O | BAD_EXIT) == Z2_O
+            && self.blockers[j].load(Relaxed) == 0
+    }
+
+    /// Grows `Z1` breadth first from `frontier`, its states of the level `first`: only checks
+    /// carry a state's joining (the moves into a state not in check count through the fixed
+    /// sets). An `M`-state joins by a check into `Z1` (its `hits` count them, its `support`
+    /// those of the level just below), an `O`-state when its counter of checks into states
+    /// not yet in `Z1` falls to 0. Returns how many states joined (the frontier included)
+    /// and the largest level given.
+    fn spread(&self, frontier: Blocks, first: u32) -> Result<(usize, u32), SolveError> {
+        let seeds = blocks_len(&frontier);
+        let flags = &self.flags;
+        let (joined, top) = by_levels(frontier, first, MAX_LEVEL, |s, next_level, row, next| {
+            let i = s as usize / 2;
+            if flags[i] & CHECK == 0 {
+                return;
+            }
+            if s % 2 == 1 {
+                // I check into Z1.
+                self.graph.warm_preds(i, row, |j, _| self.open_m(j), |j| self.level[2 * j].load(Relaxed));
+                for &j in row.iter() {
+                    let j = j as usize;
+                    self.hits[j].fetch_add(1, Relaxed);
+                    match self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed) {
+                        Ok(_) => {
+                            self.support[j].fetch_add(1, Relaxed);
+                            next.push(2 * j as u32);
+                        }
+                        Err(l) if l == next_level => {
+                            self.support[j].fetch_add(1, Relaxed);
+                        }
+                        Err(_) => {}
+                    }
                 }
-                let g = flags[j];
-                if copy == 0 {
-                    // I check into Z1.
-                    g & (Z3_M | Z2_M) == Z2_M
+            } else {
+                self.graph.warm_preds(
+                    i,
+                    row,
+                    |j, _| self.open_o(j),
+                    |j| u32::from(self.counter[j].load(Relaxed)),
+                );
+                for &j in row.iter() {
+                    let j = j as usize;
+                    let before = self.counter[j].fetch_sub(1, Relaxed);
+                    debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
+                    if before == 1
+                        && self.level[2 * j + 1].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
+                    {
+                        next.push(2 * j as u32 + 1);
+                    }
+                }
+            }
+        })?;
+        Ok((seeds + joined, top))
+    }
+
+    /// Takes the `O`-states listed (their numbers `i`, not in check), which left `Z2`, off the
+    /// chase counts of their predecessors; returns the `M`-states that this leaves without
+    /// the chase that made them seeds of `Z1` (of the level `first`, no other winning move).
+    fn drop_chases(&self, left: &[u32], first: u32) -> Vec<u32> {
+        let flags = &self.flags;
+        left.par_iter()
+            .with_min_len(256)
+            .fold(
+                || (Vec::new(), Vec::new()),
+                |(mut out, mut row), &i| {
+                    self.graph.warm_preds(
+                        i as usize,
+                        &mut row,
+                        |j, chase| j < self.end && chase,
+                        |j| u32::from(self.chase_in[j].load(Relaxed)),
+                    );
+                    for &j in &row {
+                        let j = j as usize;
+                        if self.chase_in[j].fetch_sub(1, Relaxed) == 1
+                            && flags[j] & (Z3_M | Z2_M | GOOD_EXIT | TO_Z3) == Z2_M
+                            && self.level[2 * j].load(Relaxed) == first
+                        {
+                            out.push(j as u32);
+                        }
+                    }
+                    (out, row)
+                },
+            )
+            .map(|(out, _)| out)
+            .reduce(Vec::new, concat)
+    }
+
+    /// The next `μZ1` after `Z2` shrank to the last (`unseeded`: its `M`-states whose chase
+    /// into `Z2` left with it, seeds of the level `first` no more), from the last rather than
+    /// from the seeds: `Z1` only loses states. Such a state with an idle move into `Z4` stays
+    /// as an idle seed (the level `first` with [`IDLE`]); the others leave. Then, as long as
+    /// any leave: an `O`-state with a check to an `M`-state that left leaves; an `M`-state
+    /// leaves when the last of its checks into `Z1` of a lower level does (its support). Each
+    /// `M`-state that left and has a check into what stays comes back at the level above
+    /// `top`, and `Z1` grows from them as in [`Parity::spread`]. The levels keep what the
+    /// ranks need (as a pass from the seeds gives them): an `M`-state of `Z1` outside the
+    /// seeds has a check into `Z1` of a lower level, an `O`-state's checks all lead into `Z1`
+    /// at lower levels or into `Z3`.
+    ///
+    /// Returns the states that left (some of which came back), how many came back, and the
+    /// largest level given.
+    fn shrink_z1(
+        &self,
+        unseeded: &[u32],
+        first: u32,
+        top: u32,
+    ) -> Result<(Vec<u32>, usize, u32), SolveError> {
+        // Per state that leaves: its number and the level it had (its rank's class aside).
+        let leave = |s: usize| match self.level[s].swap(0, Relaxed) {
+            0 => None,
+            l => Some((s as u32, l & !IDLE)),
+        };
+        let mut frontier: Vec<(u32, u32)> = unseeded
+            .iter()
+            .filter_map(|&i| {
+                let i = i as usize;
+                if self.flags[i] & IDLE_EXIT != 0 || self.idle_in[i].load(Relaxed) > 0 {
+                    self.level[2 * i].store(first | IDLE, Relaxed);
+                    None
                 } else {
-                    g & (Z3_O | Z2_O | BAD_EXIT) == Z2_O && self.blockers[j].load(Relaxed) == 0
+                    leave(2 * i)
                 }
-            },
-        )
+            })
+            .collect();
+        let mut lost = Vec::new();
+        while !frontier.is_empty() {
+            lost.extend(frontier.iter().map(|&(s, _)| s));
+            frontier = frontier
+                .par_iter()
+                .with_min_len(256)
+                .fold(
+                    || (Vec::new(), Vec::new()),
+                    |(mut next, mut row), &(s, l)| {
+                        let i = s as usize / 2;
+                        if self.flags[i] & CHECK == 0 {
+                            // Only checks carry a state's joining, and its leaving.
+                            return (next, row);
+                        }
+                        if s % 2 == 1 {
+                            self.graph.warm_preds(
+                                i,
+                                &mut row,
+                                |j, _| self.open_m(j),
+                                |j| self.level[2 * j].load(Relaxed),
+                            );
+                            for &j in &row {
+                                let j = j as usize;
+                                self.hits[j].fetch_sub(1, Relaxed);
+                                // (A seed, of the level `first`, stays.)
+                                let lj = self.level[2 * j].load(Relaxed) & !IDLE;
+                                if lj != first && lj > l && self.support[j].fetch_sub(1, Relaxed) == 1 {
+                                    next.extend(leave(2 * j));
+                                }
+                            }
+                        } else {
+                            self.graph.warm_preds(
+                                i,
+                                &mut row,
+                                |j, _| self.open_o(j),
+                                |j| u32::from(self.counter[j].load(Relaxed)),
+                            );
+                            for &j in &row {
+                                let j = j as usize;
+                                self.counter[j].fetch_add(1, Relaxed);
+                                if self.level[2 * j + 1].load(Relaxed) != 0 {
+                                    next.extend(leave(2 * j + 1));
+                                }
+                            }
+                        }
+                        (next, row)
+                    },
+                )
+                .map(|(next, _)| next)
+                .reduce(Vec::new, concat);
+        }
+        // The M-states that left with a check into what stays come back; the others wait for
+        // a state of Z1 to come back (their support counted again from 0).
+        if top >= MAX_LEVEL {
+            return Err(SolveError::DistanceTooLarge);
+        }
+        let back: Vec<u32> = gather(0..lost.len(), CHUNK, |k, back| {
+            let s = lost[k] as usize;
+            if s.is_multiple_of(2) && self.level[s].load(Relaxed) == 0 {
+                let hits = self.hits[s / 2].load(Relaxed);
+                self.support[s / 2].store(hits, Relaxed);
+                if hits > 0 {
+                    self.level[s].store(top + 1, Relaxed);
+                    back.push(s as u32);
+                }
+            }
+        });
+        let (joined, last) = if back.is_empty() { (0, top) } else { self.spread(vec![back], top + 1)? };
+        Ok((lost, joined, last))
     }
 
     /// Solves the layers that start at `starts` (the last entry: the number of members), one
@@ -516,7 +713,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                         z2_counted = true;
                     }
                     let flags = &self.flags;
-                    let mut in_z2: usize = open2
+                    let in_z2: usize = open2
                         .par_iter()
                         .with_min_len(CHUNK)
                         .map(|&i| {
@@ -525,17 +722,16 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                         })
                         .sum();
                     figures.seconds[2] += clock.elapsed().as_secs_f64();
-                    let (in_z1, top) = loop {
-                        figures.passes += 1;
+                    // The first μZ1 of the round from its seeds; then, each time Z2 shrinks
+                    // to Z1, the next μZ1 from the last (see `shrink_z1`).
+                    figures.passes += 1;
+                    let clock = std::time::Instant::now();
+                    let first = offset + 1;
+                    let (mut in_z1, mut top) = self.pass(first, &open2)?;
+                    figures.joined += in_z1 as u64;
+                    figures.seconds[3] += clock.elapsed().as_secs_f64();
+                    if in_z1 != in_z2 {
                         let clock = std::time::Instant::now();
-                        let (in_z1, top) = self.pass(offset + 1, &open2)?;
-                        figures.joined += in_z1 as u64;
-                        figures.seconds[3] += clock.elapsed().as_secs_f64();
-                        if in_z1 == in_z2 {
-                            break (in_z1, top);
-                        }
-                        let clock = std::time::Instant::now();
-                        in_z2 = in_z1;
                         // Z2 shrinks to Z1: the O-states that leave it are taken off the
                         // chase counts of their predecessors.
                         let level = &self.level;
@@ -551,9 +747,39 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                             }
                             open_in(*f, Z2_M, Z2_O)
                         });
-                        self.add_over(&left, &self.chase_in, u8::MAX, chase);
+                        let mut unseeded = self.drop_chases(&left, first);
+                        drop(left);
                         figures.seconds[4] += clock.elapsed().as_secs_f64();
-                    };
+                        while !unseeded.is_empty() {
+                            figures.passes += 1;
+                            let clock = std::time::Instant::now();
+                            let (lost, back, last) = self.shrink_z1(&unseeded, first, top)?;
+                            figures.joined += back as u64;
+                            top = last;
+                            in_z1 = in_z1 + back - lost.len();
+                            figures.seconds[3] += clock.elapsed().as_secs_f64();
+                            let clock = std::time::Instant::now();
+                            // Z2 shrinks to Z1: the states that left and did not come back.
+                            let mut left = Vec::new();
+                            for s in lost {
+                                let i = s as usize / 2;
+                                if self.level[s as usize].load(Relaxed) != 0 {
+                                    continue;
+                                }
+                                let f = &mut self.flags[i];
+                                if s % 2 == 0 {
+                                    *f &= !Z2_M;
+                                } else {
+                                    *f &= !Z2_O;
+                                    if *f & CHECK == 0 {
+                                        left.push(i as u32);
+                                    }
+                                }
+                            }
+                            unseeded = self.drop_chases(&left, first);
+                            figures.seconds[4] += clock.elapsed().as_secs_f64();
+                        }
+                    }
                     if in_z1 == 0 {
                         break;
                     }

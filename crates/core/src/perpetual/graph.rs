@@ -4,13 +4,13 @@
 //! labels when asked; their layers (the levels of the strongly connected components, by
 //! Tarjan's search, or levels given) and the attractor pass both stages grow their sets by.
 
-use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 use super::Checks;
 use super::lists::Lists;
-use super::work::{Blocks, CHUNK, blocks_len, by_levels, gather};
+use super::work::{CHUNK, gather};
 use crate::game::Successor;
 use crate::retrograde::SolveError;
 use crate::value::RuleValue;
@@ -193,17 +193,6 @@ fn component_levels(lists: &Lists, m: usize) -> Vec<u32> {
         *n = levels[*n as usize];
     }
     number
-}
-
-/// The levels of an attractor's states (see [`Graph::attract`]).
-pub(super) struct Levels<'a> {
-    /// Per state `2 i + copy` (copy 0: me to move at member `i`, the `M`-state; 1: the
-    /// opponent, the `O`-state): 0 while outside the attractor, else the level it joined at.
-    pub(super) level: &'a [AtomicU32],
-    /// Per member `i`, for its `O`-state: its moves still to join before it joins.
-    pub(super) counter: &'a [AtomicU8],
-    /// The largest level a pass may give.
-    pub(super) max: u32,
 }
 
 /// Where a move of a member leads.
@@ -566,60 +555,6 @@ impl<'g, G: Checks> Graph<'g, G> {
             },
             Successor::Known(v) => f(Target::Out(self.game.known_by_rule(pos, mv, v))),
         });
-    }
-
-    /// Grows an attractor breadth first from `frontier`, its states of the level `first`
-    /// (given in `levels`): level by level, a state that joined makes its predecessors join by
-    /// the move into it when `spreads` accepts it (by member), an `M`-state at once when
-    /// `open(j, 0)` accepts it, an `O`-state when `open(j, 1)` accepts it and its counter falls
-    /// to 0. Returns how many states joined (the frontier included) and the largest level
-    /// given.
-    pub(super) fn attract(
-        &self,
-        frontier: Blocks,
-        first: u32,
-        levels: &Levels<'_>,
-        spreads: impl Fn(usize) -> bool + Sync,
-        open: impl Fn(usize, u32) -> bool + Sync,
-    ) -> Result<(usize, u32), SolveError> {
-        let seeds = blocks_len(&frontier);
-        let (joined, top) = by_levels(frontier, first, levels.max, |s, next_level, row, next| {
-            let (i, copy) = (s as usize / 2, s % 2);
-            if !spreads(i) {
-                return;
-            }
-            let join = |s: usize| levels.level[s].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok();
-            self.warm_preds(
-                i,
-                row,
-                |j, _| open(j, 1 - copy),
-                // (An O-state's level is written once, when its counter falls to 0: not
-                // worth a load for each move.)
-                |j| {
-                    if copy == 1 {
-                        levels.level[2 * j].load(Relaxed)
-                    } else {
-                        u32::from(levels.counter[j].load(Relaxed))
-                    }
-                },
-            );
-            for &j in row.iter() {
-                let j = j as usize;
-                if copy == 1 {
-                    // The M-state of the predecessor moves into the attractor.
-                    if join(2 * j) {
-                        next.push(2 * j as u32);
-                    }
-                } else {
-                    let before = levels.counter[j].fetch_sub(1, Relaxed);
-                    debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
-                    if before == 1 && join(2 * j + 1) {
-                        next.push(2 * j as u32 + 1);
-                    }
-                }
-            }
-        })?;
-        Ok((seeds + joined, top))
     }
 
     /// The distance to a drawn end of every member that `is_draw` accepts, breadth first
