@@ -784,32 +784,29 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                         break;
                     }
                     let clock = std::time::Instant::now();
-                    // Z3 grows to Z1: the new states keep their levels as ranks.
-                    // (Z1 outside Z3 is Z2 outside Z3: the work list.)
+                    // Z3 grows to Z1: the new states keep their levels as ranks. (Z1 outside
+                    // Z3 is in the work list: a state outside Z3 with a level is in Z1.) The
+                    // members left with no state in Z4 outside Z3 leave the work list.
+                    drop(open2);
                     let level = &self.level;
-                    let (mut new_m, mut new_o) = (Vec::new(), Vec::new());
-                    for &i in &open2 {
-                        let i = i as usize;
-                        let f = &mut self.flags[i];
+                    let new = retain_listed(&mut self.flags, &mut open4, &|i, f, new: &mut Vec<u32>| {
                         if *f & Z3_M == 0 && level[2 * i].load(Relaxed) != 0 {
                             *f |= Z3_M;
-                            new_m.push(i as u32);
+                            new.push((i as u32) << 1);
                         }
                         if *f & Z3_O == 0 && level[2 * i + 1].load(Relaxed) != 0 {
                             *f |= Z3_O;
                             if *f & CHECK != 0 {
-                                new_o.push(i as u32);
+                                new.push((i as u32) << 1 | 1);
                             }
                         }
-                    }
-                    drop(open2);
-                    let flags = &self.flags;
-                    open4 = open4
-                        .par_iter()
-                        .with_min_len(CHUNK)
-                        .copied()
-                        .filter(|&i| open_in(flags[i as usize], Z4_M, Z4_O))
-                        .collect();
+                        open_in(*f, Z4_M, Z4_O)
+                    });
+                    let (new_m, new_o): (Vec<u32>, Vec<u32>) = new.into_iter().partition(|&s| s % 2 == 0);
+                    let (new_m, new_o): (Vec<u32>, Vec<u32>) = (
+                        new_m.into_iter().map(|s| s >> 1).collect(),
+                        new_o.into_iter().map(|s| s >> 1).collect(),
+                    );
                     self.add_over(&new_m, &self.checks_out, u8::MAX, check);
                     self.add_over(&new_m, &self.blockers, u8::MAX, chase);
                     self.mark_preds(&new_o, TO_Z3, check);
