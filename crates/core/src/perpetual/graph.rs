@@ -2,7 +2,8 @@
 //! ([`DrawIndex`]), their predecessors inside the set (compressed lists, module `lists`,
 //! built once when they fit the budget, else un-moves generated on each pass), with chase
 //! labels when asked; their layers (the levels of the strongly connected components, by
-//! Tarjan's search, or levels given) and the attractor pass both stages grow their sets by.
+//! Tarjan's search, or levels given). Each stage grows its sets over them itself (modules
+//! `check` and `chase`: their passes keep different counts).
 
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
@@ -441,7 +442,8 @@ impl<'g, G: Checks> Graph<'g, G> {
     /// number in the first order and its position; as in [`Graph::layers_by`]), with
     /// predecessor lists made at once in that numbering when they fit in `budget` bytes
     /// (else in one layer in the first order, and no lists), chase labels when `labelled`.
-    /// Returns the set and where each layer starts.
+    /// Returns the set and where each layer starts; [`SolveError::LevelRaised`] when a move
+    /// leads to a later layer than its own (levels that do not hold).
     pub(super) fn new_by_levels(
         game: &'g G,
         member: impl Fn(usize) -> bool + Sync,
