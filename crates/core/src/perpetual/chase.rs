@@ -20,7 +20,7 @@ use super::graph::{Graph, Target};
 use super::profile::Profile;
 use super::work::{
     Blocks, CHUNK, blocks_len, by_levels, concat, for_each_listed, gather, gather_blocks, layer_of,
-    retain_listed,
+    map_slices, retain_listed, slices_of,
 };
 use crate::retrograde::SolveError;
 use crate::value::{Ban, RuleValue, Wdl};
@@ -459,97 +459,84 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
     ///
     /// Returns the states that left (some of which came back), how many came back, and the
     /// largest level given.
-    fn shrink_z1(
-        &self,
-        unseeded: &[u32],
-        first: u32,
-        top: u32,
-    ) -> Result<(Vec<u32>, usize, u32), SolveError> {
+    fn shrink_z1(&self, unseeded: &[u32], first: u32, top: u32) -> Result<(Blocks, usize, u32), SolveError> {
         // Per state that leaves: its number and the level it had (its rank's class aside).
         let leave = |s: usize| match self.level[s].swap(0, Relaxed) {
             0 => None,
             l => Some((s as u32, l & !IDLE)),
         };
-        let mut frontier: Vec<(u32, u32)> = unseeded
-            .iter()
-            .filter_map(|&i| {
+        let mut frontier: Blocks<(u32, u32)> = map_slices(
+            &unseeded.chunks(256).collect::<Vec<_>>(),
+            || (),
+            |&i, (), out| {
                 let i = i as usize;
                 if self.flags[i] & IDLE_EXIT != 0 || self.idle_in[i].load(Relaxed) > 0 {
                     self.level[2 * i].store(first | IDLE, Relaxed);
-                    None
                 } else {
-                    leave(2 * i)
+                    out.extend(leave(2 * i));
                 }
-            })
-            .collect();
-        let mut lost = Vec::new();
+            },
+        );
+        // (The cascade's levels and what left in blocks, never joined into one vector.)
+        let mut lost: Blocks = Vec::new();
         while !frontier.is_empty() {
-            lost.extend(frontier.iter().map(|&(s, _)| s));
-            frontier = frontier
-                .par_iter()
-                .with_min_len(256)
-                .fold(
-                    || (Vec::new(), Vec::new()),
-                    |(mut next, mut row), &(s, l)| {
-                        let i = s as usize / 2;
-                        if self.flags[i] & CHECK == 0 {
-                            // Only checks carry a state's joining, and its leaving.
-                            return (next, row);
+            let next = map_slices(&slices_of(&frontier), Vec::new, |&(s, l), row, next| {
+                let i = s as usize / 2;
+                if self.flags[i] & CHECK == 0 {
+                    // Only checks carry a state's joining, and its leaving.
+                    return;
+                }
+                if s % 2 == 1 {
+                    self.graph.warm_preds(i, row, |j, _| self.open_m(j), |j| self.level[2 * j].load(Relaxed));
+                    for &j in row.iter() {
+                        let j = j as usize;
+                        self.hits[j].fetch_sub(1, Relaxed);
+                        // (A seed, of the level `first`, stays.)
+                        let lj = self.level[2 * j].load(Relaxed) & !IDLE;
+                        if lj != first && lj > l && self.support[j].fetch_sub(1, Relaxed) == 1 {
+                            next.extend(leave(2 * j));
                         }
-                        if s % 2 == 1 {
-                            self.graph.warm_preds(
-                                i,
-                                &mut row,
-                                |j, _| self.open_m(j),
-                                |j| self.level[2 * j].load(Relaxed),
-                            );
-                            for &j in &row {
-                                let j = j as usize;
-                                self.hits[j].fetch_sub(1, Relaxed);
-                                // (A seed, of the level `first`, stays.)
-                                let lj = self.level[2 * j].load(Relaxed) & !IDLE;
-                                if lj != first && lj > l && self.support[j].fetch_sub(1, Relaxed) == 1 {
-                                    next.extend(leave(2 * j));
-                                }
-                            }
-                        } else {
-                            self.graph.warm_preds(
-                                i,
-                                &mut row,
-                                |j, _| self.open_o(j),
-                                |j| u32::from(self.counter[j].load(Relaxed)),
-                            );
-                            for &j in &row {
-                                let j = j as usize;
-                                self.counter[j].fetch_add(1, Relaxed);
-                                if self.level[2 * j + 1].load(Relaxed) != 0 {
-                                    next.extend(leave(2 * j + 1));
-                                }
-                            }
+                    }
+                } else {
+                    self.graph.warm_preds(
+                        i,
+                        row,
+                        |j, _| self.open_o(j),
+                        |j| u32::from(self.counter[j].load(Relaxed)),
+                    );
+                    for &j in row.iter() {
+                        let j = j as usize;
+                        self.counter[j].fetch_add(1, Relaxed);
+                        if self.level[2 * j + 1].load(Relaxed) != 0 {
+                            next.extend(leave(2 * j + 1));
                         }
-                        (next, row)
-                    },
-                )
-                .map(|(next, _)| next)
-                .reduce(Vec::new, concat);
+                    }
+                }
+            });
+            lost.extend(frontier.into_iter().map(|block| block.into_iter().map(|(s, _)| s).collect()));
+            frontier = next;
         }
         // The M-states that left with a check into what stays come back; the others wait for
         // a state of Z1 to come back (their support counted again from 0).
         if top >= MAX_LEVEL {
             return Err(SolveError::DistanceTooLarge);
         }
-        let back: Vec<u32> = gather(0..lost.len(), CHUNK, |k, back| {
-            let s = lost[k] as usize;
-            if s.is_multiple_of(2) && self.level[s].load(Relaxed) == 0 {
-                let hits = self.hits[s / 2].load(Relaxed);
-                self.support[s / 2].store(hits, Relaxed);
-                if hits > 0 {
-                    self.level[s].store(top + 1, Relaxed);
-                    back.push(s as u32);
+        let back = map_slices(
+            &slices_of(&lost),
+            || (),
+            |&s, (), back| {
+                let s = s as usize;
+                if s.is_multiple_of(2) && self.level[s].load(Relaxed) == 0 {
+                    let hits = self.hits[s / 2].load(Relaxed);
+                    self.support[s / 2].store(hits, Relaxed);
+                    if hits > 0 {
+                        self.level[s].store(top + 1, Relaxed);
+                        back.push(s as u32);
+                    }
                 }
-            }
-        });
-        let (joined, last) = if back.is_empty() { (0, top) } else { self.spread(vec![back], top + 1)? };
+            },
+        );
+        let (joined, last) = if back.is_empty() { (0, top) } else { self.spread(back, top + 1)? };
         Ok((lost, joined, last))
     }
 
@@ -756,12 +743,12 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                             let (lost, back, last) = self.shrink_z1(&unseeded, first, top)?;
                             figures.joined += back as u64;
                             top = last;
-                            in_z1 = in_z1 + back - lost.len();
+                            in_z1 = in_z1 + back - blocks_len(&lost);
                             figures.seconds[3] += clock.elapsed().as_secs_f64();
                             let clock = std::time::Instant::now();
                             // Z2 shrinks to Z1: the states that left and did not come back.
                             let mut left = Vec::new();
-                            for s in lost {
+                            for s in lost.into_iter().flatten() {
                                 let i = s as usize / 2;
                                 if self.level[s as usize].load(Relaxed) != 0 {
                                     continue;

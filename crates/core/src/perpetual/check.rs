@@ -9,7 +9,8 @@ use super::Checks;
 use super::graph::{Graph, Target};
 use super::solution::RuleStats;
 use super::work::{
-    Blocks, CHUNK, blocks_len, by_levels, concat, gather, gather_blocks, layer_of, retain_listed,
+    Blocks, CHUNK, blocks_len, by_levels, concat, gather, gather_blocks, layer_of, map_slices, retain_listed,
+    slices_of,
 };
 use crate::retrograde::{Solution, SolveError};
 use crate::value::{Ban, RuleValue, Wdl};
@@ -268,15 +269,19 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                 stats.passes += 1;
                 let clock = std::time::Instant::now();
                 let (lost, back, last) = self.shrink_x(&left, top)?;
+                let lost_len = blocks_len(&lost);
                 self.joined += back as u64;
-                self.left += lost.len() as u64;
+                self.left += lost_len as u64;
                 top = last;
-                in_x = in_x + back - lost.len();
+                in_x = in_x + back - lost_len;
                 self.seconds[1] += clock.elapsed().as_secs_f64();
                 let clock = std::time::Instant::now();
                 // Y shrinks to X: the states that left X and did not come back leave Y.
-                let mut lost: Vec<u32> =
-                    lost.into_iter().filter(|&s| self.level[s as usize].load(Relaxed) == 0).collect();
+                let mut lost: Vec<u32> = lost
+                    .into_iter()
+                    .flatten()
+                    .filter(|&s| self.level[s as usize].load(Relaxed) == 0)
+                    .collect();
                 lost.sort_unstable();
                 left = lost.iter().filter(|&&s| s % 2 == 0).map(|&s| s / 2).collect();
                 for s in lost {
@@ -498,91 +503,81 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
     ///
     /// Returns the states that left (some of which came back), how many came back, and the
     /// largest level given.
-    fn shrink_x(&self, left: &[u32], top: u32) -> Result<(Vec<u32>, usize, u32), SolveError> {
+    fn shrink_x(&self, left: &[u32], top: u32) -> Result<(Blocks, usize, u32), SolveError> {
         // Per state that leaves: its number and the level it had.
         let leave = |s: usize| match self.level[s].swap(0, Relaxed) {
             0 => None,
             l => Some((s as u32, l)),
         };
-        let mut frontier: Vec<(u32, u32)> = left
-            .par_iter()
-            .with_min_len(256)
-            .fold(
-                || (Vec::new(), Vec::new()),
-                |(mut out, mut row), &i| {
-                    self.graph.warm_preds(
-                        i as usize,
-                        &mut row,
-                        |j, _| self.open_o(j),
-                        |j| self.level[2 * j + 1].load(Relaxed),
-                    );
-                    out.extend(
-                        row.iter()
-                            .filter(|&&j| !self.seed_o(j as usize))
-                            .filter_map(|&j| leave(2 * j as usize + 1)),
-                    );
-                    (out, row)
-                },
-            )
-            .map(|(out, _)| out)
-            .reduce(Vec::new, concat);
-        let mut lost = Vec::new();
+        // (The cascade's levels and what left, in blocks: joined two by two into vectors they
+        // held two to three times a level at once, `KNRvKAR`'s peak.)
+        let mut frontier: Blocks<(u32, u32)> =
+            map_slices(&left.chunks(256).collect::<Vec<_>>(), Vec::new, |&i, row, out| {
+                self.graph.warm_preds(
+                    i as usize,
+                    row,
+                    |j, _| self.open_o(j),
+                    |j| self.level[2 * j + 1].load(Relaxed),
+                );
+                out.extend(
+                    row.iter()
+                        .filter(|&&j| !self.seed_o(j as usize))
+                        .filter_map(|&j| leave(2 * j as usize + 1)),
+                );
+            });
+        let mut lost: Blocks = Vec::new();
         while !frontier.is_empty() {
-            lost.extend(frontier.iter().map(|&(s, _)| s));
-            frontier = frontier
-                .par_iter()
-                .with_min_len(256)
-                .fold(
-                    || (Vec::new(), Vec::new()),
-                    |(mut next, mut row), &(s, l)| {
-                        let i = s as usize / 2;
-                        if s % 2 == 1 {
-                            self.open_m_preds(i, &mut row);
-                            for &j in &row {
-                                let j = j as usize;
-                                self.hits[j].fetch_sub(1, Relaxed);
-                                let seed = self.flags[j] & (GOOD_EXIT | TO_Z) != 0;
-                                if !seed
-                                    && self.level[2 * j].load(Relaxed) > l
-                                    && self.support[j].fetch_sub(1, Relaxed) == 1
-                                {
-                                    next.extend(leave(2 * j));
-                                }
-                            }
-                        } else {
-                            self.open_o_preds(i, &mut row);
-                            for &j in &row {
-                                let j = j as usize;
-                                self.counter[j].fetch_add(1, Relaxed);
-                                if self.level[2 * j + 1].load(Relaxed) != 0 && !self.seed_o(j) {
-                                    next.extend(leave(2 * j + 1));
-                                }
-                            }
+            let next = map_slices(&slices_of(&frontier), Vec::new, |&(s, l), row, next| {
+                let i = s as usize / 2;
+                if s % 2 == 1 {
+                    self.open_m_preds(i, row);
+                    for &j in row.iter() {
+                        let j = j as usize;
+                        self.hits[j].fetch_sub(1, Relaxed);
+                        let seed = self.flags[j] & (GOOD_EXIT | TO_Z) != 0;
+                        if !seed
+                            && self.level[2 * j].load(Relaxed) > l
+                            && self.support[j].fetch_sub(1, Relaxed) == 1
+                        {
+                            next.extend(leave(2 * j));
                         }
-                        (next, row)
-                    },
-                )
-                .map(|(next, _)| next)
-                .reduce(Vec::new, concat);
+                    }
+                } else {
+                    self.open_o_preds(i, row);
+                    for &j in row.iter() {
+                        let j = j as usize;
+                        self.counter[j].fetch_add(1, Relaxed);
+                        if self.level[2 * j + 1].load(Relaxed) != 0 && !self.seed_o(j) {
+                            next.extend(leave(2 * j + 1));
+                        }
+                    }
+                }
+            });
+            lost.extend(frontier.into_iter().map(|block| block.into_iter().map(|(s, _)| s).collect()));
+            frontier = next;
         }
         // The M-states that left with a move into what stays come back; the others wait
         // for a state of X to come back (their support counted again from 0).
         if top >= MAX_LEVEL {
             return Err(SolveError::DistanceTooLarge);
         }
-        let back: Vec<u32> = gather(0..lost.len(), CHUNK, |k, back| {
-            let s = lost[k] as usize;
-            if s.is_multiple_of(2) {
-                let hits = self.hits[s / 2].load(Relaxed);
-                self.support[s / 2].store(hits, Relaxed);
-                if hits > 0 {
-                    self.level[s].store(top + 1, Relaxed);
-                    back.push(s as u32);
+        let back = map_slices(
+            &slices_of(&lost),
+            || (),
+            |&s, (), back| {
+                let s = s as usize;
+                if s.is_multiple_of(2) {
+                    let hits = self.hits[s / 2].load(Relaxed);
+                    self.support[s / 2].store(hits, Relaxed);
+                    if hits > 0 {
+                        self.level[s].store(top + 1, Relaxed);
+                        back.push(s as u32);
+                    }
                 }
-            }
-        });
-        let count = back.len();
-        let (joined, last) = if back.is_empty() { (0, top) } else { self.spread(vec![back], top + 1)? };
+            },
+        );
+        let count = blocks_len(&back);
+        let (joined, last) = if count == 0 { (0, top) } else { self.spread(back, top + 1)? };
         Ok((lost, count + joined, last))
     }
 

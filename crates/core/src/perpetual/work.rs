@@ -87,13 +87,13 @@ pub(super) fn retain_listed<T: Send, E: Send>(
 /// without the copies and the doubled capacity of one vector (the levels and seeds of a
 /// pass, joined into one vector two by two, held two to three times a layer's list at once:
 /// the peak of the chase stage on `KCCvKC`).
-pub(super) type Blocks = Vec<Vec<u32>>;
+pub(super) type Blocks<T = u32> = Vec<Vec<T>>;
 
 /// Numbers in a full block of [`Blocks`].
 const BLOCK_LEN: usize = 1 << 12;
 
 /// Moves `open` into `done` once it holds a block.
-fn flush(done: &mut Blocks, open: &mut Vec<u32>) {
+fn flush<T>(done: &mut Blocks<T>, open: &mut Vec<T>) {
     if open.len() >= BLOCK_LEN {
         // Room for what one step pushes past the block (a row of predecessors, rarely 256).
         done.push(std::mem::replace(open, Vec::with_capacity(BLOCK_LEN + 256)));
@@ -101,7 +101,7 @@ fn flush(done: &mut Blocks, open: &mut Vec<u32>) {
 }
 
 /// The blocks of a task's fold: those done and the last one.
-fn close(mut done: Blocks, mut open: Vec<u32>) -> Blocks {
+fn close<T>(mut done: Blocks<T>, mut open: Vec<T>) -> Blocks<T> {
     if !open.is_empty() {
         open.shrink_to_fit();
         done.push(open);
@@ -110,8 +110,36 @@ fn close(mut done: Blocks, mut open: Vec<u32>) -> Blocks {
 }
 
 /// The numbers in `blocks`.
-pub(super) fn blocks_len(blocks: &Blocks) -> usize {
+pub(super) fn blocks_len<T>(blocks: &Blocks<T>) -> usize {
     blocks.iter().map(Vec::len).sum()
+}
+
+/// Pieces of at most 256 items of `blocks`, to share out between tasks.
+pub(super) fn slices_of<T>(blocks: &Blocks<T>) -> Vec<&[T]> {
+    blocks.iter().flat_map(|block| block.chunks(256)).collect()
+}
+
+/// What `f(item, scratch, out)` pushes to `out` for each item of `slices`, in blocks (in no
+/// particular order): the slices in parallel, each task with its own `scratch()`.
+pub(super) fn map_slices<A: Sync, T: Send, S: Send>(
+    slices: &[&[A]],
+    scratch: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&A, &mut S, &mut Vec<T>) + Sync + Send,
+) -> Blocks<T> {
+    slices
+        .par_iter()
+        .fold(
+            || (Vec::new(), Vec::new(), scratch()),
+            |(mut done, mut open, mut scratch), slice| {
+                for item in *slice {
+                    f(item, &mut scratch, &mut open);
+                    flush(&mut done, &mut open);
+                }
+                (done, open, scratch)
+            },
+        )
+        .map(|(done, open, _)| close(done, open))
+        .reduce(Vec::new, concat)
 }
 
 /// What `f` pushes for each number of `range`, in blocks (in no particular order): the
@@ -257,6 +285,30 @@ mod tests {
             prop_assert_eq!(blocks_len(&blocks), want.len());
             prop_assert_eq!(got, want);
             prop_assert!(blocks.iter().all(|b| !b.is_empty() && b.len() < BLOCK_LEN + 256));
+        }
+
+        /// `map_slices` over the slices of blocks holds every pair pushed, once per push, in
+        /// blocks none empty and none much over [`BLOCK_LEN`].
+        #[test]
+        fn map_slices_holds_every_push(
+            sizes in proptest::collection::vec(0usize..2 * BLOCK_LEN, 0..4),
+            picks in proptest::collection::vec(0u8..3, 1..64),
+        ) {
+            let mut next = 0u32;
+            let items: Blocks = sizes.iter().map(|&n| (0..n).map(|_| { next += 1; next }).collect()).collect();
+            let pick = |x: u32| picks[x as usize % picks.len()];
+            let out = map_slices(&slices_of(&items), Vec::new, |&x, row: &mut Vec<u32>, out| {
+                row.clear();
+                row.extend(std::iter::repeat_n(x, usize::from(pick(x))));
+                out.extend(row.iter().map(|&x| (x, x + 1)));
+            });
+            let mut got: Vec<(u32, u32)> = out.iter().flatten().copied().collect();
+            got.sort_unstable();
+            let want: Vec<(u32, u32)> =
+                (1..=next).flat_map(|x| std::iter::repeat_n((x, x + 1), usize::from(pick(x)))).collect();
+            prop_assert_eq!(blocks_len(&out), want.len());
+            prop_assert_eq!(got, want);
+            prop_assert!(out.iter().all(|b| !b.is_empty() && b.len() < BLOCK_LEN + 256));
         }
 
         /// `by_levels` reaches every node of a tree (node `k`'s children `2k + 1`, `2k + 2`)
