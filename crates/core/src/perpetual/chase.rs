@@ -16,11 +16,12 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::Checks;
+use super::attractor::{Attractor, Stage};
 use super::graph::{Graph, Target};
 use super::profile::Profile;
 use super::work::{
-    Blocks, CHUNK, blocks_len, by_levels, concat, for_each_listed, gather, gather_blocks, layer_of,
-    map_slices, retain_listed, slices_of,
+    Blocks, CHUNK, blocks_len, concat, for_each_listed, gather, gather_blocks, layer_of, map_slices,
+    retain_listed,
 };
 use crate::retrograde::SolveError;
 use crate::value::{Ban, RuleValue, Wdl};
@@ -360,56 +361,25 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             && self.blockers[j].load(Relaxed) == 0
     }
 
-    /// Grows `Z1` breadth first from `frontier`, its states of the level `first`: only checks
-    /// carry a state's joining (the moves into a state not in check count through the fixed
-    /// sets). An `M`-state joins by a check into `Z1` (its `hits` count them, its `support`
-    /// those of the level just below), an `O`-state when its counter of checks into states
-    /// not yet in `Z1` falls to 0. Returns how many states joined (the frontier included)
-    /// and the largest level given.
+    /// The attractor's counts ([`Attractor`]): levels carry [`IDLE`] beside them.
+    fn counts(&self) -> Attractor<'_> {
+        Attractor {
+            level: &self.level,
+            counter: &self.counter,
+            hits: &self.hits,
+            support: &self.support,
+            mask: !IDLE,
+            max: MAX_LEVEL,
+        }
+    }
+
+    /// Grows `Z1` breadth first from `frontier`, its states of the level `first`
+    /// ([`Attractor::spread`]): only checks carry a state's joining (the moves into a state
+    /// not in check count through the fixed sets). Returns how many states joined (the
+    /// frontier included) and the largest level given.
     fn spread(&self, frontier: Blocks, first: u32) -> Result<(usize, u32), SolveError> {
         let seeds = blocks_len(&frontier);
-        let flags = &self.flags;
-        let (joined, top) = by_levels(frontier, first, MAX_LEVEL, |s, next_level, row, next| {
-            let i = s as usize / 2;
-            if flags[i] & CHECK == 0 {
-                return;
-            }
-            if s % 2 == 1 {
-                // I check into Z1.
-                self.graph.warm_preds(i, row, |j, _| self.open_m(j), |j| self.level[2 * j].load(Relaxed));
-                for &j in row.iter() {
-                    let j = j as usize;
-                    self.hits[j].fetch_add(1, Relaxed);
-                    match self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed) {
-                        Ok(_) => {
-                            self.support[j].fetch_add(1, Relaxed);
-                            next.push(2 * j as u32);
-                        }
-                        Err(l) if l == next_level => {
-                            self.support[j].fetch_add(1, Relaxed);
-                        }
-                        Err(_) => {}
-                    }
-                }
-            } else {
-                self.graph.warm_preds(
-                    i,
-                    row,
-                    |j, _| self.open_o(j),
-                    |j| u32::from(self.counter[j].load(Relaxed)),
-                );
-                for &j in row.iter() {
-                    let j = j as usize;
-                    let before = self.counter[j].fetch_sub(1, Relaxed);
-                    debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
-                    if before == 1
-                        && self.level[2 * j + 1].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
-                    {
-                        next.push(2 * j as u32 + 1);
-                    }
-                }
-            }
-        })?;
+        let (joined, top) = self.counts().spread(self.graph, &Z1 { parity: self, first }, frontier, first)?;
         Ok((seeds + joined, top))
     }
 
@@ -460,12 +430,8 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
     /// Returns the states that left (some of which came back), how many came back, and the
     /// largest level given.
     fn shrink_z1(&self, unseeded: &[u32], first: u32, top: u32) -> Result<(Blocks, usize, u32), SolveError> {
-        // Per state that leaves: its number and the level it had (its rank's class aside).
-        let leave = |s: usize| match self.level[s].swap(0, Relaxed) {
-            0 => None,
-            l => Some((s as u32, l & !IDLE)),
-        };
-        let mut frontier: Blocks<(u32, u32)> = map_slices(
+        let attractor = self.counts();
+        let frontier = map_slices(
             &unseeded.chunks(256).collect::<Vec<_>>(),
             || (),
             |&i, (), out| {
@@ -473,71 +439,12 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 if self.flags[i] & IDLE_EXIT != 0 || self.idle_in[i].load(Relaxed) > 0 {
                     self.level[2 * i].store(first | IDLE, Relaxed);
                 } else {
-                    out.extend(leave(2 * i));
+                    out.extend(attractor.leave(2 * i));
                 }
             },
         );
-        // (The cascade's levels and what left in blocks, never joined into one vector.)
-        let mut lost: Blocks = Vec::new();
-        while !frontier.is_empty() {
-            let next = map_slices(&slices_of(&frontier), Vec::new, |&(s, l), row, next| {
-                let i = s as usize / 2;
-                if self.flags[i] & CHECK == 0 {
-                    // Only checks carry a state's joining, and its leaving.
-                    return;
-                }
-                if s % 2 == 1 {
-                    self.graph.warm_preds(i, row, |j, _| self.open_m(j), |j| self.level[2 * j].load(Relaxed));
-                    for &j in row.iter() {
-                        let j = j as usize;
-                        self.hits[j].fetch_sub(1, Relaxed);
-                        // (A seed, of the level `first`, stays.)
-                        let lj = self.level[2 * j].load(Relaxed) & !IDLE;
-                        if lj != first && lj > l && self.support[j].fetch_sub(1, Relaxed) == 1 {
-                            next.extend(leave(2 * j));
-                        }
-                    }
-                } else {
-                    self.graph.warm_preds(
-                        i,
-                        row,
-                        |j, _| self.open_o(j),
-                        |j| u32::from(self.counter[j].load(Relaxed)),
-                    );
-                    for &j in row.iter() {
-                        let j = j as usize;
-                        self.counter[j].fetch_add(1, Relaxed);
-                        if self.level[2 * j + 1].load(Relaxed) != 0 {
-                            next.extend(leave(2 * j + 1));
-                        }
-                    }
-                }
-            });
-            lost.extend(frontier.into_iter().map(|block| block.into_iter().map(|(s, _)| s).collect()));
-            frontier = next;
-        }
-        // The M-states that left with a check into what stays come back; the others wait for
-        // a state of Z1 to come back (their support counted again from 0).
-        if top >= MAX_LEVEL {
-            return Err(SolveError::DistanceTooLarge);
-        }
-        let back = map_slices(
-            &slices_of(&lost),
-            || (),
-            |&s, (), back| {
-                let s = s as usize;
-                if s.is_multiple_of(2) && self.level[s].load(Relaxed) == 0 {
-                    let hits = self.hits[s / 2].load(Relaxed);
-                    self.support[s / 2].store(hits, Relaxed);
-                    if hits > 0 {
-                        self.level[s].store(top + 1, Relaxed);
-                        back.push(s as u32);
-                    }
-                }
-            },
-        );
-        let (joined, last) = if back.is_empty() { (0, top) } else { self.spread(back, top + 1)? };
-        Ok((lost, joined, last))
+        let (lost, back, last) = attractor.shrink(self.graph, &Z1 { parity: self, first }, frontier, top)?;
+        Ok((lost, back, last))
     }
 
     /// Solves the layers that start at `starts` (the last entry: the number of members), one
@@ -845,5 +752,35 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             *base = round_top;
         }
         Ok(())
+    }
+}
+
+/// The chase stage's `μZ1` of a round of `Z3` whose seeds have the level `first`, as its
+/// attractor sees it.
+struct Z1<'p, 'a, 'g, G, F> {
+    parity: &'p Parity<'a, 'g, G, F>,
+    first: u32,
+}
+
+impl<G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Stage for Z1<'_, '_, '_, G, F> {
+    fn spreads(&self, i: usize) -> bool {
+        self.parity.flags[i] & CHECK != 0
+    }
+
+    fn open_m(&self, j: usize) -> bool {
+        self.parity.open_m(j)
+    }
+
+    fn open_o(&self, j: usize) -> bool {
+        self.parity.open_o(j)
+    }
+
+    fn seed_m(&self, _: usize, level: u32) -> bool {
+        level == self.first
+    }
+
+    fn seed_o(&self, j: usize) -> bool {
+        // All its checks lead into Z3: it cannot lose a move into Z1.
+        self.parity.checks_out[j].load(Relaxed) == 0
     }
 }

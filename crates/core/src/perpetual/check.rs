@@ -6,11 +6,11 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::Checks;
+use super::attractor::{Attractor, Stage};
 use super::graph::{Graph, Target};
 use super::solution::RuleStats;
 use super::work::{
-    Blocks, CHUNK, blocks_len, by_levels, concat, gather, gather_blocks, layer_of, map_slices, retain_listed,
-    slices_of,
+    Blocks, CHUNK, blocks_len, concat, gather, gather_blocks, layer_of, map_slices, retain_listed,
 };
 use crate::retrograde::{Solution, SolveError};
 use crate::value::{Ban, RuleValue, Wdl};
@@ -438,56 +438,23 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             || (self.flags[i] & CHECK == 0 && self.to_y[i].load(Relaxed) == inside)
     }
 
-    /// Grows `X` breadth first from `frontier`, its states of the level `first`: an
-    /// `M`-state joins by a move into `X` (its `hits` count them, its `support` those of the
-    /// level just below), an `O`-state when its counter falls to 0. Returns how many states
-    /// joined besides the frontier, and the largest level given.
+    /// The attractor's counts ([`Attractor`]).
+    fn counts(&self) -> Attractor<'_> {
+        Attractor {
+            level: &self.level,
+            counter: &self.counter,
+            hits: &self.hits,
+            support: &self.support,
+            mask: u32::MAX,
+            max: MAX_LEVEL,
+        }
+    }
+
+    /// Grows `X` breadth first from `frontier`, its states of the level `first`
+    /// ([`Attractor::spread`]); returns how many states joined besides the frontier, and
+    /// the largest level given.
     fn spread(&self, frontier: Blocks, first: u32) -> Result<(usize, u32), SolveError> {
-        by_levels(frontier, first, MAX_LEVEL, |s, next_level, row, next| {
-            let i = s as usize / 2;
-            if s % 2 == 1 {
-                // The M-states of the predecessors move into X.
-                self.open_m_preds(i, row);
-                for &j in row.iter() {
-                    let j = j as usize;
-                    self.hits[j].fetch_add(1, Relaxed);
-                    match self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed) {
-                        Ok(_) => {
-                            self.support[j].fetch_add(1, Relaxed);
-                            next.push(2 * j as u32);
-                        }
-                        Err(l) if l == next_level => {
-                            self.support[j].fetch_add(1, Relaxed);
-                        }
-                        Err(_) => {}
-                    }
-                }
-            } else {
-                self.open_o_preds(i, row);
-                for &j in row.iter() {
-                    let j = j as usize;
-                    let before = self.counter[j].fetch_sub(1, Relaxed);
-                    debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
-                    if before == 1
-                        && self.level[2 * j + 1].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
-                    {
-                        next.push(2 * j as u32 + 1);
-                    }
-                }
-            }
-        })
-    }
-
-    /// Fills `row` with the predecessors of `i` whose `M`-state may join `X` by the move
-    /// ([`Rabin::open_m`]), their levels loaded (see [`Graph::warm_preds`]).
-    fn open_m_preds(&self, i: usize, row: &mut Vec<u32>) {
-        self.graph.warm_preds(i, row, |j, _| self.open_m(j), |j| self.level[2 * j].load(Relaxed));
-    }
-
-    /// Fills `row` with the predecessors of `i` whose `O`-state may join `X`
-    /// ([`Rabin::open_o`]), their counters loaded.
-    fn open_o_preds(&self, i: usize, row: &mut Vec<u32>) {
-        self.graph.warm_preds(i, row, |j, _| self.open_o(j), |j| u32::from(self.counter[j].load(Relaxed)));
+        self.counts().spread(self.graph, self, frontier, first)
     }
 
     /// The next `μX` after `Y` shrank to the last (`left`: its `M`-states that left `Y`),
@@ -504,81 +471,21 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
     /// Returns the states that left (some of which came back), how many came back, and the
     /// largest level given.
     fn shrink_x(&self, left: &[u32], top: u32) -> Result<(Blocks, usize, u32), SolveError> {
-        // Per state that leaves: its number and the level it had.
-        let leave = |s: usize| match self.level[s].swap(0, Relaxed) {
-            0 => None,
-            l => Some((s as u32, l)),
-        };
-        // (The cascade's levels and what left, in blocks: joined two by two into vectors they
-        // held two to three times a level at once, `KNRvKAR`'s peak.)
-        let mut frontier: Blocks<(u32, u32)> =
-            map_slices(&left.chunks(256).collect::<Vec<_>>(), Vec::new, |&i, row, out| {
-                self.graph.warm_preds(
-                    i as usize,
-                    row,
-                    |j, _| self.open_o(j),
-                    |j| self.level[2 * j + 1].load(Relaxed),
-                );
-                out.extend(
-                    row.iter()
-                        .filter(|&&j| !self.seed_o(j as usize))
-                        .filter_map(|&j| leave(2 * j as usize + 1)),
-                );
-            });
-        let mut lost: Blocks = Vec::new();
-        while !frontier.is_empty() {
-            let next = map_slices(&slices_of(&frontier), Vec::new, |&(s, l), row, next| {
-                let i = s as usize / 2;
-                if s % 2 == 1 {
-                    self.open_m_preds(i, row);
-                    for &j in row.iter() {
-                        let j = j as usize;
-                        self.hits[j].fetch_sub(1, Relaxed);
-                        let seed = self.flags[j] & (GOOD_EXIT | TO_Z) != 0;
-                        if !seed
-                            && self.level[2 * j].load(Relaxed) > l
-                            && self.support[j].fetch_sub(1, Relaxed) == 1
-                        {
-                            next.extend(leave(2 * j));
-                        }
-                    }
-                } else {
-                    self.open_o_preds(i, row);
-                    for &j in row.iter() {
-                        let j = j as usize;
-                        self.counter[j].fetch_add(1, Relaxed);
-                        if self.level[2 * j + 1].load(Relaxed) != 0 && !self.seed_o(j) {
-                            next.extend(leave(2 * j + 1));
-                        }
-                    }
-                }
-            });
-            lost.extend(frontier.into_iter().map(|block| block.into_iter().map(|(s, _)| s).collect()));
-            frontier = next;
-        }
-        // The M-states that left with a move into what stays come back; the others wait
-        // for a state of X to come back (their support counted again from 0).
-        if top >= MAX_LEVEL {
-            return Err(SolveError::DistanceTooLarge);
-        }
-        let back = map_slices(
-            &slices_of(&lost),
-            || (),
-            |&s, (), back| {
-                let s = s as usize;
-                if s.is_multiple_of(2) {
-                    let hits = self.hits[s / 2].load(Relaxed);
-                    self.support[s / 2].store(hits, Relaxed);
-                    if hits > 0 {
-                        self.level[s].store(top + 1, Relaxed);
-                        back.push(s as u32);
-                    }
-                }
-            },
-        );
-        let count = blocks_len(&back);
-        let (joined, last) = if count == 0 { (0, top) } else { self.spread(back, top + 1)? };
-        Ok((lost, count + joined, last))
+        let attractor = self.counts();
+        let frontier = map_slices(&left.chunks(256).collect::<Vec<_>>(), Vec::new, |&i, row, out| {
+            self.graph.warm_preds(
+                i as usize,
+                row,
+                |j, _| self.open_o(j),
+                |j| self.level[2 * j + 1].load(Relaxed),
+            );
+            out.extend(
+                row.iter()
+                    .filter(|&&j| !self.seed_o(j as usize))
+                    .filter_map(|&j| attractor.leave(2 * j as usize + 1)),
+            );
+        });
+        attractor.shrink(self.graph, self, frontier, top)
     }
 
     /// The value by the ban on perpetual check of `D`-number `i` after [`Rabin::solve`]:
@@ -593,5 +500,27 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         } else {
             None
         }
+    }
+}
+
+impl<G: Checks> Stage for Rabin<'_, '_, G> {
+    fn spreads(&self, _: usize) -> bool {
+        true
+    }
+
+    fn open_m(&self, j: usize) -> bool {
+        Rabin::open_m(self, j)
+    }
+
+    fn open_o(&self, j: usize) -> bool {
+        Rabin::open_o(self, j)
+    }
+
+    fn seed_m(&self, j: usize, _: u32) -> bool {
+        self.flags[j] & (GOOD_EXIT | TO_Z) != 0
+    }
+
+    fn seed_o(&self, j: usize) -> bool {
+        Rabin::seed_o(self, j)
     }
 }

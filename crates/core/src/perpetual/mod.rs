@@ -167,6 +167,7 @@
 use crate::game::{Successor, Unmoves};
 use crate::value::{RuleValue, Value};
 
+mod attractor;
 mod chase;
 mod check;
 mod graph;

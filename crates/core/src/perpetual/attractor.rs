@@ -1,0 +1,193 @@
+//! The attractor both stages grow and shrink: breadth first from its seeds, an `M`-state
+//! joining by one move into it, an `O`-state once all its moves lead into it; and, when the
+//! set it lives in shrinks, the next one from the last rather than from the seeds (a
+//! decremental attractor: what loses its hold leaves, what left with a move into what stays
+//! comes back above the levels given so far). The stages say which states may join and
+//! which are seeds ([`Stage`]); the counts are theirs ([`Attractor`]).
+
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
+
+use super::Checks;
+use super::graph::Graph;
+use super::work::{Blocks, by_levels, map_slices, slices_of};
+use crate::retrograde::SolveError;
+
+/// The counts of an attractor, by state `2 i + copy` (copy 0: me to move at member `i`, the
+/// `M`-state; 1: the opponent, the `O`-state) or by member.
+pub(super) struct Attractor<'s> {
+    /// Per state: 0 outside the attractor, else its level (with bits outside `mask` that
+    /// the stage keeps there).
+    pub(super) level: &'s [AtomicU32],
+    /// Per member, for its `O`-state: its moves still to join before it joins.
+    pub(super) counter: &'s [AtomicU8],
+    /// Per member, for its `M`-state: its moves into the attractor, and of those the ones of
+    /// a lower level that hold it there (its support).
+    pub(super) hits: &'s [AtomicU8],
+    pub(super) support: &'s [AtomicU8],
+    /// The bits of a level that order states (the chase stage keeps a flag above them).
+    pub(super) mask: u32,
+    /// The largest level a pass may give.
+    pub(super) max: u32,
+}
+
+/// What a stage says of its states to an [`Attractor`].
+pub(super) trait Stage: Sync {
+    /// Whether the joining or leaving of member `i`'s states carries to its predecessors
+    /// (the chase stage: only into a position in check, whose moves in are checks).
+    fn spreads(&self, i: usize) -> bool;
+    /// Whether `M`-state `j` may join by a move into the attractor.
+    fn open_m(&self, j: usize) -> bool;
+    /// Whether `O`-state `j` may join once all its moves lead into the attractor.
+    fn open_o(&self, j: usize) -> bool;
+    /// Whether `M`-state `j`, of the level `level` (masked), is held whatever its moves into
+    /// the attractor (a seed).
+    fn seed_m(&self, j: usize, level: u32) -> bool;
+    /// Whether `O`-state `j` is held whatever its moves into the attractor (a seed).
+    fn seed_o(&self, j: usize) -> bool;
+}
+
+impl Attractor<'_> {
+    /// Takes state `s` out: its level (masked) when it was in.
+    pub(super) fn leave(&self, s: usize) -> Option<(u32, u32)> {
+        match self.level[s].swap(0, Relaxed) {
+            0 => None,
+            l => Some((s as u32, l & self.mask)),
+        }
+    }
+
+    /// Grows the attractor breadth first from `frontier`, its states of the level `first`:
+    /// an `M`-state joins by a move into it (its `hits` count them, its `support` those of
+    /// the level just below), an `O`-state when its counter falls to 0. Returns how many
+    /// states joined besides the frontier, and the largest level given.
+    pub(super) fn spread<G: Checks>(
+        &self,
+        graph: &Graph<'_, G>,
+        stage: &impl Stage,
+        frontier: Blocks,
+        first: u32,
+    ) -> Result<(usize, u32), SolveError> {
+        by_levels(frontier, first, self.max, |s, next_level, row, next| {
+            let i = s as usize / 2;
+            if !stage.spreads(i) {
+                return;
+            }
+            if s % 2 == 1 {
+                // The M-states of the predecessors move into the attractor.
+                graph.warm_preds(i, row, |j, _| stage.open_m(j), |j| self.level[2 * j].load(Relaxed));
+                for &j in row.iter() {
+                    let j = j as usize;
+                    self.hits[j].fetch_add(1, Relaxed);
+                    match self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed) {
+                        Ok(_) => {
+                            self.support[j].fetch_add(1, Relaxed);
+                            next.push(2 * j as u32);
+                        }
+                        Err(l) if l == next_level => {
+                            self.support[j].fetch_add(1, Relaxed);
+                        }
+                        Err(_) => {}
+                    }
+                }
+            } else {
+                graph.warm_preds(
+                    i,
+                    row,
+                    |j, _| stage.open_o(j),
+                    |j| u32::from(self.counter[j].load(Relaxed)),
+                );
+                for &j in row.iter() {
+                    let j = j as usize;
+                    let before = self.counter[j].fetch_sub(1, Relaxed);
+                    debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
+                    if before == 1
+                        && self.level[2 * j + 1].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
+                    {
+                        next.push(2 * j as u32 + 1);
+                    }
+                }
+            }
+        })
+    }
+
+    /// The next attractor after the set it lives in shrank, from the last: `frontier` holds
+    /// the states that lose their hold first (taken out with [`Attractor::leave`]). Then, as
+    /// long as any leave: an `O`-state with a move to an `M`-state that left leaves unless it
+    /// is a seed; an `M`-state leaves when the last of its moves into the attractor of a
+    /// lower level does (its support), unless it is a seed. Each `M`-state that left and has
+    /// a move into what stays comes back at the level above `top`, and the attractor grows
+    /// from them as in [`Attractor::spread`] (only states that left can come back: the
+    /// attractor shrinks with its set). The levels keep what the ranks need: an `M`-state
+    /// outside the seeds has a move into the attractor of a lower level, an `O`-state's moves
+    /// all lead into it at lower levels or into what holds it.
+    ///
+    /// Returns the states that left (some of which came back), how many came back, and the
+    /// largest level given. The cascade's levels and what left are kept in blocks (joined two
+    /// by two into vectors, they held two to three times a level at once).
+    pub(super) fn shrink<G: Checks>(
+        &self,
+        graph: &Graph<'_, G>,
+        stage: &impl Stage,
+        mut frontier: Blocks<(u32, u32)>,
+        top: u32,
+    ) -> Result<(Blocks, usize, u32), SolveError> {
+        let mut lost: Blocks = Vec::new();
+        while !frontier.is_empty() {
+            let next = map_slices(&slices_of(&frontier), Vec::new, |&(s, l), row, next| {
+                let i = s as usize / 2;
+                if !stage.spreads(i) {
+                    return;
+                }
+                if s % 2 == 1 {
+                    graph.warm_preds(i, row, |j, _| stage.open_m(j), |j| self.level[2 * j].load(Relaxed));
+                    for &j in row.iter() {
+                        let j = j as usize;
+                        self.hits[j].fetch_sub(1, Relaxed);
+                        let lj = self.level[2 * j].load(Relaxed) & self.mask;
+                        if lj > l && !stage.seed_m(j, lj) && self.support[j].fetch_sub(1, Relaxed) == 1 {
+                            next.extend(self.leave(2 * j));
+                        }
+                    }
+                } else {
+                    graph.warm_preds(
+                        i,
+                        row,
+                        |j, _| stage.open_o(j),
+                        |j| u32::from(self.counter[j].load(Relaxed)),
+                    );
+                    for &j in row.iter() {
+                        let j = j as usize;
+                        self.counter[j].fetch_add(1, Relaxed);
+                        if self.level[2 * j + 1].load(Relaxed) != 0 && !stage.seed_o(j) {
+                            next.extend(self.leave(2 * j + 1));
+                        }
+                    }
+                }
+            });
+            lost.extend(frontier.into_iter().map(|block| block.into_iter().map(|(s, _)| s).collect()));
+            frontier = next;
+        }
+        // The M-states that left with a move into what stays come back; the others wait for
+        // a state to come back (their support counted again from 0).
+        if top >= self.max {
+            return Err(SolveError::DistanceTooLarge);
+        }
+        let back = map_slices(
+            &slices_of(&lost),
+            || (),
+            |&s, (), back| {
+                let s = s as usize;
+                if s.is_multiple_of(2) && self.level[s].load(Relaxed) == 0 {
+                    let hits = self.hits[s / 2].load(Relaxed);
+                    self.support[s / 2].store(hits, Relaxed);
+                    if hits > 0 {
+                        self.level[s].store(top + 1, Relaxed);
+                        back.push(s as u32);
+                    }
+                }
+            },
+        );
+        let count = back.iter().map(Vec::len).sum::<usize>();
+        let (joined, last) = if count == 0 { (0, top) } else { self.spread(graph, stage, back, top + 1)? };
+        Ok((lost, count + joined, last))
+    }
+}
