@@ -154,9 +154,10 @@
 //!
 //! This file holds the rule and what a game supplies for it ([`Checks`], [`Label`]);
 //! `solver` the solver ([`PerpetualCheck`]); `profile` the stages' clock; `graph` the
-//! draws' moves, layers and attractor passes; `lists` the compressed predecessor lists;
-//! `work` the parallel work over lists of members and states that both stages share;
-//! `check` and `chase` the two stages; `solution` the [`RuleSolution`] with its ranks and
+//! draws' moves and layers; `lists` the compressed predecessor lists; `attractor` the
+//! decremental attractor both stages grow and shrink (each saying what may join and what
+//! is a seed); `work` the parallel work over lists of members and states that both stages
+//! share; `check` and `chase` the two stages; `solution` the [`RuleSolution`] with its ranks and
 //! rounds; `winner` the winner's move ([`winning_move`]). The moves of a position under the
 //! rule are read in [`crate::line::perpetual`], the certificate is
 //! [`crate::conformance::check_rule_solution`].
