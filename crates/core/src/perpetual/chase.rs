@@ -443,8 +443,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                 }
             },
         );
-        let (lost, back, last) = attractor.shrink(self.graph, &Z1 { parity: self, first }, frontier, top)?;
-        Ok((lost, back, last))
+        attractor.shrink(self.graph, &Z1 { parity: self, first }, frontier, top)
     }
 
     /// Solves the layers that start at `starts` (the last entry: the number of members), one
