@@ -55,6 +55,18 @@ impl Attractor<'_> {
         }
     }
 
+    /// Fills `row` with the predecessors of member `i` whose `M`-state may join by the move
+    /// into `i`'s `O`-state, their levels loaded (see [`Graph::warm_preds`]).
+    fn m_preds<G: Checks>(&self, graph: &Graph<'_, G>, stage: &impl Stage, i: usize, row: &mut Vec<u32>) {
+        graph.warm_preds(i, row, |j, _| stage.open_m(j), |j| self.level[2 * j].load(Relaxed));
+    }
+
+    /// Fills `row` with the predecessors of member `i` whose `O`-state may join once its
+    /// moves lead into the attractor, their counters loaded.
+    fn o_preds<G: Checks>(&self, graph: &Graph<'_, G>, stage: &impl Stage, i: usize, row: &mut Vec<u32>) {
+        graph.warm_preds(i, row, |j, _| stage.open_o(j), |j| u32::from(self.counter[j].load(Relaxed)));
+    }
+
     /// Grows the attractor breadth first from `frontier`, its states of the level `first`:
     /// an `M`-state joins by a move into it (its `hits` count them, its `support` those of
     /// the level just below), an `O`-state when its counter falls to 0. Returns how many
@@ -73,7 +85,7 @@ impl Attractor<'_> {
             }
             if s % 2 == 1 {
                 // The M-states of the predecessors move into the attractor.
-                graph.warm_preds(i, row, |j, _| stage.open_m(j), |j| self.level[2 * j].load(Relaxed));
+                self.m_preds(graph, stage, i, row);
                 for &j in row.iter() {
                     let j = j as usize;
                     self.hits[j].fetch_add(1, Relaxed);
@@ -89,12 +101,7 @@ impl Attractor<'_> {
                     }
                 }
             } else {
-                graph.warm_preds(
-                    i,
-                    row,
-                    |j, _| stage.open_o(j),
-                    |j| u32::from(self.counter[j].load(Relaxed)),
-                );
+                self.o_preds(graph, stage, i, row);
                 for &j in row.iter() {
                     let j = j as usize;
                     let before = self.counter[j].fetch_sub(1, Relaxed);
@@ -138,7 +145,7 @@ impl Attractor<'_> {
                     return;
                 }
                 if s % 2 == 1 {
-                    graph.warm_preds(i, row, |j, _| stage.open_m(j), |j| self.level[2 * j].load(Relaxed));
+                    self.m_preds(graph, stage, i, row);
                     for &j in row.iter() {
                         let j = j as usize;
                         self.hits[j].fetch_sub(1, Relaxed);
@@ -148,12 +155,7 @@ impl Attractor<'_> {
                         }
                     }
                 } else {
-                    graph.warm_preds(
-                        i,
-                        row,
-                        |j, _| stage.open_o(j),
-                        |j| u32::from(self.counter[j].load(Relaxed)),
-                    );
+                    self.o_preds(graph, stage, i, row);
                     for &j in row.iter() {
                         let j = j as usize;
                         self.counter[j].fetch_add(1, Relaxed);
