@@ -47,11 +47,34 @@ const Z2_O: u16 = 2048;
 const IDLE_EXIT: u16 = 4096;
 /// The `M`-state has a check into an `O`-state of `Z5`.
 const TO_Z5: u16 = 8192;
+/// The position is not in check and some move into it is a chase: only then does its
+/// `O`-state's leaving `Z2` or `Z4` change a chase count.
+const CHASED: u16 = 16384;
 
 /// Whether a member with flags `f` has a state in the set of bits `m` (its `M`-state) and
 /// `o` (its `O`-state) but outside `Z3`: the members a work list holds.
 fn open_in(f: u16, m: u16, o: u16) -> bool {
     (f & (m | Z3_M) == m) || (f & (o | Z3_O) == o)
+}
+
+/// Sets member `i`'s flags `f` as `μZ3` starts, from `Z5`: `Z3` is `Z5` (the other states
+/// lose their levels), the checks into `Z3` those into `Z5`, and `Z2` starts as `Z4`.
+fn from_z5(i: usize, f: &mut u16, level: &[AtomicU32]) {
+    *f &= !(Z3_M | Z3_O | TO_Z3 | Z2_M | Z2_O);
+    *f |= (*f & (Z4_M | Z4_O)) << 2;
+    if *f & TO_Z5 != 0 {
+        *f |= TO_Z3;
+    }
+    if *f & Z5_M != 0 {
+        *f |= Z3_M;
+    } else {
+        level[2 * i].store(0, Relaxed);
+    }
+    if *f & Z5_O != 0 {
+        *f |= Z3_O;
+    } else {
+        level[2 * i + 1].store(0, Relaxed);
+    }
 }
 
 /// The bit of an `M`-state's level that says it joined by an idle move only (no winning
@@ -70,7 +93,7 @@ pub(super) const fn encode_rank(level: u32) -> u32 {
 
 /// Bytes a solve needs per position of `D'` (the graph's numbering excluded, its rows by
 /// layer included).
-pub(super) const BYTES_PER_DRAW: u64 = 2 + 8 + 7 + 3 + 4;
+pub(super) const BYTES_PER_DRAW: u64 = 2 + 8 + 7 + 5 + 4;
 
 /// Figures of the second stage.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -117,12 +140,16 @@ pub(super) struct Parity<'a, 'g, G, F> {
     /// those the ones of a lower level that hold it in `Z1` (see [`Parity::shrink_z1`]).
     hits: Vec<AtomicU8>,
     support: Vec<AtomicU8>,
-    /// `checks_out` and `blockers` for `Z3` = `Z5` (made once per round of `Z5`), and
-    /// `chase_in` for `Z2` = `Z4` (once per iteration of `Z4`): the starts of the inner
-    /// fixpoints, copied instead of counted again.
-    checks_out_z5: Vec<u8>,
-    blockers_z5: Vec<u8>,
-    chase_in_z4: Vec<u8>,
+    /// `checks_out` and `blockers` for `Z3` = `Z5`, and `idle_in` and `chase_in_z4` for the
+    /// top of `νZ4`: the starts of each iteration of `νZ4` and each round of `Z5`, copied
+    /// instead of counted again (counted once per layer, kept up as `Z5` grows).
+    checks_out_z5: Vec<AtomicU8>,
+    blockers_z5: Vec<AtomicU8>,
+    idle_in_top: Vec<AtomicU8>,
+    chase_in_top: Vec<AtomicU8>,
+    /// Per `M`-state: its chases into `O`-states of `Z4` (counted once per round of `Z5`, kept
+    /// up as `Z4` shrinks): each round of `Z3` starts `chase_in` from it.
+    chase_in_z4: Vec<AtomicU8>,
     /// The largest `ρ` of each round of `Z5`, and of each round of `Z3` (all rounds of `Z5`
     /// one after the other), once solved.
     pub(super) tops5: Vec<u32>,
@@ -181,9 +208,11 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             chase_in: counts(m),
             hits: counts(m),
             support: counts(m),
-            checks_out_z5: vec![0; m],
-            blockers_z5: vec![0; m],
-            chase_in_z4: vec![0; m],
+            checks_out_z5: counts(m),
+            blockers_z5: counts(m),
+            idle_in_top: counts(m),
+            chase_in_top: counts(m),
+            chase_in_z4: counts(m),
             tops5: Vec::new(),
             tops3: Vec::new(),
         }
@@ -198,6 +227,9 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
     /// picks out of (check, chase): moves into a position in check are checks.
     fn preds_where(&self, i: usize, kind: impl Fn(bool, bool) -> bool, mut f: impl FnMut(usize)) {
         let check = self.flags[i] & CHECK != 0;
+        if !self.may_enter(i, &kind) {
+            return;
+        }
         self.graph.for_each_pred(i, |j, chase| {
             if j < self.end && kind(check, chase && !check) {
                 f(j);
@@ -248,8 +280,24 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         kind: &(impl Fn(bool, bool) -> bool + Sync),
     ) {
         let check = self.flags[i] & CHECK != 0;
+        if !self.may_enter(i, kind) {
+            return;
+        }
         let pick = |j: usize, chase: bool| j < self.end && kind(check, chase && !check);
         self.graph.add_to_preds(i, row, pick, counts, delta);
+    }
+
+    /// Whether a move of the kind `kind` picks may lead into member `i`, by its flags: into a
+    /// position in check only checks, into another idle moves and, if it is [`CHASED`],
+    /// chases (the lists of the others are not read).
+    #[inline]
+    fn may_enter(&self, i: usize, kind: &impl Fn(bool, bool) -> bool) -> bool {
+        let f = self.flags[i];
+        if f & CHECK != 0 {
+            kind(true, false)
+        } else {
+            kind(false, false) || (f & CHASED != 0 && kind(false, true))
+        }
     }
 
     /// The numbers `i` of the layer whose flags `pick` accepts.
@@ -281,25 +329,6 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
     /// Sets `0` in the counts of the layer.
     fn clear(&self, counts: &[AtomicU8]) {
         counts[self.start..self.end].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
-    }
-
-    /// Copies the counts of the layer from `from` into `to`.
-    fn copy(start: usize, end: usize, from: &[AtomicU8], to: &mut [u8]) {
-        to[start..end]
-            .par_iter_mut()
-            .zip(&from[start..end])
-            .with_min_len(CHUNK)
-            .for_each(|(t, f)| *t = f.load(Relaxed));
-    }
-
-    /// Sets the counts of the layer in `to` from `from`.
-    fn restore(&self, from: &[u8], to: &[AtomicU8]) {
-        let (start, end) = (self.start, self.end);
-        to[start..end]
-            .par_iter()
-            .zip(&from[start..end])
-            .with_min_len(CHUNK)
-            .for_each(|(t, &f)| t.store(f, Relaxed));
     }
 
     /// One `μZ1` for the current sets: `Z1` starts as `Z3` and grows inside `Z2` by
@@ -383,7 +412,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         Ok((seeds + joined, top))
     }
 
-    /// Takes the `O`-states listed (their numbers `i`, not in check), which left `Z2`, off the
+    /// Takes the `O`-states listed (their numbers `i`, [`CHASED`]), which left `Z2`, off the
     /// chase counts of their predecessors; returns the `M`-states that this leaves without
     /// the chase that made them seeds of `Z1` (of the level `first`, no other winning move).
     fn drop_chases(&self, left: &[u32], first: u32) -> Vec<u32> {
@@ -462,6 +491,13 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             .map(|i| {
                 let pos = self.graph.positions[i] as usize;
                 let mut f = if self.graph.game.in_check(pos) { CHECK } else { 0 };
+                if f == 0 {
+                    let mut chased = false;
+                    self.graph.for_each_pred(i, |_, chase| chased |= chase);
+                    if chased {
+                        f |= CHASED;
+                    }
+                }
                 self.graph.for_each_target(pos, &self.outside, |t| {
                     if let Target::Out(v) = t {
                         match v.wdl() {
@@ -517,6 +553,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         let chase = |c: bool, ch: bool| !c && ch;
         let idle = |c: bool, ch: bool| !c && !ch;
         let quiet = |c: bool, _: bool| !c;
+        let mut counted = false;
         loop {
             figures.rounds += 1;
             let clock = std::time::Instant::now();
@@ -533,78 +570,73 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                     *f |= Z4_O;
                 }
             });
-            self.clear(&self.idle_in);
-            self.add_over_where(|f| f & (Z4_O | CHECK) == Z4_O, &self.idle_in, 1, idle);
-            // The counts of the O-states and the checks into Z3 when Z3 is Z5, as each
-            // iteration starts them.
-            self.clear(&self.checks_out);
-            self.clear(&self.blockers);
-            self.add_over_where(|f| f & Z5_M == 0, &self.checks_out, 1, check);
-            self.add_over_where(|f| f & Z5_M == 0, &self.blockers, 1, quiet);
-            let (start, end) = (self.start, self.end);
-            Self::copy(start, end, &self.checks_out, &mut self.checks_out_z5);
-            Self::copy(start, end, &self.blockers, &mut self.blockers_z5);
-            layer_of(&mut self.flags, self.start, self.end).for_each(|(_, f)| *f &= !TO_Z5);
-            let checked_z5_o = self.select(|f| f & (Z5_O | CHECK) == Z5_O | CHECK);
-            self.mark_preds(&checked_z5_o, TO_Z5, check);
-            drop(checked_z5_o);
+            if !counted {
+                // The round's starting counts, made once per layer and then kept up as Z5
+                // grows: the idle moves and chases into the top of νZ4, the checks and the
+                // quiet moves of the O-states into M-states outside Z5 (as each iteration
+                // starts them), the checks into Z5.
+                self.clear(&self.idle_in_top);
+                self.clear(&self.chase_in_top);
+                self.add_over_where(|f| f & (Z4_O | CHECK) == Z4_O, &self.idle_in_top, 1, idle);
+                self.add_over_where(|f| f & (Z4_O | CHECK) == Z4_O, &self.chase_in_top, 1, chase);
+                self.clear(&self.checks_out_z5);
+                self.clear(&self.blockers_z5);
+                self.add_over_where(|f| f & Z5_M == 0, &self.checks_out_z5, 1, check);
+                self.add_over_where(|f| f & Z5_M == 0, &self.blockers_z5, 1, quiet);
+                layer_of(&mut self.flags, self.start, self.end).for_each(|(_, f)| *f &= !TO_Z5);
+                let checked_z5_o = self.select(|f| f & (Z5_O | CHECK) == Z5_O | CHECK);
+                self.mark_preds(&checked_z5_o, TO_Z5, check);
+                counted = true;
+            }
+            // μZ3 from Z5 in the round's first iteration: the other states leave Z3 and Z2
+            // starts as Z4.
+            let level = &self.level;
+            layer_of(&mut self.flags, self.start, self.end).for_each(|(i, f)| from_z5(i, f, level));
+            // The members of the round: those with a state in Z4 outside Z5 (outside them
+            // nothing changes until the round ends, and no count is read), their counts those
+            // of the round's start.
+            let mut members = self.select(|f| open_in(f, Z4_M, Z4_O));
+            let (idle_in, idle_in_top) = (&self.idle_in, &self.idle_in_top);
+            let (chase_in_z4, chase_in_top) = (&self.chase_in_z4, &self.chase_in_top);
+            members.par_iter().with_min_len(CHUNK).for_each(|&i| {
+                let i = i as usize;
+                idle_in[i].store(idle_in_top[i].load(Relaxed), Relaxed);
+                chase_in_z4[i].store(chase_in_top[i].load(Relaxed), Relaxed);
+            });
             figures.seconds[0] += clock.elapsed().as_secs_f64();
             let (round_top, round_tops3) = loop {
                 figures.iterations += 1;
                 let clock = std::time::Instant::now();
-                // μZ3 from Z5: the other states leave Z3 and lose their levels; the counts
-                // of the O-states and the checks into Z3 are those of the round's start again.
+                // μZ3 from Z5 (again), over the members: the other states leave Z3 and lose
+                // their levels; the counts of the O-states and the checks into Z3 are those
+                // of the round's start.
                 let level = &self.level;
-                let start = self.start;
-                self.flags[start..self.end].par_iter_mut().enumerate().with_min_len(CHUNK).for_each(
-                    |(k, f)| {
-                        let i = start + k;
-                        *f &= !(Z3_M | Z3_O | TO_Z3 | Z2_M | Z2_O);
-                        // Z2 starts as Z4 (and is kept inside it).
-                        *f |= (*f & (Z4_M | Z4_O)) << 2;
-                        if *f & TO_Z5 != 0 {
-                            *f |= TO_Z3;
-                        }
-                        if *f & Z5_M != 0 {
-                            *f |= Z3_M;
-                        } else {
-                            level[2 * i].store(0, Relaxed);
-                        }
-                        if *f & Z5_O != 0 {
-                            *f |= Z3_O;
-                        } else {
-                            level[2 * i + 1].store(0, Relaxed);
-                        }
-                    },
-                );
-                self.restore(&self.checks_out_z5, &self.checks_out);
-                self.restore(&self.blockers_z5, &self.blockers);
+                for_each_listed(&mut self.flags, &members, &|i, f| from_z5(i, f, level));
+                let (checks_out, blockers) = (&self.checks_out, &self.blockers);
+                let (checks_out_z5, blockers_z5) = (&self.checks_out_z5, &self.blockers_z5);
+                members.par_iter().with_min_len(CHUNK).for_each(|&i| {
+                    let i = i as usize;
+                    checks_out[i].store(checks_out_z5[i].load(Relaxed), Relaxed);
+                    blockers[i].store(blockers_z5[i].load(Relaxed), Relaxed);
+                });
                 // The work list of the iteration: the members with a state in Z4 outside Z3
                 // (the only ones whose sets change until Z4 shrinks).
-                let mut open4 = self.select(|f| open_in(f, Z4_M, Z4_O));
+                let mut open4 = members.clone();
                 let mut offset = *base;
-                let mut z2_counted = false;
                 let mut tops3 = Vec::new();
                 figures.seconds[1] += clock.elapsed().as_secs_f64();
                 loop {
                     figures.z3_rounds += 1;
                     let clock = std::time::Instant::now();
-                    // νZ2 from Z4 (outside the work list Z2 and Z4 agree: Z3, or neither).
-                    for_each_listed(&mut self.flags, &open4, &|_, f| {
+                    // νZ2 from Z4 (outside the work list Z2 and Z4 agree: Z3, or neither),
+                    // with the chase counts of Z4 (read only in the work list).
+                    let (chase_in, chase_in_z4) = (&self.chase_in, &self.chase_in_z4);
+                    for_each_listed(&mut self.flags, &open4, &|i, f| {
                         *f &= !(Z2_M | Z2_O);
                         *f |= (*f & (Z4_M | Z4_O)) << 2;
+                        chase_in[i].store(chase_in_z4[i].load(Relaxed), Relaxed);
                     });
                     let mut open2 = open4.clone();
-                    // The chase counts of Z2 = Z4: counted once per iteration, then copied.
-                    if z2_counted {
-                        self.restore(&self.chase_in_z4, &self.chase_in);
-                    } else {
-                        self.clear(&self.chase_in);
-                        self.add_over_where(|f| f & (Z2_O | CHECK) == Z2_O, &self.chase_in, 1, chase);
-                        let (start, end) = (self.start, self.end);
-                        Self::copy(start, end, &self.chase_in, &mut self.chase_in_z4);
-                        z2_counted = true;
-                    }
                     let flags = &self.flags;
                     let in_z2: usize = open2
                         .par_iter()
@@ -634,7 +666,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                             }
                             if *f & (Z2_O | Z3_O) == Z2_O && level[2 * i + 1].load(Relaxed) == 0 {
                                 *f &= !Z2_O;
-                                if *f & CHECK == 0 {
+                                if *f & CHASED != 0 {
                                     left.push(i as u32);
                                 }
                             }
@@ -664,7 +696,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                                     *f &= !Z2_M;
                                 } else {
                                     *f &= !Z2_O;
-                                    if *f & CHECK == 0 {
+                                    if *f & CHASED != 0 {
                                         left.push(i as u32);
                                     }
                                 }
@@ -725,27 +757,56 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                     false
                 });
                 drop(open4);
+                if shrunk {
+                    // The members of the next iteration: those left with a state in Z4 (now
+                    // Z3) outside Z5.
+                    retain_listed(&mut self.flags, &mut members, &|_, f, _: &mut Vec<()>| {
+                        *f & (Z4_M | Z5_M) == Z4_M || *f & (Z4_O | Z5_O) == Z4_O
+                    });
+                }
                 figures.seconds[6] += clock.elapsed().as_secs_f64();
                 if !shrunk {
                     break (offset, tops3);
                 }
                 self.add_over(&left, &self.idle_in, u8::MAX, idle);
+                self.add_over(&left, &self.chase_in_z4, u8::MAX, chase);
             };
-            // The round's wins join Z5 (they keep their ranks).
-            let mut new = 0usize;
-            for f in &mut self.flags[self.start..self.end] {
+            // The round's wins join Z5 (they keep their ranks): all are in the members (Z3
+            // grows in the work lists, cut from them).
+            let clock = std::time::Instant::now();
+            let new = retain_listed(&mut self.flags, &mut members, &|i, f, new: &mut Vec<u32>| {
                 if *f & (Z3_M | Z5_M) == Z3_M {
                     *f |= Z5_M;
-                    new += 1;
+                    new.push((i as u32) << 1);
                 }
                 if *f & (Z3_O | Z5_O) == Z3_O {
                     *f |= Z5_O;
-                    new += 1;
+                    new.push((i as u32) << 1 | 1);
                 }
-            }
-            if new == 0 {
+                false
+            });
+            drop(members);
+            if new.is_empty() {
                 break;
             }
+            // The round's starting counts kept up: an M-state that joined Z5 takes its
+            // position's O-state out of the top of νZ4 (both sides cannot win at one
+            // position), and leaves the M-states outside Z5; an O-state in check that joined
+            // marks the checks into Z5.
+            let (new_m, new_o): (Vec<u32>, Vec<u32>) = new.into_iter().partition(|&s| s % 2 == 0);
+            let new_m: Vec<u32> = new_m.into_iter().map(|s| s >> 1).collect();
+            let flags = &self.flags;
+            let top_o: Vec<u32> =
+                new_m.iter().copied().filter(|&i| flags[i as usize] & BAD_EXIT == 0).collect();
+            self.add_over(&top_o, &self.idle_in_top, u8::MAX, idle);
+            self.add_over(&top_o, &self.chase_in_top, u8::MAX, chase);
+            drop(top_o);
+            self.add_over(&new_m, &self.checks_out_z5, u8::MAX, check);
+            self.add_over(&new_m, &self.blockers_z5, u8::MAX, quiet);
+            let checked: Vec<u32> =
+                new_o.into_iter().map(|s| s >> 1).filter(|&i| flags[i as usize] & CHECK != 0).collect();
+            self.mark_preds(&checked, TO_Z5, check);
+            figures.seconds[0] += clock.elapsed().as_secs_f64();
             self.tops3.extend(round_tops3);
             self.tops5.push(round_top);
             *base = round_top;

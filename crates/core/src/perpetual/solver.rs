@@ -145,7 +145,7 @@ impl PerpetualCheck {
         words.saturating_mul(12).saturating_add(drawn.saturating_mul(25))
     }
 
-    /// [`PerpetualCheck::memory_estimate`] for a game with chases: up to 30 bytes per draw
+    /// [`PerpetualCheck::memory_estimate`] for a game with chases: up to 34 bytes per draw
     /// (the results of the check stage, and the chase stage's counts over the draws it
     /// leaves, at most all of them).
     #[must_use]
