@@ -154,6 +154,9 @@ pub(super) struct Parity<'a, 'g, G, F> {
     /// one after the other), once solved.
     pub(super) tops5: Vec<u32>,
     pub(super) tops3: Vec<u32>,
+    /// The drawn ends that moves out of `D'` reach: `(distance + 1, member)` (see
+    /// [`Graph::drawn_end`]), for the distances of the draws left.
+    pub(super) drawn_ends: Vec<(u32, u32)>,
 }
 
 /// The chase stage's results ([`Parity::into_values`]): each state's flags and level.
@@ -163,6 +166,9 @@ pub(super) struct ChaseValues {
     /// As in [`Parity`].
     pub(super) tops5: Vec<u32>,
     pub(super) tops3: Vec<u32>,
+    /// The drawn ends that moves out of `D'` reach: `(distance + 1, member)` (see
+    /// [`Graph::drawn_end`]), for the distances of the draws left.
+    pub(super) drawn_ends: Vec<(u32, u32)>,
 }
 
 impl ChaseValues {
@@ -215,12 +221,19 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             chase_in_z4: counts(m),
             tops5: Vec::new(),
             tops3: Vec::new(),
+            drawn_ends: Vec::new(),
         }
     }
 
     /// The results, the working counts (and the borrow of the values outside) dropped.
     pub(super) fn into_values(self) -> ChaseValues {
-        ChaseValues { flags: self.flags, level: self.level, tops5: self.tops5, tops3: self.tops3 }
+        ChaseValues {
+            flags: self.flags,
+            level: self.level,
+            tops5: self.tops5,
+            tops3: self.tops3,
+            drawn_ends: self.drawn_ends,
+        }
     }
 
     /// Calls `f` with every predecessor of `i` in the layer by a move of the kind `kind`
@@ -485,10 +498,14 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         let m = self.graph.len();
         let mut figures = ChaseFigures::default();
         // Marks and exits out of D', once: the only pass that generates moves.
-        self.flags = (0..m)
-            .into_par_iter()
+        // The drawn ends that moves out of D' reach, found with the exits (the values out
+        // of D' do not change: the draw distances start from them).
+        let mut flags = vec![0u16; m];
+        let pieces: Vec<Vec<(u32, u32)>> = flags
+            .par_iter_mut()
+            .enumerate()
             .with_min_len(CHUNK)
-            .map(|i| {
+            .fold(Vec::new, |mut ends, (i, flag)| {
                 let pos = self.graph.positions[i] as usize;
                 let mut f = if self.graph.game.in_check(pos) { CHECK } else { 0 };
                 if f == 0 {
@@ -498,6 +515,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                         f |= CHASED;
                     }
                 }
+                let mut end = None::<u32>;
                 self.graph.for_each_target(pos, &self.outside, |t| {
                     if let Target::Out(v) = t {
                         match v.wdl() {
@@ -505,11 +523,23 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                             Wdl::Draw => f |= BAD_EXIT,
                             Wdl::Win => {}
                         }
+                        if let RuleValue::Draw(Some(d)) = v {
+                            end = Some(end.map_or(d.0, |b| b.min(d.0)));
+                        }
                     }
                 });
-                f
+                *flag = f;
+                if let Some(d) = end {
+                    ends.push((d.saturating_add(1), i as u32));
+                }
+                ends
             })
             .collect();
+        self.flags = flags;
+        self.drawn_ends = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
+        for piece in pieces {
+            self.drawn_ends.extend(piece);
+        }
         profile.step(|| "chase stage: marks and exits out of D'".into());
         let mut base = 0u32;
         for layer in starts.windows(2) {

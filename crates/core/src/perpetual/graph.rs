@@ -566,24 +566,41 @@ impl<'g, G: Checks> Graph<'g, G> {
         is_draw: impl Fn(usize) -> bool + Sync,
         outside: impl Fn(usize) -> Option<RuleValue> + Sync,
     ) -> Vec<u32> {
-        let m = self.len();
-        let mut dist: Vec<u32> = vec![u32::MAX; m];
-        let starts: Vec<(u32, u32)> = (0..m)
+        let starts: Vec<(u32, u32)> = (0..self.len())
             .into_par_iter()
             .with_min_len(CHUNK)
             .filter(|&i| is_draw(i))
-            .filter_map(|i| {
-                let mut best = None::<u32>;
-                self.for_each_target(self.positions[i] as usize, &outside, |t| {
-                    if let Target::Out(RuleValue::Draw(Some(d))) = t {
-                        best = Some(best.map_or(d.0, |b| b.min(d.0)));
-                    }
-                });
-                best.map(|d| (d.saturating_add(1), i as u32))
-            })
+            .filter_map(|i| self.drawn_end(i, &outside).map(|d| (d, i as u32)))
             .collect();
+        self.draw_distances_from(starts, is_draw)
+    }
+
+    /// One more than the shortest distance of a drawn end that a move of member `i` out of
+    /// the set reaches (`outside` as in [`Graph::for_each_target`]), if any.
+    pub(super) fn drawn_end(&self, i: usize, outside: impl Fn(usize) -> Option<RuleValue>) -> Option<u32> {
+        let mut best = None::<u32>;
+        self.for_each_target(self.positions[i] as usize, outside, |t| {
+            if let Target::Out(RuleValue::Draw(Some(d))) = t {
+                best = Some(best.map_or(d.0, |b| b.min(d.0)));
+            }
+        });
+        best.map(|d| d.saturating_add(1))
+    }
+
+    /// [`Graph::draw_distances`] from the members' drawn ends found before (`(distance,
+    /// member)`, as [`Graph::drawn_end`] gives them; those `is_draw` refuses are left out).
+    pub(super) fn draw_distances_from(
+        &self,
+        starts: Vec<(u32, u32)>,
+        is_draw: impl Fn(usize) -> bool + Sync,
+    ) -> Vec<u32> {
+        let m = self.len();
+        let mut dist: Vec<u32> = vec![u32::MAX; m];
         let mut buckets: Vec<Vec<u32>> = Vec::new();
         for (at, i) in starts {
+            if !is_draw(i as usize) {
+                continue;
+            }
             let at = at as usize;
             if buckets.len() <= at {
                 buckets.resize_with(at + 1, Vec::new);

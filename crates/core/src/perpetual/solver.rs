@@ -306,12 +306,10 @@ impl PerpetualCheck {
             }
         }
         let (tops5, tops3) = (std::mem::take(&mut values.tops5), std::mem::take(&mut values.tops3));
+        let drawn_ends = std::mem::take(&mut values.drawn_ends);
         drop(values);
-        let outside = |q: usize| match index.index(q) {
-            Some(i) => Some(value_of(words[i])),
-            None => plain_value(q),
-        };
-        let dist = graph.draw_distances(|i| words[d_number(graph.positions[i])] == undecided, outside);
+        let dist =
+            graph.draw_distances_from(drawn_ends, |i| words[d_number(graph.positions[i])] == undecided);
         let positions = std::mem::take(&mut graph.positions);
         drop(graph);
         for (p, d) in positions.into_iter().zip(dist) {
