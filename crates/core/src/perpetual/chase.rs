@@ -17,14 +17,15 @@ use rayon::prelude::*;
 
 use super::Checks;
 use super::attractor::{Attractor, Stage};
-use super::graph::{Graph, Target};
+use super::check::{EXIT_LOSS, EXIT_NOT_WIN};
+use super::graph::Graph;
 use super::profile::Profile;
 use super::work::{
     Blocks, CHUNK, blocks_len, concat, for_each_listed, gather, gather_blocks, layer_of, map_slices,
     retain_listed,
 };
 use crate::retrograde::SolveError;
-use crate::value::{Ban, RuleValue, Wdl};
+use crate::value::{Ban, RuleValue};
 
 /// The position is in check: every move into it is a check.
 const CHECK: u16 = 1;
@@ -119,8 +120,9 @@ pub(super) struct Parity<'a, 'g, G, F> {
     /// The members of the layer being solved: `start..end`.
     start: usize,
     end: usize,
-    /// The value of a position of the index outside `D'` (for the side to move there).
-    outside: F,
+    /// The moves out of `D'` of a position of `D'` by their values (the check stage's
+    /// [`EXIT_LOSS`] and [`EXIT_NOT_WIN`], with the moves into the draws it decided).
+    exits: F,
     flags: Vec<u16>,
     /// Per state: 0 outside the current `Z1`, else its level (the rank for states of `Z3`),
     /// with [`IDLE`] for an `M`-state that joined by an idle move only.
@@ -154,9 +156,6 @@ pub(super) struct Parity<'a, 'g, G, F> {
     /// one after the other), once solved.
     pub(super) tops5: Vec<u32>,
     pub(super) tops3: Vec<u32>,
-    /// The drawn ends that moves out of `D'` reach: `(distance + 1, member)` (see
-    /// [`Graph::drawn_end`]), for the distances of the draws left.
-    pub(super) drawn_ends: Vec<(u32, u32)>,
 }
 
 /// The chase stage's results ([`Parity::into_values`]): each state's flags and level.
@@ -166,9 +165,6 @@ pub(super) struct ChaseValues {
     /// As in [`Parity`].
     pub(super) tops5: Vec<u32>,
     pub(super) tops3: Vec<u32>,
-    /// The drawn ends that moves out of `D'` reach: `(distance + 1, member)` (see
-    /// [`Graph::drawn_end`]), for the distances of the draws left.
-    pub(super) drawn_ends: Vec<(u32, u32)>,
 }
 
 impl ChaseValues {
@@ -197,14 +193,15 @@ fn counts(m: usize) -> Vec<AtomicU8> {
     (0..m).map(|_| AtomicU8::new(0)).collect()
 }
 
-impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g, G, F> {
-    pub(super) fn new(graph: &'a Graph<'g, G>, outside: F) -> Self {
+impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
+    /// The solver over `graph`, `exits` as in [`Parity`].
+    pub(super) fn new(graph: &'a Graph<'g, G>, exits: F) -> Self {
         let m = graph.len();
         Parity {
             graph,
             start: 0,
             end: m,
-            outside,
+            exits,
             flags: vec![0; m],
             level: atomics(2 * m),
             counter: counts(m),
@@ -221,19 +218,12 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
             chase_in_z4: counts(m),
             tops5: Vec::new(),
             tops3: Vec::new(),
-            drawn_ends: Vec::new(),
         }
     }
 
     /// The results, the working counts (and the borrow of the values outside) dropped.
     pub(super) fn into_values(self) -> ChaseValues {
-        ChaseValues {
-            flags: self.flags,
-            level: self.level,
-            tops5: self.tops5,
-            tops3: self.tops3,
-            drawn_ends: self.drawn_ends,
-        }
+        ChaseValues { flags: self.flags, level: self.level, tops5: self.tops5, tops3: self.tops3 }
     }
 
     /// Calls `f` with every predecessor of `i` in the layer by a move of the kind `kind`
@@ -498,14 +488,11 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
         let m = self.graph.len();
         let mut figures = ChaseFigures::default();
         // Marks and exits out of D', once: the only pass that generates moves.
-        // The drawn ends that moves out of D' reach, found with the exits (the values out
-        // of D' do not change: the draw distances start from them).
-        let mut flags = vec![0u16; m];
-        let pieces: Vec<Vec<(u32, u32)>> = flags
-            .par_iter_mut()
-            .enumerate()
+        // Marks and exits out of D' (found by the check stage's pass that generates moves).
+        self.flags = (0..m)
+            .into_par_iter()
             .with_min_len(CHUNK)
-            .fold(Vec::new, |mut ends, (i, flag)| {
+            .map(|i| {
                 let pos = self.graph.positions[i] as usize;
                 let mut f = if self.graph.game.in_check(pos) { CHECK } else { 0 };
                 if f == 0 {
@@ -515,31 +502,16 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Parity<'a, 'g,
                         f |= CHASED;
                     }
                 }
-                let mut end = None::<u32>;
-                self.graph.for_each_target(pos, &self.outside, |t| {
-                    if let Target::Out(v) = t {
-                        match v.wdl() {
-                            Wdl::Loss => f |= GOOD_EXIT | BAD_EXIT,
-                            Wdl::Draw => f |= BAD_EXIT,
-                            Wdl::Win => {}
-                        }
-                        if let RuleValue::Draw(Some(d)) = v {
-                            end = Some(end.map_or(d.0, |b| b.min(d.0)));
-                        }
-                    }
-                });
-                *flag = f;
-                if let Some(d) = end {
-                    ends.push((d.saturating_add(1), i as u32));
+                let e = (self.exits)(pos);
+                if e & EXIT_LOSS != 0 {
+                    f |= GOOD_EXIT;
                 }
-                ends
+                if e & EXIT_NOT_WIN != 0 {
+                    f |= BAD_EXIT;
+                }
+                f
             })
             .collect();
-        self.flags = flags;
-        self.drawn_ends = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
-        for piece in pieces {
-            self.drawn_ends.extend(piece);
-        }
         profile.step(|| "chase stage: marks and exits out of D'".into());
         let mut base = 0u32;
         for layer in starts.windows(2) {
@@ -852,7 +824,7 @@ struct Z1<'p, 'a, 'g, G, F> {
     first: u32,
 }
 
-impl<G: Checks, F: Fn(usize) -> Option<RuleValue> + Sync> Stage for Z1<'_, '_, '_, G, F> {
+impl<G: Checks, F: Fn(usize) -> u8 + Sync> Stage for Z1<'_, '_, '_, G, F> {
     fn spreads(&self, i: usize) -> bool {
         self.parity.flags[i] & CHECK != 0
     }

@@ -28,6 +28,15 @@ const Y_M: u8 = 32;
 const Y_O: u8 = 64;
 /// The `M`-state has a move to an `O`-state in `Z`.
 const TO_Z: u8 = 128;
+/// In [`Rabin::exits`]: the member has a move out of `D` into a loss for the side to move
+/// there, by the whole rule.
+pub(super) const EXIT_LOSS: u8 = 1;
+/// In [`Rabin::exits`]: the member has a move out of `D` into a draw or a loss for the side
+/// to move there, by the whole rule.
+pub(super) const EXIT_NOT_WIN: u8 = 2;
+/// In [`Rabin::exits`]: the member has a move out of `D` into a draw with a distance (a
+/// drawn end, see [`Graph::drawn_end`]).
+pub(super) const EXIT_DRAWN: u8 = 4;
 /// The largest level (rank) a pass may give.
 const MAX_LEVEL: u32 = (1 << 30) - 1;
 
@@ -58,6 +67,9 @@ pub(super) struct Rabin<'a, 'g, G> {
     end: usize,
     plain: &'a Solution,
     pub(super) flags: Vec<u8>,
+    /// Per member, its moves out of `D` by their values under the whole rule (not the ban
+    /// on perpetual check alone): [`EXIT_LOSS`], [`EXIT_NOT_WIN`]; for the chase stage.
+    pub(super) exits: Vec<u8>,
     /// Per state `2 i + copy` (copy 0: me to move, 1: the opponent): 0 outside the current
     /// `X`, else the rank.
     level: Vec<AtomicU32>,
@@ -98,6 +110,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             end: m,
             plain,
             flags: vec![0; m],
+            exits: Vec::new(),
             level: (0..2 * m).map(|_| AtomicU32::new(0)).collect(),
             counter: (0..m).map(|_| AtomicU8::new(0)).collect(),
             hits: (0..m).map(|_| AtomicU8::new(0)).collect(),
@@ -133,27 +146,44 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
     pub(super) fn solve(&mut self, starts: &[usize]) -> Result<(RuleStats, Vec<u32>), SolveError> {
         let m = self.graph.len();
         let mut stats = RuleStats { plain_draws: m as u64, ..RuleStats::default() };
-        // Marks, exits and moves into D, once: the only pass that generates moves.
-        // The counts of moves are bytes (a member with more moves into D is refused).
-        let marks: Vec<(u8, u8)> = (0..m)
-            .into_par_iter()
+        // Marks, exits and moves into D, once: the only pass that generates moves (the
+        // exits by the whole rule found with them, for the chase stage and the draw
+        // distances). The counts of moves are bytes (a member with more moves into D is
+        // refused).
+        let (mut flags, mut inside, mut exits) = (vec![0u8; m], vec![0u8; m], vec![0u8; m]);
+        flags
+            .par_iter_mut()
+            .zip(inside.par_iter_mut())
+            .zip(exits.par_iter_mut())
+            .enumerate()
             .with_min_len(CHUNK)
-            .map(|i| {
+            .try_for_each(|(i, ((flag, count), exit))| {
                 let pos = self.graph.positions[i] as usize;
                 let mut f = if self.graph.game.in_check(pos) { CHECK } else { 0 };
-                let mut inside = 0u32;
+                let (mut n, mut e) = (0u32, 0u8);
                 self.for_each_target(pos, |t| match t {
-                    Target::Inside => inside += 1,
-                    Target::Out(v) => match v.check_wdl() {
-                        Wdl::Loss => f |= GOOD_EXIT | SAFE_EXIT,
-                        Wdl::Draw => f |= SAFE_EXIT,
-                        Wdl::Win => {}
-                    },
+                    Target::Inside => n += 1,
+                    Target::Out(v) => {
+                        match v.check_wdl() {
+                            Wdl::Loss => f |= GOOD_EXIT | SAFE_EXIT,
+                            Wdl::Draw => f |= SAFE_EXIT,
+                            Wdl::Win => {}
+                        }
+                        match v {
+                            RuleValue::Draw(Some(_)) => e |= EXIT_NOT_WIN | EXIT_DRAWN,
+                            _ => match v.wdl() {
+                                Wdl::Loss => e |= EXIT_LOSS | EXIT_NOT_WIN,
+                                Wdl::Draw => e |= EXIT_NOT_WIN,
+                                Wdl::Win => {}
+                            },
+                        }
+                    }
                 });
-                Ok((f, u8::try_from(inside).map_err(|_| SolveError::TooManyMoves(pos))?))
-            })
-            .collect::<Result<_, SolveError>>()?;
-        (self.flags, self.inside) = marks.into_iter().unzip();
+                (*flag, *exit) = (f, e);
+                *count = u8::try_from(n).map_err(|_| SolveError::TooManyMoves(pos))?;
+                Ok::<_, SolveError>(())
+            })?;
+        (self.flags, self.inside, self.exits) = (flags, inside, exits);
         let mut offset = 0u32;
         let mut tops = Vec::new();
         for layer in starts.windows(2) {

@@ -296,9 +296,9 @@ impl<'g, G: Checks> Graph<'g, G> {
 
     /// Values given by the members' numbers, put in the first order (that of the
     /// positions, before [`Graph::layers`]).
-    pub(super) fn in_first_order(&self, values: Vec<u32>) -> Vec<u32> {
+    pub(super) fn in_first_order<T: Copy + Default>(&self, values: Vec<T>) -> Vec<T> {
         let Some(first) = &self.first else { return values };
-        let mut out = vec![0; values.len()];
+        let mut out = vec![T::default(); values.len()];
         for (&row, v) in first.iter().zip(values) {
             out[row as usize] = v;
         }
@@ -561,23 +561,26 @@ impl<'g, G: Checks> Graph<'g, G> {
 
     /// The distance to a drawn end of every member that `is_draw` accepts, breadth first
     /// among them from the drawn ends their moves out reach (`u32::MAX`: none, endless).
+    /// Only the members `has_end` accepts may have a move to a drawn end (their moves are
+    /// generated, the others' not).
     pub(super) fn draw_distances(
         &self,
         is_draw: impl Fn(usize) -> bool + Sync,
+        has_end: impl Fn(usize) -> bool + Sync,
         outside: impl Fn(usize) -> Option<RuleValue> + Sync,
     ) -> Vec<u32> {
         let starts: Vec<(u32, u32)> = (0..self.len())
             .into_par_iter()
             .with_min_len(CHUNK)
-            .filter(|&i| is_draw(i))
+            .filter(|&i| has_end(i) && is_draw(i))
             .filter_map(|i| self.drawn_end(i, &outside).map(|d| (d, i as u32)))
             .collect();
-        self.draw_distances_from(starts, is_draw)
+        self.distances_from(starts, is_draw)
     }
 
     /// One more than the shortest distance of a drawn end that a move of member `i` out of
     /// the set reaches (`outside` as in [`Graph::for_each_target`]), if any.
-    pub(super) fn drawn_end(&self, i: usize, outside: impl Fn(usize) -> Option<RuleValue>) -> Option<u32> {
+    fn drawn_end(&self, i: usize, outside: impl Fn(usize) -> Option<RuleValue>) -> Option<u32> {
         let mut best = None::<u32>;
         self.for_each_target(self.positions[i] as usize, outside, |t| {
             if let Target::Out(RuleValue::Draw(Some(d))) = t {
@@ -587,20 +590,13 @@ impl<'g, G: Checks> Graph<'g, G> {
         best.map(|d| d.saturating_add(1))
     }
 
-    /// [`Graph::draw_distances`] from the members' drawn ends found before (`(distance,
-    /// member)`, as [`Graph::drawn_end`] gives them; those `is_draw` refuses are left out).
-    pub(super) fn draw_distances_from(
-        &self,
-        starts: Vec<(u32, u32)>,
-        is_draw: impl Fn(usize) -> bool + Sync,
-    ) -> Vec<u32> {
+    /// [`Graph::draw_distances`] from the members' drawn ends (`(distance, member)`, as
+    /// [`Graph::drawn_end`] gives them).
+    fn distances_from(&self, starts: Vec<(u32, u32)>, is_draw: impl Fn(usize) -> bool) -> Vec<u32> {
         let m = self.len();
         let mut dist: Vec<u32> = vec![u32::MAX; m];
         let mut buckets: Vec<Vec<u32>> = Vec::new();
         for (at, i) in starts {
-            if !is_draw(i as usize) {
-                continue;
-            }
             let at = at as usize;
             if buckets.len() <= at {
                 buckets.resize_with(at + 1, Vec::new);

@@ -75,6 +75,14 @@
 //!    a layer of 4.3 million.
 //! 4. Draws get the distance to a drawn end again (breadth first among the remaining draws).
 //!
+//! **One pass generates the moves of `D`**: the check stage's first, which also keeps per
+//! position of `D` its exits by the whole rule (a move out of `D` into a loss, into a draw or
+//! a loss, into a drawn end: a byte). The chase stage's exits out of `D'` are those: a move
+//! into a draw the check stage decided is none, since a move into a loss by the rule there
+//! would have won the mover's position by the rule too. The draw distances generate the
+//! moves only of the draws with a drawn end. (`KCCvKC`: the chase stage's marks 9.1 s
+//! before, 1.5 s after; the draw distances 8.0 s, 0.3 s.)
+//!
 //! # Layers
 //!
 //! Both stages solve their set (`D`, then `D'`) in **layers**, one after the other: the
@@ -128,9 +136,9 @@
 //! # Memory
 //!
 //! The plain solution, a bit per position with a 4-byte count per 64 positions (the set
-//! `D`), and 20 bytes per position of `D` while the check stage runs (the layers' search
-//! for components before it about 25, with the members' numbers); then 4 bytes per
-//! position of `D` (the results) and, for chases, 26 bytes per position of `D'`. The counts of moves are
+//! `D`), and 21 bytes per position of `D` while the check stage runs (the layers' search
+//! for components before it about 25, with the members' numbers); then 5 bytes per
+//! position of `D` (the results and exits) and, for chases, 26 bytes per position of `D'`. The counts of moves are
 //! bytes: a position with more than 255 moves into `D` is refused
 //! ([`SolveError::TooManyMoves`](crate::SolveError::TooManyMoves)); Xiangqi has at most
 //! about 60. Besides, the predecessors inside `D` (then `D'`) of each member, compressed

@@ -225,10 +225,15 @@ impl PerpetualCheck {
             .with_min_len(CHUNK)
             .map(|i| rabin.value(i).map_or(Ok(cell(TAG_DRAW, 0)), cell_of))
             .collect::<Result<_, _>>()?;
+        let exits = std::mem::take(&mut rabin.exits);
         drop(rabin);
         let plain_value = |q: usize| plain.value(q).map(RuleValue::from);
         if !(self.chases && game.has_chases()) {
-            let dist = graph.draw_distances(|i| words[i] == cell(TAG_DRAW, 0), plain_value);
+            let dist = graph.draw_distances(
+                |i| words[i] == cell(TAG_DRAW, 0),
+                |i| exits[i] & check::EXIT_DRAWN != 0,
+                plain_value,
+            );
             fill_distances(&mut words, dist.iter().copied().enumerate())?;
             let words = graph.in_first_order(words);
             let index = graph.into_index();
@@ -242,14 +247,14 @@ impl PerpetualCheck {
                 tops3: Vec::new(),
             });
         }
+        // The chase stage's exits are those the check stage found: a move into a draw it
+        // decided is no exit of D', for a move into a loss by the rule there would have won
+        // the mover's position by the rule too, and one into a win by the rule is none.
+        let exits = graph.in_first_order(exits);
         let mut words = graph.in_first_order(words);
         let check_layers = graph.layer_of_members(&layers);
         // The lists of D go before those of D' are made.
         let index = graph.into_index();
-        let outside = |q: usize| match index.index(q) {
-            Some(i) => Some(value_of(words[i])),
-            None => plain_value(q),
-        };
         let undecided = cell(TAG_DRAW, 0);
         let member = |p: usize| index.index(p).is_some_and(|i| words[i] == undecided);
         let d = words.len() as u64;
@@ -283,7 +288,7 @@ impl PerpetualCheck {
                 (graph, layers)
             }
         };
-        let mut parity = chase::Parity::new(&graph, outside);
+        let mut parity = chase::Parity::new(&graph, |p| index.index(p).map_or(0, |i| exits[i]));
         let figures = parity.solve(&layers, &mut profile)?;
         profile.step(|| {
             format!(
@@ -306,10 +311,16 @@ impl PerpetualCheck {
             }
         }
         let (tops5, tops3) = (std::mem::take(&mut values.tops5), std::mem::take(&mut values.tops3));
-        let drawn_ends = std::mem::take(&mut values.drawn_ends);
         drop(values);
-        let dist =
-            graph.draw_distances_from(drawn_ends, |i| words[d_number(graph.positions[i])] == undecided);
+        let outside = |q: usize| match index.index(q) {
+            Some(i) => Some(value_of(words[i])),
+            None => plain_value(q),
+        };
+        let dist = graph.draw_distances(
+            |i| words[d_number(graph.positions[i])] == undecided,
+            |i| exits[d_number(graph.positions[i])] & check::EXIT_DRAWN != 0,
+            outside,
+        );
         let positions = std::mem::take(&mut graph.positions);
         drop(graph);
         for (p, d) in positions.into_iter().zip(dist) {
