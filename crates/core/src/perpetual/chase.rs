@@ -120,8 +120,9 @@ pub(super) struct Parity<'a, 'g, G, F> {
     /// The members of the layer being solved: `start..end`.
     start: usize,
     end: usize,
-    /// The moves out of `D'` of a position of `D'` by their values (the check stage's
-    /// [`EXIT_LOSS`] and [`EXIT_NOT_WIN`], with the moves into the draws it decided).
+    /// The moves out of `D'` of a position of `D'` by their values: the check stage's
+    /// [`EXIT_LOSS`] and [`EXIT_NOT_WIN`] (a move into a draw the check stage decided is none:
+    /// see the module notes of [`super`]).
     exits: F,
     flags: Vec<u16>,
     /// Per state: 0 outside the current `Z1`, else its level (the rank for states of `Z3`),
@@ -142,9 +143,10 @@ pub(super) struct Parity<'a, 'g, G, F> {
     /// those the ones of a lower level that hold it in `Z1` (see [`Parity::shrink_z1`]).
     hits: Vec<AtomicU8>,
     support: Vec<AtomicU8>,
-    /// `checks_out` and `blockers` for `Z3` = `Z5`, and `idle_in` and `chase_in_z4` for the
-    /// top of `νZ4`: the starts of each iteration of `νZ4` and each round of `Z5`, copied
-    /// instead of counted again (counted once per layer, kept up as `Z5` grows).
+    /// `checks_out` and `blockers` for `Z3` = `Z5`, and `idle_in` and `chase_in_z4` for `Z4`
+    /// at the top of `νZ4` (`idle_in_top`, `chase_in_top`): the starts of each iteration of
+    /// `νZ4` and each round of `Z5`, copied instead of counted again (counted once per layer,
+    /// kept up as `Z5` grows).
     checks_out_z5: Vec<AtomicU8>,
     blockers_z5: Vec<AtomicU8>,
     idle_in_top: Vec<AtomicU8>,
@@ -487,7 +489,6 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
     ) -> Result<ChaseFigures, SolveError> {
         let m = self.graph.len();
         let mut figures = ChaseFigures::default();
-        // Marks and exits out of D', once: the only pass that generates moves.
         // Marks and exits out of D' (found by the check stage's pass that generates moves).
         self.flags = (0..m)
             .into_par_iter()
@@ -590,8 +591,8 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
                 self.mark_preds(&checked_z5_o, TO_Z5, check);
                 counted = true;
             }
-            // μZ3 from Z5 in the round's first iteration: the other states leave Z3 and Z2
-            // starts as Z4.
+            // μZ3 from Z5 over the layer: the other states leave Z3 and Z2 starts as Z4 (each
+            // iteration does it again at its members, the only states that change).
             let level = &self.level;
             layer_of(&mut self.flags, self.start, self.end).for_each(|(i, f)| from_z5(i, f, level));
             // The members of the round: those with a state in Z4 outside Z5 (outside them

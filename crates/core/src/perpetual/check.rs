@@ -68,7 +68,8 @@ pub(super) struct Rabin<'a, 'g, G> {
     plain: &'a Solution,
     pub(super) flags: Vec<u8>,
     /// Per member, its moves out of `D` by their values under the whole rule (not the ban
-    /// on perpetual check alone): [`EXIT_LOSS`], [`EXIT_NOT_WIN`]; for the chase stage.
+    /// on perpetual check alone): [`EXIT_LOSS`], [`EXIT_NOT_WIN`], [`EXIT_DRAWN`]; for the
+    /// chase stage and the draw distances.
     pub(super) exits: Vec<u8>,
     /// Per state `2 i + copy` (copy 0: me to move, 1: the opponent): 0 outside the current
     /// `X`, else the rank.
