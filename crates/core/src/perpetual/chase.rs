@@ -78,6 +78,16 @@ fn from_z5(i: usize, f: &mut u16, level: &[AtomicU32]) {
     }
 }
 
+/// Copies, at the members listed, each pair's counts from the first into the second (the
+/// starts of a round or an iteration: nothing else is read).
+fn copy_at<const N: usize>(list: &[u32], pairs: [(&[AtomicU8], &[AtomicU8]); N]) {
+    list.par_iter().with_min_len(CHUNK).for_each(|&i| {
+        for (from, to) in pairs {
+            to[i as usize].store(from[i as usize].load(Relaxed), Relaxed);
+        }
+    });
+}
+
 /// The bit of an `M`-state's level that says it joined by an idle move only (no winning
 /// exit, chase or check): its rank's class (see [`encode_rank`]).
 const IDLE: u32 = 1 << 31;
@@ -599,13 +609,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
             // nothing changes until the round ends, and no count is read), their counts those
             // of the round's start.
             let mut members = self.select(|f| open_in(f, Z4_M, Z4_O));
-            let (idle_in, idle_in_top) = (&self.idle_in, &self.idle_in_top);
-            let (chase_in_z4, chase_in_top) = (&self.chase_in_z4, &self.chase_in_top);
-            members.par_iter().with_min_len(CHUNK).for_each(|&i| {
-                let i = i as usize;
-                idle_in[i].store(idle_in_top[i].load(Relaxed), Relaxed);
-                chase_in_z4[i].store(chase_in_top[i].load(Relaxed), Relaxed);
-            });
+            copy_at(&members, [(&self.idle_in_top, &self.idle_in), (&self.chase_in_top, &self.chase_in_z4)]);
             figures.seconds[0] += clock.elapsed().as_secs_f64();
             let (round_top, round_tops3) = loop {
                 figures.iterations += 1;
@@ -615,13 +619,10 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
                 // of the round's start.
                 let level = &self.level;
                 for_each_listed(&mut self.flags, &members, &|i, f| from_z5(i, f, level));
-                let (checks_out, blockers) = (&self.checks_out, &self.blockers);
-                let (checks_out_z5, blockers_z5) = (&self.checks_out_z5, &self.blockers_z5);
-                members.par_iter().with_min_len(CHUNK).for_each(|&i| {
-                    let i = i as usize;
-                    checks_out[i].store(checks_out_z5[i].load(Relaxed), Relaxed);
-                    blockers[i].store(blockers_z5[i].load(Relaxed), Relaxed);
-                });
+                copy_at(
+                    &members,
+                    [(&self.checks_out_z5, &self.checks_out), (&self.blockers_z5, &self.blockers)],
+                );
                 // The work list of the iteration: the members with a state in Z4 outside Z3
                 // (the only ones whose sets change until Z4 shrinks).
                 let mut open4 = members.clone();
