@@ -14,6 +14,11 @@ use crate::retrograde::SolveError;
 
 /// The counts of an attractor, by state `2 i + copy` (copy 0: me to move at member `i`, the
 /// `M`-state; 1: the opponent, the `O`-state) or by member.
+///
+/// The side that joins by one move is `exist`: 0 for the attractors of my wins (both
+/// stages' `X`, an `M`-state joining by one move, an `O`-state once all its moves lead in),
+/// 1 for the opponent's (the check stage's escapes, where the roles swap). The docs below
+/// speak of the first case.
 pub(super) struct Attractor<'s> {
     /// Per state: 0 outside the attractor, else its level (with bits outside `mask` that
     /// the stage keeps there).
@@ -28,6 +33,8 @@ pub(super) struct Attractor<'s> {
     pub(super) mask: u32,
     /// The largest level a pass may give.
     pub(super) max: u32,
+    /// The copy of the side that joins by one move (0: `M`, 1: `O`).
+    pub(super) exist: usize,
 }
 
 /// What a stage says of its states to an [`Attractor`].
@@ -58,7 +65,7 @@ impl Attractor<'_> {
     /// Fills `row` with the predecessors of member `i` whose `M`-state may join by the move
     /// into `i`'s `O`-state, their levels loaded (see [`Graph::warm_preds`]).
     fn m_preds<G: Checks>(&self, graph: &Graph<'_, G>, stage: &impl Stage, i: usize, row: &mut Vec<u32>) {
-        graph.warm_preds(i, row, |j, _| stage.open_m(j), |j| self.level[2 * j].load(Relaxed));
+        graph.warm_preds(i, row, |j, _| stage.open_m(j), |j| self.level[2 * j + self.exist].load(Relaxed));
     }
 
     /// Fills `row` with the predecessors of member `i` whose `O`-state may join once its
@@ -78,42 +85,62 @@ impl Attractor<'_> {
         frontier: Blocks,
         first: u32,
     ) -> Result<(usize, u32), SolveError> {
-        by_levels(frontier, first, self.max, |s, next_level, row, next| {
-            let i = s as usize / 2;
-            if !stage.spreads(i) {
-                return;
-            }
-            if s % 2 == 1 {
-                // The M-states of the predecessors move into the attractor.
-                self.m_preds(graph, stage, i, row);
-                for &j in row.iter() {
-                    let j = j as usize;
-                    self.hits[j].fetch_add(1, Relaxed);
-                    match self.level[2 * j].compare_exchange(0, next_level, Relaxed, Relaxed) {
-                        Ok(_) => {
-                            self.support[j].fetch_add(1, Relaxed);
-                            next.push(2 * j as u32);
+        self.spread_kept(graph, stage, frontier, first, None)
+    }
+
+    /// [`Attractor::spread`], the states that joined (the frontier included) moved to
+    /// `kept` when asked.
+    pub(super) fn spread_kept<G: Checks>(
+        &self,
+        graph: &Graph<'_, G>,
+        stage: &impl Stage,
+        frontier: Blocks,
+        first: u32,
+        kept: Option<&mut Blocks>,
+    ) -> Result<(usize, u32), SolveError> {
+        by_levels(
+            frontier,
+            first,
+            self.max,
+            |s, next_level, row, next| {
+                let i = s as usize / 2;
+                if !stage.spreads(i) {
+                    return;
+                }
+                let (e, u) = (self.exist, 1 - self.exist);
+                if s as usize % 2 == u {
+                    // The M-states of the predecessors move into the attractor.
+                    self.m_preds(graph, stage, i, row);
+                    for &j in row.iter() {
+                        let j = j as usize;
+                        self.hits[j].fetch_add(1, Relaxed);
+                        match self.level[2 * j + e].compare_exchange(0, next_level, Relaxed, Relaxed) {
+                            Ok(_) => {
+                                self.support[j].fetch_add(1, Relaxed);
+                                next.push((2 * j + e) as u32);
+                            }
+                            Err(l) if l == next_level => {
+                                self.support[j].fetch_add(1, Relaxed);
+                            }
+                            Err(_) => {}
                         }
-                        Err(l) if l == next_level => {
-                            self.support[j].fetch_add(1, Relaxed);
+                    }
+                } else {
+                    self.o_preds(graph, stage, i, row);
+                    for &j in row.iter() {
+                        let j = j as usize;
+                        let before = self.counter[j].fetch_sub(1, Relaxed);
+                        debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
+                        if before == 1
+                            && self.level[2 * j + u].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
+                        {
+                            next.push((2 * j + u) as u32);
                         }
-                        Err(_) => {}
                     }
                 }
-            } else {
-                self.o_preds(graph, stage, i, row);
-                for &j in row.iter() {
-                    let j = j as usize;
-                    let before = self.counter[j].fetch_sub(1, Relaxed);
-                    debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
-                    if before == 1
-                        && self.level[2 * j + 1].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
-                    {
-                        next.push(2 * j as u32 + 1);
-                    }
-                }
-            }
-        })
+            },
+            kept,
+        )
     }
 
     /// The next attractor after the set it lives in shrank, from the last: `frontier` holds
@@ -144,14 +171,15 @@ impl Attractor<'_> {
                 if !stage.spreads(i) {
                     return;
                 }
-                if s % 2 == 1 {
+                let (e, u) = (self.exist, 1 - self.exist);
+                if s as usize % 2 == u {
                     self.m_preds(graph, stage, i, row);
                     for &j in row.iter() {
                         let j = j as usize;
                         self.hits[j].fetch_sub(1, Relaxed);
-                        let lj = self.level[2 * j].load(Relaxed) & self.mask;
+                        let lj = self.level[2 * j + e].load(Relaxed) & self.mask;
                         if lj > l && !stage.seed_m(j, lj) && self.support[j].fetch_sub(1, Relaxed) == 1 {
-                            next.extend(self.leave(2 * j));
+                            next.extend(self.leave(2 * j + e));
                         }
                     }
                 } else {
@@ -159,8 +187,8 @@ impl Attractor<'_> {
                     for &j in row.iter() {
                         let j = j as usize;
                         self.counter[j].fetch_add(1, Relaxed);
-                        if self.level[2 * j + 1].load(Relaxed) != 0 && !stage.seed_o(j) {
-                            next.extend(self.leave(2 * j + 1));
+                        if self.level[2 * j + u].load(Relaxed) != 0 && !stage.seed_o(j) {
+                            next.extend(self.leave(2 * j + u));
                         }
                     }
                 }
@@ -178,7 +206,7 @@ impl Attractor<'_> {
             || (),
             |&s, (), back| {
                 let s = s as usize;
-                if s.is_multiple_of(2) && self.level[s].load(Relaxed) == 0 {
+                if s % 2 == self.exist && self.level[s].load(Relaxed) == 0 {
                     let hits = self.hits[s / 2].load(Relaxed);
                     self.support[s / 2].store(hits, Relaxed);
                     if hits > 0 {

@@ -414,6 +414,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
             support: &self.support,
             mask: !IDLE,
             max: MAX_LEVEL,
+            exist: 0,
         }
     }
 

@@ -46,6 +46,19 @@ fn in_top(f: u8) -> bool {
     f & Z_M != 0 || (f & Z_O == 0 && f & (CHECK | GOOD_EXIT | TO_Z) != 0)
 }
 
+/// Whether the `M`-state of a member with flags `f` is an escape of the opponent: outside
+/// `Z` and outside the top of `νY` (no `μX` can hold it).
+fn escape_m(f: u8) -> bool {
+    f & Z_M == 0 && !in_top(f)
+}
+
+/// Whether the `O`-state of a member with flags `f` is an escape of the opponent: outside
+/// `Z`, with a move out of `D` that does not lose for the opponent, or its position's
+/// `M`-state in `Z` (both sides cannot win at one position).
+fn escape_o(f: u8) -> bool {
+    f & Z_O == 0 && f & (Z_M | SAFE_EXIT) != 0
+}
+
 /// Whether a member with flags `f` has a state in `Y` outside `Z` (the members of a round's
 /// work list).
 fn open_in(f: u8) -> bool {
@@ -91,11 +104,25 @@ pub(super) struct Rabin<'a, 'g, G> {
     /// shrinks).
     to_y: Vec<AtomicU8>,
     /// Per position of `D`: its moves into `D` to an `M`-state in the top of `νY` (counted
-    /// once per layer, then kept up as `Z` grows): each round's `to_y` starts as a copy.
+    /// once per layer, then kept up as `Z` and `A` change): each round's `to_y` starts as a
+    /// copy.
     to_top: Vec<AtomicU8>,
-    /// Seconds in: the rounds' counts into `Y`, the passes, `Y` shrinking, `Z` growing (for
-    /// the profile).
-    pub(super) seconds: [f64; 4],
+    /// Per state: 0 outside `A`, the opponent's attractor of its escapes (the states outside
+    /// `Z` and the top of `νY`), else its level there. No state of `A` is in the next `Z`
+    /// (from it the opponent forces an escape before `Z`), so each round's `νY` starts
+    /// outside it; `A` only loses states as `Z` grows, and is kept up from round to round.
+    a_level: Vec<AtomicU32>,
+    /// Per member, for its `M`-state: its moves to an `O`-state not yet in `A`.
+    a_counter: Vec<AtomicU8>,
+    /// Per member, for its `O`-state: its moves into `A`, and of those the ones of a lower
+    /// level (what holds it in `A`).
+    a_hits: Vec<AtomicU8>,
+    a_support: Vec<AtomicU8>,
+    /// The largest level `A` has given.
+    a_top: u32,
+    /// Seconds in: the rounds' counts into `Y`, the passes, `Y` shrinking, `Z` growing, `A`
+    /// (made and kept up; for the profile).
+    pub(super) seconds: [f64; 5],
     /// States that joined `X` outside `Z`, summed over the passes (for the profile).
     pub(super) joined: u64,
     /// States that left `X` in the passes after a round's first (for the profile).
@@ -120,7 +147,12 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             to_z: (0..m).map(|_| AtomicU8::new(0)).collect(),
             to_y: (0..m).map(|_| AtomicU8::new(0)).collect(),
             to_top: (0..m).map(|_| AtomicU8::new(0)).collect(),
-            seconds: [0.0; 4],
+            a_level: (0..2 * m).map(|_| AtomicU32::new(0)).collect(),
+            a_counter: (0..m).map(|_| AtomicU8::new(0)).collect(),
+            a_hits: (0..m).map(|_| AtomicU8::new(0)).collect(),
+            a_support: (0..m).map(|_| AtomicU8::new(0)).collect(),
+            a_top: 0,
+            seconds: [0.0; 5],
             joined: 0,
             left: 0,
         }
@@ -225,21 +257,27 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         stats: &mut RuleStats,
     ) -> Result<(), SolveError> {
         let mut top_counted = false;
+        let clock = std::time::Instant::now();
+        self.make_escapes()?;
+        self.seconds[4] += clock.elapsed().as_secs_f64();
         loop {
             stats.rounds += 1;
             // The top of νY, cut down to what any μX can hold: an M-state only in check or in
             // Cpre(Z), an O-state only without a move out that does not lose for the opponent.
             // Nor the other state of a position of Z: νY's value is the next Z, part of W,
-            // and both sides cannot win at one position. (The iteration reaches the same
-            // greatest fixpoint from any start above it, with fewer passes: its last pass,
-            // which gives the ranks, is the same.)
+            // and both sides cannot win at one position. Nor a state of A: the opponent
+            // forces an escape from it before Z. (The iteration reaches the same greatest
+            // fixpoint from any start above it, with fewer passes; the ranks may differ, as
+            // the last pass's levels do.)
+            let a_level = &self.a_level;
             let in_y: usize = layer_of(&mut self.flags, self.start, self.end)
-                .map(|(_, f)| {
+                .map(|(i, f)| {
                     *f &= !(Y_M | Y_O);
-                    if in_top(*f) {
+                    if in_top(*f) && a_level[2 * i].load(Relaxed) == 0 {
                         *f |= Y_M;
                     }
-                    if *f & Z_O != 0 || *f & (SAFE_EXIT | Z_M) == 0 {
+                    if *f & Z_O != 0 || (*f & (SAFE_EXIT | Z_M) == 0 && a_level[2 * i + 1].load(Relaxed) == 0)
+                    {
                         *f |= Y_O;
                     }
                     usize::from(*f & (Y_M | Z_M) == Y_M) + usize::from(*f & (Y_O | Z_O) == Y_O)
@@ -375,11 +413,126 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                     entered.push(j);
                 }
             }
+            // (An M-state of A was not counted in the top.)
+            let left_top: Vec<u32> =
+                left_top.into_iter().filter(|&i| self.a_level[2 * i as usize].load(Relaxed) == 0).collect();
             self.add_over(&left_top, &self.to_top, u8::MAX);
-            self.add_over(&entered, &self.to_top, 1);
             self.seconds[3] += clock.elapsed().as_secs_f64();
+            let clock = std::time::Instant::now();
+            let (plus, minus) = self.keep_up_escapes(&entered, &new)?;
+            self.add_over(&plus, &self.to_top, 1);
+            self.add_over(&minus, &self.to_top, u8::MAX);
+            self.seconds[4] += clock.elapsed().as_secs_f64();
         }
         Ok(())
+    }
+
+    /// `A` for the layer, from its escapes. The first levels without a search: the escapes
+    /// (level 1), the `O`-states with a move to an escape `M`-state (level 2: its moves
+    /// into `D` less those into the top, counted through the predecessors of the top's
+    /// `M`-states), the `M`-states whose moves all lead to those (level 3: their moves to an
+    /// `O`-state outside `A` counted through the predecessors of those few); then `A` grows
+    /// from level 3 as an attractor. (Grown from the escapes alone, `KNRvKAR`'s 138.5 M
+    /// states of `A` took 21.5 s: every escape's predecessors read.)
+    fn make_escapes(&mut self) -> Result<(), SolveError> {
+        let (start, end) = (self.start, self.end);
+        // Moves into the top's M-states (to_y: scratch until the round counts it).
+        self.count_into(&self.to_y, in_top);
+        let flags = &self.flags;
+        (start..end).into_par_iter().with_min_len(CHUNK).for_each(|i| {
+            let f = flags[i];
+            self.a_level[2 * i].store(u32::from(escape_m(f)), Relaxed);
+            let to_escapes = self.inside[i] - self.to_y[i].load(Relaxed);
+            let level = if escape_o(f) {
+                1
+            } else if to_escapes > 0 {
+                2
+            } else {
+                0
+            };
+            self.a_level[2 * i + 1].store(level, Relaxed);
+            self.a_hits[i].store(to_escapes, Relaxed);
+            self.a_support[i].store(if level == 2 { to_escapes } else { 0 }, Relaxed);
+            self.a_counter[i].store(0, Relaxed);
+        });
+        // The M-states' moves to O-states outside A.
+        (start..end).into_par_iter().with_min_len(CHUNK).for_each_init(Vec::new, |row, i| {
+            if self.a_level[2 * i + 1].load(Relaxed) == 0 {
+                self.add_to_preds(i, row, &self.a_counter, 1);
+            }
+        });
+        let stage = Escapes(self);
+        let frontier = gather_blocks(start..end, CHUNK, |i, out| {
+            if self.a_level[2 * i].load(Relaxed) == 0
+                && stage.open_o(i)
+                && self.a_counter[i].load(Relaxed) == 0
+            {
+                self.a_level[2 * i].store(3, Relaxed);
+                out.push(2 * i as u32);
+            }
+        });
+        let (_, top) = self.escapes().spread(self.graph, &stage, frontier, 3)?;
+        self.a_top = top;
+        Ok(())
+    }
+
+    /// Keeps `A` up after `Z` grew by `new` (states) and the `M`-states `entered` got a move
+    /// into `Z`: those are no escapes now, and leave `A` with what they held there
+    /// ([`Attractor::shrink`]); then the states that `new` makes escapes (the other state of
+    /// each new position of `Z`) join, and `A` grows from them. Returns the `M`-states that
+    /// enter the top of `νY` (outside `A` now) and those that leave it (joined `A`).
+    fn keep_up_escapes(&mut self, entered: &[u32], new: &[u32]) -> Result<(Vec<u32>, Vec<u32>), SolveError> {
+        let attractor = self.escapes();
+        let frontier: Blocks<(u32, u32)> = vec![
+            entered
+                .iter()
+                .filter_map(|&i| {
+                    debug_assert!(self.a_level[2 * i as usize].load(Relaxed) != 0, "an escape out of A");
+                    attractor.leave(2 * i as usize)
+                })
+                .collect(),
+        ];
+        let (lost, _, top) = attractor.shrink(self.graph, &Escapes(self), frontier, self.a_top)?;
+        let flags = &self.flags;
+        let plus: Vec<u32> = lost
+            .iter()
+            .flatten()
+            .filter(|&&s| {
+                s % 2 == 0 && self.a_level[s as usize].load(Relaxed) == 0 && in_top(flags[s as usize / 2])
+            })
+            .map(|&s| s / 2)
+            .collect();
+        drop(lost);
+        let first = top + 1;
+        let seeds: Vec<u32> = new
+            .iter()
+            .map(|&s| s ^ 1)
+            .filter(|&s| self.a_level[s as usize].compare_exchange(0, first, Relaxed, Relaxed).is_ok())
+            .collect();
+        let mut joined = Vec::new();
+        let (_, top) =
+            attractor.spread_kept(self.graph, &Escapes(self), vec![seeds], first, Some(&mut joined))?;
+        self.a_top = top.max(first);
+        let minus: Vec<u32> = joined
+            .iter()
+            .flatten()
+            .filter(|&&s| s % 2 == 0 && in_top(flags[s as usize / 2]))
+            .map(|&s| s / 2)
+            .collect();
+        Ok((plus, minus))
+    }
+
+    /// The counts of `A` ([`Attractor`], the roles swapped: an `O`-state joins by one move).
+    fn escapes(&self) -> Attractor<'_> {
+        Attractor {
+            level: &self.a_level,
+            counter: &self.a_counter,
+            hits: &self.a_hits,
+            support: &self.a_support,
+            mask: u32::MAX,
+            max: MAX_LEVEL,
+            exist: 1,
+        }
     }
 
     /// Adds `delta` (wrapping: -1 is `u8::MAX`) to `counts` of the predecessors in the layer
@@ -400,11 +553,17 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
     /// `M`-states of `Y` through their predecessors (at the start of a round; the passes keep
     /// them up).
     fn count_to_y(&self) {
+        self.count_into(&self.to_y, |f| f & Y_M != 0);
+    }
+
+    /// Counts in `counts`, for every position of the layer, its moves into the `M`-states
+    /// whose flags `pick` accepts (through their predecessors).
+    fn count_into(&self, counts: &[AtomicU8], pick: impl Fn(u8) -> bool + Sync) {
         let flags = &self.flags;
-        self.to_y[self.start..self.end].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
+        counts[self.start..self.end].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
         (self.start..self.end).into_par_iter().with_min_len(CHUNK).for_each_init(Vec::new, |row, i| {
-            if flags[i] & Y_M != 0 {
-                self.add_to_preds(i, row, &self.to_y, 1);
+            if pick(flags[i]) {
+                self.add_to_preds(i, row, counts, 1);
             }
         });
     }
@@ -478,6 +637,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             support: &self.support,
             mask: u32::MAX,
             max: MAX_LEVEL,
+            exist: 0,
         }
     }
 
@@ -553,5 +713,35 @@ impl<G: Checks> Stage for Rabin<'_, '_, G> {
 
     fn seed_o(&self, j: usize) -> bool {
         Rabin::seed_o(self, j)
+    }
+}
+
+/// The check stage as it grows and shrinks `A`, the opponent's attractor of its escapes: an
+/// `O`-state joins by one move into it, an `M`-state once all its moves lead into it
+/// ([`Attractor::exist`] 1: in [`Stage`]'s terms the roles swap).
+struct Escapes<'r, 'a, 'g, G>(&'r Rabin<'a, 'g, G>);
+
+impl<G: Checks> Stage for Escapes<'_, '_, '_, G> {
+    fn spreads(&self, _: usize) -> bool {
+        true
+    }
+
+    /// The `O`-state joins by one move: outside `Z`.
+    fn open_m(&self, j: usize) -> bool {
+        j < self.0.end && self.0.flags[j] & Z_O == 0
+    }
+
+    /// The `M`-state joins once all its moves lead into `A`: outside `Z`, no move out of `D`
+    /// that wins for me.
+    fn open_o(&self, j: usize) -> bool {
+        j < self.0.end && self.0.flags[j] & (Z_M | GOOD_EXIT) == 0
+    }
+
+    fn seed_m(&self, j: usize, _: u32) -> bool {
+        escape_o(self.0.flags[j])
+    }
+
+    fn seed_o(&self, j: usize) -> bool {
+        escape_m(self.0.flags[j])
     }
 }

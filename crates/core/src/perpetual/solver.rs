@@ -135,14 +135,14 @@ impl PerpetualCheck {
 
     /// Bytes a solve under the ban on perpetual check needs besides the plain solution, for a
     /// game of `positions` positions of which `drawn` are drawn under plain rules: the set of
-    /// draws (a bit per position, a 4-byte count per 64) and 25 bytes per draw (the search
+    /// draws (a bit per position, a 4-byte count per 64) and 32 bytes per draw (the search
     /// for layers: 4 for the draw's number and about 21 for Tarjan's algorithm, measured on
-    /// `KNRvKR`; then 19 in the check stage). The predecessor lists come on top, at most
-    /// [`PerpetualCheck::edge_budget`] bytes.
+    /// `KNRvKR`; then 32 in the check stage, 11 of them for the opponent's escapes). The
+    /// predecessor lists come on top, at most [`PerpetualCheck::edge_budget`] bytes.
     #[must_use]
     pub const fn memory_estimate(positions: u64, drawn: u64) -> u64 {
         let words = positions.div_ceil(64);
-        words.saturating_mul(12).saturating_add(drawn.saturating_mul(25))
+        words.saturating_mul(12).saturating_add(drawn.saturating_mul(32))
     }
 
     /// [`PerpetualCheck::memory_estimate`] for a game with chases: up to 34 bytes per draw

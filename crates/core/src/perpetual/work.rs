@@ -168,12 +168,14 @@ pub(super) fn gather_blocks(
 /// `step(s, level, row, next)` pushes to `next` the states that join at `level` through
 /// state `s` of the level before (`row`: scratch for its predecessors), in parallel, until a
 /// level adds none. Returns how many states joined (the frontier not counted) and the
-/// largest level given; an error before a level would pass `max`.
+/// largest level given; an error before a level would pass `max`. With `kept`, the states
+/// of every level (the frontier included) are moved there.
 pub(super) fn by_levels(
     mut frontier: Blocks,
     first: u32,
     max: u32,
     step: impl Fn(u32, u32, &mut Vec<u32>, &mut Vec<u32>) + Sync,
+    mut kept: Option<&mut Blocks>,
 ) -> Result<(usize, u32), SolveError> {
     let (mut count, mut level, mut top) = (0, first, first);
     loop {
@@ -205,7 +207,10 @@ pub(super) fn by_levels(
             top = next_level;
         }
         count += added;
-        frontier = next;
+        let done = std::mem::replace(&mut frontier, next);
+        if let Some(kept) = kept.as_deref_mut() {
+            kept.extend(done);
+        }
         level = next_level;
     }
     Ok((count, top))
@@ -317,16 +322,20 @@ mod tests {
         fn by_levels_gives_each_node_its_depth(n in 1usize..4 * BLOCK_LEN, first in 1u32..5) {
             let level: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
             level[0].store(first, Relaxed);
+            let mut kept = Vec::new();
             let (count, top) = by_levels(vec![vec![0]], first, u32::MAX, |s, next_level, _, next| {
                 for child in [2 * s as usize + 1, 2 * s as usize + 2] {
                     if child < n && level[child].swap(next_level, Relaxed) == 0 {
                         next.push(child as u32);
                     }
                 }
-            })
+            }, Some(&mut kept))
             .unwrap();
             let depth = |k: usize| (k + 1).ilog2();
             prop_assert_eq!(count, n - 1);
+            let mut all: Vec<u32> = kept.into_iter().flatten().collect();
+            all.sort_unstable();
+            prop_assert_eq!(all, (0..n as u32).collect::<Vec<_>>(), "kept: every node once");
             prop_assert_eq!(top, first + depth(n - 1));
             for (k, l) in level.iter().enumerate() {
                 prop_assert_eq!(l.load(Relaxed), first + depth(k), "node {}", k);
