@@ -109,7 +109,8 @@ impl Attractor<'_> {
                 }
                 let (e, u) = (self.exist, 1 - self.exist);
                 if s as usize % 2 == u {
-                    // The M-states of the predecessors move into the attractor.
+                    // The predecessors' states of the side that joins by one move (the
+                    // M-states for my wins) move into the attractor.
                     self.m_preds(graph, stage, i, row);
                     for &j in row.iter() {
                         let j = j as usize;
