@@ -48,6 +48,12 @@ impl Default for PerpetualCheck {
     }
 }
 
+/// Bytes per draw of `D` while the check stage runs, besides the predecessor lists: 32 for
+/// its counts and levels (11 of them for the opponent's escapes) and about 8 for its work
+/// lists (`KNRvKAAR` under `check-and-chase`, 147.5 M draws: 9,841 MiB at the stage's peak,
+/// 41 MiB over an estimate of 34 bytes a draw).
+const CHECK_BYTES_PER_DRAW: u64 = 40;
+
 /// The default budget of the predecessor lists (see [`PerpetualCheck::edge_budget`]): 8 GiB
 /// (2 GiB where `usize` has 32 bits). Lists make a solve about 2.3 times faster than
 /// un-moves on every pass (`KNRvKAR`); at about 25 bytes a draw this budget holds them for
@@ -135,23 +141,26 @@ impl PerpetualCheck {
 
     /// Bytes a solve under the ban on perpetual check needs besides the plain solution, for a
     /// game of `positions` positions of which `drawn` are drawn under plain rules: the set of
-    /// draws (a bit per position, a 4-byte count per 64) and 32 bytes per draw (the search
-    /// for layers: 4 for the draw's number and about 21 for Tarjan's algorithm, measured on
-    /// `KNRvKR`; then 32 in the check stage, 11 of them for the opponent's escapes). The
-    /// predecessor lists come on top, at most [`PerpetualCheck::edge_budget`] bytes.
+    /// draws (a bit per position, a 4-byte count per 64) and 40 bytes per
+    /// draw (the search for layers: 4 for the draw's number and about 21 for Tarjan's
+    /// algorithm, measured on `KNRvKR`; then 32 in the check stage, 11 of them for the
+    /// opponent's escapes, and its work lists). The predecessor lists come on top, at most
+    /// [`PerpetualCheck::edge_budget`] bytes.
     #[must_use]
     pub const fn memory_estimate(positions: u64, drawn: u64) -> u64 {
         let words = positions.div_ceil(64);
-        words.saturating_mul(12).saturating_add(drawn.saturating_mul(32))
+        words.saturating_mul(12).saturating_add(drawn.saturating_mul(CHECK_BYTES_PER_DRAW))
     }
 
-    /// [`PerpetualCheck::memory_estimate`] for a game with chases: up to 34 bytes per draw
-    /// (the results of the check stage, and the chase stage's counts over the draws it
-    /// leaves, at most all of them).
+    /// [`PerpetualCheck::memory_estimate`] for a game with chases: the larger of the check
+    /// stage's bytes per draw and the chase stage's (the results of the check stage, and the
+    /// chase stage's counts over the draws it leaves, at most all of them: 34).
     #[must_use]
     pub const fn chase_memory_estimate(positions: u64, drawn: u64) -> u64 {
         let words = positions.div_ceil(64);
-        words.saturating_mul(24).saturating_add(drawn.saturating_mul(8 + chase::BYTES_PER_DRAW))
+        let chase = 8 + chase::BYTES_PER_DRAW;
+        let per_draw = if chase > CHECK_BYTES_PER_DRAW { chase } else { CHECK_BYTES_PER_DRAW };
+        words.saturating_mul(24).saturating_add(drawn.saturating_mul(per_draw))
     }
 
     /// Solves the plain game with 2-byte cells (see [`Retrograde::compact`]).
