@@ -242,6 +242,21 @@ pub trait Checks: Unmoves {
         plain.into()
     }
 
+    /// The check stage's first look at `pos`, a non-terminal position: whether the side to
+    /// move is in check ([`Checks::in_check`]), with `f` called once for every move out of the
+    /// index with its value under the rule ([`Checks::known_by_rule`]). The moves into the
+    /// index are not reported: the solver counts those into its draws from its lists of
+    /// predecessors, so a game may skip them (and their indices). The default: through
+    /// [`crate::Game::for_each_move`].
+    fn look_out(&self, pos: usize, mut f: impl FnMut(RuleValue)) -> bool {
+        self.for_each_move(pos, |mv, to| {
+            if let Successor::Known(v) = to {
+                f(self.known_by_rule(pos, mv, v));
+            }
+        });
+        self.in_check(pos)
+    }
+
     /// Whether the game marks chases at all, or a move out of the index may lead to a result
     /// of the ban on perpetual chase ([`Checks::known_by_rule`]); `false` (the default): the
     /// rule is the ban on perpetual check alone, and [`Checks::is_chase`] is never asked.

@@ -1,6 +1,8 @@
 //! The solver under the rule: the plain game solved first, then the check stage and the chase
 //! stage over its draws, layer by layer (see the module notes of [`super`]).
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
 use rayon::prelude::*;
 
 use super::Checks;
@@ -192,10 +194,17 @@ impl PerpetualCheck {
         let mut profile = Profile::new();
         // The plain value first: the test of a position is the costly part (on a material
         // without draws, the whole scan).
+        // (And whether the index holds drawn ends, drawn positions outside D.)
+        let drawn_ends = AtomicBool::new(false);
         let member = |p: usize| {
-            matches!(plain.value(p), Some(Value::Draw(_)))
-                && game.is_position(p)
-                && game.terminal(p).is_none()
+            if !matches!(plain.value(p), Some(Value::Draw(_))) || !game.is_position(p) {
+                return false;
+            }
+            let end = game.terminal(p).is_some();
+            if end {
+                drawn_ends.store(true, Relaxed);
+            }
+            !end
         };
         let progress = game.has_progress_levels();
         let (graph, layers) = if progress {
@@ -218,7 +227,7 @@ impl PerpetualCheck {
             profile.step(|| format!("check stage: {} layers", layers.len() - 1));
             (graph, layers)
         };
-        let mut rabin = check::Rabin::new(&graph, &plain);
+        let mut rabin = check::Rabin::new(&graph, &plain, drawn_ends.load(Relaxed));
         let (mut stats, tops) = rabin.solve(&layers)?;
         stats.layers = u32::try_from(layers.len() - 1).unwrap_or(u32::MAX);
         profile.step(|| {

@@ -11,9 +11,7 @@
 use endgame_core::conformance::Indexed;
 use endgame_core::{FirstLook, Game, Successor, Unmoves, Value};
 
-use crate::rules::bitboard::{
-    Bits, attacks, between, for_each_point, in_check_bits, legal, origins, targets,
-};
+use crate::rules::bitboard::{Bits, attacks, between, for_each_point, in_check_bits, origins, targets};
 use crate::rules::color::Color;
 use crate::rules::material::Material;
 use crate::rules::movegen::Sides;
@@ -194,13 +192,16 @@ impl Game for MaterialGame<'_> {
         self.index.len()
     }
 
+    /// From the placement (cached for the other side to move, and for the moves and the check
+    /// test that follow: see [`MaterialGame::points_and_check`]).
     fn is_position(&self, pos: usize) -> bool {
-        let mut all = [Square::A0; MAX_MEN];
-        let Some(turn) = self.index.squares(pos, &mut all) else { return false };
         match self.rules {
-            Rules::Hdu => true,
+            Rules::Hdu => {
+                let mut all = [Square::A0; MAX_MEN];
+                self.index.squares(pos, &mut all).is_some()
+            }
             Rules::Standard | Rules::PerpetualCheck | Rules::CheckAndChase => {
-                legal(&all[..self.index.pieces().len()], self.index.pieces(), turn)
+                self.points_and_check(pos).is_some()
             }
         }
     }
@@ -212,7 +213,15 @@ impl Game for MaterialGame<'_> {
 
     /// Works on the pieces' points: a move changes one point (the child's index follows), a
     /// capture also drops a piece (the smaller material's index of the rest).
+    /// The points from this thread's last placement when it is `pos`'s.
     fn for_each_move(&self, pos: usize, f: impl FnMut(Move, Successor)) {
+        let last = LAST_PLACEMENT.get();
+        if last.game == self.id && last.half == pos / 2 {
+            if let Some(all) = last.squares {
+                self.moves::<true>(pos, &all, MaterialIndex::turn(pos), f);
+            }
+            return;
+        }
         let mut all = [Square::A0; MAX_MEN];
         let Some(turn) = self.index.squares(pos, &mut all) else { return };
         self.moves::<true>(pos, &all, turn, f);
@@ -355,6 +364,80 @@ impl MaterialGame<'_> {
                     // The check test reads the enemy's points only: the moved piece is not one.
                     if !self.in_check(after_occupied, squares, king, turn, taken) {
                         f(taken.map(|_| self.capture_value(all, slot, to, turn)));
+                    }
+                });
+            }
+        }
+    }
+
+    /// The points of the position `pos` (`None` for a hole of the index under rules that
+    /// forbid check) and whether its side to move is in check, from this thread's cache of
+    /// the last placement (shared with the other position of the placement).
+    pub(crate) fn points_and_check(&self, pos: usize) -> Option<([Square; MAX_MEN], bool)> {
+        let placement = self.placement(pos);
+        let turn = MaterialIndex::turn(pos);
+        let all = placement.squares?;
+        if self.rules.forbids_check() && placement.checks[(!turn).index()] {
+            return None;
+        }
+        Some((all, placement.checks[turn.index()]))
+    }
+
+    /// The legal captures of the position with these points and `turn` to move (`checked`:
+    /// whether its side to move is in check), under rules that forbid check: `f` gets the
+    /// slot of the piece that moves, the point it takes and the slot of the piece taken. As
+    /// [`MaterialGame::move_values`], with the moves to empty points skipped.
+    pub(crate) fn for_each_capture(
+        &self,
+        all: &[Square; MAX_MEN],
+        turn: Color,
+        checked: bool,
+        mut f: impl FnMut(usize, Square, usize),
+    ) {
+        debug_assert!(self.rules.forbids_check(), "captures under the flying general");
+        let n = self.index.pieces().len();
+        let squares = &all[..n];
+        let pieces = self.index.pieces();
+        let bits = Bits::new(squares, pieces);
+        let general = squares[self.generals[turn.index()]];
+        let occupied = bits.occupied();
+        let cannons = self.cannons[turn.index()];
+        let taken = |to: Square| squares.iter().position(|&s| s == to).expect("a piece to capture");
+        let mut far_screens = None;
+        for (slot, (&from, &piece)) in squares.iter().zip(pieces).enumerate() {
+            if piece.color != turn {
+                continue;
+            }
+            let reach = targets(&bits, from, piece) & occupied;
+            if reach == 0 {
+                continue;
+            }
+            let screens = if !checked && piece.role != Role::General {
+                let vacated = occupied & !from.bit();
+                if !near(from, general) {
+                    Some(*far_screens.get_or_insert_with(|| {
+                        if cannons { cannon_screens(occupied, squares, pieces, general, turn) } else { 0 }
+                    }))
+                } else if self.in_check(vacated, squares, general, turn, None) {
+                    None
+                } else if cannons {
+                    Some(cannon_screens(vacated, squares, pieces, general, turn))
+                } else {
+                    Some(0)
+                }
+            } else {
+                None
+            };
+            if let Some(screens) = screens {
+                for_each_point(reach & !screens, |to| f(slot, to, taken(to)));
+            } else {
+                for_each_point(reach, |to| {
+                    let taken = taken(to);
+                    let king = if piece.role == Role::General { to } else { general };
+                    let after_occupied = occupied & !from.bit();
+                    // The check test reads the enemy's points only, the taken piece skipped.
+                    if !self.in_check(after_occupied, squares, king, turn, Some(taken)) {
+                        f(slot, to, taken);
                     }
                 });
             }

@@ -22,7 +22,6 @@ use crate::probe::{Probe, ProbeError};
 use crate::rules::chase::{Attacks, chase_attacks, creates_chase_attack};
 use crate::rules::color::Color;
 use crate::rules::material::Material;
-use crate::rules::movegen::in_check_pieces;
 use crate::rules::moves::Move;
 use crate::rules::piece::Role;
 use crate::rules::position::Position;
@@ -91,6 +90,38 @@ impl<'a> PerpetualGame<'a> {
     }
 }
 
+impl PerpetualGame<'_> {
+    /// The value under the rule, for the side to move after it, of the capture by the piece
+    /// of `slot` of the piece of `taken` on `to`, in the position with these points and
+    /// `turn` to move.
+    fn capture_by_rule(
+        &self,
+        all: &[Square; MAX_MEN],
+        turn: Color,
+        (slot, to, taken): (usize, Square, usize),
+    ) -> RuleValue {
+        let pieces = self.index.pieces();
+        let n = pieces.len();
+        if pieces[taken].role == Role::General {
+            return Value::loss_in(0).into();
+        }
+        let mut all = *all;
+        all[slot] = to;
+        if let Some((table, flipped)) = self.files[taken] {
+            let (mut rest, n) = without_slot(&all[..n], taken);
+            let i = if flipped {
+                table.index().index_of_twin_position(&rest[..n], !turn)
+            } else {
+                table.index().canonical_index(&mut rest[..n], !turn)
+            };
+            return table.rule_value(i.expect("pieces stay on legal points"));
+        }
+        self.tables
+            .after_capture(self.index, &all[..n], taken, !turn)
+            .expect("the materials after a capture are solved first")
+    }
+}
+
 impl Game for PerpetualGame<'_> {
     type Move = Move;
 
@@ -118,38 +149,29 @@ impl Unmoves for PerpetualGame<'_> {
 }
 
 impl Checks for PerpetualGame<'_> {
+    /// From the placement (see [`MaterialGame::points_and_check`]).
     fn in_check(&self, pos: usize) -> bool {
-        let mut all = [Square::A0; MAX_MEN];
-        let Some(turn) = self.index.squares(pos, &mut all) else { return false };
-        let pieces = self.index.pieces();
-        let squares = &all[..pieces.len()];
-        let general = pieces.iter().position(|p| p.color == turn && p.role == Role::General);
-        general.is_some_and(|g| in_check_pieces(squares, pieces, squares[g], turn, None))
+        self.game.points_and_check(pos).is_some_and(|(_, checked)| checked)
     }
 
     fn known_by_rule(&self, pos: usize, mv: Move, plain: Value) -> RuleValue {
         let mut all = [Square::A0; MAX_MEN];
         let turn = self.index.squares(pos, &mut all).expect("a position with moves");
-        let pieces = self.index.pieces();
-        let n = pieces.len();
+        let n = self.index.pieces().len();
         let slot = all[..n].iter().position(|&s| s == mv.from).expect("the move's piece");
         let Some(taken) = all[..n].iter().position(|&s| s == mv.to) else { return plain.into() };
-        if pieces[taken].role == Role::General {
-            return plain.into();
-        }
-        all[slot] = mv.to;
-        if let Some((table, flipped)) = self.files[taken] {
-            let (mut rest, n) = without_slot(&all[..n], taken);
-            let i = if flipped {
-                table.index().index_of_twin_position(&rest[..n], !turn)
-            } else {
-                table.index().canonical_index(&mut rest[..n], !turn)
-            };
-            return table.rule_value(i.expect("pieces stay on legal points"));
-        }
-        self.tables
-            .after_capture(self.index, &all[..n], taken, !turn)
-            .expect("the materials after a capture are solved first")
+        self.capture_by_rule(&all, turn, (slot, mv.to, taken))
+    }
+
+    /// One decoding of the index, from the placement shared with the other side to move, and
+    /// the captures alone (see [`MaterialGame::for_each_capture`]).
+    fn look_out(&self, pos: usize, mut f: impl FnMut(RuleValue)) -> bool {
+        let Some((all, checked)) = self.game.points_and_check(pos) else { return false };
+        let turn = MaterialIndex::turn(pos);
+        self.game.for_each_capture(&all, turn, checked, |slot, to, taken| {
+            f(self.capture_by_rule(&all, turn, (slot, to, taken)));
+        });
+        checked
     }
 
     fn has_chases(&self) -> bool {
