@@ -192,12 +192,12 @@ impl PerpetualCheck {
             return Err(SolveError::WrongSize { expected: n, found: plain.len() });
         }
         let mut profile = Profile::new();
-        // The plain value first: the test of a position is the costly part (on a material
-        // without draws, the whole scan).
-        // (And whether the index holds drawn ends, drawn positions outside D.)
+        // The plain value alone: a hole has none in a right solution (the test of a position,
+        // a placement decoded for each of the 72.1 M draws of `KNRvKAR`, was the costly part).
+        // And whether the index holds drawn ends, drawn positions outside D.
         let drawn_ends = AtomicBool::new(false);
         let member = |p: usize| {
-            if !matches!(plain.value(p), Some(Value::Draw(_))) || !game.is_position(p) {
+            if !matches!(plain.value(p), Some(Value::Draw(_))) {
                 return false;
             }
             let end = game.terminal(p).is_some();

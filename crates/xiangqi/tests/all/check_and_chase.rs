@@ -456,3 +456,41 @@ fn no_move_raises_the_soldiers_level() {
     tables.solve(material).unwrap();
     assert!(!PerpetualGame::new(tables.index(material).unwrap(), &tables).has_progress_levels());
 }
+
+#[test]
+fn the_first_look_is_the_captures_and_the_check_test() {
+    // The check stage's first look at a position (`Checks::look_out`: the moves out of the
+    // index with their values by the rule, and the check test, from the cached placement)
+    // against every move generated with its successor and the decoded position's check test;
+    // the placement's legality test against the index's.
+    for material in ["KRvKN", "KCvKP", "KNvKC", "KCvKA", "KPvKR"] {
+        let material: Material = material.parse().unwrap();
+        let mut tables = PerpetualTablebase::with_rules(Rules::CheckAndChase);
+        tables.solve(material).unwrap();
+        let index = tables.index(material).unwrap();
+        let game = PerpetualGame::new(index, &tables);
+        let mut captures = 0;
+        for pos in (0..game.num_positions()).step_by(5) {
+            assert_eq!(game.is_position(pos), index.is_legal(pos), "{material}: index {pos}");
+            if !game.is_position(pos) {
+                continue;
+            }
+            let mut looked = Vec::new();
+            let check = game.look_out(pos, |v| looked.push(v));
+            assert_eq!(check, index.decode(pos).unwrap().in_check(), "{material}: index {pos}");
+            assert_eq!(check, game.in_check(pos), "{material}: index {pos}");
+            let mut moved = Vec::new();
+            game.for_each_move(pos, |mv, to| {
+                if let Successor::Known(v) = to {
+                    moved.push(game.known_by_rule(pos, mv, v));
+                }
+            });
+            let key = |v: &RuleValue| format!("{v:?}");
+            looked.sort_by_key(key);
+            moved.sort_by_key(key);
+            assert_eq!(looked, moved, "{material}: index {pos}");
+            captures += moved.len();
+        }
+        assert!(captures > 0, "{material}: no capture looked at");
+    }
+}
