@@ -326,29 +326,14 @@ impl MaterialGame<'_> {
         let general = squares[self.generals[turn.index()]];
         let occupied = bits.occupied();
         let checked = checked.unwrap_or_else(|| self.in_check(occupied, squares, general, turn, None));
-        let cannons = self.cannons[turn.index()];
         let mut far_screens = None;
         for (slot, (&from, &piece)) in squares.iter().zip(pieces).enumerate() {
             if piece.color != turn {
                 continue;
             }
             let reach = targets(&bits, from, piece);
-            let screens = if !checked && piece.role != Role::General {
-                let vacated = occupied & !from.bit();
-                if !near(from, general) {
-                    Some(*far_screens.get_or_insert_with(|| {
-                        if cannons { cannon_screens(occupied, squares, pieces, general, turn) } else { 0 }
-                    }))
-                } else if self.in_check(vacated, squares, general, turn, None) {
-                    None
-                } else if cannons {
-                    Some(cannon_screens(vacated, squares, pieces, general, turn))
-                } else {
-                    Some(0)
-                }
-            } else {
-                None
-            };
+            let screens =
+                self.screens((squares, occupied, general, turn), from, piece, checked, &mut far_screens);
             if let Some(screens) = screens {
                 let legal = reach & !screens;
                 for _ in 0..(legal & !occupied).count_ones() {
@@ -367,6 +352,39 @@ impl MaterialGame<'_> {
                     }
                 });
             }
+        }
+    }
+
+    /// Out of check, for a piece on `from` other than the General: the points it may not move
+    /// to, the screens its move would make for the enemy's Cannons (`far_screens`: those of
+    /// a piece off the General's lines and legs, the same for all, worked out once). `None`
+    /// when each move needs its own check test: in check, a move of the General, or a piece
+    /// whose leaving `from` exposes the General.
+    #[inline]
+    fn screens(
+        &self,
+        (squares, occupied, general, turn): (&[Square], u128, Square, Color),
+        from: Square,
+        piece: Piece,
+        checked: bool,
+        far_screens: &mut Option<u128>,
+    ) -> Option<u128> {
+        if checked || piece.role == Role::General {
+            return None;
+        }
+        let pieces = self.index.pieces();
+        let cannons = self.cannons[turn.index()];
+        let vacated = occupied & !from.bit();
+        if !near(from, general) {
+            Some(*far_screens.get_or_insert_with(|| {
+                if cannons { cannon_screens(occupied, squares, pieces, general, turn) } else { 0 }
+            }))
+        } else if self.in_check(vacated, squares, general, turn, None) {
+            None
+        } else if cannons {
+            Some(cannon_screens(vacated, squares, pieces, general, turn))
+        } else {
+            Some(0)
         }
     }
 
@@ -401,7 +419,6 @@ impl MaterialGame<'_> {
         let bits = Bits::new(squares, pieces);
         let general = squares[self.generals[turn.index()]];
         let occupied = bits.occupied();
-        let cannons = self.cannons[turn.index()];
         let taken = |to: Square| squares.iter().position(|&s| s == to).expect("a piece to capture");
         let mut far_screens = None;
         for (slot, (&from, &piece)) in squares.iter().zip(pieces).enumerate() {
@@ -412,22 +429,8 @@ impl MaterialGame<'_> {
             if reach == 0 {
                 continue;
             }
-            let screens = if !checked && piece.role != Role::General {
-                let vacated = occupied & !from.bit();
-                if !near(from, general) {
-                    Some(*far_screens.get_or_insert_with(|| {
-                        if cannons { cannon_screens(occupied, squares, pieces, general, turn) } else { 0 }
-                    }))
-                } else if self.in_check(vacated, squares, general, turn, None) {
-                    None
-                } else if cannons {
-                    Some(cannon_screens(vacated, squares, pieces, general, turn))
-                } else {
-                    Some(0)
-                }
-            } else {
-                None
-            };
+            let screens =
+                self.screens((squares, occupied, general, turn), from, piece, checked, &mut far_screens);
             if let Some(screens) = screens {
                 for_each_point(reach & !screens, |to| f(slot, to, taken(to)));
             } else {
