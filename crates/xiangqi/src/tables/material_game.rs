@@ -193,7 +193,7 @@ impl Game for MaterialGame<'_> {
     }
 
     /// From the placement (cached for the other side to move, and for the moves and the check
-    /// test that follow: see [`MaterialGame::points_and_check`]).
+    /// test that follow: see `MaterialGame::points_and_check`).
     fn is_position(&self, pos: usize) -> bool {
         match self.rules {
             Rules::Hdu => {

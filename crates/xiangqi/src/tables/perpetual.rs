@@ -149,7 +149,7 @@ impl Unmoves for PerpetualGame<'_> {
 }
 
 impl Checks for PerpetualGame<'_> {
-    /// From the placement (see [`MaterialGame::points_and_check`]).
+    /// From the placement (see `MaterialGame::points_and_check`).
     fn in_check(&self, pos: usize) -> bool {
         self.game.points_and_check(pos).is_some_and(|(_, checked)| checked)
     }
@@ -164,7 +164,7 @@ impl Checks for PerpetualGame<'_> {
     }
 
     /// One decoding of the index, from the placement shared with the other side to move, and
-    /// the captures alone (see [`MaterialGame::for_each_capture`]).
+    /// the captures alone (see `MaterialGame::for_each_capture`).
     fn look_out(&self, pos: usize, mut f: impl FnMut(RuleValue)) -> bool {
         let Some((all, checked)) = self.game.points_and_check(pos) else { return false };
         let turn = MaterialIndex::turn(pos);
