@@ -366,37 +366,15 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                 let flags = &self.flags;
                 let in_y = list.par_iter().with_min_len(CHUNK).map(|&i| states_in_y(flags[i as usize])).sum();
                 (list, in_y)
-            } else if top_counted {
-                // In one pass over the layer: the marks of Y, the work list, and the counts
-                // of its members' moves into Y (from those into the top; only theirs are
-                // read in the round).
-                let (to_top, to_y) = (&self.to_top, &self.to_y);
-                let pieces: Vec<(Vec<u32>, usize)> = layer_of(&mut self.flags, start, end)
-                    .fold(
-                        || (Vec::new(), 0),
-                        |(mut open, mut in_y), (i, f)| {
-                            mark_y(i, f);
-                            if open_in(*f) {
-                                open.push(i as u32);
-                                to_y[i].store(to_top[i].load(Relaxed), Relaxed);
-                                in_y += states_in_y(*f);
-                            }
-                            (open, in_y)
-                        },
-                    )
-                    .collect();
-                let mut open = Vec::with_capacity(pieces.iter().map(|(p, _)| p.len()).sum());
-                let mut in_y = 0;
-                for (piece, n) in pieces {
-                    open.extend_from_slice(&piece);
-                    in_y += n;
-                }
-                (open, in_y)
             } else {
                 layer_of(&mut self.flags, start, end).for_each(|(i, f)| mark_y(i, f));
-                self.count_to_y();
-                copy(&self.to_y[start..end], &self.to_top[start..end]);
-                top_counted = true;
+                if top_counted {
+                    copy(&self.to_top[start..end], &self.to_y[start..end]);
+                } else {
+                    self.count_to_y();
+                    copy(&self.to_y[start..end], &self.to_top[start..end]);
+                    top_counted = true;
+                }
                 let flags = &self.flags;
                 let open = gather(start..end, CHUNK, |i, out| {
                     if open_in(flags[i]) {
