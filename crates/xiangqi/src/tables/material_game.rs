@@ -215,9 +215,8 @@ impl Game for MaterialGame<'_> {
     /// capture also drops a piece (the smaller material's index of the rest).
     /// The points from this thread's last placement when it is `pos`'s.
     fn for_each_move(&self, pos: usize, f: impl FnMut(Move, Successor)) {
-        let last = LAST_PLACEMENT.get();
-        if last.game == self.id && last.half == pos / 2 {
-            if let Some(all) = last.squares {
+        if let Some(placement) = self.cached_placement(pos) {
+            if let Some(all) = placement.squares {
                 self.moves::<true>(pos, &all, MaterialIndex::turn(pos), f);
             }
             return;
@@ -271,12 +270,17 @@ impl MaterialGame<'_> {
             .any(|&(slot, p)| Some(slot) != skip && attacks(occupied, squares[slot], p, general))
     }
 
+    /// This thread's last placement, when it is that of `pos`.
+    fn cached_placement(&self, pos: usize) -> Option<Placement> {
+        let last = LAST_PLACEMENT.get();
+        (last.game == self.id && last.half == pos / 2).then_some(last)
+    }
+
     /// The points of the placement of `pos` and whether each General is in check there, from
     /// this thread's cache when it holds the placement.
     fn placement(&self, pos: usize) -> Placement {
-        let last = LAST_PLACEMENT.get();
-        if last.game == self.id && last.half == pos / 2 {
-            return last;
+        if let Some(placement) = self.cached_placement(pos) {
+            return placement;
         }
         let mut all = [Square::A0; MAX_MEN];
         let mut placement = Placement { game: self.id, half: pos / 2, squares: None, checks: [false; 2] };

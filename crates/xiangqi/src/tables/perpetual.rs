@@ -154,9 +154,10 @@ impl Checks for PerpetualGame<'_> {
         self.game.points_and_check(pos).is_some_and(|(_, checked)| checked)
     }
 
+    /// From the placement, which the moves just generated left in the cache.
     fn known_by_rule(&self, pos: usize, mv: Move, plain: Value) -> RuleValue {
-        let mut all = [Square::A0; MAX_MEN];
-        let turn = self.index.squares(pos, &mut all).expect("a position with moves");
+        let (all, _) = self.game.points_and_check(pos).expect("a position with moves");
+        let turn = MaterialIndex::turn(pos);
         let n = self.index.pieces().len();
         let slot = all[..n].iter().position(|&s| s == mv.from).expect("the move's piece");
         let Some(taken) = all[..n].iter().position(|&s| s == mv.to) else { return plain.into() };
