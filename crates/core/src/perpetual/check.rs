@@ -5,6 +5,8 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+mod escapes;
+
 use super::Checks;
 use super::attractor::{Attractor, Stage};
 use super::graph::{Graph, Target};
@@ -44,19 +46,6 @@ const MAX_LEVEL: u32 = (1 << 30) - 1;
 /// move into a win of mine, its position not lost (`Z_O`).
 fn in_top(f: u8) -> bool {
     f & Z_M != 0 || (f & Z_O == 0 && f & (CHECK | GOOD_EXIT | TO_Z) != 0)
-}
-
-/// Whether the `M`-state of a member with flags `f` is an escape of the opponent: outside
-/// `Z` and outside the top of `νY` (no `μX` can hold it).
-fn escape_m(f: u8) -> bool {
-    f & Z_M == 0 && !in_top(f)
-}
-
-/// Whether the `O`-state of a member with flags `f` is an escape of the opponent: outside
-/// `Z`, with a move out of `D` that does not lose for the opponent, or its position's
-/// `M`-state in `Z` (both sides cannot win at one position).
-fn escape_o(f: u8) -> bool {
-    f & Z_O == 0 && f & (Z_M | SAFE_EXIT) != 0
 }
 
 /// Whether a member with flags `f` has a state in `Y` outside `Z` (the members of a round's
@@ -515,122 +504,6 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         Ok(())
     }
 
-    /// `A` for the layer, from its escapes. The first levels without a search: the escapes
-    /// (level 1), the `O`-states with a move to an escape `M`-state (level 2: its moves
-    /// into `D` less those into the top, counted through the predecessors of the top's
-    /// `M`-states), the `M`-states whose moves all lead to those (level 3: their moves to an
-    /// `O`-state outside `A` counted through the predecessors of those few); then `A` grows
-    /// from level 3 as an attractor. (Grown from the escapes alone, `KNRvKAR`'s 138.5 M
-    /// states of `A` took 21.5 s: every escape's predecessors read.)
-    fn make_escapes(&mut self) -> Result<(), SolveError> {
-        let (start, end) = (self.start, self.end);
-        // Moves into the top's M-states (to_y: scratch until the round counts it).
-        self.count_into(&self.to_y, in_top);
-        let flags = &self.flags;
-        (start..end).into_par_iter().with_min_len(CHUNK).for_each(|i| {
-            let f = flags[i];
-            self.a_level[2 * i].store(u32::from(escape_m(f)), Relaxed);
-            let to_escapes = self.inside[i] - self.to_y[i].load(Relaxed);
-            let level = if escape_o(f) {
-                1
-            } else if to_escapes > 0 {
-                2
-            } else {
-                0
-            };
-            self.a_level[2 * i + 1].store(level, Relaxed);
-            self.a_hits[i].store(to_escapes, Relaxed);
-            self.a_support[i].store(if level == 2 { to_escapes } else { 0 }, Relaxed);
-            self.a_counter[i].store(0, Relaxed);
-        });
-        // The M-states' moves to O-states outside A.
-        (start..end).into_par_iter().with_min_len(CHUNK).for_each_init(Vec::new, |row, i| {
-            if self.a_level[2 * i + 1].load(Relaxed) == 0 {
-                self.add_to_preds(i, row, &self.a_counter, 1);
-            }
-        });
-        let stage = Escapes(self);
-        let frontier = gather_blocks(start..end, CHUNK, |i, out| {
-            if self.a_level[2 * i].load(Relaxed) == 0
-                && stage.open_o(i)
-                && self.a_counter[i].load(Relaxed) == 0
-            {
-                self.a_level[2 * i].store(3, Relaxed);
-                out.push(2 * i as u32);
-            }
-        });
-        let (_, top) = self.escapes().spread(self.graph, &stage, frontier, 3)?;
-        self.a_top = top;
-        Ok(())
-    }
-
-    /// Keeps `A` up after `Z` grew by `new` (states) and the `M`-states `entered` got a move
-    /// into `Z`: those are no escapes now, and leave `A` with what they held there
-    /// ([`Attractor::shrink`]); then the states that `new` makes escapes (the other state of
-    /// each new position of `Z`) join, and `A` grows from them. Returns the `M`-states that
-    /// enter the top of `νY` (outside `A` now) and those that leave it (joined `A`); adds to
-    /// `changed` the members of the states that left or joined `A`.
-    fn keep_up_escapes(
-        &mut self,
-        entered: &[u32],
-        new: &[u32],
-        changed: &mut Vec<u32>,
-    ) -> Result<(Vec<u32>, Vec<u32>), SolveError> {
-        let attractor = self.escapes();
-        let frontier: Blocks<(u32, u32)> = vec![
-            entered
-                .iter()
-                .filter_map(|&i| {
-                    debug_assert!(self.a_level[2 * i as usize].load(Relaxed) != 0, "an escape out of A");
-                    attractor.leave(2 * i as usize)
-                })
-                .collect(),
-        ];
-        let (lost, _, top) = attractor.shrink(self.graph, &Escapes(self), frontier, self.a_top)?;
-        let flags = &self.flags;
-        let plus: Vec<u32> = lost
-            .iter()
-            .flatten()
-            .filter(|&&s| {
-                s % 2 == 0 && self.a_level[s as usize].load(Relaxed) == 0 && in_top(flags[s as usize / 2])
-            })
-            .map(|&s| s / 2)
-            .collect();
-        changed.extend(lost.iter().flatten().map(|&s| s / 2));
-        drop(lost);
-        let first = top + 1;
-        let seeds: Vec<u32> = new
-            .iter()
-            .map(|&s| s ^ 1)
-            .filter(|&s| self.a_level[s as usize].compare_exchange(0, first, Relaxed, Relaxed).is_ok())
-            .collect();
-        let mut joined = Vec::new();
-        let (_, top) =
-            attractor.spread_kept(self.graph, &Escapes(self), vec![seeds], first, Some(&mut joined))?;
-        self.a_top = top.max(first);
-        let minus: Vec<u32> = joined
-            .iter()
-            .flatten()
-            .filter(|&&s| s % 2 == 0 && in_top(flags[s as usize / 2]))
-            .map(|&s| s / 2)
-            .collect();
-        changed.extend(joined.iter().flatten().map(|&s| s / 2));
-        Ok((plus, minus))
-    }
-
-    /// The counts of `A` ([`Attractor`], the roles swapped: an `O`-state joins by one move).
-    fn escapes(&self) -> Attractor<'_> {
-        Attractor {
-            level: &self.a_level,
-            counter: &self.a_counter,
-            hits: &self.a_hits,
-            support: &self.a_support,
-            mask: u32::MAX,
-            max: MAX_LEVEL,
-            exist: 1,
-        }
-    }
-
     /// Adds `delta` (wrapping: -1 is `u8::MAX`) to `counts` of the predecessors in the layer
     /// of the listed positions (once per move).
     fn add_over(&self, list: &[u32], counts: &[AtomicU8], delta: u8) {
@@ -809,35 +682,5 @@ impl<G: Checks> Stage for Rabin<'_, '_, G> {
 
     fn seed_o(&self, j: usize) -> bool {
         Rabin::seed_o(self, j)
-    }
-}
-
-/// The check stage as it grows and shrinks `A`, the opponent's attractor of its escapes: an
-/// `O`-state joins by one move into it, an `M`-state once all its moves lead into it
-/// ([`Attractor::exist`] 1: in [`Stage`]'s terms the roles swap).
-struct Escapes<'r, 'a, 'g, G>(&'r Rabin<'a, 'g, G>);
-
-impl<G: Checks> Stage for Escapes<'_, '_, '_, G> {
-    fn spreads(&self, _: usize) -> bool {
-        true
-    }
-
-    /// The `O`-state joins by one move: outside `Z`.
-    fn open_m(&self, j: usize) -> bool {
-        j < self.0.end && self.0.flags[j] & Z_O == 0
-    }
-
-    /// The `M`-state joins once all its moves lead into `A`: outside `Z`, no move out of `D`
-    /// that wins for me.
-    fn open_o(&self, j: usize) -> bool {
-        j < self.0.end && self.0.flags[j] & (Z_M | GOOD_EXIT) == 0
-    }
-
-    fn seed_m(&self, j: usize, _: u32) -> bool {
-        escape_o(self.0.flags[j])
-    }
-
-    fn seed_o(&self, j: usize) -> bool {
-        escape_m(self.0.flags[j])
     }
 }
