@@ -98,11 +98,23 @@ pub fn check_rule_solution<G: Checks>(game: &G, solution: &RuleSolution) -> Resu
                 return fail("a move mates");
             }
             let rho_round = |r: u32| (solution.chase_round(r), r >> 1);
+            // Whether rank `r` is of the round of `value`'s rank or an earlier one, and of an
+            // earlier one (the round's bounds found once, not a search per move).
+            let round = match value {
+                RuleValue::WinByRule(Ban::Check, rank) | RuleValue::LossByRule(Ban::Check, rank) => {
+                    solution.round(rank)
+                }
+                _ => 0,
+            };
+            let (this_top, last_top) =
+                (solution.round_top(round), round.checked_sub(1).map(|r| solution.round_top(r)));
+            let not_later = |r: u32| this_top.is_none_or(|top| r <= top);
+            let earlier = |r: u32| last_top.flatten().is_some_and(|top| r <= top);
             match value {
                 RuleValue::WinByRule(Ban::Check, rank) => {
                     let progress = children.iter().any(|&(child, inside, _)| match child {
                         Some(RuleValue::LossByRule(Ban::Check, r)) if inside => {
-                            r < rank && (check || solution.round(r) < solution.round(rank))
+                            r < rank && (check || earlier(r))
                         }
                         Some(RuleValue::LossByRule(Ban::Check, _)) => true,
                         _ => false,
@@ -116,7 +128,7 @@ pub fn check_rule_solution<G: Checks>(game: &G, solution: &RuleSolution) -> Resu
                         let ok = match child {
                             Some(RuleValue::Win(_)) => true,
                             Some(RuleValue::WinByRule(Ban::Check, r)) if inside => {
-                                solution.round(r) <= solution.round(rank) && (!check || r < rank)
+                                not_later(r) && (!check || r < rank)
                             }
                             Some(RuleValue::WinByRule(Ban::Check, _)) => true,
                             _ => false,

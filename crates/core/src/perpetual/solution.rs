@@ -186,6 +186,15 @@ impl RuleSolution {
         round_of(&self.tops, rank)
     }
 
+    /// The largest rank given in round `round` of the check stage ([`RuleSolution::round`]),
+    /// `None` past the last round: a rank `r` is of round `round` or an earlier one iff
+    /// `round` is past the last or `r` is at most this. (The certificate compares rounds by
+    /// it, without a search per move.)
+    #[must_use]
+    pub fn round_top(&self, round: usize) -> Option<u32> {
+        self.tops.get(round).copied()
+    }
+
     /// The rounds of `Z5` and of `Z3` (numbered on through the rounds of `Z5`) of the chase
     /// stage in which a rank of a result of the ban on perpetual chase was given.
     #[must_use]

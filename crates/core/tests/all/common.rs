@@ -328,6 +328,21 @@ pub fn solver_agrees(
     prop_assert_eq!(check_rule_solution(game, &kept), Ok(()));
     prop_assert_eq!(check_rule_solution(&game.clone().reversible(), &reversible), Ok(()));
     prop_assert_eq!(check_rule_solution(&leveled, &by_levels), Ok(()));
+    // The certificate compares rounds by their largest ranks: a rank is of round `k` or an
+    // earlier one iff it is at most round `k`'s largest (or `k` is past the last round).
+    let ranks: Vec<u32> = (0..game.num_positions())
+        .filter_map(|p| match solution.value(p) {
+            Some(RuleValue::WinByRule(Ban::Check, r) | RuleValue::LossByRule(Ban::Check, r)) => Some(r),
+            _ => None,
+        })
+        .collect();
+    let rounds = ranks.iter().map(|&r| solution.round(r)).max().map_or(0, |k| k + 2);
+    for &r in &ranks {
+        for k in 0..rounds {
+            let by_top = solution.round_top(k).is_none_or(|top| r <= top);
+            prop_assert_eq!(solution.round(r) <= k, by_top, "rank {} and round {}", r, k);
+        }
+    }
     Ok(())
 }
 
