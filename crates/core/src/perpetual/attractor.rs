@@ -31,6 +31,10 @@ pub(super) struct Attractor<'s> {
     pub(super) support: &'s [AtomicU8],
     /// The bits of a level that order states (the chase stage keeps a flag above them).
     pub(super) mask: u32,
+    /// Bits set in every level this attractor gives (outside `mask`): where two attractors
+    /// share one array of levels (the check stage's `X` and `A`, never at one state), they
+    /// tell whose a level is. 0 for an attractor with an array of its own.
+    pub(super) tag: u32,
     /// The largest level a pass may give.
     pub(super) max: u32,
     /// The copy of the side that joins by one move (0: `M`, 1: `O`).
@@ -115,12 +119,17 @@ impl Attractor<'_> {
                     for &j in row.iter() {
                         let j = j as usize;
                         self.hits[j].fetch_add(1, Relaxed);
-                        match self.level[2 * j + e].compare_exchange(0, next_level, Relaxed, Relaxed) {
+                        match self.level[2 * j + e].compare_exchange(
+                            0,
+                            next_level | self.tag,
+                            Relaxed,
+                            Relaxed,
+                        ) {
                             Ok(_) => {
                                 self.support[j].fetch_add(1, Relaxed);
                                 next.push((2 * j + e) as u32);
                             }
-                            Err(l) if l == next_level => {
+                            Err(l) if l == next_level | self.tag => {
                                 self.support[j].fetch_add(1, Relaxed);
                             }
                             Err(_) => {}
@@ -133,7 +142,9 @@ impl Attractor<'_> {
                         let before = self.counter[j].fetch_sub(1, Relaxed);
                         debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
                         if before == 1
-                            && self.level[2 * j + u].compare_exchange(0, next_level, Relaxed, Relaxed).is_ok()
+                            && self.level[2 * j + u]
+                                .compare_exchange(0, next_level | self.tag, Relaxed, Relaxed)
+                                .is_ok()
                         {
                             next.push((2 * j + u) as u32);
                         }
@@ -211,7 +222,7 @@ impl Attractor<'_> {
                     let hits = self.hits[s / 2].load(Relaxed);
                     self.support[s / 2].store(hits, Relaxed);
                     if hits > 0 {
-                        self.level[s].store(top + 1, Relaxed);
+                        self.level[s].store((top + 1) | self.tag, Relaxed);
                         back.push(s as u32);
                     }
                 }

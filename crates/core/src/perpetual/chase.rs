@@ -413,6 +413,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
             hits: &self.hits,
             support: &self.support,
             mask: !IDLE,
+            tag: 0,
             max: MAX_LEVEL,
             exist: 0,
         }

@@ -41,6 +41,19 @@ pub(super) const EXIT_NOT_WIN: u8 = 2;
 pub(super) const EXIT_DRAWN: u8 = 4;
 /// The largest level (rank) a pass may give.
 const MAX_LEVEL: u32 = (1 << 30) - 1;
+/// In [`Rabin::level`]: the level is one of `A` (the opponent's attractor of its escapes),
+/// not of `X` or `Z`. No state is in `A` and in `X` or `Z` at once, so they share the array.
+const A_TAG: u32 = 1 << 31;
+
+/// Whether a state of level `l` (in [`Rabin::level`]) is in `A`.
+fn in_a(l: u32) -> bool {
+    l & A_TAG != 0
+}
+
+/// Whether a state of level `l` (in [`Rabin::level`]) is in `X` or `Z`.
+fn of_x(l: u32) -> bool {
+    l != 0 && l & A_TAG == 0
+}
 
 /// Whether an `M`-state with flags `f` is in the top of `νY`: in `Z`, or in check or with a
 /// move into a win of mine, its position not lost (`Z_O`).
@@ -100,7 +113,11 @@ pub(super) struct Rabin<'a, 'g, G> {
     /// chase stage and the draw distances.
     pub(super) exits: Vec<u8>,
     /// Per state `2 i + copy` (copy 0: me to move, 1: the opponent): 0 outside the current
-    /// `X`, else the rank.
+    /// `X`, `Z` and `A`; the rank in `X` or `Z`; the level in `A` with [`A_TAG`]. (`A` is the
+    /// opponent's attractor of its escapes, the states outside `Z` and the top of `νY`. No
+    /// state of `A` is in the next `Z` (from it the opponent forces an escape before `Z`), so
+    /// each round's `νY` starts outside it; `A` is kept up from round to round as `Z` grows:
+    /// see the `escapes` module.)
     level: Vec<AtomicU32>,
     /// Per position of `D`, for its `O`-state: moves into `D` to an `M`-state not yet in `X`.
     counter: Vec<AtomicU8>,
@@ -122,11 +139,6 @@ pub(super) struct Rabin<'a, 'g, G> {
     /// once per layer, then kept up as `Z` and `A` change): each round's `to_y` starts as a
     /// copy.
     to_top: Vec<AtomicU8>,
-    /// Per state: 0 outside `A`, the opponent's attractor of its escapes (the states outside
-    /// `Z` and the top of `νY`), else its level there. No state of `A` is in the next `Z`
-    /// (from it the opponent forces an escape before `Z`), so each round's `νY` starts
-    /// outside it; `A` only loses states as `Z` grows, and is kept up from round to round.
-    a_level: Vec<AtomicU32>,
     /// Per member, for its `M`-state: its moves to an `O`-state not yet in `A`.
     a_counter: Vec<AtomicU8>,
     /// Per member, for its `O`-state: its moves into `A`, and of those the ones of a lower
@@ -165,7 +177,6 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             to_z: (0..m).map(|_| AtomicU8::new(0)).collect(),
             to_y: (0..m).map(|_| AtomicU8::new(0)).collect(),
             to_top: (0..m).map(|_| AtomicU8::new(0)).collect(),
-            a_level: (0..2 * m).map(|_| AtomicU32::new(0)).collect(),
             a_counter: (0..m).map(|_| AtomicU8::new(0)).collect(),
             a_hits: (0..m).map(|_| AtomicU8::new(0)).collect(),
             a_support: (0..m).map(|_| AtomicU8::new(0)).collect(),
@@ -251,9 +262,9 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             self.mark_exits();
         }
         (self.start, self.end) = (0, m);
-        // A is not read after the stage: its 11 bytes a draw go before the results are
-        // made (`KNRvKAAR`: 1.6 GiB).
-        (self.a_level, self.a_counter, self.a_hits, self.a_support) = Default::default();
+        // A is not read after the stage: its counts (3 bytes a draw) go before the results
+        // are made. (Its levels stay in `level`, at states outside `Z`, which are not read.)
+        (self.a_counter, self.a_hits, self.a_support) = Default::default();
         Ok((stats, tops))
     }
 
@@ -326,13 +337,13 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             // the last pass's levels do.)
             let clock = std::time::Instant::now();
             let (start, end) = (self.start, self.end);
-            let a_level = &self.a_level;
+            let level = &self.level;
             let mark_y = |i: usize, f: &mut u8| {
                 *f &= !(Y_M | Y_O);
-                if in_top(*f) && a_level[2 * i].load(Relaxed) == 0 {
+                if in_top(*f) && !in_a(level[2 * i].load(Relaxed)) {
                     *f |= Y_M;
                 }
-                if *f & Z_O != 0 || (*f & (SAFE_EXIT | Z_M) == 0 && a_level[2 * i + 1].load(Relaxed) == 0) {
+                if *f & Z_O != 0 || (*f & (SAFE_EXIT | Z_M) == 0 && !in_a(level[2 * i + 1].load(Relaxed))) {
                     *f |= Y_O;
                 }
             };
@@ -394,10 +405,10 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                 let left = retain_listed(&mut self.flags, &mut open, &|i, f, left| {
                     let was = *f & Y_M != 0;
                     *f &= !(Y_M | Y_O);
-                    if *f & Z_M != 0 || level[2 * i].load(Relaxed) != 0 {
+                    if *f & Z_M != 0 || of_x(level[2 * i].load(Relaxed)) {
                         *f |= Y_M;
                     }
-                    if *f & Z_O != 0 || level[2 * i + 1].load(Relaxed) != 0 {
+                    if *f & Z_O != 0 || of_x(level[2 * i + 1].load(Relaxed)) {
                         *f |= Y_O;
                     }
                     if was && *f & Y_M == 0 {
@@ -446,12 +457,12 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             // (X outside Z is Y outside Z: the work list.)
             // (Both states of a position never join: an M-state that joins stays in the top.)
             let joined: Vec<(u32, bool)> = retain_listed(&mut self.flags, &mut open, &|i, f, new| {
-                if *f & Z_M == 0 && level[2 * i].load(Relaxed) != 0 {
+                if *f & Z_M == 0 && of_x(level[2 * i].load(Relaxed)) {
                     debug_assert!(in_top(*f), "a state of X out of the top of νY");
                     *f |= Z_M;
                     new.push((2 * i as u32, false));
                 }
-                if *f & Z_O == 0 && level[2 * i + 1].load(Relaxed) != 0 {
+                if *f & Z_O == 0 && of_x(level[2 * i + 1].load(Relaxed)) {
                     new.push((2 * i as u32 + 1, in_top(*f)));
                     *f |= Z_O;
                 }
@@ -490,7 +501,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             }
             // (An M-state of A was not counted in the top.)
             let left_top: Vec<u32> =
-                left_top.into_iter().filter(|&i| self.a_level[2 * i as usize].load(Relaxed) == 0).collect();
+                left_top.into_iter().filter(|&i| !in_a(self.level[2 * i as usize].load(Relaxed))).collect();
             self.add_over(&left_top, &self.to_top, u8::MAX);
             self.seconds[3] += clock.elapsed().as_secs_f64();
             let clock = std::time::Instant::now();
@@ -552,9 +563,13 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             let f = flags[i];
             let open_m = f & (Z_M | Y_M) == Y_M;
             let open_o = f & (Z_O | Y_O | SAFE_EXIT) == Y_O;
+            // (A state outside Y keeps its level: 0, or its level in A.)
             if f & Z_M == 0 {
                 let seed = open_m && f & (GOOD_EXIT | TO_Z) != 0;
-                self.level[2 * i].store(if seed { first } else { 0 }, Relaxed);
+                if open_m {
+                    self.level[2 * i].store(if seed { first } else { 0 }, Relaxed);
+                }
+                debug_assert!(!of_x(self.level[2 * i].load(Relaxed)) || seed, "a state of X outside Y");
                 self.hits[i].store(0, Relaxed);
                 self.support[i].store(0, Relaxed);
                 if seed {
@@ -566,7 +581,10 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                 self.counter[i].store(outside_z_m, Relaxed);
                 let all_in_y_m = self.to_y[i].load(Relaxed) == self.inside[i];
                 let seed = open_o && (outside_z_m == 0 || (f & CHECK == 0 && all_in_y_m));
-                self.level[2 * i + 1].store(if seed { first } else { 0 }, Relaxed);
+                if open_o {
+                    self.level[2 * i + 1].store(if seed { first } else { 0 }, Relaxed);
+                }
+                debug_assert!(!of_x(self.level[2 * i + 1].load(Relaxed)) || seed, "a state of X outside Y");
                 if seed {
                     seeds.push(2 * i as u32 + 1);
                 }
@@ -605,6 +623,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             hits: &self.hits,
             support: &self.support,
             mask: u32::MAX,
+            tag: 0,
             max: MAX_LEVEL,
             exist: 0,
         }

@@ -50,11 +50,18 @@ impl Default for PerpetualCheck {
     }
 }
 
-/// Bytes per draw of `D` while the check stage runs, besides the predecessor lists: 32 for
-/// its counts and levels (11 of them for the opponent's escapes) and about 8 for its work
-/// lists (`KNRvKAAR` under `check-and-chase`, 147.5 M draws: 9,841 MiB at the stage's peak,
-/// 41 MiB over an estimate of 34 bytes a draw).
-const CHECK_BYTES_PER_DRAW: u64 = 40;
+/// Bytes per draw of `D` while the check stage runs, besides the predecessor lists: 24 for
+/// its counts and levels (3 of them for the opponent's escapes, whose levels share the array
+/// of `X`'s) and about 8 for its work lists (`KNRvKAR`: 4,132 MiB at the stage's peak, with
+/// 1,726 MiB of lists, the `standard` values and 72.1 M draws).
+const CHECK_BYTES_PER_DRAW: u64 = 32;
+
+/// The least bytes per draw a solve with chases is announced: the 40 it was announced with
+/// before the check stage's escapes shared the levels of `X` (8 bytes a draw less). Where the
+/// chase stage has the peak, its estimate (34 bytes a draw, and the lists by the pieces)
+/// needs that headroom: `KCCvKC` peaked at 987 MiB for 1.06 GiB announced at 40 bytes a draw,
+/// and would be announced at its peak with 34.
+const CHASE_HEADROOM_BYTES_PER_DRAW: u64 = 40;
 
 /// The default budget of the predecessor lists (see [`PerpetualCheck::edge_budget`]): 8 GiB
 /// (2 GiB where `usize` has 32 bits). Lists make a solve about 2.3 times faster than
@@ -143,9 +150,9 @@ impl PerpetualCheck {
 
     /// Bytes a solve under the ban on perpetual check needs besides the plain solution, for a
     /// game of `positions` positions of which `drawn` are drawn under plain rules: the set of
-    /// draws (a bit per position, a 4-byte count per 64) and 40 bytes per
+    /// draws (a bit per position, a 4-byte count per 64) and 32 bytes per
     /// draw (the search for layers: 4 for the draw's number and about 21 for Tarjan's
-    /// algorithm, measured on `KNRvKR`; then 32 in the check stage, 11 of them for the
+    /// algorithm, measured on `KNRvKR`; then 24 in the check stage, 3 of them for the
     /// opponent's escapes, and its work lists). The predecessor lists come on top, at most
     /// [`PerpetualCheck::edge_budget`] bytes.
     #[must_use]
@@ -156,12 +163,18 @@ impl PerpetualCheck {
 
     /// [`PerpetualCheck::memory_estimate`] for a game with chases: the larger of the check
     /// stage's bytes per draw and the chase stage's (the results of the check stage, and the
-    /// chase stage's counts over the draws it leaves, at most all of them: 34).
+    /// chase stage's counts over the draws it leaves, at most all of them: 34), and at least
+    /// [`CHASE_HEADROOM_BYTES_PER_DRAW`].
     #[must_use]
     pub const fn chase_memory_estimate(positions: u64, drawn: u64) -> u64 {
         let words = positions.div_ceil(64);
-        let chase = 8 + chase::BYTES_PER_DRAW;
-        let per_draw = if chase > CHECK_BYTES_PER_DRAW { chase } else { CHECK_BYTES_PER_DRAW };
+        let mut per_draw = 8 + chase::BYTES_PER_DRAW;
+        if CHECK_BYTES_PER_DRAW > per_draw {
+            per_draw = CHECK_BYTES_PER_DRAW;
+        }
+        if CHASE_HEADROOM_BYTES_PER_DRAW > per_draw {
+            per_draw = CHASE_HEADROOM_BYTES_PER_DRAW;
+        }
         words.saturating_mul(24).saturating_add(drawn.saturating_mul(per_draw))
     }
 

@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
 
-use super::{GOOD_EXIT, MAX_LEVEL, Rabin, SAFE_EXIT, Z_M, Z_O, in_top};
+use super::{A_TAG, GOOD_EXIT, MAX_LEVEL, Rabin, SAFE_EXIT, Z_M, Z_O, in_a, in_top};
 use crate::perpetual::Checks;
 use crate::perpetual::attractor::{Attractor, Stage};
 use crate::perpetual::work::{Blocks, CHUNK, gather_blocks};
@@ -43,7 +43,7 @@ impl<G: Checks> Rabin<'_, '_, G> {
         let flags = &self.flags;
         (start..end).into_par_iter().with_min_len(CHUNK).for_each(|i| {
             let f = flags[i];
-            self.a_level[2 * i].store(u32::from(escape_m(f)), Relaxed);
+            self.level[2 * i].store(if escape_m(f) { 1 | A_TAG } else { 0 }, Relaxed);
             let to_escapes = self.inside[i] - self.to_y[i].load(Relaxed);
             let level = if escape_o(f) {
                 1
@@ -52,24 +52,24 @@ impl<G: Checks> Rabin<'_, '_, G> {
             } else {
                 0
             };
-            self.a_level[2 * i + 1].store(level, Relaxed);
+            self.level[2 * i + 1].store(if level == 0 { 0 } else { level | A_TAG }, Relaxed);
             self.a_hits[i].store(to_escapes, Relaxed);
             self.a_support[i].store(if level == 2 { to_escapes } else { 0 }, Relaxed);
             self.a_counter[i].store(0, Relaxed);
         });
         // The M-states' moves to O-states outside A.
         (start..end).into_par_iter().with_min_len(CHUNK).for_each_init(Vec::new, |row, i| {
-            if self.a_level[2 * i + 1].load(Relaxed) == 0 {
+            if !in_a(self.level[2 * i + 1].load(Relaxed)) {
                 self.add_to_preds(i, row, &self.a_counter, 1);
             }
         });
         let stage = Escapes(self);
         let frontier = gather_blocks(start..end, CHUNK, |i, out| {
-            if self.a_level[2 * i].load(Relaxed) == 0
+            if !in_a(self.level[2 * i].load(Relaxed))
                 && stage.open_o(i)
                 && self.a_counter[i].load(Relaxed) == 0
             {
-                self.a_level[2 * i].store(3, Relaxed);
+                self.level[2 * i].store(3 | A_TAG, Relaxed);
                 out.push(2 * i as u32);
             }
         });
@@ -95,7 +95,7 @@ impl<G: Checks> Rabin<'_, '_, G> {
             entered
                 .iter()
                 .filter_map(|&i| {
-                    debug_assert!(self.a_level[2 * i as usize].load(Relaxed) != 0, "an escape out of A");
+                    debug_assert!(in_a(self.level[2 * i as usize].load(Relaxed)), "an escape out of A");
                     attractor.leave(2 * i as usize)
                 })
                 .collect(),
@@ -106,7 +106,7 @@ impl<G: Checks> Rabin<'_, '_, G> {
             .iter()
             .flatten()
             .filter(|&&s| {
-                s % 2 == 0 && self.a_level[s as usize].load(Relaxed) == 0 && in_top(flags[s as usize / 2])
+                s % 2 == 0 && !in_a(self.level[s as usize].load(Relaxed)) && in_top(flags[s as usize / 2])
             })
             .map(|&s| s / 2)
             .collect();
@@ -116,7 +116,7 @@ impl<G: Checks> Rabin<'_, '_, G> {
         let seeds: Vec<u32> = new
             .iter()
             .map(|&s| s ^ 1)
-            .filter(|&s| self.a_level[s as usize].compare_exchange(0, first, Relaxed, Relaxed).is_ok())
+            .filter(|&s| self.level[s as usize].compare_exchange(0, first | A_TAG, Relaxed, Relaxed).is_ok())
             .collect();
         let mut joined = Vec::new();
         let (_, top) =
@@ -135,11 +135,12 @@ impl<G: Checks> Rabin<'_, '_, G> {
     /// The counts of `A` ([`Attractor`], the roles swapped: an `O`-state joins by one move).
     fn escapes(&self) -> Attractor<'_> {
         Attractor {
-            level: &self.a_level,
+            level: &self.level,
             counter: &self.a_counter,
             hits: &self.a_hits,
             support: &self.a_support,
-            mask: u32::MAX,
+            mask: !A_TAG,
+            tag: A_TAG,
             max: MAX_LEVEL,
             exist: 1,
         }
