@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::graph::DrawIndex;
 use crate::counts::Counts;
 use crate::retrograde::{Solution, SolveError};
-use crate::value::{Ban, Plies, RuleValue};
+use crate::value::{Ban, Plies, RuleValue, Value};
 
 /// Figures of one solve under the rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -85,6 +85,8 @@ pub(super) const fn value_of(word: u32) -> RuleValue {
 #[derive(Debug)]
 pub struct RuleSolution {
     pub(super) plain: Solution,
+    /// The positions of `D`: plain draws all ([`RuleSolution::value`] looks here only at
+    /// those).
     pub(super) index: DrawIndex,
     /// Per position of `D` (the plain draws): tag and rank or draw distance.
     pub(super) words: Vec<u32>,
@@ -168,9 +170,14 @@ impl RuleSolution {
     /// The value of a position for the side to move; `None` for a hole or an index out of range.
     #[must_use]
     pub fn value(&self, pos: usize) -> Option<RuleValue> {
-        match self.index.index(pos) {
-            Some(i) => Some(value_of(self.words[i])),
-            None => self.plain.value(pos).map(RuleValue::from),
+        // The plain value first: only a plain draw can be in `D` (most positions are not,
+        // and most moves of the draws lead to none: one look-up for them, not two).
+        match self.plain.value(pos) {
+            Some(draw @ Value::Draw(_)) => match self.index.index(pos) {
+                Some(i) => Some(value_of(self.words[i])),
+                None => Some(RuleValue::from(draw)),
+            },
+            plain => plain.map(RuleValue::from),
         }
     }
 
