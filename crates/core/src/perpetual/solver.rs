@@ -164,7 +164,8 @@ impl PerpetualCheck {
     /// [`PerpetualCheck::memory_estimate`] for a game with chases: the larger of the check
     /// stage's bytes per draw and the chase stage's (the results of the check stage, and the
     /// chase stage's counts over the draws it leaves, at most all of them: 34), and at least
-    /// [`CHASE_HEADROOM_BYTES_PER_DRAW`].
+    /// 40, the headroom the chase stage's peak needs on Cannon materials (see the constant
+    /// `CHASE_HEADROOM_BYTES_PER_DRAW`).
     #[must_use]
     pub const fn chase_memory_estimate(positions: u64, drawn: u64) -> u64 {
         let words = positions.div_ceil(64);
