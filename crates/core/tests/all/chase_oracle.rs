@@ -26,8 +26,9 @@ use crate::common::{
 use endgame_core::conformance::check_rule_solution;
 use endgame_core::explicit::ExplicitGame;
 use endgame_core::line::perpetual::best_move;
+use endgame_core::perpetual::Checks;
 use endgame_core::perpetual::{PerpetualCheck, RuleSolution};
-use endgame_core::{Ban, Game, RuleValue, SolveError, Wdl};
+use endgame_core::{Ban, Game, RuleValue, SolveError, Successor, Wdl};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
@@ -421,4 +422,48 @@ fn the_certificate_refuses_wrong_values() {
         }
     }
     assert!(tried > 100, "{tried}");
+}
+
+#[test]
+fn the_certificate_refuses_a_win_without_an_earlier_round() {
+    // A win by the ban on perpetual check, not in check, must have a move to a loss by that
+    // ban of a smaller rank *of an earlier round*. Give such a win the rank just above its
+    // moves to losses, all of one round, in that round: every other condition still holds
+    // (its rank only fell, which its predecessors accept), so only the rounds refuse it.
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut tried = 0;
+    for _ in 0..2_000 {
+        let game = any_game().new_tree(&mut runner).unwrap().current();
+        let solution = PerpetualCheck::new().solve(&game).unwrap();
+        for p in 0..game.num_positions() {
+            let Some(RuleValue::WinByRule(Ban::Check, rank)) = solution.value(p) else { continue };
+            if game.in_check(p) {
+                continue;
+            }
+            let mut witnesses = Vec::new();
+            let mut known = false;
+            game.for_each_move(p, |_, to| match to {
+                Successor::Position(q) => {
+                    if let Some(RuleValue::LossByRule(Ban::Check, r)) = solution.value(q) {
+                        witnesses.push(r);
+                    }
+                }
+                Successor::Known(_) => known = true,
+            });
+            let Some(&top) = witnesses.iter().max() else { continue };
+            let round = solution.round(top);
+            let forged = top + 1;
+            if known
+                || witnesses.iter().any(|&r| solution.round(r) != round)
+                || solution.round(forged) != round
+            {
+                continue;
+            }
+            assert!(forged < rank, "{p}: rank {rank}, moves to {witnesses:?}");
+            let mutated = solution.with_value(p, RuleValue::WinByRule(Ban::Check, forged)).unwrap();
+            assert!(check_rule_solution(&game, &mutated).is_err(), "{p}: rank {rank} -> {forged}");
+            tried += 1;
+        }
+    }
+    assert!(tried > 20, "{tried}");
 }
