@@ -21,7 +21,7 @@
 //!   drawn end get the shortest such distance by rounds again.
 
 use crate::common::{
-    CHASE, CHECK, Edge, IDLE, Shape, edges, solver_agrees, union_over_strategies, values_of,
+    CHASE, CHECK, Edge, IDLE, Shape, edges, fixed_games, solver_agrees, union_over_strategies, values_of,
 };
 use endgame_core::conformance::check_rule_solution;
 use endgame_core::explicit::ExplicitGame;
@@ -30,7 +30,6 @@ use endgame_core::perpetual::Checks;
 use endgame_core::perpetual::{PerpetualCheck, RuleSolution};
 use endgame_core::{Ban, Game, RuleValue, SolveError, Successor, Wdl};
 use proptest::prelude::*;
-use proptest::strategy::ValueTree;
 
 /// The random games: up to 11 nodes, chase labels on moves, moves out into results of both
 /// bans.
@@ -344,10 +343,8 @@ fn the_comparison_notices_a_wrong_rule() {
     let game = chase_cycle();
     assert_ne!(solved(&game, PerpetualCheck::new().chases(false)), oracle(&game));
     assert_ne!(oracle_by(&game, Judge::Reversed), oracle(&game));
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
     let (mut off, mut reversed, mut games) = (0, 0, 0);
-    for _ in 0..300 {
-        let game = any_game().new_tree(&mut runner).unwrap().current();
+    for game in fixed_games(SHAPE, 300) {
         let solution = solved(&game, PerpetualCheck::new());
         if !solution.iter().any(|v| v.and_then(RuleValue::ban) == Some(Ban::Chase)) {
             continue;
@@ -364,10 +361,8 @@ fn the_comparison_notices_a_wrong_rule() {
 #[test]
 fn the_random_games_split_into_layers() {
     // The comparison of the layered solve means something: most games' draws split.
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
     let (mut games, mut split, mut kept_split, mut leveled_split) = (0, 0, 0, 0);
-    for _ in 0..300 {
-        let game = any_game().new_tree(&mut runner).unwrap().current();
+    for game in fixed_games(SHAPE, 300) {
         let leveled = game.clone().with_levels(crate::common::reach_levels(&game));
         let by_levels = PerpetualCheck::new().layer_size(0).solve(&leveled).unwrap().stats();
         leveled_split += usize::from(by_levels.layers > 1);
@@ -407,10 +402,8 @@ fn a_move_that_raises_the_games_level_is_an_error() {
 fn the_certificate_refuses_wrong_values() {
     // A result by the rule turned into a draw, or into the other side's result, fails the
     // certificate; so does a chase result whose rank is zeroed.
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
     let mut tried = 0;
-    for _ in 0..300 {
-        let game = any_game().new_tree(&mut runner).unwrap().current();
+    for game in fixed_games(SHAPE, 300) {
         let solution = PerpetualCheck::new().solve(&game).unwrap();
         for p in 0..game.num_positions() {
             let Some(v) = solution.value(p).filter(|v| v.is_by_rule()) else { continue };
@@ -430,10 +423,8 @@ fn the_certificate_refuses_a_win_without_an_earlier_round() {
     // ban of a smaller rank *of an earlier round*. Give such a win the rank just above its
     // moves to losses, all of one round, in that round: every other condition still holds
     // (its rank only fell, which its predecessors accept), so only the rounds refuse it.
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
     let mut tried = 0;
-    for _ in 0..2_000 {
-        let game = any_game().new_tree(&mut runner).unwrap().current();
+    for game in fixed_games(SHAPE, 2_000) {
         let solution = PerpetualCheck::new().solve(&game).unwrap();
         for p in 0..game.num_positions() {
             let Some(RuleValue::WinByRule(Ban::Check, rank)) = solution.value(p) else { continue };

@@ -9,6 +9,7 @@ use endgame_core::explicit::ExplicitGame;
 use endgame_core::perpetual::{PerpetualCheck, RuleSolution};
 use endgame_core::{Ban, Game, Plies, Retrograde, RuleValue, Successor, Value, Wdl};
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 
 /// At most this many strategies per game (the generator trims moves to stay below).
 pub const MAX_STRATEGIES: usize = 4096;
@@ -196,6 +197,14 @@ pub struct Shape {
     pub chase: f64,
     /// The bans of the moves out's results by the rule.
     pub bans: &'static [Ban],
+}
+
+/// `count` random games of `shape`, the same ones on every run (proptest's deterministic
+/// runner): for the tests that count or mutate over many games rather than shrink one.
+pub fn fixed_games(shape: Shape, count: usize) -> impl Iterator<Item = ExplicitGame> {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let games = any_game(shape);
+    (0..count).map(move |_| games.new_tree(&mut runner).unwrap().current())
 }
 
 /// A random game of up to `shape.nodes` nodes: check marks, chase labels on moves, holes,

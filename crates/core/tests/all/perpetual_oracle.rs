@@ -19,14 +19,15 @@
 //! - What neither side wins is a draw; draws that can reach a drawn end get the shortest such
 //!   distance by rounds again.
 
-use crate::common::{Edge, Shape, any_game, edges, solver_agrees, union_over_strategies, values_of};
+use crate::common::{
+    Edge, Shape, any_game, edges, fixed_games, solver_agrees, union_over_strategies, values_of,
+};
 use endgame_core::conformance::check_rule_solution;
 use endgame_core::explicit::ExplicitGame;
 use endgame_core::line::perpetual::best_move;
 use endgame_core::perpetual::{PerpetualCheck, RuleSolution};
 use endgame_core::{Ban, Game, Plies, RuleValue, SolveError, Successor, Value};
 use proptest::prelude::*;
-use proptest::strategy::ValueTree;
 
 /// The random games: up to 12 nodes, no chase labels.
 const SHAPE: Shape = Shape { nodes: 12, check: 0.55, chase: 0.0, bans: &[Ban::Check] };
@@ -214,10 +215,8 @@ proptest! {
 #[test]
 fn the_random_games_split_into_layers() {
     // The comparison of the layered solve means something: most games' draws split.
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
     let (mut games, mut split) = (0, 0);
-    for _ in 0..300 {
-        let game = any_game(SHAPE).new_tree(&mut runner).unwrap().current();
+    for game in fixed_games(SHAPE, 300) {
         let stats = PerpetualCheck::new().layer_size(0).solve(&game).unwrap().stats();
         if stats.plain_draws > 0 {
             games += 1;
