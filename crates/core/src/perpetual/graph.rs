@@ -626,3 +626,34 @@ impl<'g, G: Checks> Graph<'g, G> {
         dist
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::DrawIndex;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The index numbers the members densely in increasing order, and no other position:
+        /// against a count of the members before each one, over sets that cross blocks at
+        /// every offset (sparse, dense, full words).
+        #[test]
+        fn the_index_numbers_the_members_in_order(
+            set in prop::collection::vec(prop::bool::weighted(0.5), 0..700),
+            dense in prop::collection::vec(prop::bool::weighted(0.95), 0..300),
+        ) {
+            for set in [&set, &dense] {
+                let (index, positions) = DrawIndex::new(set.len(), |p| set[p]).unwrap();
+                let mut before = 0;
+                for (p, &member) in set.iter().enumerate() {
+                    prop_assert_eq!(index.index(p), member.then_some(before));
+                    if member {
+                        prop_assert_eq!(positions[before] as usize, p);
+                        before += 1;
+                    }
+                }
+                prop_assert_eq!(positions.len(), before);
+                prop_assert_eq!(index.index(set.len() + 64), None);
+            }
+        }
+    }
+}
