@@ -14,7 +14,9 @@ const CHUNK: usize = 1 << 12;
 /// Checks a solution under the rule against the game, position by position, as a certificate:
 ///
 /// - mates and drawn ends are those of the plain solution (check that one with
-///   [`crate::conformance::check_solution`]); every result by the rule is a plain draw;
+///   [`crate::conformance::check_solution`]: a [`RuleSolution`] holds the plain value at
+///   every position that is no plain draw, so only the plain draws are looked at here);
+///   every result by the rule is a plain draw;
 /// - a win by the ban on perpetual check of rank `r` has a move to a loss by that ban of
 ///   smaller rank (or out of the index to a loss by that ban), in an earlier round when the
 ///   side to move is not in check, and no move to a mate; from a loss by that ban of rank `r`
@@ -43,27 +45,18 @@ pub fn check_rule_solution<G: Checks>(game: &G, solution: &RuleSolution) -> Resu
         Vec::new,
         |children, pos| {
             let plain = solution.plain().value(pos);
-            if let Some(Value::Win(_) | Value::Loss(_)) = plain {
-                // Decided in the plain game (the costly legality test spared): the rule keeps it.
-                let value = solution.value(pos);
-                return if value == plain.map(RuleValue::from) {
-                    Ok(())
-                } else {
-                    Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"))
-                };
+            if !matches!(plain, Some(Value::Draw(_))) {
+                // A hole, a win or a loss of the plain game: a `RuleSolution` holds the plain
+                // value there (only the plain draws have a word of their own), so nothing of
+                // the rule is to be proven (`KNRvKAR`: 322 M of its 394 M indices, each read
+                // twice and compared, or tested for legality when a hole, before).
+                return Ok(());
             }
             if !game.is_position(pos) || game.terminal(pos).is_some() {
                 return Ok(());
             }
             let Some(value) = solution.value(pos) else { return Err(format!("position {pos} has no value")) };
             if !value.is_by_rule() && value.wdl() != Wdl::Draw {
-                return if plain.map(RuleValue::from) == Some(value) {
-                    Ok(())
-                } else {
-                    Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"))
-                };
-            }
-            if !matches!(plain, Some(Value::Draw(_))) {
                 return Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"));
             }
             let check = game.in_check(pos);
