@@ -257,6 +257,11 @@ impl<'g, G: Checks> Graph<'g, G> {
         self.preds.as_ref().map(Lists::moves)
     }
 
+    /// Bytes the predecessor lists hold (0 without lists).
+    pub(super) fn lists_bytes(&self) -> usize {
+        self.preds.as_ref().map_or(0, Lists::heap_bytes)
+    }
+
     /// The number of members.
     pub(super) fn len(&self) -> usize {
         self.positions.len()
@@ -401,7 +406,11 @@ impl<'g, G: Checks> Graph<'g, G> {
     /// level a move leads to), consecutive levels merged until a layer holds at least
     /// `min_size` members. Without predecessor lists the members stay as they are, in one
     /// layer (none without members).
-    pub(super) fn layers(&mut self, min_size: usize) -> Vec<usize> {
+    ///
+    /// The lists in the new numbering are made from the old ones when `room` bytes hold a
+    /// second copy of them (both are held at once), else from un-moves after the old ones
+    /// are dropped (see [`Graph::layers_by`]).
+    pub(super) fn layers(&mut self, min_size: usize, room: usize) -> Vec<usize> {
         let m = self.len();
         if m == 0 {
             return vec![0];
@@ -412,7 +421,22 @@ impl<'g, G: Checks> Graph<'g, G> {
             return vec![0, m];
         }
         let level = component_levels(preds, m);
-        self.layers_by(level, min_size)
+        if preds.heap_bytes() > room {
+            return self.layers_by(level, min_size);
+        }
+        let Some((starts, new)) = self.order_by(level, min_size) else { return vec![0, m] };
+        // Each new row is an old one, its numbers renumbered: no move generated (`KNRvKAR`'s
+        // 15.5 M draws of the chase stage: about 3 s of un-moves).
+        let old = self.preds.take().expect("lists searched");
+        let first = self.first.as_deref().expect("renumbered members");
+        let lists = Lists::build(m, usize::MAX, |k, f| {
+            let i = first[k] as usize;
+            old.row(i, i, |j, chase| f(new[j] as usize, chase));
+        });
+        drop(old);
+        // (Without a budget only a block over 4 GiB fails: it held before.)
+        self.preds = Some(lists.expect("the lists renumbered fit as before"));
+        starts
     }
 
     /// [`Graph::layers`] with the members' levels given (by member, in the first order)

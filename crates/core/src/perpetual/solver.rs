@@ -237,7 +237,9 @@ impl PerpetualCheck {
         } else {
             let mut graph = Graph::new(game, member, self.edge_budget, false)?;
             profile.step(|| format!("check stage: graph of D, {}", graph.describe()));
-            let layers = graph.layers(if game.reversible() { usize::MAX } else { self.layer_size });
+            // (The lists in the layers' order from un-moves, the first ones dropped: they are
+            // the largest the solve holds.)
+            let layers = graph.layers(if game.reversible() { usize::MAX } else { self.layer_size }, 0);
             profile.step(|| format!("check stage: {} layers", layers.len() - 1));
             (graph, layers)
         };
@@ -285,7 +287,10 @@ impl PerpetualCheck {
         let exits = graph.in_first_order(exits);
         let mut words = graph.in_first_order(words);
         let check_layers = graph.layer_of_members(&layers);
-        // The lists of D go before those of D' are made.
+        // The lists of D go before those of D' are made. Half their bytes are room for the
+        // lists of D' to be renumbered by layer from a copy of themselves (the check stage
+        // held the lists of D and more besides).
+        let room = graph.lists_bytes() / 2;
         let index = graph.into_index();
         let undecided = cell(TAG_DRAW, 0);
         let member = |p: usize| index.index(p).is_some_and(|i| words[i] == undecided);
@@ -315,7 +320,7 @@ impl PerpetualCheck {
                 // where it is cheap.
                 let cheap =
                     graph.moves().is_some_and(|moves| moves < CHEAP_SEARCH_MOVES * graph.len() as u64);
-                let layers = graph.layers(if search || cheap { self.layer_size } else { usize::MAX });
+                let layers = graph.layers(if search || cheap { self.layer_size } else { usize::MAX }, room);
                 profile.step(|| format!("chase stage: {} layers", layers.len() - 1));
                 (graph, layers)
             }
