@@ -417,45 +417,57 @@ fn the_certificate_refuses_wrong_values() {
     assert!(tried > 100, "{tried}");
 }
 
+/// Over `count` of the fixed random games, forges the value of each position `forge` picks
+/// (`Some`: the forged value) and asserts that the certificate refuses the solution so
+/// changed; returns how many were forged.
+fn refused_forgeries(
+    count: usize,
+    forge: impl Fn(&ExplicitGame, &RuleSolution, usize) -> Option<RuleValue>,
+) -> usize {
+    let mut tried = 0;
+    for game in fixed_games(SHAPE, count) {
+        let solution = PerpetualCheck::new().solve(&game).unwrap();
+        for p in 0..game.num_positions() {
+            let Some(forged) = forge(&game, &solution, p) else { continue };
+            let mutated = solution.with_value(p, forged).unwrap();
+            let was = solution.value(p);
+            assert!(check_rule_solution(&game, &mutated).is_err(), "{p}: {was:?} -> {forged:?}");
+            tried += 1;
+        }
+    }
+    tried
+}
+
 #[test]
 fn the_certificate_refuses_a_win_without_an_earlier_round() {
     // A win by the ban on perpetual check, not in check, must have a move to a loss by that
     // ban of a smaller rank *of an earlier round*. Give such a win the rank just above its
     // moves to losses, all of one round, in that round: every other condition still holds
     // (its rank only fell, which its predecessors accept), so only the rounds refuse it.
-    let mut tried = 0;
-    for game in fixed_games(SHAPE, 2_000) {
-        let solution = PerpetualCheck::new().solve(&game).unwrap();
-        for p in 0..game.num_positions() {
-            let Some(RuleValue::WinByRule(Ban::Check, rank)) = solution.value(p) else { continue };
-            if game.in_check(p) {
-                continue;
-            }
-            let mut witnesses = Vec::new();
-            let mut known = false;
-            game.for_each_move(p, |_, to| match to {
-                Successor::Position(q) => {
-                    if let Some(RuleValue::LossByRule(Ban::Check, r)) = solution.value(q) {
-                        witnesses.push(r);
-                    }
-                }
-                Successor::Known(_) => known = true,
-            });
-            let Some(&top) = witnesses.iter().max() else { continue };
-            let round = solution.round(top);
-            let forged = top + 1;
-            if known
-                || witnesses.iter().any(|&r| solution.round(r) != round)
-                || solution.round(forged) != round
-            {
-                continue;
-            }
-            assert!(forged < rank, "{p}: rank {rank}, moves to {witnesses:?}");
-            let mutated = solution.with_value(p, RuleValue::WinByRule(Ban::Check, forged)).unwrap();
-            assert!(check_rule_solution(&game, &mutated).is_err(), "{p}: rank {rank} -> {forged}");
-            tried += 1;
+    let tried = refused_forgeries(2_000, |game, solution, p| {
+        let Some(RuleValue::WinByRule(Ban::Check, rank)) = solution.value(p) else { return None };
+        if game.in_check(p) {
+            return None;
         }
-    }
+        let mut witnesses = Vec::new();
+        let mut known = false;
+        game.for_each_move(p, |_, to| match to {
+            Successor::Position(q) => {
+                if let Some(RuleValue::LossByRule(Ban::Check, r)) = solution.value(q) {
+                    witnesses.push(r);
+                }
+            }
+            Successor::Known(_) => known = true,
+        });
+        let &top = witnesses.iter().max()?;
+        let round = solution.round(top);
+        let forged = top + 1;
+        if known || witnesses.iter().any(|&r| solution.round(r) != round) || solution.round(forged) != round {
+            return None;
+        }
+        assert!(forged < rank, "{p}: rank {rank}, moves to {witnesses:?}");
+        Some(RuleValue::WinByRule(Ban::Check, forged))
+    });
     assert!(tried > 20, "{tried}");
 }
 
@@ -467,32 +479,26 @@ fn the_certificate_refuses_a_loss_before_the_round_of_its_moves() {
     // condition still holds (not in check, its moves need no smaller rank; its rank only
     // fell, which the wins that move to it accept), so only the rounds refuse it (80 such
     // losses over 8,000 games; dropping the certificate's round condition fails it).
-    let mut tried = 0;
-    for game in fixed_games(SHAPE, 8_000) {
-        let solution = PerpetualCheck::new().solve(&game).unwrap();
-        for p in 0..game.num_positions() {
-            let Some(RuleValue::LossByRule(Ban::Check, rank)) = solution.value(p) else { continue };
-            let round = solution.round(rank);
-            if game.in_check(p) || round == 0 {
-                continue;
-            }
-            let Some(forged) = solution.round_top(round - 1) else { continue };
-            let mut of_its_round = false;
-            game.for_each_move(p, |_, to| {
-                if let Successor::Position(q) = to
-                    && let Some(RuleValue::WinByRule(Ban::Check, r)) = solution.value(q)
-                {
-                    of_its_round |= solution.round(r) == round;
-                }
-            });
-            if !of_its_round {
-                continue;
-            }
-            assert!(forged < rank, "{p}: rank {rank} of round {round}, forged {forged}");
-            let mutated = solution.with_value(p, RuleValue::LossByRule(Ban::Check, forged)).unwrap();
-            assert!(check_rule_solution(&game, &mutated).is_err(), "{p}: rank {rank} -> {forged}");
-            tried += 1;
+    let tried = refused_forgeries(8_000, |game, solution, p| {
+        let Some(RuleValue::LossByRule(Ban::Check, rank)) = solution.value(p) else { return None };
+        let round = solution.round(rank);
+        if game.in_check(p) || round == 0 {
+            return None;
         }
-    }
+        let forged = solution.round_top(round - 1)?;
+        let mut of_its_round = false;
+        game.for_each_move(p, |_, to| {
+            if let Successor::Position(q) = to
+                && let Some(RuleValue::WinByRule(Ban::Check, r)) = solution.value(q)
+            {
+                of_its_round |= solution.round(r) == round;
+            }
+        });
+        if !of_its_round {
+            return None;
+        }
+        assert!(forged < rank, "{p}: rank {rank} of round {round}, forged {forged}");
+        Some(RuleValue::LossByRule(Ban::Check, forged))
+    });
     assert!(tried > 50, "{tried}");
 }
