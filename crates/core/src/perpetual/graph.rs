@@ -408,8 +408,7 @@ impl<'g, G: Checks> Graph<'g, G> {
     /// layer (none without members).
     ///
     /// The lists in the new numbering are made from the old ones when `room` bytes hold a
-    /// second copy of them (both are held at once), else from un-moves after the old ones
-    /// are dropped (see [`Graph::layers_by`]).
+    /// second copy of them, else from un-moves (see [`Graph::layers_by`]).
     pub(super) fn layers(&mut self, min_size: usize, room: usize) -> Vec<usize> {
         let m = self.len();
         if m == 0 {
@@ -421,32 +420,19 @@ impl<'g, G: Checks> Graph<'g, G> {
             return vec![0, m];
         }
         let level = component_levels(preds, m);
-        if preds.heap_bytes() > room {
-            return self.layers_by(level, min_size);
-        }
-        let Some((starts, new)) = self.order_by(level, min_size) else { return vec![0, m] };
-        // Each new row is an old one, its numbers renumbered: no move generated (`KNRvKAR`'s
-        // 15.5 M draws of the chase stage: about 3 s of un-moves).
-        let old = self.preds.take().expect("lists searched");
-        let first = self.first.as_deref().expect("renumbered members");
-        let lists = Lists::build(m, usize::MAX, |k, f| {
-            let i = first[k] as usize;
-            old.row(i, i, |j, chase| f(new[j] as usize, chase));
-        });
-        drop(old);
-        // (Without a budget only a block over 4 GiB fails: it held before.)
-        self.preds = Some(lists.expect("the lists renumbered fit as before"));
-        starts
+        self.layers_by(level, min_size, room)
     }
 
     /// [`Graph::layers`] with the members' levels given (by member, in the first order)
     /// instead of searched: every move of a member must lead to a member of its own level or
     /// a lower one (the levels need not be components: the layers of a larger set restricted
-    /// to this one will do). The lists are made again in the new numbering, from un-moves,
-    /// after the old ones are dropped (renumbering them in place held both at once: on
-    /// `KCPvKN` 1,611 MiB at the peak against 1,126 for the search); they held as many moves
-    /// before, so no budget stops them.
-    pub(super) fn layers_by(&mut self, level: Vec<u32>, min_size: usize) -> Vec<usize> {
+    /// to this one will do). The lists are made again in the new numbering: from the old ones,
+    /// each new row an old one renumbered, when `room` bytes hold a second copy (both are held
+    /// at once; no move generated: `KNRvKAR`'s 15.5 M draws of the chase stage, about 3 s of
+    /// un-moves); else from un-moves after the old ones are dropped (renumbering them with
+    /// both held: on `KCPvKN` 1,611 MiB at the peak against 1,126 for the search). They held
+    /// as many moves before, so no budget stops them.
+    pub(super) fn layers_by(&mut self, level: Vec<u32>, min_size: usize, room: usize) -> Vec<usize> {
         let m = self.len();
         if m == 0 {
             return vec![0];
@@ -455,8 +441,17 @@ impl<'g, G: Checks> Graph<'g, G> {
             return vec![0, m];
         }
         let Some((starts, new)) = self.order_by(level, min_size) else { return vec![0, m] };
-        self.preds = None;
-        let lists = Lists::build(m, usize::MAX, |k, f| self.unmoves(k, |j, chase| f(new[j] as usize, chase)));
+        let old = self.preds.take().expect("lists to renumber");
+        let lists = if old.heap_bytes() <= room {
+            let first = self.first.as_deref().expect("renumbered members");
+            Lists::build(m, usize::MAX, |k, f| {
+                let i = first[k] as usize;
+                old.row(i, i, |j, chase| f(new[j] as usize, chase));
+            })
+        } else {
+            drop(old);
+            Lists::build(m, usize::MAX, |k, f| self.unmoves(k, |j, chase| f(new[j] as usize, chase)))
+        };
         // (Without a budget only a block over 4 GiB fails: it held before.)
         self.preds = Some(lists.expect("the lists made again fit as before"));
         starts
