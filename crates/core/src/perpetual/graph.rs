@@ -84,6 +84,20 @@ impl DrawIndex {
         Some(self.before[pos / 64] as usize + (word & ((1u64 << bit) - 1)).count_ones() as usize)
     }
 
+    /// The members before `pos` (`pos` at most the index's size, a multiple of 64 past it).
+    pub(super) fn rank(&self, pos: usize) -> usize {
+        let (w, bit) = (pos / 64, pos % 64);
+        match self.bits.get(w) {
+            Some(word) => self.before[w] as usize + (word & ((1u64 << bit) - 1)).count_ones() as usize,
+            None => self.before.last().map_or(0, |&b| b as usize + self.bits[w - 1].count_ones() as usize),
+        }
+    }
+
+    /// Whether `pos` is a member.
+    pub(super) fn contains(&self, pos: usize) -> bool {
+        self.bits.get(pos / 64).is_some_and(|word| word >> (pos % 64) & 1 == 1)
+    }
+
     /// Bytes held.
     pub(super) fn bytes(&self) -> usize {
         self.bits.len() * 12
@@ -672,6 +686,11 @@ mod tests {
                 }
                 prop_assert_eq!(positions.len(), before);
                 prop_assert_eq!(index.index(set.len() + 64), None);
+                for p in 0..=set.len() {
+                    prop_assert_eq!(index.rank(p), set[..p].iter().filter(|&&b| b).count());
+                    prop_assert_eq!(index.contains(p), set.get(p).copied().unwrap_or(false));
+                }
+
             }
         }
     }

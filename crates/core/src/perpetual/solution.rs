@@ -2,6 +2,8 @@
 //! draw (its result by the rule with its rank, or its draw distance), with the rounds that
 //! give the ranks their meaning; and the figures of the solve.
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
 use super::graph::DrawIndex;
@@ -181,6 +183,23 @@ impl RuleSolution {
         }
     }
 
+    /// The values of the positions of `range` in order (as [`RuleSolution::value`] gives
+    /// them), appended to `out`: one sweep, each draw's word the next one (not found by its
+    /// rank), for a table written a block at a time. Positions past the index have none.
+    pub fn values_into(&self, range: Range<usize>, out: &mut Vec<Option<RuleValue>>) {
+        let end = range.end.min(self.len());
+        let start = range.start.min(end);
+        let mut word = self.index.rank(start);
+        out.extend((start..end).map(|pos| match self.plain.value(pos) {
+            Some(Value::Draw(_)) if self.index.contains(pos) => {
+                word += 1;
+                Some(value_of(self.words[word - 1]))
+            }
+            plain => plain.map(RuleValue::from),
+        }));
+        out.extend((range.start.max(end)..range.end).map(|_| None));
+    }
+
     /// Every value in index order (`None` for holes).
     pub fn values(&self) -> impl Iterator<Item = Option<RuleValue>> + '_ {
         (0..self.len()).map(|p| self.value(p))
@@ -263,5 +282,39 @@ mod tests {
         }
         assert_eq!(cell_of(RuleValue::WinByRule(Ban::Chase, PAYLOAD + 1)), Err(SolveError::DistanceTooLarge));
         assert_eq!(cell_of(RuleValue::Draw(Some(Plies(PAYLOAD)))), Err(SolveError::DistanceTooLarge));
+    }
+
+    fn any_value() -> impl proptest::strategy::Strategy<Value = Option<RuleValue>> {
+        use proptest::prelude::*;
+        prop_oneof![
+            Just(None),
+            (0u32..5).prop_map(|d| Some(RuleValue::Win(Plies(d)))),
+            (0u32..5).prop_map(|d| Some(RuleValue::Loss(Plies(d)))),
+            Just(Some(RuleValue::Draw(None))),
+            (0u32..5).prop_map(|d| Some(RuleValue::Draw(Some(Plies(d))))),
+            (0u32..9).prop_map(|r| Some(RuleValue::WinByRule(Ban::Check, r))),
+            (0u32..9).prop_map(|r| Some(RuleValue::LossByRule(Ban::Chase, r))),
+        ]
+    }
+
+    proptest::proptest! {
+        /// A range's values in one sweep are those looked up one by one, for ranges starting
+        /// anywhere (inside a word of the set of draws or at its start) and running past the
+        /// end.
+        #[test]
+        fn values_into_agrees_with_value(
+            values in proptest::collection::vec(any_value(), 0..300),
+            cuts in proptest::collection::vec(0usize..320, 2),
+        ) {
+            let solution = RuleSolution::from_values(values.len(), |p| values[p]).unwrap();
+            let (start, end) = (cuts[0].min(cuts[1]), cuts[0].max(cuts[1]));
+            let mut out = Vec::new();
+            solution.values_into(start..end, &mut out);
+            let expected: Vec<_> = (start..end).map(|p| solution.value(p)).collect();
+            proptest::prop_assert_eq!(out, expected);
+            let mut all = Vec::new();
+            solution.values_into(0..values.len(), &mut all);
+            proptest::prop_assert_eq!(all, values);
+        }
     }
 }

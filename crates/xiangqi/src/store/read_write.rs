@@ -3,6 +3,7 @@
 //! statistics (under the best compression in the smaller of the two orders), and the
 //! statistics read from a WDL file's header.
 
+use std::ops::Range;
 use std::path::Path;
 
 use endgame_core::RuleValue;
@@ -32,6 +33,9 @@ use crate::tables::stats::Stats;
 fn position_bits(index: &MaterialIndex, rules: Rules) -> Vec<u64> {
     index.position_bits(rules != Rules::Hdu)
 }
+
+/// What puts the values of a range of indices, in order, into a buffer.
+pub(crate) type FillValues<'a> = dyn Fn(Range<usize>, &mut Vec<Option<RuleValue>>) + Sync + 'a;
 
 /// Whether `p` is a hole by the bits of [`position_bits`].
 fn is_hole(positions: &[u64], p: usize) -> bool {
@@ -189,11 +193,23 @@ impl Tablebases {
         counters: &[(String, u64)],
         value: &(dyn Fn(usize) -> Option<RuleValue> + Sync),
     ) -> Result<(), TableError> {
+        self.write_files_by(material, paths, counters, value, &|range, out| out.extend(range.map(value)))
+    }
+
+    /// [`Tablebases::write_files`] with the values of a range of indices in their order also
+    /// from `fill` (as `value` gives them one by one), where a source gives them faster so:
+    /// the index's own order is written from it, the twin's from `value`.
+    pub(crate) fn write_files_by(
+        &self,
+        material: Material,
+        paths: TablePaths<'_>,
+        counters: &[(String, u64)],
+        value: &(dyn Fn(usize) -> Option<RuleValue> + Sync),
+        fill: &FillValues<'_>,
+    ) -> Result<(), TableError> {
         let (index, twin) = (MaterialIndex::new(material), MaterialIndex::new(material.colour_twin()));
         let id = table_id(material, self.rules, index.len());
-        let own = |paths| {
-            write_tables(paths, &id, counters, self.compression, |range, out| out.extend(range.map(value)))
-        };
+        let own = |paths| write_tables(paths, &id, counters, self.compression, fill);
         if self.compression != Compression::Best
             || material.colour_twin() == material
             || twin.len() != index.len()
