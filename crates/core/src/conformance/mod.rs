@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 mod certificate;
 
-pub use certificate::check_rule_solution;
+pub use certificate::{Lookups, check_rule_solution, check_rule_solution_with};
 
 use crate::game::{FirstLook, Game, Successor, Unmoves};
 use crate::line::successor_value;

@@ -211,6 +211,7 @@ mod winner;
 mod work;
 
 pub use solution::{RuleSolution, RuleStats};
+pub(crate) use solver::CHECK_BYTES_PER_DRAW;
 pub use solver::{DEFAULT_EDGE_BUDGET, DEFAULT_LAYER_SIZE, DEFAULT_SEARCH_SHARE, PerpetualCheck};
 pub use winner::{Choice, winning_move};
 

@@ -54,7 +54,7 @@ impl Default for PerpetualCheck {
 /// its counts and levels (3 of them for the opponent's escapes, whose levels share the array
 /// of `X`'s) and about 8 for its work lists (`KNRvKAR`: 4,132 MiB at the stage's peak, with
 /// 1,726 MiB of lists, the `standard` values and 72.1 M draws).
-const CHECK_BYTES_PER_DRAW: u64 = 32;
+pub(crate) const CHECK_BYTES_PER_DRAW: u64 = 32;
 
 /// The least bytes per draw a solve with chases is announced: the 40 it was announced with
 /// before the check stage's escapes shared the levels of `X` (8 bytes a draw less). Where the

@@ -23,7 +23,7 @@
 use crate::common::{
     CHASE, CHECK, Edge, IDLE, Shape, edges, fixed_games, solver_agrees, union_over_strategies, values_of,
 };
-use endgame_core::conformance::check_rule_solution;
+use endgame_core::conformance::{Lookups, check_rule_solution, check_rule_solution_with};
 use endgame_core::explicit::ExplicitGame;
 use endgame_core::line::perpetual::best_move;
 use endgame_core::perpetual::Checks;
@@ -410,6 +410,10 @@ fn the_certificate_refuses_wrong_values() {
             for wrong in [RuleValue::Draw(None), -v] {
                 let mutated = solution.with_value(p, wrong).unwrap();
                 assert!(check_rule_solution(&game, &mutated).is_err(), "{p}: {v:?} -> {wrong:?}");
+                for lookups in [Lookups::Solution, Lookups::Words] {
+                    let refused = check_rule_solution_with(&game, &mutated, lookups);
+                    assert!(refused.is_err(), "{p}: {v:?} -> {wrong:?} ({lookups:?})");
+                }
             }
             tried += 1;
         }
@@ -432,6 +436,10 @@ fn refused_forgeries(
             let mutated = solution.with_value(p, forged).unwrap();
             let was = solution.value(p);
             assert!(check_rule_solution(&game, &mutated).is_err(), "{p}: {was:?} -> {forged:?}");
+            for lookups in [Lookups::Solution, Lookups::Words] {
+                let refused = check_rule_solution_with(&game, &mutated, lookups);
+                assert!(refused.is_err(), "{p}: {was:?} -> {forged:?} ({lookups:?})");
+            }
             tried += 1;
         }
     }

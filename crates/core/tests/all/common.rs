@@ -4,7 +4,7 @@
 //! Like the oracles, these share nothing with the solver but the game; the last helper,
 //! [`solver_agrees`], holds the solver's settings against an oracle's values.
 
-use endgame_core::conformance::check_rule_solution;
+use endgame_core::conformance::{Lookups, check_rule_solution, check_rule_solution_with};
 use endgame_core::explicit::ExplicitGame;
 use endgame_core::perpetual::{PerpetualCheck, RuleSolution};
 use endgame_core::{Ban, Game, Plies, Retrograde, RuleValue, Successor, Value, Wdl};
@@ -331,6 +331,9 @@ pub fn solver_agrees(
     }
     prop_assert_eq!(best_moves_win(game, &solution), Ok(()));
     prop_assert_eq!(check_rule_solution(game, &solution), Ok(()));
+    for lookups in [Lookups::Solution, Lookups::Words] {
+        prop_assert_eq!(check_rule_solution_with(game, &solution, lookups), Ok(()));
+    }
     prop_assert_eq!(best_moves_win(game, &layered), Ok(()));
     prop_assert_eq!(check_rule_solution(game, &layered), Ok(()));
     prop_assert_eq!(check_rule_solution(game, &searched), Ok(()));
