@@ -56,6 +56,14 @@ impl Default for PerpetualCheck {
 /// 1,726 MiB of lists, the `standard` values and 72.1 M draws).
 pub(crate) const CHECK_BYTES_PER_DRAW: u64 = 32;
 
+/// Bytes per draw of `D` the check stage held that the chase stage's layer step does not: its
+/// 20 bytes of counts, levels, flags and exits, less the 4-byte results, the exits kept, the
+/// layer of each draw (4 bytes) and the number of each draw of `D'` (4; at most one per draw).
+/// Room for the lists of `D'` renumbered from a copy of themselves (see
+/// [`Graph::layers_by`]): `KNRvKAAR`'s 2,327 MiB of them, against 4,121 MiB of lists of `D`
+/// and 147.5 M draws, fit in half of both, not in half of the lists alone.
+const CHECK_FREED_BYTES_PER_DRAW: usize = 7;
+
 /// The least bytes per draw a solve with chases is announced: the 40 it was announced with
 /// before the check stage's escapes shared the levels of `X` (8 bytes a draw less). Where the
 /// chase stage has the peak, its estimate (34 bytes a draw, and the lists by the pieces)
@@ -287,10 +295,10 @@ impl PerpetualCheck {
         let exits = graph.in_first_order(exits);
         let mut words = graph.in_first_order(words);
         let check_layers = graph.layer_of_members(&layers);
-        // The lists of D go before those of D' are made. Half their bytes are room for the
-        // lists of D' to be renumbered by layer from a copy of themselves (the check stage
-        // held the lists of D and more besides).
-        let room = graph.lists_bytes() / 2;
+        // The lists of D go before those of D' are made. Half their bytes and of the check
+        // stage's counts are room for the lists of D' to be renumbered by layer from a copy of
+        // themselves (the check stage held both at once, and more besides).
+        let room = (graph.lists_bytes() + CHECK_FREED_BYTES_PER_DRAW * graph.len()) / 2;
         let index = graph.into_index();
         let undecided = cell(TAG_DRAW, 0);
         let member = |p: usize| index.index(p).is_some_and(|i| words[i] == undecided);
