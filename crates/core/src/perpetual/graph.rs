@@ -13,7 +13,7 @@ use super::Checks;
 use super::lists::Lists;
 use super::work::{CHUNK, gather};
 use crate::game::Successor;
-use crate::retrograde::SolveError;
+use crate::retrograde::{SolveError, release_free_memory};
 use crate::value::RuleValue;
 
 /// A set of positions with a dense numbering (the set `D` of non-terminal drawn positions, or
@@ -455,10 +455,14 @@ impl<'g, G: Checks> Graph<'g, G> {
         let old = self.preds.take().expect("lists to renumber");
         let lists = if old.heap_bytes() <= room {
             let first = self.first.as_deref().expect("renumbered members");
-            Lists::build(m, usize::MAX, |k, f| {
+            let lists = Lists::build(m, usize::MAX, |k, f| {
                 let i = first[k] as usize;
                 old.row(i, i, |j, chase| f(new[j] as usize, chase));
-            })
+            });
+            // The old lists' blocks, freed among the new ones, go back to the system.
+            drop(old);
+            release_free_memory();
+            lists
         } else {
             drop(old);
             Lists::build(m, usize::MAX, |k, f| self.unmoves(k, |j, chase| f(new[j] as usize, chase)))

@@ -48,6 +48,20 @@ fn advise_huge_pages(start: usize, len: usize) {
     let _ = (start, len);
 }
 
+/// Gives the memory freed so far back to the system. glibc keeps the blocks freed in its heaps
+/// with the process, and where new blocks lie among them it cannot shrink the heap: the chase
+/// stage's lists of `KNRvKAAR`, renumbered into a copy and then freed, left 1.3 GiB with the
+/// process (6,297 MiB after the layer step against 5,003 given back), and the run's peak at
+/// 9,534 MiB against 9,189. Elsewhere nothing.
+pub(crate) fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `malloc_trim` only returns pages of the allocator's free blocks to the system
+    // (the blocks stay free and usable); it reads or moves no live allocation.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Asks the processor to bring the cache line of `x` in, for an access soon after (x86-64;
 /// elsewhere nothing): a level pass asks for each predecessor's cell when it finds it, and
 /// reads the cells a batch later, when their lines have come.

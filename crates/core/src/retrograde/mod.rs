@@ -59,6 +59,7 @@ mod cells;
 mod levels;
 mod local_ranks;
 mod memory;
+pub(crate) use memory::release_free_memory;
 mod packed;
 mod part_file;
 mod partition;
