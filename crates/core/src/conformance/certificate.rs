@@ -5,8 +5,10 @@
 use rayon::prelude::*;
 
 use crate::game::Successor;
-use crate::perpetual::{CHECK_BYTES_PER_DRAW, Checks, Choice, Label, RuleSolution, winning_move};
-use crate::value::{Ban, Plies, RuleValue, Value, Wdl};
+use crate::perpetual::{
+    CHECK_BYTES_PER_DRAW, Checks, Choice, Label, RuleSolution, value_of_word, winning_move,
+};
+use crate::value::{Ban, RuleValue, Value, Wdl};
 
 /// Positions handled by one parallel task.
 const CHUNK: usize = 1 << 12;
@@ -79,9 +81,9 @@ pub fn check_rule_solution_with<G: Checks>(
     };
     // (A value whose distance or rank does not fit in a word leaves the look-ups to the
     // solution.)
-    let flat = if words { Flat::new(solution) } else { None };
-    let value_of = |q: usize| match &flat {
-        Some(flat) => flat.value(q),
+    let every_word = if words { solution.every_word() } else { None };
+    let value_of = |q: usize| match &every_word {
+        Some(every_word) => every_word.get(q).and_then(|&word| value_of_word(word)),
         None => solution.value(q),
     };
     (0..game.num_positions()).into_par_iter().with_min_len(CHUNK).try_for_each_init(
@@ -238,69 +240,4 @@ pub fn check_rule_solution_with<G: Checks>(
             Ok(())
         },
     )
-}
-
-/// Every position's value as one word: a tag in the top 3 bits ([`flat_word`]), for the
-/// look-ups of the values the moves lead to, one memory access each where a [`RuleSolution`]
-/// reads the plain value, then for a plain draw the set of draws and the draw's word.
-struct Flat(Vec<u32>);
-
-/// The payload of a word of [`Flat`]: a distance, a draw's distance plus one, or a rank.
-const FLAT_SHIFT: u32 = 29;
-const FLAT_PAYLOAD: u32 = (1 << FLAT_SHIFT) - 1;
-
-/// The word of a value in [`Flat`] (`None` when its distance or rank does not fit).
-fn flat_word(value: Option<RuleValue>) -> Option<u32> {
-    let (tag, payload) = match value {
-        None => (0, 0),
-        Some(RuleValue::Win(d)) => (1, d.0),
-        Some(RuleValue::Loss(d)) => (2, d.0),
-        Some(RuleValue::Draw(None)) => (3, 0),
-        Some(RuleValue::Draw(Some(d))) => (3, d.0.checked_add(1)?),
-        Some(RuleValue::WinByRule(Ban::Check, r)) => (4, r),
-        Some(RuleValue::LossByRule(Ban::Check, r)) => (5, r),
-        Some(RuleValue::WinByRule(Ban::Chase, r)) => (6, r),
-        Some(RuleValue::LossByRule(Ban::Chase, r)) => (7, r),
-    };
-    (payload <= FLAT_PAYLOAD).then_some(tag << FLAT_SHIFT | payload)
-}
-
-/// The value of a word of [`Flat`].
-fn flat_value(word: u32) -> Option<RuleValue> {
-    let payload = word & FLAT_PAYLOAD;
-    Some(match word >> FLAT_SHIFT {
-        0 => return None,
-        1 => RuleValue::Win(Plies(payload)),
-        2 => RuleValue::Loss(Plies(payload)),
-        3 if payload == 0 => RuleValue::Draw(None),
-        3 => RuleValue::Draw(Some(Plies(payload - 1))),
-        4 => RuleValue::WinByRule(Ban::Check, payload),
-        5 => RuleValue::LossByRule(Ban::Check, payload),
-        6 => RuleValue::WinByRule(Ban::Chase, payload),
-        _ => RuleValue::LossByRule(Ban::Chase, payload),
-    })
-}
-
-impl Flat {
-    /// The words of `solution` (`None` when a value does not fit).
-    fn new(solution: &RuleSolution) -> Option<Flat> {
-        let mut words = vec![0u32; solution.len()];
-        words
-            .par_chunks_mut(CHUNK)
-            .enumerate()
-            .try_for_each_init(Vec::new, |values, (c, chunk)| {
-                values.clear();
-                solution.values_into(c * CHUNK..c * CHUNK + chunk.len(), values);
-                for (word, &value) in chunk.iter_mut().zip(values.iter()) {
-                    *word = flat_word(value)?;
-                }
-                Some(())
-            })
-            .map(|()| Flat(words))
-    }
-
-    /// The value of position `pos`.
-    fn value(&self, pos: usize) -> Option<RuleValue> {
-        self.0.get(pos).and_then(|&word| flat_value(word))
-    }
 }

@@ -76,12 +76,7 @@ impl DrawIndex {
 
     /// The number of `pos` in the set, if it is a member.
     pub(super) fn index(&self, pos: usize) -> Option<usize> {
-        let word = *self.bits.get(pos / 64)?;
-        let bit = pos % 64;
-        if word >> bit & 1 == 0 {
-            return None;
-        }
-        Some(self.before[pos / 64] as usize + (word & ((1u64 << bit) - 1)).count_ones() as usize)
+        self.contains(pos).then(|| self.rank(pos))
     }
 
     /// The members before `pos` (`pos` at most the index's size, a multiple of 64 past it).

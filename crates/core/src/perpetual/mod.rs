@@ -210,6 +210,7 @@ mod solver;
 mod winner;
 mod work;
 
+pub(crate) use solution::value_of_word;
 pub use solution::{RuleSolution, RuleStats};
 pub(crate) use solver::CHECK_BYTES_PER_DRAW;
 pub use solver::{DEFAULT_EDGE_BUDGET, DEFAULT_LAYER_SIZE, DEFAULT_SEARCH_SHARE, PerpetualCheck};

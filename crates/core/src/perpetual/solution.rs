@@ -83,6 +83,34 @@ pub(super) const fn value_of(word: u32) -> RuleValue {
     }
 }
 
+/// Tags of a word of [`RuleSolution::every_word`], past those of a cell: a plain win, a plain
+/// loss, a hole.
+const TAG_WIN: u32 = 5;
+const TAG_LOSS: u32 = 6;
+const TAG_HOLE: u32 = 7;
+
+/// The word of any position's value (`None` for a hole): its cell ([`cell_of`]) for a draw or a
+/// result by the rule, else a plain win or loss or a hole (`None` when a distance or rank does
+/// not fit).
+fn word_of(value: Option<RuleValue>) -> Option<u32> {
+    match value {
+        None => Some(cell(TAG_HOLE, 0)),
+        Some(RuleValue::Win(d)) => (d.0 <= PAYLOAD).then(|| cell(TAG_WIN, d.0)),
+        Some(RuleValue::Loss(d)) => (d.0 <= PAYLOAD).then(|| cell(TAG_LOSS, d.0)),
+        Some(v) => cell_of(v).ok(),
+    }
+}
+
+/// The value of a word of [`RuleSolution::every_word`].
+pub(crate) const fn value_of_word(word: u32) -> Option<RuleValue> {
+    match word >> TAG_SHIFT {
+        TAG_WIN => Some(RuleValue::Win(Plies(word & PAYLOAD))),
+        TAG_LOSS => Some(RuleValue::Loss(Plies(word & PAYLOAD))),
+        TAG_HOLE => None,
+        _ => Some(value_of(word)),
+    }
+}
+
 /// The value of every position under the rule.
 #[derive(Debug)]
 pub struct RuleSolution {
@@ -200,6 +228,27 @@ impl RuleSolution {
         out.extend((range.start.max(end)..range.end).map(|_| None));
     }
 
+    /// Every position's value as one word ([`value_of_word`] reads it), for look-ups of one
+    /// memory access each where [`RuleSolution::value`] reads the plain value, then for a
+    /// plain draw the set of draws and the draw's word (`None` when a distance or rank does
+    /// not fit in a word).
+    pub(crate) fn every_word(&self) -> Option<Vec<u32>> {
+        const BLOCK: usize = 1 << 12;
+        let mut words = vec![0u32; self.len()];
+        words
+            .par_chunks_mut(BLOCK)
+            .enumerate()
+            .try_for_each_init(Vec::new, |values, (b, chunk)| {
+                values.clear();
+                self.values_into(b * BLOCK..b * BLOCK + chunk.len(), values);
+                for (word, &value) in chunk.iter_mut().zip(values.iter()) {
+                    *word = word_of(value)?;
+                }
+                Some(())
+            })
+            .map(|()| words)
+    }
+
     /// Every value in index order (`None` for holes).
     pub fn values(&self) -> impl Iterator<Item = Option<RuleValue>> + '_ {
         (0..self.len()).map(|p| self.value(p))
@@ -279,7 +328,12 @@ mod tests {
             RuleValue::LossByRule(Ban::Chase, PAYLOAD),
         ] {
             assert_eq!(value_of(cell_of(v).unwrap()), v);
+            assert_eq!(value_of_word(word_of(Some(v)).unwrap()), Some(v));
         }
+        for v in [None, Some(RuleValue::Win(Plies(0))), Some(RuleValue::Loss(Plies(PAYLOAD)))] {
+            assert_eq!(value_of_word(word_of(v).unwrap()), v);
+        }
+        assert_eq!(word_of(Some(RuleValue::Win(Plies(PAYLOAD + 1)))), None);
         assert_eq!(cell_of(RuleValue::WinByRule(Ban::Chase, PAYLOAD + 1)), Err(SolveError::DistanceTooLarge));
         assert_eq!(cell_of(RuleValue::Draw(Some(Plies(PAYLOAD)))), Err(SolveError::DistanceTooLarge));
     }
