@@ -7,6 +7,8 @@
 //! position or to a position outside the index whose value is already known
 //! ([`Successor::Known`], e.g. a capture that ends the game or leads into a smaller material).
 
+use std::ops::ControlFlow;
+
 use crate::value::Value;
 
 /// Where a move leads.
@@ -47,6 +49,25 @@ pub trait Game: Sync {
     /// Calls `f` once for every move of a non-terminal position, with where it leads.
     /// Two moves may lead to the same position; each is reported.
     fn for_each_move(&self, pos: usize, f: impl FnMut(Self::Move, Successor));
+
+    /// [`Game::for_each_move`] until `f` breaks: `f` hears the moves of a non-terminal
+    /// position in the order `for_each_move` reports them, up to and with the first for which
+    /// it returns [`ControlFlow::Break`]; returns whether one did. For a search that needs one
+    /// move of a kind (such as a certificate's proof of a win). The default generates every
+    /// move and skips `f` after the break; a game may stop generating them.
+    fn try_for_each_move(
+        &self,
+        pos: usize,
+        mut f: impl FnMut(Self::Move, Successor) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let mut flow = ControlFlow::Continue(());
+        self.for_each_move(pos, |mv, to| {
+            if flow.is_continue() {
+                flow = f(mv, to);
+            }
+        });
+        flow
+    }
 
     /// Calls `f` once for every move of a non-terminal position (in any order), as
     /// [`Game::for_each_move`] does, with `Some(value)` for a [`Successor::Known`] and `None` for a move to a position

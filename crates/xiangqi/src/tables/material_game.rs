@@ -8,6 +8,8 @@
 //! out of check (looked at closely only when the General moves, is in check, or the piece moves
 //! from or to its file, rank or a Horse-leg point next to it).
 
+use std::ops::ControlFlow;
+
 use endgame_core::conformance::Indexed;
 use endgame_core::{FirstLook, Game, Successor, Unmoves, Value};
 
@@ -214,16 +216,28 @@ impl Game for MaterialGame<'_> {
     /// Works on the pieces' points: a move changes one point (the child's index follows), a
     /// capture also drops a piece (the smaller material's index of the rest).
     /// The points from this thread's last placement when it is `pos`'s.
-    fn for_each_move(&self, pos: usize, f: impl FnMut(Move, Successor)) {
+    fn for_each_move(&self, pos: usize, mut f: impl FnMut(Move, Successor)) {
+        let _ = self.try_for_each_move(pos, |mv, to| {
+            f(mv, to);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Stops generating at the break (the moves' order is [`Game::for_each_move`]'s).
+    fn try_for_each_move(
+        &self,
+        pos: usize,
+        f: impl FnMut(Move, Successor) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         if let Some(placement) = self.cached_placement(pos) {
-            if let Some(all) = placement.squares {
-                self.moves::<true>(pos, &all, MaterialIndex::turn(pos), f);
-            }
-            return;
+            return match placement.squares {
+                Some(all) => self.moves::<true>(pos, &all, MaterialIndex::turn(pos), f),
+                None => ControlFlow::Continue(()),
+            };
         }
         let mut all = [Square::A0; MAX_MEN];
-        let Some(turn) = self.index.squares(pos, &mut all) else { return };
-        self.moves::<true>(pos, &all, turn, f);
+        let Some(turn) = self.index.squares(pos, &mut all) else { return ControlFlow::Continue(()) };
+        self.moves::<true>(pos, &all, turn, f)
     }
 
     /// The moves without the indices of the positions they lead to.
@@ -315,11 +329,12 @@ impl MaterialGame<'_> {
     ) {
         if !self.rules.forbids_check() {
             // The flying general of HDU rules: the general path.
-            self.moves::<false>(pos, all, turn, |_, succ| {
+            let _ = self.moves::<false>(pos, all, turn, |_, succ| {
                 f(match succ {
                     Successor::Known(v) => Some(v),
                     Successor::Position(_) => None,
                 });
+                ControlFlow::Continue(())
             });
             return;
         }
@@ -467,15 +482,16 @@ impl MaterialGame<'_> {
     }
 
     /// The moves of the position `pos` with these points and side to move; the successors'
-    /// indices only when `INDICES` (else 0).
+    /// indices only when `INDICES` (else 0). Stops at the first move for which `f` breaks,
+    /// and says whether one did.
     #[inline]
     fn moves<const INDICES: bool>(
         &self,
         pos: usize,
         all: &[Square; MAX_MEN],
         turn: Color,
-        mut f: impl FnMut(Move, Successor),
-    ) {
+        mut f: impl FnMut(Move, Successor) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let all = *all;
         let n = self.index.pieces().len();
         let squares = &all[..n];
@@ -488,6 +504,7 @@ impl MaterialGame<'_> {
         let checked = standard && in_check_bits(occupied, squares, pieces, general, turn, None);
         let mut mirror_base = None;
         let mut far_screens = None;
+        let mut flow = ControlFlow::Continue(());
         for (slot, (&from, &piece)) in squares.iter().zip(pieces).enumerate() {
             if piece.color != turn {
                 continue;
@@ -513,6 +530,9 @@ impl MaterialGame<'_> {
                 None
             };
             let mut each = |to: Square| {
+                if flow.is_break() {
+                    return;
+                }
                 let mv = Move { from, to };
                 let taken = if bits.is_empty(to) { None } else { squares.iter().position(|&s| s == to) };
                 if let Some(screens) = screens {
@@ -548,7 +568,7 @@ impl MaterialGame<'_> {
                         Successor::Known(self.smaller_value(child, taken, !turn))
                     }
                 };
-                f(mv, succ);
+                flow = f(mv, succ);
             };
             for_each_point(targets(&bits, from, piece), &mut each);
             if self.rules == Rules::Hdu && piece.role == Role::General {
@@ -564,7 +584,11 @@ impl MaterialGame<'_> {
                     each(other);
                 }
             }
+            if flow.is_break() {
+                return flow;
+            }
         }
+        flow
     }
 }
 

@@ -13,6 +13,7 @@
 //! ([`crate::Tablebases`]) writes its solutions to table files with rule codes.
 
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 
 use endgame_core::perpetual::{Checks, PerpetualCheck, RuleSolution};
 use endgame_core::{Counts, RuleValue};
@@ -139,6 +140,14 @@ impl Game for PerpetualGame<'_> {
 
     fn for_each_move(&self, pos: usize, f: impl FnMut(Move, Successor)) {
         self.game.for_each_move(pos, f);
+    }
+
+    fn try_for_each_move(
+        &self,
+        pos: usize,
+        f: impl FnMut(Move, Successor) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.game.try_for_each_move(pos, f)
     }
 }
 

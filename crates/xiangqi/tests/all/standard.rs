@@ -2,6 +2,7 @@
 //! table generator against the plain board move generator, and the symmetries of the game.
 
 use std::collections::BTreeSet;
+use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 use endgame_core::conformance::{check_index_round_trip, check_solution, check_symmetry, check_unmoves};
@@ -71,6 +72,41 @@ fn table_moves_are_the_board_moves() {
                     })
                     .collect();
                 assert_eq!(fast, plain, "{material} {rules}: {}", position.setup());
+            }
+        }
+    }
+}
+
+/// A search over the moves that stops at its break hears the moves in the order of
+/// `for_each_move`, up to and with the one it broke at, and no move after it.
+#[test]
+fn a_search_of_the_moves_stops_where_it_breaks() {
+    for rules in [Rules::Hdu, Rules::Standard] {
+        let tables = solved(rules);
+        for material in ["KRvKA", "KCvKB", "KPvKP", "KvKBB"].map(|m| m.parse::<Material>().unwrap()) {
+            let game = tables.game(material).unwrap();
+            let step = (game.num_positions() / 4_000).max(1) | 1;
+            for pos in (0..game.num_positions()).step_by(step).filter(|&p| game.is_position(p)) {
+                let mut all = Vec::new();
+                game.for_each_move(pos, |mv, to| all.push((mv, to)));
+                let mut heard = Vec::new();
+                let whole = game.try_for_each_move(pos, |mv, to| {
+                    heard.push((mv, to));
+                    ControlFlow::Continue(())
+                });
+                assert_eq!((whole, &heard), (ControlFlow::Continue(()), &all), "{material} {rules} {pos}");
+                for k in 0..all.len() {
+                    heard.clear();
+                    let flow = game.try_for_each_move(pos, |mv, to| {
+                        heard.push((mv, to));
+                        if heard.len() > k { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                    });
+                    assert_eq!(
+                        (flow, &heard[..]),
+                        (ControlFlow::Break(()), &all[..=k]),
+                        "{material} {rules} {pos}"
+                    );
+                }
             }
         }
     }
