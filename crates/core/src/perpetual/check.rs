@@ -499,6 +499,9 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
                     entered.push(j);
                 }
             }
+            // In order: the escapes' upkeep reads their predecessor lists, kept in the order
+            // of the members, in this order (`KNRvKAR`: 17 to 18 s against 21 to 22).
+            entered.par_sort_unstable();
             // (An M-state of A was not counted in the top.)
             let left_top: Vec<u32> =
                 left_top.into_iter().filter(|&i| !in_a(self.level[2 * i as usize].load(Relaxed))).collect();
