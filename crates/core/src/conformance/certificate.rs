@@ -108,6 +108,11 @@ pub fn check_rule_solution_with<G: Checks>(
                 return Err(format!("position {pos}: {value:?} but {plain:?} in the plain game"));
             }
             let check = game.in_check(pos);
+            // The value a move leads to, and whether it stays in the index.
+            let after = |mv, to| match to {
+                Successor::Position(q) => (value_of(q), true),
+                Successor::Known(v) => (Some(game.known_by_rule(pos, mv, v)), false),
+            };
             let fail = |what: &str| Err(format!("position {pos} ({value:?}, in check: {check}): {what}"));
             let rho_round = |r: u32| (solution.chase_round(r), r >> 1);
             // Whether rank `r` is of the round of `value`'s rank or an earlier one, and of an
@@ -128,10 +133,7 @@ pub fn check_rule_solution_with<G: Checks>(
                 // such move the 7th of 16 on average). That none mates is the plain solution's
                 // (a plain draw has no such move).
                 let progress = game.try_for_each_move(pos, |mv, to| {
-                    let (after, inside) = match to {
-                        Successor::Position(q) => (value_of(q), true),
-                        Successor::Known(v) => (Some(game.known_by_rule(pos, mv, v)), false),
-                    };
+                    let (after, inside) = after(mv, to);
                     let progress = match after {
                         Some(RuleValue::LossByRule(Ban::Check, r)) if inside => {
                             r < rank && (check || earlier(r))
@@ -164,10 +166,7 @@ pub fn check_rule_solution_with<G: Checks>(
             };
             children.clear();
             game.for_each_move(pos, |mv, to| {
-                let (after, inside) = match to {
-                    Successor::Position(q) => (value_of(q), true),
-                    Successor::Known(v) => (Some(game.known_by_rule(pos, mv, v)), false),
-                };
+                let (after, inside) = after(mv, to);
                 let label = if labelled(after, inside) { game.label(pos, mv, to) } else { Label::Idle };
                 children.push((after, inside, label));
             });
