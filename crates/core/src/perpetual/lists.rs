@@ -8,21 +8,60 @@
 //! needed 2.6 GiB of lists, over the 2 GiB budget: every pass then generated un-moves, which
 //! made the rule's solve about 20 times the standard one. A predecessor differs from its
 //! member in one piece and the side to move, so the sorted numbers are close together: the
-//! gaps take 1 to 3 bytes (2.64 bytes a move there, 1,726 MiB in all; BENCHMARKS.md), and
-//! decoding them costs less than the cache misses of the flags they lead to.
+//! gaps take 1 to 3 bytes, and decoding them costs less than the cache misses of the flags
+//! they lead to. Where each row starts takes 2 bytes in blocks of 1,024 rows (4 in a block of
+//! 64 KiB or more): `KNRvKAR`'s lists 1,588 MiB, 2.43 bytes a move, against 1,726 MiB with 4
+//! bytes a row (BENCHMARKS.md).
 
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 /// Rows in a block of the lists: the rows of a block are built and kept together (one
-/// parallel task), in one allocation.
-const BLOCK: usize = 1 << 12;
+/// parallel task), in one allocation. Small enough that a block's bytes nearly always stay
+/// below 64 KiB (`KNRvKAR`: 24 bytes a row), so that 2-byte offsets place its rows.
+const BLOCK: usize = 1 << 10;
 
 /// The rows of one block: where each starts in `bytes` (and, last, their length).
 struct Block {
-    offsets: Vec<u32>,
+    offsets: Offsets,
     bytes: Vec<u8>,
+}
+
+/// Where the rows of a block start: 2 bytes a row when the block's bytes are fewer than
+/// 65,536, else 4 (the offsets were 4 bytes a row: 275 MiB of `KNRvKAR`'s 1,726 MiB of
+/// lists).
+enum Offsets {
+    Short(Vec<u16>),
+    Long(Vec<u32>),
+}
+
+impl Offsets {
+    /// The offsets `long`, short when they fit.
+    fn new(long: Vec<u32>) -> Offsets {
+        if long.last().is_none_or(|&end| end <= u32::from(u16::MAX)) {
+            Offsets::Short(long.into_iter().map(|o| o as u16).collect())
+        } else {
+            Offsets::Long(long)
+        }
+    }
+
+    /// Where row `k` starts and ends.
+    #[inline]
+    fn span(&self, k: usize) -> (usize, usize) {
+        match self {
+            Offsets::Short(o) => (usize::from(o[k]), usize::from(o[k + 1])),
+            Offsets::Long(o) => (o[k] as usize, o[k + 1] as usize),
+        }
+    }
+
+    /// Bytes held.
+    fn heap_bytes(&self) -> usize {
+        match self {
+            Offsets::Short(o) => o.capacity() * 2,
+            Offsets::Long(o) => o.capacity() * 4,
+        }
+    }
 }
 
 /// The predecessors inside the set of every member, by row (a member's number), compressed,
@@ -131,7 +170,7 @@ fn encode_block(
         encode(base, buf, out);
         offsets.push(u32::try_from(out.len()).ok()?);
     }
-    Some((Block { offsets, bytes: out.clone() }, moves))
+    Some((Block { offsets: Offsets::new(offsets), bytes: out.clone() }, moves))
 }
 
 impl Lists {
@@ -143,8 +182,9 @@ impl Lists {
         budget: usize,
         preds: impl Fn(usize, &mut dyn FnMut(usize, bool)) + Sync,
     ) -> Option<Lists> {
-        // The offsets: 4 bytes a row and one more a block.
-        let fixed = (m + m.div_ceil(BLOCK)).saturating_mul(4);
+        // The offsets: 2 bytes a row and one more a block (2 more each in a block of long
+        // offsets, counted with its bytes).
+        let fixed = (m + m.div_ceil(BLOCK)).saturating_mul(2);
         if fixed > budget {
             return None;
         }
@@ -163,7 +203,11 @@ impl Lists {
                         return None;
                     }
                     let block = encode_block(b * BLOCK..((b + 1) * BLOCK).min(m), scratch, &row)?;
-                    let total = used.fetch_add(block.0.bytes.len(), Relaxed) + block.0.bytes.len();
+                    let more = match &block.0.offsets {
+                        Offsets::Short(_) => block.0.bytes.len(),
+                        Offsets::Long(o) => block.0.bytes.len() + 2 * o.len(),
+                    };
+                    let total = used.fetch_add(more, Relaxed) + more;
                     (total <= budget).then_some(block)
                 },
             )
@@ -180,15 +224,15 @@ impl Lists {
 
     /// Bytes held.
     pub(super) fn heap_bytes(&self) -> usize {
-        self.blocks.iter().map(|b| b.offsets.capacity() * 4 + b.bytes.capacity()).sum()
+        self.blocks.iter().map(|b| b.offsets.heap_bytes() + b.bytes.capacity()).sum()
     }
 
     /// The bytes of row `row`.
     #[inline]
     fn bytes(&self, row: usize) -> &[u8] {
         let block = &self.blocks[row / BLOCK];
-        let k = row % BLOCK;
-        &block.bytes[block.offsets[k] as usize..block.offsets[k + 1] as usize]
+        let (start, end) = block.offsets.span(row % BLOCK);
+        &block.bytes[start..end]
     }
 
     /// Calls `f` with every predecessor in row `row` (its member numbered `base` now) and
@@ -292,18 +336,44 @@ mod tests {
         assert_eq!(read_all(&lists, |r| r, m), sorted_rows(&rows));
     }
 
+    /// A block of 64 KiB of bytes or more keeps 4-byte offsets, a smaller one 2-byte ones;
+    /// both read back, and the budget counts what each holds.
+    #[test]
+    fn blocks_past_64_kib_keep_long_offsets() {
+        let m = 2 * BLOCK;
+        // The first block's rows 40 far-apart moves each (about 4 bytes a move), the
+        // second's one near move each.
+        let rows: Vec<Vec<(usize, bool)>> = (0..m)
+            .map(|r| {
+                if r < BLOCK {
+                    (0..40).map(|k| (k << 24 | r, k % 3 == 0)).collect()
+                } else {
+                    vec![(r, false)]
+                }
+            })
+            .collect();
+        let lists = built(&rows);
+        assert!(matches!(lists.blocks[0].offsets, Offsets::Long(_)));
+        assert!(matches!(lists.blocks[1].offsets, Offsets::Short(_)));
+        assert_eq!(read_all(&lists, |r| r, m), sorted_rows(&rows));
+        let held = lists.heap_bytes();
+        let bytes = |i: usize, f: &mut dyn FnMut(usize, bool)| rows[i].iter().for_each(|&(j, c)| f(j, c));
+        assert!(Lists::build(m, held, bytes).is_some());
+        assert!(Lists::build(m, held - 1, bytes).is_none());
+    }
+
     #[test]
     fn a_budget_too_small_gives_no_lists() {
         let row = |_: usize, f: &mut dyn FnMut(usize, bool)| f(0, false);
-        // 44 bytes of offsets (10 rows, 1 block) and a byte per row (the gap from row i to 0
+        // 22 bytes of offsets (10 rows, 1 block) and a byte per row (the gap from row i to 0
         // is small).
-        assert!(Lists::build(10, 43, row).is_none());
-        assert!(Lists::build(10, 53, row).is_none());
-        assert!(Lists::build(10, 54, row).is_some());
+        assert!(Lists::build(10, 21, row).is_none());
+        assert!(Lists::build(10, 31, row).is_none());
+        assert!(Lists::build(10, 32, row).is_some());
         // Many blocks, a byte a row (each row's move comes from its own member): one byte
         // short is refused.
         let m = 10 * BLOCK;
-        let fixed = (m + 10) * 4;
+        let fixed = (m + 10) * 2;
         let own = |i: usize, f: &mut dyn FnMut(usize, bool)| f(i, false);
         assert!(Lists::build(m, fixed + m - 1, own).is_none());
         assert_eq!(Lists::build(m, fixed + m, own).map(|l| l.moves()), Some(m as u64));
