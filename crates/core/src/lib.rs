@@ -50,7 +50,7 @@ pub use counts::Counts;
 pub use game::{FirstLook, Game, Successor, Unmoves};
 pub use input::{InputError, JudgeError, Tokens};
 pub use line::{ScoredMove, best_move, main_line, scored_moves};
-pub use retrograde::{CellSize, Phase, Progress, Retrograde, SPILL_ABOVE, Solution, SolveError};
+pub use retrograde::{CellSize, Phase, Progress, Retrograde, SPILL_ABOVE, Shelved, Solution, SolveError};
 pub use search::{
     CANCEL_EVERY, Pruning, Puzzle, SearchResult, SearchStats, Step, Stopped, TooManyStates, shortest_win,
     shortest_win_cancellable, shortest_win_observed, shortest_win_within,

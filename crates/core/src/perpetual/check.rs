@@ -95,6 +95,97 @@ fn copy(from: &[AtomicU8], to: &[AtomicU8]) {
     to.par_iter().zip(from).with_min_len(CHUNK).for_each(|(t, f)| t.store(f.load(Relaxed), Relaxed));
 }
 
+/// What the check stage's first pass over `D` finds: per member its flags (in check, its
+/// exits by the ban on perpetual check alone), its exits by the whole rule, and its moves into
+/// `D`. The only pass of the stage that generates moves, and the only one that reads the plain
+/// values, which the solver then shelves.
+pub(super) struct Look {
+    flags: Vec<u8>,
+    inside: Vec<u8>,
+    /// Per member, its moves out of `D` by their values under the whole rule:
+    /// [`EXIT_LOSS`], [`EXIT_NOT_WIN`], [`EXIT_DRAWN`]; for the chase stage and the draw
+    /// distances (the check stage's passes do not read them).
+    pub(super) exits: Vec<u8>,
+}
+
+/// The check stage's first pass (see [`Look`]) over `graph`, the draws of `plain` less its
+/// drawn ends (`drawn_ends`: whether there are any). The counts of moves are bytes (a
+/// member with more moves into `D` is refused).
+pub(super) fn look<G: Checks>(
+    graph: &Graph<'_, G>,
+    plain: &Solution,
+    drawn_ends: bool,
+) -> Result<Look, SolveError> {
+    let m = graph.len();
+    let (mut flags, mut exits) = (vec![0u8; m], vec![0u8; m]);
+    let inside = if graph.moves().is_some() && !drawn_ends {
+        // With lists and no drawn position outside D in the index, a move into the index
+        // leads into D or to a win of the opponent (a move to a loss would win the plain
+        // draw), which marks nothing: only the moves out of the index are looked at, and
+        // the moves into D are counted from the lists (`KNRvKAR`: 27 s for the pass that
+        // generated every move with its successor's index, in a check stage of 70.5 s, against
+        // 59.3 s so).
+        flags.par_iter_mut().zip(exits.par_iter_mut()).enumerate().with_min_len(CHUNK).for_each(
+            |(i, (flag, exit))| {
+                let pos = graph.positions[i] as usize;
+                let (mut f, mut e) = (0, 0);
+                if graph.game.look_out(pos, |v| mark_exit(v, &mut f, &mut e)) {
+                    f |= CHECK;
+                }
+                (*flag, *exit) = (f, e);
+            },
+        );
+        count_inside(graph)?
+    } else {
+        let mut inside = vec![0u8; m];
+        flags
+            .par_iter_mut()
+            .zip(inside.par_iter_mut())
+            .zip(exits.par_iter_mut())
+            .enumerate()
+            .with_min_len(CHUNK)
+            .try_for_each(|(i, ((flag, count), exit))| {
+                let pos = graph.positions[i] as usize;
+                let mut f = if graph.game.in_check(pos) { CHECK } else { 0 };
+                let (mut n, mut e) = (0u32, 0u8);
+                // A move out of `D` with its value under the ban on perpetual check alone (see
+                // [`RuleValue::check_wdl`]).
+                graph.for_each_target(
+                    pos,
+                    |q| plain.value(q).map(RuleValue::from),
+                    |t| match t {
+                        Target::Inside => n += 1,
+                        Target::Out(v) => mark_exit(v, &mut f, &mut e),
+                    },
+                );
+                (*flag, *exit) = (f, e);
+                *count = u8::try_from(n).map_err(|_| SolveError::TooManyMoves(pos))?;
+                Ok::<_, SolveError>(())
+            })?;
+        inside
+    };
+    Ok(Look { flags, inside, exits })
+}
+
+/// Every member's moves into `D`, counted from the lists of predecessors.
+fn count_inside<G: Checks>(graph: &Graph<'_, G>) -> Result<Vec<u8>, SolveError> {
+    let m = graph.len();
+    let counts: Vec<AtomicU8> = (0..m).map(|_| AtomicU8::new(0)).collect();
+    let full = AtomicU32::new(u32::MAX);
+    (0..m).into_par_iter().with_min_len(CHUNK).for_each_init(Vec::new, |row, i| {
+        graph.warm_preds(i, row, |_, _| true, |j| u32::from(counts[j].load(Relaxed)));
+        for &j in row.iter() {
+            if counts[j as usize].fetch_add(1, Relaxed) == u8::MAX {
+                full.store(j, Relaxed);
+            }
+        }
+    });
+    match full.into_inner() {
+        u32::MAX => Ok(counts.into_iter().map(AtomicU8::into_inner).collect()),
+        j => Err(SolveError::TooManyMoves(graph.positions[j as usize] as usize)),
+    }
+}
+
 /// The first stage's solver over the graph of `D`, one layer after the other (see
 /// [`Graph::layers`]): a layer's moves into the layers solved before it are exits with the
 /// values found there, and its ranks and rounds continue theirs.
@@ -103,15 +194,7 @@ pub(super) struct Rabin<'a, 'g, G> {
     /// The members of the layer being solved: `start..end`.
     start: usize,
     end: usize,
-    plain: &'a Solution,
-    /// Whether the index holds drawn positions outside `D` (drawn ends of the plain game),
-    /// which a move into the index may reach.
-    drawn_ends: bool,
-    pub(super) flags: Vec<u8>,
-    /// Per member, its moves out of `D` by their values under the whole rule (not the ban
-    /// on perpetual check alone): [`EXIT_LOSS`], [`EXIT_NOT_WIN`], [`EXIT_DRAWN`]; for the
-    /// chase stage and the draw distances.
-    pub(super) exits: Vec<u8>,
+    flags: Vec<u8>,
     /// Per state `2 i + copy` (copy 0: me to move, 1: the opponent): 0 outside the current
     /// `X`, `Z` and `A`; the rank in `X` or `Z`; the level in `A` with [`A_TAG`]. (`A` is the
     /// opponent's attractor of its escapes, the states outside `Z` and the top of `νY`. No
@@ -157,23 +240,20 @@ pub(super) struct Rabin<'a, 'g, G> {
 }
 
 impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
-    /// The solver over `graph`, the draws of `plain` less its drawn ends (`drawn_ends`:
-    /// whether there are any).
-    pub(super) fn new(graph: &'a Graph<'g, G>, plain: &'a Solution, drawn_ends: bool) -> Self {
+    /// The solver over `graph`, from its first pass (see [`look`]; its exits are not read).
+    pub(super) fn new(graph: &'a Graph<'g, G>, look: Look) -> Self {
         let m = graph.len();
+        let Look { flags, inside, .. } = look;
         Rabin {
             graph,
             start: 0,
             end: m,
-            plain,
-            drawn_ends,
-            flags: vec![0; m],
-            exits: Vec::new(),
+            flags,
             level: (0..2 * m).map(|_| AtomicU32::new(0)).collect(),
             counter: (0..m).map(|_| AtomicU8::new(0)).collect(),
             hits: (0..m).map(|_| AtomicU8::new(0)).collect(),
             support: (0..m).map(|_| AtomicU8::new(0)).collect(),
-            inside: Vec::new(),
+            inside,
             to_z: (0..m).map(|_| AtomicU8::new(0)).collect(),
             to_y: (0..m).map(|_| AtomicU8::new(0)).collect(),
             to_top: (0..m).map(|_| AtomicU8::new(0)).collect(),
@@ -197,63 +277,11 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         });
     }
 
-    /// Where the moves of `pos` lead; a move out of `D` with its value under the ban on
-    /// perpetual check alone (see [`RuleValue::check_wdl`]).
-    fn for_each_target(&self, pos: usize, f: impl FnMut(Target)) {
-        self.graph.for_each_target(pos, |q| self.plain.value(q).map(RuleValue::from), f);
-    }
-
     /// Solves the layers that start at `starts` (the last entry: the number of members), one
     /// after the other; returns the figures and the largest rank of each round.
     pub(super) fn solve(&mut self, starts: &[usize]) -> Result<(RuleStats, Vec<u32>), SolveError> {
         let m = self.graph.len();
         let mut stats = RuleStats { plain_draws: m as u64, ..RuleStats::default() };
-        // Marks, exits and moves into D, once: the only pass that generates moves (the
-        // exits by the whole rule found with them, for the chase stage and the draw
-        // distances). The counts of moves are bytes (a member with more moves into D is
-        // refused).
-        let (mut flags, mut exits) = (vec![0u8; m], vec![0u8; m]);
-        let inside = if self.graph.moves().is_some() && !self.drawn_ends {
-            // With lists and no drawn position outside D in the index, a move into the index
-            // leads into D or to a win of the opponent (a move to a loss would win the plain
-            // draw), which marks nothing: only the moves out of the index are looked at, and
-            // the moves into D are counted from the lists (`KNRvKAR`: 27 s for the pass that
-            // generated every move with its successor's index, in a check stage of 70.5 s, against
-            // 59.3 s so).
-            flags.par_iter_mut().zip(exits.par_iter_mut()).enumerate().with_min_len(CHUNK).for_each(
-                |(i, (flag, exit))| {
-                    let pos = self.graph.positions[i] as usize;
-                    let (mut f, mut e) = (0, 0);
-                    if self.graph.game.look_out(pos, |v| mark_exit(v, &mut f, &mut e)) {
-                        f |= CHECK;
-                    }
-                    (*flag, *exit) = (f, e);
-                },
-            );
-            self.count_inside()?
-        } else {
-            let mut inside = vec![0u8; m];
-            flags
-                .par_iter_mut()
-                .zip(inside.par_iter_mut())
-                .zip(exits.par_iter_mut())
-                .enumerate()
-                .with_min_len(CHUNK)
-                .try_for_each(|(i, ((flag, count), exit))| {
-                    let pos = self.graph.positions[i] as usize;
-                    let mut f = if self.graph.game.in_check(pos) { CHECK } else { 0 };
-                    let (mut n, mut e) = (0u32, 0u8);
-                    self.for_each_target(pos, |t| match t {
-                        Target::Inside => n += 1,
-                        Target::Out(v) => mark_exit(v, &mut f, &mut e),
-                    });
-                    (*flag, *exit) = (f, e);
-                    *count = u8::try_from(n).map_err(|_| SolveError::TooManyMoves(pos))?;
-                    Ok::<_, SolveError>(())
-                })?;
-            inside
-        };
-        (self.flags, self.inside, self.exits) = (flags, inside, exits);
         let mut offset = 0u32;
         let mut tops = Vec::new();
         for layer in starts.windows(2) {
@@ -266,25 +294,6 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         // are made. (Its levels stay in `level`, at states outside `Z`, which are not read.)
         (self.a_counter, self.a_hits, self.a_support) = Default::default();
         Ok((stats, tops))
-    }
-
-    /// Every member's moves into `D`, counted from the lists of predecessors.
-    fn count_inside(&self) -> Result<Vec<u8>, SolveError> {
-        let m = self.graph.len();
-        let counts: Vec<AtomicU8> = (0..m).map(|_| AtomicU8::new(0)).collect();
-        let full = AtomicU32::new(u32::MAX);
-        (0..m).into_par_iter().with_min_len(CHUNK).for_each_init(Vec::new, |row, i| {
-            self.graph.warm_preds(i, row, |_, _| true, |j| u32::from(counts[j].load(Relaxed)));
-            for &j in row.iter() {
-                if counts[j as usize].fetch_add(1, Relaxed) == u8::MAX {
-                    full.store(j, Relaxed);
-                }
-            }
-        });
-        match full.into_inner() {
-            u32::MAX => Ok(counts.into_iter().map(AtomicU8::into_inner).collect()),
-            j => Err(SolveError::TooManyMoves(self.graph.positions[j as usize] as usize)),
-        }
     }
 
     /// Marks the moves of the later layers into the layer just solved as exits (for an
@@ -670,8 +679,22 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
         attractor.shrink(self.graph, self, frontier, top)
     }
 
-    /// The value by the ban on perpetual check of `D`-number `i` after [`Rabin::solve`]:
-    /// `None` for a position it leaves drawn.
+    /// What the stage found, once [`Rabin::solve`] has run: the rest of its state (and its
+    /// hold on the graph, whose lists may then go) is dropped.
+    pub(super) fn into_results(self) -> CheckResults {
+        CheckResults { flags: self.flags, level: self.level }
+    }
+}
+
+/// What the check stage found: per member its flags, per state its rank.
+pub(super) struct CheckResults {
+    flags: Vec<u8>,
+    level: Vec<AtomicU32>,
+}
+
+impl CheckResults {
+    /// The value by the ban on perpetual check of `D`-number `i`: `None` for a position the
+    /// stage leaves drawn.
     pub(super) fn value(&self, i: usize) -> Option<RuleValue> {
         let f = self.flags[i];
         if f & Z_M != 0 {

@@ -64,14 +64,20 @@ impl DrawIndex {
         if total >= 1 << 31 {
             return Err(SolveError::TooManyPositions(n));
         }
-        let positions: Vec<u32> = bits
+        let index = DrawIndex { bits, before };
+        let positions = index.members();
+        Ok((index, positions))
+    }
+
+    /// The members' positions in increasing order.
+    pub(super) fn members(&self) -> Vec<u32> {
+        self.bits
             .par_iter()
             .enumerate()
             .flat_map_iter(|(w, &word)| {
                 (0..64u32).filter(move |b| word >> b & 1 == 1).map(move |b| w as u32 * 64 + b)
             })
-            .collect();
-        Ok((DrawIndex { bits, before }, positions))
+            .collect()
     }
 
     /// The number of `pos` in the set, if it is a member.
@@ -214,7 +220,10 @@ pub(super) enum Target {
 pub(super) struct Graph<'g, G> {
     pub(super) game: &'g G,
     pub(super) index: DrawIndex,
+    /// Each member's position (empty while [released](Graph::release_positions)).
     pub(super) positions: Vec<u32>,
+    /// The number of members.
+    members: usize,
     /// Whether the predecessor lists carry chase labels (asked of the game for moves into
     /// members that are not in check).
     labelled: bool,
@@ -237,7 +246,8 @@ impl<'g, G: Checks> Graph<'g, G> {
         labelled: bool,
     ) -> Result<Self, SolveError> {
         let (index, positions) = DrawIndex::new(game.num_positions(), member)?;
-        let mut graph = Graph { game, index, positions, labelled, preds: None, first: None };
+        let members = positions.len();
+        let mut graph = Graph { game, index, positions, members, labelled, preds: None, first: None };
         graph.preds = graph.build(budget);
         Ok(graph)
     }
@@ -270,7 +280,32 @@ impl<'g, G: Checks> Graph<'g, G> {
 
     /// The number of members.
     pub(super) fn len(&self) -> usize {
-        self.positions.len()
+        self.members
+    }
+
+    /// Drops the members' positions (4 bytes a member) when the predecessor lists make them
+    /// needless (a pass then reads no position): until [`Graph::restore_positions`], nothing
+    /// may ask for a member's position. Returns whether they went. The check stage's passes
+    /// need them only in its first (`KNRvKAR`: 275 MiB of its 4.1 GiB peak).
+    pub(super) fn release_positions(&mut self) -> bool {
+        if self.preds.is_none() {
+            return false;
+        }
+        self.positions = Vec::new();
+        true
+    }
+
+    /// The members' positions made again from the set (and put in the members' order when
+    /// they were renumbered), after [`Graph::release_positions`].
+    pub(super) fn restore_positions(&mut self) {
+        if self.positions.len() == self.members {
+            return;
+        }
+        let sorted = self.index.members();
+        self.positions = match &self.first {
+            Some(first) => first.par_iter().map(|&i| sorted[i as usize]).collect(),
+            None => sorted,
+        };
     }
 
     fn build(&self, budget: usize) -> Option<Lists> {
@@ -297,6 +332,13 @@ impl<'g, G: Checks> Graph<'g, G> {
                     f(j, false);
                 }
             });
+        }
+    }
+
+    /// Drops the predecessor lists (nothing may read them after), their memory given back.
+    pub(super) fn drop_lists(&mut self) {
+        if self.preds.take().is_some() {
+            release_free_memory();
         }
     }
 
@@ -482,7 +524,8 @@ impl<'g, G: Checks> Graph<'g, G> {
         labelled: bool,
     ) -> Result<(Self, Vec<usize>), SolveError> {
         let (index, positions) = DrawIndex::new(game.num_positions(), member)?;
-        let mut graph = Graph { game, index, positions, labelled, preds: None, first: None };
+        let members = positions.len();
+        let mut graph = Graph { game, index, positions, members, labelled, preds: None, first: None };
         let m = graph.len();
         let ordered = if m == 0 || budget == 0 || min_size >= m {
             None

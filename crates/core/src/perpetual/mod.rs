@@ -156,11 +156,15 @@
 //! `D`), and 32 bytes per position of `D` while the check stage runs (11 of them for `A`;
 //! the layers' search for components before it about 25, with the members' numbers); then
 //! 5 bytes per position of `D` (the results and exits) and, for chases, 26 bytes per
-//! position of `D'`. The counts of moves are bytes: a position with more than 255 moves into `D` is refused
+//! position of `D'`. The plain solution is read by the check stage's first pass and not again
+//! until the results are made: in between it is **shelved** (compressed with zstd,
+//! [`Solution::shelve`](crate::Solution::shelve): `KNRvKAR`'s 375 MiB in 27 MiB), and so are
+//! the exits by the whole rule; the draws' positions (4 bytes each) are dropped while the
+//! lists make them needless and made again from the set when asked. The counts of moves are bytes: a position with more than 255 moves into `D` is refused
 //! ([`SolveError::TooManyMoves`](crate::SolveError::TooManyMoves)); Xiangqi has at most
 //! about 60. Besides, the predecessors inside `D` (then `D'`) of each member, compressed
-//! (module `lists`: sorted gaps of 1 to 3 bytes, 2.64 bytes a move on `KNRvKAR`, and 4 bytes
-//! per member), built with one un-move pass, when they fit in
+//! (module `lists`: sorted gaps of 1 to 3 bytes, 2.43 bytes a move on `KNRvKAR` with 2 bytes
+//! per member for where its row starts), built with one un-move pass, when they fit in
 //! [`PerpetualCheck::edge_budget`]; else every pass generates un-moves (about 4 times
 //! slower on `KNRvKAR`, whose 686 M moves took 2.6 GiB at 4 bytes each, over the budget).
 //! The work lists and the levels of a pass are kept in blocks of 4,096 numbers and cut in

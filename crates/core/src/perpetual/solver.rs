@@ -11,7 +11,7 @@ use super::profile::Profile;
 use super::solution::{RuleSolution, TAG_DRAW, cell, cell_of, value_of};
 use super::work::CHUNK;
 use super::{chase, check};
-use crate::retrograde::{Retrograde, Solution, SolveError};
+use crate::retrograde::{Retrograde, ShelvedBytes, Solution, SolveError};
 use crate::value::{Plies, RuleValue, Value};
 
 /// The solver under the rule: the ban on perpetual check, and the ban on perpetual chase for
@@ -63,13 +63,6 @@ pub(crate) const CHECK_BYTES_PER_DRAW: u64 = 32;
 /// [`Graph::layers_by`]): `KNRvKAAR`'s 2,327 MiB of them, against 4,121 MiB of lists of `D`
 /// and 147.5 M draws, fit in half of both, not in half of the lists alone.
 const CHECK_FREED_BYTES_PER_DRAW: usize = 7;
-
-/// The least bytes per draw a solve with chases is announced: the 40 it was announced with
-/// before the check stage's escapes shared the levels of `X` (8 bytes a draw less). Where the
-/// chase stage has the peak, its estimate (34 bytes a draw, and the lists by the pieces)
-/// needs that headroom: `KCCvKC` peaked at 987 MiB for 1.06 GiB announced at 40 bytes a draw,
-/// and would be announced at its peak with 34.
-const CHASE_HEADROOM_BYTES_PER_DRAW: u64 = 40;
 
 /// The default budget of the predecessor lists (see [`PerpetualCheck::edge_budget`]): 8 GiB
 /// (2 GiB where `usize` has 32 bits). Lists make a solve about 2.3 times faster than
@@ -171,18 +164,17 @@ impl PerpetualCheck {
 
     /// [`PerpetualCheck::memory_estimate`] for a game with chases: the larger of the check
     /// stage's bytes per draw and the chase stage's (the results of the check stage, and the
-    /// chase stage's counts over the draws it leaves, at most all of them: 34), and at least
-    /// 40, the headroom the chase stage's peak needs on Cannon materials (see the constant
-    /// `CHASE_HEADROOM_BYTES_PER_DRAW`).
+    /// chase stage's counts over the draws it leaves, at most all of them: 34). (It was at
+    /// least 40 until issue 42's fifteenth session, the headroom the chase stage's peak needs
+    /// on Cannon materials, whose draws have the most moves: a game whose chase stage holds
+    /// the peak adds what its lists of `D'` need besides, as the Xiangqi store does per
+    /// Cannon.)
     #[must_use]
     pub const fn chase_memory_estimate(positions: u64, drawn: u64) -> u64 {
         let words = positions.div_ceil(64);
         let mut per_draw = 8 + chase::BYTES_PER_DRAW;
         if CHECK_BYTES_PER_DRAW > per_draw {
             per_draw = CHECK_BYTES_PER_DRAW;
-        }
-        if CHASE_HEADROOM_BYTES_PER_DRAW > per_draw {
-            per_draw = CHASE_HEADROOM_BYTES_PER_DRAW;
         }
         words.saturating_mul(24).saturating_add(drawn.saturating_mul(per_draw))
     }
@@ -229,7 +221,7 @@ impl PerpetualCheck {
             !end
         };
         let progress = game.has_progress_levels();
-        let (graph, layers) = if progress {
+        let (mut graph, layers) = if progress {
             // The game's levels: the lists made at once in their order, no search.
             let level = |_, p: usize| game.progress_level(p);
             let (graph, layers) =
@@ -251,7 +243,22 @@ impl PerpetualCheck {
             profile.step(|| format!("check stage: {} layers", layers.len() - 1));
             (graph, layers)
         };
-        let mut rabin = check::Rabin::new(&graph, &plain, drawn_ends.load(Relaxed));
+        let mut look = check::look(&graph, &plain, drawn_ends.load(Relaxed))?;
+        // The plain values, the members' positions and the exits by the whole rule are read
+        // again only once the check stage is done (its passes read the lists): put away
+        // meanwhile, a byte an index and 5 bytes a draw of its peak (`KNRvKAR`: 375, 275
+        // and 69 MiB).
+        let shelf = plain.shelve();
+        let exits = ShelvedBytes::new(std::mem::take(&mut look.exits));
+        graph.release_positions();
+        profile.step(|| {
+            format!(
+                "check stage: first pass, the plain values shelved in {} MiB, the exits in {} MiB",
+                shelf.heap_bytes() >> 20,
+                exits.heap_bytes() >> 20
+            )
+        });
+        let mut rabin = check::Rabin::new(&graph, look);
         let (mut stats, tops) = rabin.solve(&layers)?;
         stats.layers = u32::try_from(layers.len() - 1).unwrap_or(u32::MAX);
         profile.step(|| {
@@ -260,17 +267,29 @@ impl PerpetualCheck {
                 stats.rounds, stats.passes, rabin.joined, rabin.left, rabin.seconds
             )
         });
+        let results = rabin.into_results();
+        let chases = self.chases && game.has_chases();
+        // Half the bytes of the lists of D and of the check stage's counts are room for the
+        // lists of D' to be renumbered by layer from a copy of themselves (the check stage
+        // held both at once, and more besides).
+        let room = (graph.lists_bytes() + CHECK_FREED_BYTES_PER_DRAW * graph.len()) / 2;
+        if chases {
+            // The lists of D go before the results are made (the chase stage makes its own).
+            graph.drop_lists();
+        }
         let m = graph.len();
         // The cells in the graph's order, then in the order of the set D.
         let mut words: Vec<u32> = (0..m)
             .into_par_iter()
             .with_min_len(CHUNK)
-            .map(|i| rabin.value(i).map_or(Ok(cell(TAG_DRAW, 0)), cell_of))
+            .map(|i| results.value(i).map_or(Ok(cell(TAG_DRAW, 0)), cell_of))
             .collect::<Result<_, _>>()?;
-        let exits = std::mem::take(&mut rabin.exits);
-        drop(rabin);
-        let plain_value = |q: usize| plain.value(q).map(RuleValue::from);
-        if !(self.chases && game.has_chases()) {
+        drop(results);
+        let exits = exits.restore();
+        if !chases {
+            graph.restore_positions();
+            let plain = shelf.restore();
+            let plain_value = |q: usize| plain.value(q).map(RuleValue::from);
             let dist = graph.draw_distances(
                 |i| words[i] == cell(TAG_DRAW, 0),
                 |i| exits[i] & check::EXIT_DRAWN != 0,
@@ -295,10 +314,6 @@ impl PerpetualCheck {
         let exits = graph.in_first_order(exits);
         let mut words = graph.in_first_order(words);
         let check_layers = graph.layer_of_members(&layers);
-        // The lists of D go before those of D' are made. Half their bytes and of the check
-        // stage's counts are room for the lists of D' to be renumbered by layer from a copy of
-        // themselves (the check stage held both at once, and more besides).
-        let room = (graph.lists_bytes() + CHECK_FREED_BYTES_PER_DRAW * graph.len()) / 2;
         let index = graph.into_index();
         let undecided = cell(TAG_DRAW, 0);
         let member = |p: usize| index.index(p).is_some_and(|i| words[i] == undecided);
@@ -357,6 +372,8 @@ impl PerpetualCheck {
         }
         let (tops5, tops3) = (std::mem::take(&mut values.tops5), std::mem::take(&mut values.tops3));
         drop(values);
+        let plain = shelf.restore();
+        let plain_value = |q: usize| plain.value(q).map(RuleValue::from);
         let outside = |q: usize| match index.index(q) {
             Some(i) => Some(value_of(words[i])),
             None => plain_value(q),

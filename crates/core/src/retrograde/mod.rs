@@ -65,6 +65,7 @@ mod part_file;
 mod partition;
 mod preds;
 mod run;
+mod shelf;
 mod solution;
 mod spill;
 
@@ -75,6 +76,8 @@ pub use part_file::{PartFile, write_part};
 pub use partition::{EXCHANGE_BUDGET, Part, Partition, Transport, TransportError};
 use preds::UnmovePreds;
 use run::Run;
+pub use shelf::Shelved;
+pub(crate) use shelf::ShelvedBytes;
 pub use solution::Solution;
 use spill::{Scratch, WINDOW, WINDOW_BYTES};
 
