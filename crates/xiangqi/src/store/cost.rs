@@ -133,19 +133,14 @@ fn solver_bytes(positions: u64) -> u64 {
 
 /// Bytes per drawn index of the predecessor lists of a solve under a ban, on top of the
 /// solver's state ([`Tablebases::rule_memory_estimate`]): compressed, 2 per draw and about
-/// 2.2 per move between two draws: 23.1 bytes per draw for `KNRvKAR` (9.5 moves a draw;
-/// 25.1 with the 4-byte offsets of issue 42's fourth to fourteenth sessions), 16.2 for
-/// `KNRvKR` (18.2 before), 29.3 for `KNRvKAAR` before (BENCHMARKS.md, memory); at most the
-/// solver's budget for them ([`DEFAULT_EDGE_BUDGET`]). A Cannon moves like a Chariot without
-/// capturing and reaches the most draws: [`CANNON_BYTES_PER_DRAW`] more per Cannon.
-const LIST_BYTES_PER_DRAW: u64 = 26;
-
-/// Bytes per drawn index that a solve under a ban holds besides its lists while the check
-/// stage's first pass runs, with the `standard` values (a byte an index): the pass's flags,
-/// exits and counts of moves (3), the draws' positions (4) and the set of draws. After it
-/// the solver puts the `standard` values away compressed until its results are made, so that
-/// at the peak of its stages they are not held (see [`Tablebases::rule_memory_estimate`]).
-const FIRST_PASS_BYTES_PER_DRAW: u64 = 8;
+/// 2.2 to 2.5 per move between two draws: 23.1 bytes per draw for `KNRvKAR` (9.5 moves a
+/// draw; 25.1 with the 4-byte offsets of issue 42's fourth to fourteenth sessions), 16.3 for
+/// `KNRvKR` (18.2 before), 27.3 for `KNRvKAAR` (29.3 before; BENCHMARKS.md, memory); at most
+/// the solver's budget for them ([`DEFAULT_EDGE_BUDGET`]). 25 (28 before the 2-byte offsets)
+/// announces `KNRvKAR` at 1.47 times its peak and `KNRvKAAR` at 1.07 times (its chase stage
+/// holds the peak). A Cannon moves like a Chariot without capturing and reaches the most
+/// draws: [`CANNON_BYTES_PER_DRAW`] more per Cannon.
+const LIST_BYTES_PER_DRAW: u64 = 25;
 
 /// Bytes per drawn index for each Cannon of the material, on top of [`LIST_BYTES_PER_DRAW`]:
 /// over the 59 materials of up to 5 men with more than 300,000 drawn indices (issue 42, sixth
@@ -156,9 +151,9 @@ const FIRST_PASS_BYTES_PER_DRAW: u64 = 8;
 /// `KCCvKC`), holds the peak. 28 alone left `KCCvKC`'s peak (987 MiB alone, 1,060 after its
 /// `standard` solve in the same process) above its announcement (811 MiB); 8 a Cannon
 /// announced 1.06 GiB with 40 bytes a draw of state. Since the fifteenth session the solver
-/// announces 34 (the headroom of 6 moved here: 6 + 8 = 14 would keep the figures; 12, with
-/// the `standard` values shelved at the peak, announces `KCCvKC` at 1.2 times its peak of
-/// 1,014 MiB, `KCPvKN` at 1.1 times its 1,348).
+/// announces 34 (the headroom of 6 moved here: 6 + 8 = 14 would keep the figures; 12
+/// announces `KCCvKC` at 1.21 GiB for a peak of 1,034 MiB, 1.20 times, and `KCPvKN` at 1.48
+/// GiB for 1,362 MiB, 1.11 times, with the `standard` values shelved at the peak).
 const CANNON_BYTES_PER_DRAW: u64 = 12;
 
 /// Bytes per drawn index fewer for each Soldier of the material: a Soldier has at most three
@@ -175,12 +170,6 @@ fn list_bytes_per_draw(material: Material) -> u64 {
     let count = |role| u64::from(material.count(Color::Red, role) + material.count(Color::Black, role));
     (LIST_BYTES_PER_DRAW + CANNON_BYTES_PER_DRAW * count(Role::Cannon))
         .saturating_sub(LIST_BYTES_PER_SOLDIER * count(Role::Soldier))
-}
-
-/// Bytes of the set of draws of an index of `positions` (a bit per index and a 4-byte count
-/// per 64).
-const fn words_bytes(positions: u64) -> u64 {
-    positions.div_ceil(64).saturating_mul(12)
 }
 
 /// The drawn indices of a material whose `standard` file counts `drawn` draws: the file
@@ -329,9 +318,7 @@ impl Tablebases {
     /// [`Tablebases::memory_estimate`], when `drawn` of its indices are drawn under
     /// `standard` rules (the ban's passes work on the draws): the solver's state per draw
     /// ([`PerpetualCheck::memory_estimate`], [`PerpetualCheck::chase_memory_estimate`] when
-    /// `chases`), its predecessor lists (at most their budget) and a fixed part, less the
-    /// `standard` values that the solve puts away at its stages' peak (as far as its first
-    /// pass, which holds them, needs less: see [`FIRST_PASS_BYTES_PER_DRAW`]).
+    /// `chases`), its predecessor lists (at most their budget) and a fixed part.
     #[must_use]
     pub fn rule_memory_estimate(material: Material, drawn: u64, chases: bool) -> u64 {
         let Some(positions) = MaterialIndex::size(material) else { return u64::MAX };
@@ -342,13 +329,11 @@ impl Tablebases {
             PerpetualCheck::memory_estimate(positions, drawn)
         };
         let lists = drawn.saturating_mul(list_bytes_per_draw(material)).min(DEFAULT_EDGE_BUDGET as u64);
-        // The `standard` values (a byte an index, in the solve's own bytes) are shelved at the
-        // stages' peak: what they held is room for the stages' state, as far as the first pass
-        // (which holds them) needs less (`KNRvKAR`: 375 MiB of the 4.1 GiB peak before).
-        let first_pass =
-            drawn.saturating_mul(FIRST_PASS_BYTES_PER_DRAW).saturating_add(words_bytes(positions));
-        let shelved = positions.min(state.saturating_sub(first_pass));
-        state.saturating_sub(shelved).saturating_add(lists).saturating_add(RULE_FIXED_BYTES)
+        // (The `standard` values, counted in the solve's own bytes, are shelved at the stages'
+        // peak since issue 42's fifteenth session. Taking them off here announced `KNRvKAAR`
+        // at 8.83 GiB for a peak of 8,974 MiB in its chase stage, whose state the bytes per
+        // draw underestimate there: they stay counted, as room for it.)
+        state.saturating_add(lists).saturating_add(RULE_FIXED_BYTES)
     }
 
     /// The memory estimate of a solve of `material` under this store's rules, with the
