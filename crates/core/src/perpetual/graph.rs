@@ -285,14 +285,12 @@ impl<'g, G: Checks> Graph<'g, G> {
 
     /// Drops the members' positions (4 bytes a member) when the predecessor lists make them
     /// needless (a pass then reads no position): until [`Graph::restore_positions`], nothing
-    /// may ask for a member's position. Returns whether they went. The check stage's passes
+    /// may ask for a member's position. Without lists they stay. The check stage's passes
     /// need them only in its first (`KNRvKAR`: 275 MiB of its 4.1 GiB peak).
-    pub(super) fn release_positions(&mut self) -> bool {
-        if self.preds.is_none() {
-            return false;
+    pub(super) fn release_positions(&mut self) {
+        if self.preds.is_some() {
+            self.positions = Vec::new();
         }
-        self.positions = Vec::new();
-        true
     }
 
     /// The members' positions made again from the set (and put in the members' order when

@@ -161,6 +161,14 @@ impl Escapes {
         }
     }
 
+    /// Bytes the list takes (as allocated).
+    pub(super) fn heap_bytes(&self) -> usize {
+        match self {
+            Escapes::Narrow(list) => list.capacity() * size_of::<(u32, u32)>(),
+            Escapes::Wide(list) => list.capacity() * size_of::<(u64, u32)>(),
+        }
+    }
+
     pub(super) fn len(&self) -> usize {
         match self {
             Escapes::Narrow(list) => list.len(),

@@ -67,8 +67,7 @@ impl Shelved {
     #[must_use]
     pub fn heap_bytes(&self) -> u64 {
         let escapes = match &self.kind {
-            Kind::Byte(Escapes::Narrow(list)) => list.capacity() * size_of::<(u32, u32)>(),
-            Kind::Byte(Escapes::Wide(list)) => list.capacity() * size_of::<(u64, u32)>(),
+            Kind::Byte(escapes) => escapes.heap_bytes(),
             Kind::Wide | Kind::Compact => 0,
         };
         (self.chunks.iter().map(Vec::capacity).sum::<usize>() + escapes) as u64
@@ -130,27 +129,17 @@ fn compress<C: Sync>(cells: &[C], bytes: impl Fn(&C, &mut Vec<u8>) + Sync) -> Ve
         .collect()
 }
 
-/// `len` cells made again from the chunks [`compress`] made, each from its `W` bytes.
-fn expand<C: Send, const W: usize>(
-    len: usize,
-    chunks: &[Vec<u8>],
-    cell: impl Fn([u8; W]) -> C + Sync,
-) -> Vec<C> {
-    let mut cells = Vec::with_capacity(len);
-    let parts: Vec<Vec<C>> = chunks
-        .par_iter()
-        .enumerate()
-        .map(|(k, frame)| {
-            let n = CHUNK_CELLS.min(len - k * CHUNK_CELLS);
-            let raw = zstd::bulk::decompress(frame, n * W).expect("a shelved chunk decompresses");
-            assert_eq!(raw.len(), n * W, "a shelved chunk holds its cells");
-            raw.chunks_exact(W).map(|b| cell(b.try_into().expect("chunks of W bytes"))).collect()
-        })
-        .collect();
-    for part in parts {
-        cells.extend(part);
-    }
-    cells
+/// `len` cells made again from the chunks [`compress`] made, each from its `W` bytes: the
+/// chunks decompressed in parallel into one buffer, which then becomes the cells (in place
+/// where a cell is as large as its bytes, as 1-byte cells are).
+fn expand<C, const W: usize>(len: usize, chunks: &[Vec<u8>], cell: impl Fn([u8; W]) -> C) -> Vec<C> {
+    let mut raw = vec![[0u8; W]; len];
+    raw.par_chunks_mut(CHUNK_CELLS).zip(chunks).for_each(|(out, frame)| {
+        let out = out.as_flattened_mut();
+        let n = zstd::bulk::decompress_to_buffer(frame, out).expect("a shelved chunk decompresses");
+        assert_eq!(n, out.len(), "a shelved chunk holds its cells");
+    });
+    raw.into_iter().map(cell).collect()
 }
 
 #[cfg(test)]

@@ -158,8 +158,7 @@ impl Solution {
         let bytes = match &self.cells {
             Cells::Wide(c) => c.capacity() * 4,
             Cells::Compact(c) => c.capacity() * 2,
-            Cells::Byte(c, Escapes::Narrow(list)) => c.capacity() + list.capacity() * size_of::<(u32, u32)>(),
-            Cells::Byte(c, Escapes::Wide(list)) => c.capacity() + list.capacity() * size_of::<(u64, u32)>(),
+            Cells::Byte(c, escapes) => c.capacity() + escapes.heap_bytes(),
         };
         bytes as u64
     }
