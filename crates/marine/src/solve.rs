@@ -205,12 +205,18 @@ impl Battle {
         }
         let result = shortest_win_cancellable(&Search(self), limit, pruning, max_states, progress, cancel)?;
         let plan = result.plan.map(|plan| {
-            // The search's shots index its (possibly sorted) states; zerglings with equal HP
-            // and cell are interchangeable, so a shot names any of them in label order.
+            // Without symmetry the search's states are the battle's own, in label order.
+            if !pruning.symmetry {
+                return self.replay(&plan).expect("a plan found by the search replays through the rules");
+            }
+            // With symmetry its shots index sorted states; zerglings with equal HP and cell
+            // are interchangeable there (the next state is sorted again), so a shot names any
+            // of them in label order. (Without symmetry they are not: the next shot's index
+            // depends on which of them was hit.)
             let mut labelled = Vec::with_capacity(plan.len());
             let mut state = self.start();
             for action in plan {
-                let seen = if pruning.symmetry { state.canonical() } else { state };
+                let seen = state.canonical();
                 let action = match action {
                     Action::Shoot(i) => {
                         let target = seen.zerglings()[usize::from(i)];

@@ -337,3 +337,26 @@ proptest! {
         }
     }
 }
+
+/// A case a random run of `pruning_never_changes_the_answer` once failed on: three zerglings,
+/// two of them alike in HP, on an open 4 x 4 map.
+#[test]
+fn three_zerglings_with_equal_hp_replay_under_every_pruning() {
+    let case = Case {
+        open: vec![vec![true; 4]; 4],
+        marine: (2, 0),
+        marine_hp: 4,
+        zerglings: vec![((1, 3), 2), ((3, 3), 2), ((1, 2), 3)],
+        limit: 17,
+    };
+    let battle = case.battle();
+    let all = battle.solve(case.limit, Pruning::ALL).rounds();
+    for bits in 0..8 {
+        let p = Pruning { symmetry: bits & 1 != 0, dominance: bits & 2 != 0, bound: bits & 4 != 0 };
+        let solution = battle.solve(case.limit, p);
+        assert_eq!(solution.rounds(), all, "{p:?}");
+        let plan = solution.plan.expect("the marine wins this battle");
+        let actions: Vec<Action> = plan.iter().map(|t| t.action).collect();
+        assert!(case.plan_wins(&actions), "{p:?}");
+    }
+}
