@@ -307,7 +307,7 @@ impl<'g, G: Checks> Graph<'g, G> {
     }
 
     fn build(&self, budget: usize) -> Option<Lists> {
-        Lists::build(self.len(), budget, |i, f| self.unmoves(i, f))
+        Lists::build(self.len(), budget, self.labelled, |i, f| self.unmoves(i, f))
     }
 
     /// The predecessors of member `i` from un-moves (their numbers in the first order), with
@@ -490,7 +490,7 @@ impl<'g, G: Checks> Graph<'g, G> {
         let old = self.preds.take().expect("lists to renumber");
         let lists = if old.heap_bytes() <= room {
             let first = self.first.as_deref().expect("renumbered members");
-            let lists = Lists::build(m, usize::MAX, |k, f| {
+            let lists = Lists::build(m, usize::MAX, self.labelled, |k, f| {
                 let i = first[k] as usize;
                 old.row(i, i, |j, chase| f(new[j] as usize, chase));
             });
@@ -500,7 +500,9 @@ impl<'g, G: Checks> Graph<'g, G> {
             lists
         } else {
             drop(old);
-            Lists::build(m, usize::MAX, |k, f| self.unmoves(k, |j, chase| f(new[j] as usize, chase)))
+            Lists::build(m, usize::MAX, self.labelled, |k, f| {
+                self.unmoves(k, |j, chase| f(new[j] as usize, chase))
+            })
         };
         // (Without a budget only a block over 4 GiB fails: it held before.)
         self.preds = Some(lists.expect("the lists made again fit as before"));
@@ -537,7 +539,7 @@ impl<'g, G: Checks> Graph<'g, G> {
         };
         // A move into a member must come from its layer or a later one (else the levels lie).
         let raised = std::sync::OnceLock::new();
-        graph.preds = Lists::build(m, budget, |k, f| {
+        graph.preds = Lists::build(m, budget, labelled, |k, f| {
             let layer_start = starts[starts.partition_point(|&s| s <= k) - 1];
             graph.unmoves(k, |j, chase| {
                 let from = new[j] as usize;
@@ -759,7 +761,7 @@ mod tests {
                     preds[b].push(a);
                 }
             }
-            let lists = Lists::build(m, usize::MAX, |i, f| {
+            let lists = Lists::build(m, usize::MAX, false, |i, f| {
                 for &j in &preds[i] {
                     f(j, false);
                 }

@@ -1,6 +1,6 @@
 //! The predecessor lists of the draws, compressed: each member's predecessors inside the set,
-//! sorted, as variable-length gaps (LEB128, the chase label in the lowest bit), in blocks of
-//! rows. One un-move pass builds them (a block per task, stopped as soon as the budget is
+//! sorted, as variable-length gaps (LEB128, the chase label in the lowest bit when the lists
+//! carry labels), in blocks of rows. One un-move pass builds them (a block per task, stopped as soon as the budget is
 //! passed); a row is read by decoding its bytes.
 //!
 //! Why compressed: a move between two draws took 4 bytes, and the draws of a 6-man material
@@ -11,7 +11,8 @@
 //! gaps take 1 to 3 bytes, and decoding them costs less than the cache misses of the flags
 //! they lead to. Where each row starts takes 2 bytes in blocks of 1,024 rows (4 in a block of
 //! 64 KiB or more): `KNRvKAR`'s lists 1,588 MiB, 2.43 bytes a move, against 1,726 MiB with 4
-//! bytes a row (BENCHMARKS.md).
+//! bytes a row (BENCHMARKS.md). Lists without labels (the check stage's) give the label's bit
+//! to the gap: 1,508 MiB, 2.30 bytes a move.
 
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
@@ -68,6 +69,8 @@ impl Offsets {
 /// in blocks of [`BLOCK`] rows.
 pub(super) struct Lists {
     blocks: Vec<Block>,
+    /// Bits below a gap: 1 for the chase label, 0 when the lists carry no labels.
+    label_bits: u32,
     /// Moves in all (for the profile).
     moves: u64,
 }
@@ -95,8 +98,8 @@ fn undo_first_delta(base: u32, coded: u32) -> u32 {
 }
 
 /// Appends a sorted row of entries `(number << 1 | chase)` based on `base`: each gap with the
-/// chase label in its lowest bit.
-fn encode(base: u32, row: &[u32], out: &mut Vec<u8>) {
+/// chase label in its lowest bit when `label_bits` is 1 (when 0, every label is `false`).
+fn encode(base: u32, row: &[u32], label_bits: u32, out: &mut Vec<u8>) {
     let mut prev = None::<u32>;
     for &e in row {
         let j = e >> 1;
@@ -105,7 +108,8 @@ fn encode(base: u32, row: &[u32], out: &mut Vec<u8>) {
             Some(p) => j - p,
         };
         prev = Some(j);
-        put_varint(out, u64::from(gap) << 1 | u64::from(e & 1));
+        debug_assert!(label_bits == 1 || e & 1 == 0, "a chase label in lists without labels");
+        put_varint(out, u64::from(gap) << label_bits | u64::from(e & label_bits));
     }
 }
 
@@ -119,16 +123,17 @@ fn undo_gap(base: u32, prev: Option<u32>, gap: u32) -> u32 {
     }
 }
 
-/// Calls `f` with each predecessor and its chase label in the row coded in `bytes`.
+/// Calls `f` with each predecessor and its chase label in the row coded in `bytes`, with
+/// `label_bits` bits of label below each gap.
 #[inline]
-fn decode(base: u32, bytes: &[u8], mut f: impl FnMut(usize, bool)) {
+fn decode(base: u32, bytes: &[u8], label_bits: u32, mut f: impl FnMut(usize, bool)) {
     let mut at = 0;
     let mut prev = None::<u32>;
     while at < bytes.len() {
         let value = get_varint(bytes, &mut at);
-        let j = undo_gap(base, prev, (value >> 1) as u32);
+        let j = undo_gap(base, prev, (value >> label_bits) as u32);
         prev = Some(j);
-        let chase = value & 1 != 0;
+        let chase = value & u64::from(label_bits) != 0;
         f(j as usize, chase);
     }
 }
@@ -155,6 +160,7 @@ fn get_varint(bytes: &[u8], at: &mut usize) -> u64 {
 fn encode_block(
     rows: std::ops::Range<usize>,
     scratch: &mut (Vec<u32>, Vec<u8>),
+    label_bits: u32,
     row: &impl Fn(usize, &mut Vec<u32>) -> u32,
 ) -> Option<(Block, u64)> {
     let (buf, out) = scratch;
@@ -167,7 +173,7 @@ fn encode_block(
         let base = row(r, buf);
         buf.sort_unstable();
         moves += buf.len() as u64;
-        encode(base, buf, out);
+        encode(base, buf, label_bits, out);
         offsets.push(u32::try_from(out.len()).ok()?);
     }
     Some((Block { offsets: Offsets::new(offsets), bytes: out.clone() }, moves))
@@ -176,12 +182,15 @@ fn encode_block(
 impl Lists {
     /// The lists of `m` members, whose predecessors (number, chase) `preds` calls back with,
     /// when they fit in `budget` bytes (else `None`, found as soon as the blocks built pass
-    /// it: the un-moves are generated once).
+    /// it: the un-moves are generated once). Without `labelled`, every chase label given must
+    /// be `false`, and none is kept.
     pub(super) fn build(
         m: usize,
         budget: usize,
+        labelled: bool,
         preds: impl Fn(usize, &mut dyn FnMut(usize, bool)) + Sync,
     ) -> Option<Lists> {
+        let label_bits = u32::from(labelled);
         // The offsets: 2 bytes a row and one more a block (2 more each in a block of long
         // offsets, counted with its bytes).
         let fixed = (m + m.div_ceil(BLOCK)).saturating_mul(2);
@@ -202,7 +211,7 @@ impl Lists {
                     if used.load(Relaxed) > budget {
                         return None;
                     }
-                    let block = encode_block(b * BLOCK..((b + 1) * BLOCK).min(m), scratch, &row)?;
+                    let block = encode_block(b * BLOCK..((b + 1) * BLOCK).min(m), scratch, label_bits, &row)?;
                     let more = match &block.0.offsets {
                         Offsets::Short(_) => block.0.bytes.len(),
                         Offsets::Long(o) => block.0.bytes.len() + 2 * o.len(),
@@ -214,7 +223,7 @@ impl Lists {
             .collect();
         let blocks = blocks?;
         let moves = blocks.iter().map(|(_, n)| n).sum();
-        Some(Lists { blocks: blocks.into_iter().map(|(b, _)| b).collect(), moves })
+        Some(Lists { blocks: blocks.into_iter().map(|(b, _)| b).collect(), label_bits, moves })
     }
 
     /// The moves in all.
@@ -239,7 +248,7 @@ impl Lists {
     /// the move's chase label.
     #[inline]
     pub(super) fn row(&self, row: usize, base: usize, f: impl FnMut(usize, bool)) {
-        decode(base as u32, self.bytes(row), f);
+        decode(base as u32, self.bytes(row), self.label_bits, f);
     }
 
     /// The length in bytes of row `row`: a cursor for [`Lists::next`] runs from 0 to it.
@@ -254,7 +263,7 @@ impl Lists {
         let mut k = *at as usize;
         let value = get_varint(self.bytes(row), &mut k);
         *at = k as u32;
-        undo_gap(base, prev, (value >> 1) as u32)
+        undo_gap(base, prev, (value >> self.label_bits) as u32)
     }
 }
 
@@ -293,7 +302,7 @@ mod tests {
 
     /// The lists of `rows`, with no budget.
     fn built(rows: &[Vec<(usize, bool)>]) -> Lists {
-        Lists::build(rows.len(), usize::MAX, |i, f| rows[i].iter().for_each(|&(j, c)| f(j, c)))
+        Lists::build(rows.len(), usize::MAX, true, |i, f| rows[i].iter().for_each(|&(j, c)| f(j, c)))
             .expect("no budget")
     }
 
@@ -319,6 +328,42 @@ mod tests {
                 prop_assert_eq!(read, row.iter().map(|&(j, _)| j).collect::<Vec<_>>());
             }
         }
+
+        /// Lists without labels read back as the moves given (every label `false`), through
+        /// rows and cursors, in no more bytes than with labels.
+        #[test]
+        fn rows_without_labels_read_back(rows in rows()) {
+            let m = rows.len();
+            let plain: Vec<Vec<(usize, bool)>> =
+                rows.iter().map(|r| r.iter().map(|&(j, _)| (j, false)).collect()).collect();
+            let lists = Lists::build(m, usize::MAX, false, |i, f| plain[i].iter().for_each(|&(j, c)| f(j, c)))
+                .expect("no budget");
+            prop_assert_eq!(read_all(&lists, |r| r, m), sorted_rows(&plain));
+            prop_assert!(lists.heap_bytes() <= built(&plain).heap_bytes());
+            for (r, row) in sorted_rows(&plain).iter().enumerate() {
+                let (mut at, end) = (0, lists.row_len(r));
+                let mut prev = None;
+                let mut read = Vec::new();
+                while at < end {
+                    let j = lists.next(r, r as u32, &mut at, prev);
+                    prev = Some(j);
+                    read.push(j as usize);
+                }
+                prop_assert_eq!(read, row.iter().map(|&(j, _)| j).collect::<Vec<_>>());
+            }
+        }
+    }
+
+    /// Without labels a gap of 64 to 127 takes one byte (two with labels).
+    #[test]
+    fn lists_without_labels_give_the_label_bit_to_the_gap() {
+        let rows: Vec<Vec<(usize, bool)>> = (0..4).map(|r| vec![(r, false), (r + 100, false)]).collect();
+        let feed = |i: usize, f: &mut dyn FnMut(usize, bool)| rows[i].iter().for_each(|&(j, c)| f(j, c));
+        let with = Lists::build(4, usize::MAX, true, feed).expect("no budget");
+        let without = Lists::build(4, usize::MAX, false, feed).expect("no budget");
+        assert_eq!((0..4).map(|r| with.row_len(r)).collect::<Vec<_>>(), [3; 4]);
+        assert_eq!((0..4).map(|r| without.row_len(r)).collect::<Vec<_>>(), [2; 4]);
+        assert_eq!(read_all(&without, |r| r, 4), rows);
     }
 
     /// Rows over several blocks (the last one partly full) read back.
@@ -358,8 +403,8 @@ mod tests {
         assert_eq!(read_all(&lists, |r| r, m), sorted_rows(&rows));
         let held = lists.heap_bytes();
         let bytes = |i: usize, f: &mut dyn FnMut(usize, bool)| rows[i].iter().for_each(|&(j, c)| f(j, c));
-        assert!(Lists::build(m, held, bytes).is_some());
-        assert!(Lists::build(m, held - 1, bytes).is_none());
+        assert!(Lists::build(m, held, true, bytes).is_some());
+        assert!(Lists::build(m, held - 1, true, bytes).is_none());
     }
 
     #[test]
@@ -367,15 +412,15 @@ mod tests {
         let row = |_: usize, f: &mut dyn FnMut(usize, bool)| f(0, false);
         // 22 bytes of offsets (10 rows, 1 block) and a byte per row (the gap from row i to 0
         // is small).
-        assert!(Lists::build(10, 21, row).is_none());
-        assert!(Lists::build(10, 31, row).is_none());
-        assert!(Lists::build(10, 32, row).is_some());
+        assert!(Lists::build(10, 21, true, row).is_none());
+        assert!(Lists::build(10, 31, true, row).is_none());
+        assert!(Lists::build(10, 32, true, row).is_some());
         // Many blocks, a byte a row (each row's move comes from its own member): one byte
         // short is refused.
         let m = 10 * BLOCK;
         let fixed = (m + 10) * 2;
         let own = |i: usize, f: &mut dyn FnMut(usize, bool)| f(i, false);
-        assert!(Lists::build(m, fixed + m - 1, own).is_none());
-        assert_eq!(Lists::build(m, fixed + m, own).map(|l| l.moves()), Some(m as u64));
+        assert!(Lists::build(m, fixed + m - 1, true, own).is_none());
+        assert_eq!(Lists::build(m, fixed + m, true, own).map(|l| l.moves()), Some(m as u64));
     }
 }
