@@ -5,10 +5,11 @@
 //! comes back above the levels given so far). The stages say which states may join and
 //! which are seeds ([`Stage`]); the counts are theirs ([`Attractor`]).
 
-use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use super::Checks;
 use super::graph::Graph;
+use super::level::Level;
 use super::work::{Blocks, by_levels, map_slices, slices_of};
 use crate::retrograde::SolveError;
 
@@ -19,10 +20,10 @@ use crate::retrograde::SolveError;
 /// stages' `X`, an `M`-state joining by one move, an `O`-state once all its moves lead in),
 /// 1 for the opponent's (the check stage's escapes, where the roles swap). The docs below
 /// speak of the first case.
-pub(super) struct Attractor<'s> {
+pub(super) struct Attractor<'s, L> {
     /// Per state: 0 outside the attractor, else its level (with bits outside `mask` that
     /// the stage keeps there).
-    pub(super) level: &'s [AtomicU32],
+    pub(super) level: &'s [L],
     /// Per member, for its `O`-state: its moves still to join before it joins.
     pub(super) counter: &'s [AtomicU8],
     /// Per member, for its `M`-state: its moves into the attractor, and of those the ones of
@@ -35,7 +36,7 @@ pub(super) struct Attractor<'s> {
     /// share one array of levels (the check stage's `X` and `A`, never at one state), they
     /// tell whose a level is. 0 for an attractor with an array of its own.
     pub(super) tag: u32,
-    /// The largest level a pass may give.
+    /// The largest level a pass may give (at most what a cell of `L` holds).
     pub(super) max: u32,
     /// The copy of the side that joins by one move (0: `M`, 1: `O`).
     pub(super) exist: usize,
@@ -57,7 +58,7 @@ pub(super) trait Stage: Sync {
     fn seed_o(&self, j: usize) -> bool;
 }
 
-impl Attractor<'_> {
+impl<L: Level> Attractor<'_, L> {
     /// Takes state `s` out: its level (masked) when it was in.
     pub(super) fn leave(&self, s: usize) -> Option<(u32, u32)> {
         match self.level[s].swap(0, Relaxed) {

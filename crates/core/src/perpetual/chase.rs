@@ -11,7 +11,7 @@
 //! `Z5 ⊆ Z3 ⊆ Z1 ⊆ Z2 ⊆ Z4`: each `μ` starts from the next outer `μ`'s value, each `ν` from
 //! the next outer `ν`'s.
 
-use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -21,6 +21,7 @@ use super::Checks;
 use super::attractor::{Attractor, Stage};
 use super::check::{EXIT_LOSS, EXIT_NOT_WIN};
 use super::graph::Graph;
+use super::level::{Level, levels};
 use super::profile::Profile;
 use super::work::{Blocks, CHUNK, blocks_len, concat, gather, gather_blocks, map_slices};
 use crate::retrograde::SolveError;
@@ -59,7 +60,7 @@ fn open_in(f: u16, m: u16, o: u16) -> bool {
 
 /// Sets member `i`'s flags `f` as `μZ3` starts, from `Z5`: `Z3` is `Z5` (the other states
 /// lose their levels), the checks into `Z3` those into `Z5`, and `Z2` starts as `Z4`.
-fn from_z5(i: usize, f: &mut u16, level: &[AtomicU32]) {
+fn from_z5<L: Level>(i: usize, f: &mut u16, level: &[L]) {
     *f &= !(Z3_M | Z3_O | TO_Z3 | Z2_M | Z2_O);
     *f |= (*f & (Z4_M | Z4_O)) << 2;
     if *f & TO_Z5 != 0 {
@@ -102,8 +103,9 @@ pub(super) const fn encode_rank(level: u32) -> u32 {
 }
 
 /// Bytes a solve needs per position of `D'` (the graph's numbering excluded, its rows by
-/// layer included).
-pub(super) const BYTES_PER_DRAW: u64 = 2 + 8 + 7 + 5 + 4;
+/// layer included): flags, the levels of the two states (2 bytes each, see [`Level`]),
+/// counts, the counts kept at the tops, and the row by layer.
+pub(super) const BYTES_PER_DRAW: u64 = 2 + 4 + 7 + 5 + 4;
 
 /// Figures of the second stage.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -124,7 +126,7 @@ pub(super) struct ChaseFigures {
 /// [`Graph::layers`]): a layer's moves into the layers solved before it are exits with the
 /// values found there, which is exactly how the fixpoints over all of `D'` would count
 /// them (a win of mine there is in every set from the start), and its ranks continue theirs.
-pub(super) struct Parity<'a, 'g, G, F> {
+pub(super) struct Parity<'a, 'g, G, F, L> {
     graph: &'a Graph<'g, G>,
     /// The members of the layer being solved: `start..end`.
     start: usize,
@@ -136,7 +138,9 @@ pub(super) struct Parity<'a, 'g, G, F> {
     flags: Vec<u16>,
     /// Per state: 0 outside the current `Z1`, else its level (the rank for states of `Z3`),
     /// with [`IDLE`] for an `M`-state that joined by an idle move only.
-    level: Vec<AtomicU32>,
+    level: Vec<L>,
+    /// The largest level a pass may give: [`MAX_LEVEL`], or less for narrow cells.
+    max: u32,
     /// Per `O`-state during a pass: its checks into `M`-states not yet in `Z1`.
     counter: Vec<AtomicU8>,
     /// Per `O`-state: its checks into `M`-states outside `Z3`.
@@ -170,15 +174,15 @@ pub(super) struct Parity<'a, 'g, G, F> {
 }
 
 /// The chase stage's results ([`Parity::into_values`]): each state's flags and level.
-pub(super) struct ChaseValues {
+pub(super) struct ChaseValues<L> {
     flags: Vec<u16>,
-    level: Vec<AtomicU32>,
+    level: Vec<L>,
     /// As in [`Parity`].
     pub(super) tops5: Vec<u32>,
     pub(super) tops3: Vec<u32>,
 }
 
-impl ChaseValues {
+impl<L: Level> ChaseValues<L> {
     /// The value by the ban on perpetual chase of `D'`-number `i` once solved: `None` for a
     /// position it leaves drawn.
     pub(super) fn value(&self, i: usize) -> Option<RuleValue> {
@@ -194,19 +198,16 @@ impl ChaseValues {
     }
 }
 
-fn atomics(m: usize) -> Vec<AtomicU32> {
-    (0..m).map(|_| AtomicU32::new(0)).collect()
-}
-
 /// Counts of moves: bytes (the check stage refuses a member with more moves into `D`, and
 /// `D'` is part of `D`).
 fn counts(m: usize) -> Vec<AtomicU8> {
     (0..m).map(|_| AtomicU8::new(0)).collect()
 }
 
-impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
-    /// The solver over `graph`, `exits` as in [`Parity`].
-    pub(super) fn new(graph: &'a Graph<'g, G>, exits: F) -> Self {
+impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F, L> {
+    /// The solver over `graph`, `exits` as in [`Parity`], its levels at most `max` (and
+    /// what a cell of `L` holds).
+    pub(super) fn new(graph: &'a Graph<'g, G>, exits: F, max: u32) -> Self {
         let m = graph.len();
         Parity {
             graph,
@@ -214,7 +215,8 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
             end: m,
             exits,
             flags: vec![0; m],
-            level: atomics(2 * m),
+            level: levels(2 * m),
+            max: max.min(MAX_LEVEL).min(L::MAX),
             counter: counts(m),
             checks_out: counts(m),
             blockers: counts(m),
@@ -233,7 +235,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
     }
 
     /// The results, the working counts (and the borrow of the values outside) dropped.
-    pub(super) fn into_values(self) -> ChaseValues {
+    pub(super) fn into_values(self) -> ChaseValues<L> {
         ChaseValues { flags: self.flags, level: self.level, tops5: self.tops5, tops3: self.tops3 }
     }
 
@@ -353,7 +355,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
     /// The states a pass may add are those of `Z2` outside `Z3`: `open` lists their
     /// members (a work list, not the whole layer).
     fn pass(&self, first: u32, open: &[u32]) -> Result<(usize, u32), SolveError> {
-        if first >= MAX_LEVEL {
+        if first >= self.max {
             return Err(SolveError::DistanceTooLarge);
         }
         let flags = &self.flags;
@@ -405,7 +407,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
     }
 
     /// The attractor's counts ([`Attractor`]): levels carry [`IDLE`] beside them.
-    fn counts(&self) -> Attractor<'_> {
+    fn counts(&self) -> Attractor<'_, L> {
         Attractor {
             level: &self.level,
             counter: &self.counter,
@@ -413,7 +415,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
             support: &self.support,
             mask: !IDLE,
             tag: 0,
-            max: MAX_LEVEL,
+            max: self.max,
             exist: 0,
         }
     }
@@ -564,12 +566,12 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'a, 'g, G, F> {
 
 /// The chase stage's `μZ1` of a round of `Z3` whose seeds have the level `first`, as its
 /// attractor sees it.
-struct Z1<'p, 'a, 'g, G, F> {
-    parity: &'p Parity<'a, 'g, G, F>,
+struct Z1<'p, 'a, 'g, G, F, L> {
+    parity: &'p Parity<'a, 'g, G, F, L>,
     first: u32,
 }
 
-impl<G: Checks, F: Fn(usize) -> u8 + Sync> Stage for Z1<'_, '_, '_, G, F> {
+impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Stage for Z1<'_, '_, '_, G, F, L> {
     fn spreads(&self, i: usize) -> bool {
         self.parity.flags[i] & CHECK != 0
     }

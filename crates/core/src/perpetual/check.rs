@@ -3,6 +3,8 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
+use super::level::{Level, levels};
+
 use rayon::prelude::*;
 
 mod escapes;
@@ -189,7 +191,7 @@ fn count_inside<G: Checks>(graph: &Graph<'_, G>) -> Result<Vec<u8>, SolveError> 
 /// The first stage's solver over the graph of `D`, one layer after the other (see
 /// [`Graph::layers`]): a layer's moves into the layers solved before it are exits with the
 /// values found there, and its ranks and rounds continue theirs.
-pub(super) struct Rabin<'a, 'g, G> {
+pub(super) struct Rabin<'a, 'g, G, L> {
     graph: &'a Graph<'g, G>,
     /// The members of the layer being solved: `start..end`.
     start: usize,
@@ -201,7 +203,9 @@ pub(super) struct Rabin<'a, 'g, G> {
     /// state of `A` is in the next `Z` (from it the opponent forces an escape before `Z`), so
     /// each round's `νY` starts outside it; `A` is kept up from round to round as `Z` grows:
     /// see the `escapes` module.)
-    level: Vec<AtomicU32>,
+    level: Vec<L>,
+    /// The largest level a pass may give: [`MAX_LEVEL`], or less for narrow cells.
+    max: u32,
     /// Per position of `D`, for its `O`-state: moves into `D` to an `M`-state not yet in `X`.
     counter: Vec<AtomicU8>,
     /// Per position of `D`, for its `M`-state (in check, in `Y` outside `Z`): its moves to
@@ -239,9 +243,10 @@ pub(super) struct Rabin<'a, 'g, G> {
     pub(super) left: u64,
 }
 
-impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
-    /// The solver over `graph`, from its first pass (see [`look`]; its exits are not read).
-    pub(super) fn new(graph: &'a Graph<'g, G>, look: Look) -> Self {
+impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
+    /// The solver over `graph`, from its first pass (see [`look`]; its exits are not read),
+    /// its levels at most `max` (and what a cell of `L` holds).
+    pub(super) fn new(graph: &'a Graph<'g, G>, look: Look, max: u32) -> Self {
         let m = graph.len();
         let Look { flags, inside, .. } = look;
         Rabin {
@@ -249,7 +254,8 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             start: 0,
             end: m,
             flags,
-            level: (0..2 * m).map(|_| AtomicU32::new(0)).collect(),
+            level: levels(2 * m),
+            max: max.min(MAX_LEVEL).min(L::MAX),
             counter: (0..m).map(|_| AtomicU8::new(0)).collect(),
             hits: (0..m).map(|_| AtomicU8::new(0)).collect(),
             support: (0..m).map(|_| AtomicU8::new(0)).collect(),
@@ -564,7 +570,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
     /// how many states outside `Z` are in `X`, and the largest level given.
     /// `open` lists the members with a state in `Y` outside `Z`.
     fn attractor(&self, first: u32, open: &[u32]) -> Result<(usize, u32), SolveError> {
-        if first >= 1 << 30 {
+        if first > self.max {
             return Err(SolveError::DistanceTooLarge);
         }
         let flags = &self.flags;
@@ -628,7 +634,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
     }
 
     /// The attractor's counts ([`Attractor`]).
-    fn counts(&self) -> Attractor<'_> {
+    fn counts(&self) -> Attractor<'_, L> {
         Attractor {
             level: &self.level,
             counter: &self.counter,
@@ -636,7 +642,7 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
             support: &self.support,
             mask: u32::MAX,
             tag: 0,
-            max: MAX_LEVEL,
+            max: self.max,
             exist: 0,
         }
     }
@@ -681,18 +687,18 @@ impl<'a, 'g, G: Checks> Rabin<'a, 'g, G> {
 
     /// What the stage found, once [`Rabin::solve`] has run: the rest of its state (and its
     /// hold on the graph, whose lists may then go) is dropped.
-    pub(super) fn into_results(self) -> CheckResults {
+    pub(super) fn into_results(self) -> CheckResults<L> {
         CheckResults { flags: self.flags, level: self.level }
     }
 }
 
 /// What the check stage found: per member its flags, per state its rank.
-pub(super) struct CheckResults {
+pub(super) struct CheckResults<L> {
     flags: Vec<u8>,
-    level: Vec<AtomicU32>,
+    level: Vec<L>,
 }
 
-impl CheckResults {
+impl<L: Level> CheckResults<L> {
     /// The value by the ban on perpetual check of `D`-number `i`: `None` for a position the
     /// stage leaves drawn.
     pub(super) fn value(&self, i: usize) -> Option<RuleValue> {
@@ -708,7 +714,7 @@ impl CheckResults {
     }
 }
 
-impl<G: Checks> Stage for Rabin<'_, '_, G> {
+impl<G: Checks, L: Level> Stage for Rabin<'_, '_, G, L> {
     fn spreads(&self, _: usize) -> bool {
         true
     }

@@ -207,6 +207,7 @@ mod attractor;
 mod chase;
 mod check;
 mod graph;
+mod level;
 mod lists;
 mod profile;
 mod solution;

@@ -1,17 +1,18 @@
 //! The solver under the rule: the plain game solved first, then the check stage and the chase
 //! stage over its draws, layer by layer (see the module notes of [`super`]).
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 use super::Checks;
 use super::graph::Graph;
+use super::level::{Level, Narrow};
 use super::profile::Profile;
 use super::solution::{RuleSolution, TAG_DRAW, cell, cell_of, value_of};
 use super::work::CHUNK;
 use super::{chase, check};
-use crate::retrograde::{Retrograde, ShelvedBytes, Solution, SolveError};
+use crate::retrograde::{Retrograde, Shelved, ShelvedBytes, Solution, SolveError};
 use crate::value::{Plies, RuleValue, Value};
 
 /// The solver under the rule: the ban on perpetual check, and the ban on perpetual chase for
@@ -42,6 +43,7 @@ pub struct PerpetualCheck {
     chases: bool,
     layer_size: usize,
     search_share: u32,
+    narrow_levels: u32,
 }
 
 impl Default for PerpetualCheck {
@@ -50,19 +52,21 @@ impl Default for PerpetualCheck {
     }
 }
 
-/// Bytes per draw of `D` while the check stage runs, besides the predecessor lists: 24 for
+/// Bytes per draw of `D` while the check stage runs, besides the predecessor lists: 20 for
 /// its counts and levels (3 of them for the opponent's escapes, whose levels share the array
-/// of `X`'s) and about 8 for its work lists (`KNRvKAR`: 4,132 MiB at the stage's peak, with
-/// 1,726 MiB of lists, the `standard` values and 72.1 M draws).
-pub(crate) const CHECK_BYTES_PER_DRAW: u64 = 32;
+/// of `X`'s; the levels 2 bytes a state, 4 before issue 42's sixteenth session) and about 8
+/// for its work lists (`KNRvKAR`: 4,132 MiB at the stage's peak, with 1,726 MiB of lists,
+/// the `standard` values and 72.1 M draws, when it held 24 and 8).
+pub(crate) const CHECK_BYTES_PER_DRAW: u64 = 28;
 
 /// Bytes per draw of `D` the check stage held that the chase stage's layer step does not: its
-/// 20 bytes of counts, levels, flags and exits, less the 4-byte results, the exits kept, the
+/// 16 bytes of counts, levels, flags and exits, less the 4-byte results, the exits kept, the
 /// layer of each draw (4 bytes) and the number of each draw of `D'` (4; at most one per draw).
 /// Room for the lists of `D'` renumbered from a copy of themselves (see
-/// [`Graph::layers_by`]): `KNRvKAAR`'s 2,327 MiB of them, against 4,121 MiB of lists of `D`
-/// and 147.5 M draws, fit in half of both, not in half of the lists alone.
-const CHECK_FREED_BYTES_PER_DRAW: usize = 7;
+/// [`Graph::layers_by`]). (7 with the 4-byte levels before issue 42's sixteenth session:
+/// `KNRvKAAR`'s 2,327 MiB of lists of `D'`, against 4,121 MiB of lists of `D` and 147.5 M
+/// draws, then fit in half of both, not in half of the lists alone.)
+const CHECK_FREED_BYTES_PER_DRAW: usize = 3;
 
 /// The default budget of the predecessor lists (see [`PerpetualCheck::edge_budget`]): 8 GiB
 /// (2 GiB where `usize` has 32 bits). Lists make a solve about 2.3 times faster than
@@ -98,6 +102,7 @@ impl PerpetualCheck {
             chases: true,
             layer_size: DEFAULT_LAYER_SIZE,
             search_share: DEFAULT_SEARCH_SHARE,
+            narrow_levels: Narrow::MAX,
         }
     }
 
@@ -141,6 +146,17 @@ impl PerpetualCheck {
         self
     }
 
+    /// Levels (the passes' ranks) up to `max` are kept in 2-byte cells (at most 32,767, the
+    /// default); a solve whose passes would give a larger one starts again with 4-byte cells
+    /// (the results are the same). 0: 4-byte cells from the start. For the tests of that
+    /// fallback and for measuring.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn narrow_levels(mut self, max: u32) -> Self {
+        self.narrow_levels = max.min(Narrow::MAX);
+        self
+    }
+
     /// Whether to follow the chases the game marks (the default); `false`: the ban on
     /// perpetual check alone, as for a game without chases.
     #[must_use]
@@ -151,9 +167,9 @@ impl PerpetualCheck {
 
     /// Bytes a solve under the ban on perpetual check needs besides the plain solution, for a
     /// game of `positions` positions of which `drawn` are drawn under plain rules: the set of
-    /// draws (a bit per position, a 4-byte count per 64) and 32 bytes per
+    /// draws (a bit per position, a 4-byte count per 64) and 28 bytes per
     /// draw (the search for layers: 4 for the draw's number and about 21 for Tarjan's
-    /// algorithm, measured on `KNRvKR`; then 24 in the check stage, 3 of them for the
+    /// algorithm, measured on `KNRvKR`; then 20 in the check stage, 3 of them for the
     /// opponent's escapes, and its work lists). The predecessor lists come on top, at most
     /// [`PerpetualCheck::edge_budget`] bytes.
     #[must_use]
@@ -164,8 +180,9 @@ impl PerpetualCheck {
 
     /// [`PerpetualCheck::memory_estimate`] for a game with chases: the larger of the check
     /// stage's bytes per draw and the chase stage's (the results of the check stage, and the
-    /// chase stage's counts over the draws it leaves, at most all of them: 34). (It was at
-    /// least 40 until issue 42's fifteenth session, the headroom the chase stage's peak needs
+    /// chase stage's counts over the draws it leaves, at most all of them: 30, 34 with the
+    /// 4-byte levels before issue 42's sixteenth session). (It was at least 40 until its
+    /// fifteenth session, the headroom the chase stage's peak needs
     /// on Cannon materials, whose draws have the most moves: a game whose chase stage holds
     /// the peak adds what its lists of `D'` need besides, as the Xiangqi store does per
     /// Cannon.)
@@ -205,6 +222,39 @@ impl PerpetualCheck {
         if plain.len() != n {
             return Err(SolveError::WrongSize { expected: n, found: plain.len() });
         }
+        let wide = |plain| match self.solve_in::<AtomicU32, G>(game, plain, u32::MAX) {
+            Ok(solution) => Ok(solution),
+            Err(Attempt::Failed(e)) => Err(e),
+            Err(Attempt::Narrow(_)) => Err(SolveError::DistanceTooLarge),
+        };
+        if self.narrow_levels == 0 {
+            return wide(plain);
+        }
+        match self.solve_in::<Narrow, G>(game, plain, self.narrow_levels) {
+            Ok(solution) => Ok(solution),
+            Err(Attempt::Failed(e)) => Err(e),
+            Err(Attempt::Narrow(plain)) => {
+                Profile::new().step(|| "levels past 2-byte cells: solving again with 4-byte ones".into());
+                wide(*plain)
+            }
+        }
+    }
+
+    /// [`PerpetualCheck::solve_plain`] with levels in cells of `L`, at most `max`.
+    fn solve_in<L: Level, G: Checks>(
+        &self,
+        game: &G,
+        plain: Solution,
+        max: u32,
+    ) -> Result<RuleSolution, Attempt> {
+        // A level past what the cells hold: the plain values back for another try when the
+        // cells are narrow.
+        let past = |e: SolveError, shelf: Shelved| match e {
+            SolveError::DistanceTooLarge if L::MAX < <AtomicU32 as Level>::MAX => {
+                Attempt::Narrow(Box::new(shelf.restore()))
+            }
+            e => Attempt::Failed(e),
+        };
         let mut profile = Profile::new();
         // The plain value alone: a hole has none in a right solution (the test of a position,
         // a placement decoded for each of the 72.1 M draws of `KNRvKAR`, was the costly part).
@@ -258,8 +308,11 @@ impl PerpetualCheck {
                 exits.heap_bytes() >> 20
             )
         });
-        let mut rabin = check::Rabin::new(&graph, look);
-        let (mut stats, tops) = rabin.solve(&layers)?;
+        let mut rabin = check::Rabin::<_, L>::new(&graph, look, max);
+        let (mut stats, tops) = match rabin.solve(&layers) {
+            Ok(found) => found,
+            Err(e) => return Err(past(e, shelf)),
+        };
         stats.layers = u32::try_from(layers.len() - 1).unwrap_or(u32::MAX);
         profile.step(|| {
             format!(
@@ -348,8 +401,12 @@ impl PerpetualCheck {
                 (graph, layers)
             }
         };
-        let mut parity = chase::Parity::new(&graph, |p| index.index(p).map_or(0, |i| exits[i]));
-        let figures = parity.solve(&layers, &mut profile)?;
+        let mut parity =
+            chase::Parity::<_, _, L>::new(&graph, |p| index.index(p).map_or(0, |i| exits[i]), max);
+        let figures = match parity.solve(&layers, &mut profile) {
+            Ok(figures) => figures,
+            Err(e) => return Err(past(e, shelf)),
+        };
         profile.step(|| {
             format!(
                 "chase stage: solved, {} rounds, {} iterations, {} rounds of Z3, {} passes, {} joined; seconds {:.1?}",
@@ -401,6 +458,21 @@ impl PerpetualCheck {
     /// When the game is larger than the solver's limits (see [`SolveError`]).
     pub fn solve_from_plain<G: Checks>(game: &G, plain: Solution) -> Result<RuleSolution, SolveError> {
         PerpetualCheck::new().solve_plain(game, plain)
+    }
+}
+
+/// How a solve with levels in cells of one width failed.
+enum Attempt {
+    /// A level past what narrow cells hold: the plain solution given, for a solve with wide
+    /// ones.
+    Narrow(Box<Solution>),
+    /// Any other error.
+    Failed(SolveError),
+}
+
+impl From<SolveError> for Attempt {
+    fn from(e: SolveError) -> Self {
+        Attempt::Failed(e)
     }
 }
 

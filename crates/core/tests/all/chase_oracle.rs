@@ -298,6 +298,40 @@ proptest! {
         let by_check = |v: &Option<RuleValue>| v.filter(|v| v.ban() == Some(Ban::Check));
         prop_assert_eq!(on.iter().map(by_check).collect::<Vec<_>>(), off.iter().map(by_check).collect::<Vec<_>>());
     }
+
+    /// Levels in 2-byte cells (the default), in 4-byte cells from the start, and in 2-byte
+    /// cells held to a tiny limit (past it the solve starts again with 4-byte ones) give the
+    /// same values, ranks and draw distances included.
+    #[test]
+    fn the_width_of_the_levels_changes_nothing(game in any_game(), limit in 1u32..4) {
+        let narrow = values(&game, PerpetualCheck::new());
+        prop_assert_eq!(&values(&game, PerpetualCheck::new().narrow_levels(0)), &narrow);
+        prop_assert_eq!(&values(&game, PerpetualCheck::new().narrow_levels(limit)), &narrow);
+    }
+}
+
+/// The solver's values, ranks and distances included.
+fn values(game: &ExplicitGame, solver: PerpetualCheck) -> Vec<Option<RuleValue>> {
+    let solution = solver.solve(game).unwrap();
+    (0..game.num_positions()).map(|p| solution.value(p)).collect()
+}
+
+/// A chain of forced moves into a perpetual check (0 <-> 1, the side to move at 0 in check)
+/// ranks its positions ever higher: held to 2-byte levels of at most 2, the solve starts
+/// again with 4-byte ones and finds the same ranks as with those from the start, above 2.
+#[test]
+fn levels_past_the_narrow_limit_solve_again_wide() {
+    let mut moves = vec![vec![1], vec![0]];
+    moves.extend((2..12).map(|p| vec![p - 1]));
+    let game = ExplicitGame::new(moves).with_check(0);
+    let wide = values(&game, PerpetualCheck::new().narrow_levels(0));
+    let rank = |v: &Option<RuleValue>| match v {
+        Some(RuleValue::WinByRule(_, r) | RuleValue::LossByRule(_, r)) => *r,
+        _ => 0,
+    };
+    assert!(wide.iter().map(rank).max() > Some(2), "{wide:?}");
+    assert_eq!(values(&game, PerpetualCheck::new().narrow_levels(2)), wide);
+    assert_eq!(values(&game, PerpetualCheck::new()), wide);
 }
 
 /// A game where the two bans differ: a cycle 0 -> 1 -> 0 in which the move 1 -> 0 is a chase

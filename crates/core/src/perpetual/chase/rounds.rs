@@ -16,6 +16,7 @@ use super::{
     Z5_O, copy_at, from_z5, open_in,
 };
 use crate::perpetual::Checks;
+use crate::perpetual::level::Level;
 use crate::perpetual::work::{CHUNK, blocks_len, for_each_listed, layer_of, retain_listed};
 use crate::retrograde::SolveError;
 
@@ -39,7 +40,7 @@ fn quiet(c: bool, _: bool) -> bool {
     !c
 }
 
-impl<G: Checks, F: Fn(usize) -> u8 + Sync> Parity<'_, '_, G, F> {
+impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
     /// The fixpoints over the layer `start..end`, its ranks from `base` on: rounds of `Z5`
     /// until one finds nothing.
     pub(super) fn solve_layer(

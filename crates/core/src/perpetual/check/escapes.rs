@@ -9,9 +9,10 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
 
-use super::{A_TAG, GOOD_EXIT, MAX_LEVEL, Rabin, SAFE_EXIT, Z_M, Z_O, in_a, in_top};
+use super::{A_TAG, GOOD_EXIT, Rabin, SAFE_EXIT, Z_M, Z_O, in_a, in_top};
 use crate::perpetual::Checks;
 use crate::perpetual::attractor::{Attractor, Stage};
+use crate::perpetual::level::Level;
 use crate::perpetual::work::{Blocks, CHUNK, gather_blocks};
 use crate::retrograde::SolveError;
 
@@ -28,7 +29,7 @@ fn escape_o(f: u8) -> bool {
     f & Z_O == 0 && f & (Z_M | SAFE_EXIT) != 0
 }
 
-impl<G: Checks> Rabin<'_, '_, G> {
+impl<G: Checks, L: Level> Rabin<'_, '_, G, L> {
     /// `A` for the layer, from its escapes. The first levels without a search: the escapes
     /// (level 1), the `O`-states with a move to an escape `M`-state (level 2: its moves
     /// into `D` less those into the top, counted through the predecessors of the top's
@@ -115,6 +116,9 @@ impl<G: Checks> Rabin<'_, '_, G> {
             .collect();
         changed.par_extend(lost.par_iter().flat_map_iter(|block| block.iter().map(|&s| s / 2)));
         drop(lost);
+        if top >= self.max {
+            return Err(SolveError::DistanceTooLarge);
+        }
         let first = top + 1;
         let seeds: Vec<u32> = new
             .par_iter()
@@ -137,7 +141,7 @@ impl<G: Checks> Rabin<'_, '_, G> {
     }
 
     /// The counts of `A` ([`Attractor`], the roles swapped: an `O`-state joins by one move).
-    fn escapes(&self) -> Attractor<'_> {
+    fn escapes(&self) -> Attractor<'_, L> {
         Attractor {
             level: &self.level,
             counter: &self.a_counter,
@@ -145,7 +149,7 @@ impl<G: Checks> Rabin<'_, '_, G> {
             support: &self.a_support,
             mask: !A_TAG,
             tag: A_TAG,
-            max: MAX_LEVEL,
+            max: self.max,
             exist: 1,
         }
     }
@@ -154,9 +158,9 @@ impl<G: Checks> Rabin<'_, '_, G> {
 /// The check stage as it grows and shrinks `A`, the opponent's attractor of its escapes: an
 /// `O`-state joins by one move into it, an `M`-state once all its moves lead into it
 /// ([`Attractor::exist`] 1: in [`Stage`]'s terms the roles swap).
-struct Escapes<'r, 'a, 'g, G>(&'r Rabin<'a, 'g, G>);
+struct Escapes<'r, 'a, 'g, G, L>(&'r Rabin<'a, 'g, G, L>);
 
-impl<G: Checks> Stage for Escapes<'_, '_, '_, G> {
+impl<G: Checks, L: Level> Stage for Escapes<'_, '_, '_, G, L> {
     fn spreads(&self, _: usize) -> bool {
         true
     }
