@@ -3,8 +3,6 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
-use super::level::{Level, levels};
-
 use rayon::prelude::*;
 
 mod escapes;
@@ -12,6 +10,7 @@ mod escapes;
 use super::Checks;
 use super::attractor::{Attractor, Stage};
 use super::graph::{Graph, Target};
+use super::level::{Level, levels};
 use super::solution::RuleStats;
 use super::work::{
     Blocks, CHUNK, blocks_len, concat, gather, gather_blocks, layer_of, map_slices, retain_listed,

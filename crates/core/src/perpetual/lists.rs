@@ -300,6 +300,19 @@ mod tests {
             .collect()
     }
 
+    /// Row `r` read entry by entry through a cursor, as the search for layers reads it.
+    fn by_cursor(lists: &Lists, r: usize) -> Vec<usize> {
+        let (mut at, end) = (0, lists.row_len(r));
+        let mut prev = None;
+        let mut read = Vec::new();
+        while at < end {
+            let j = lists.next(r, r as u32, &mut at, prev);
+            prev = Some(j);
+            read.push(j as usize);
+        }
+        read
+    }
+
     /// The lists of `rows`, with no budget.
     fn built(rows: &[Vec<(usize, bool)>]) -> Lists {
         Lists::build(rows.len(), usize::MAX, true, |i, f| rows[i].iter().for_each(|&(j, c)| f(j, c)))
@@ -315,17 +328,9 @@ mod tests {
             let lists = built(&rows);
             prop_assert_eq!(read_all(&lists, |r| r, m), sorted_rows(&rows));
             prop_assert_eq!(lists.moves(), rows.iter().map(|r| r.len() as u64).sum::<u64>());
-            // Entry by entry through a cursor, as the search for layers reads them.
+            // Entry by entry through a cursor.
             for (r, row) in sorted_rows(&rows).iter().enumerate() {
-                let (mut at, end) = (0, lists.row_len(r));
-                let mut prev = None;
-                let mut read = Vec::new();
-                while at < end {
-                    let j = lists.next(r, r as u32, &mut at, prev);
-                    prev = Some(j);
-                    read.push(j as usize);
-                }
-                prop_assert_eq!(read, row.iter().map(|&(j, _)| j).collect::<Vec<_>>());
+                prop_assert_eq!(by_cursor(&lists, r), row.iter().map(|&(j, _)| j).collect::<Vec<_>>());
             }
         }
 
@@ -341,15 +346,7 @@ mod tests {
             prop_assert_eq!(read_all(&lists, |r| r, m), sorted_rows(&plain));
             prop_assert!(lists.heap_bytes() <= built(&plain).heap_bytes());
             for (r, row) in sorted_rows(&plain).iter().enumerate() {
-                let (mut at, end) = (0, lists.row_len(r));
-                let mut prev = None;
-                let mut read = Vec::new();
-                while at < end {
-                    let j = lists.next(r, r as u32, &mut at, prev);
-                    prev = Some(j);
-                    read.push(j as usize);
-                }
-                prop_assert_eq!(read, row.iter().map(|&(j, _)| j).collect::<Vec<_>>());
+                prop_assert_eq!(by_cursor(&lists, r), row.iter().map(|&(j, _)| j).collect::<Vec<_>>());
             }
         }
     }

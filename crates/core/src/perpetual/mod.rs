@@ -153,17 +153,18 @@
 //! # Memory
 //!
 //! The plain solution, a bit per position with a 4-byte count per 64 positions (the set
-//! `D`), and 32 bytes per position of `D` while the check stage runs (11 of them for `A`;
+//! `D`), and 28 bytes per position of `D` while the check stage runs (7 of them for `A`;
 //! the layers' search for components before it about 25, with the members' numbers); then
-//! 5 bytes per position of `D` (the results and exits) and, for chases, 26 bytes per
-//! position of `D'`. The plain solution is read by the check stage's first pass and not again
+//! 5 bytes per position of `D` (the results and exits) and, for chases, 22 bytes per
+//! position of `D'`. A state's level (its rank) takes 2 bytes while every level of the solve
+//! fits in 15 bits, else the solve starts again with 4 (module `level`). The plain solution is read by the check stage's first pass and not again
 //! until the results are made: in between it is **shelved** (compressed with zstd,
 //! [`Solution::shelve`](crate::Solution::shelve): `KNRvKAR`'s 375 MiB in 27 MiB), and so are
 //! the exits by the whole rule; the draws' positions (4 bytes each) are dropped while the
 //! lists make them needless and made again from the set when asked. The counts of moves are bytes: a position with more than 255 moves into `D` is refused
 //! ([`SolveError::TooManyMoves`](crate::SolveError::TooManyMoves)); Xiangqi has at most
 //! about 60. Besides, the predecessors inside `D` (then `D'`) of each member, compressed
-//! (module `lists`: sorted gaps of 1 to 3 bytes, 2.43 bytes a move on `KNRvKAR` with 2 bytes
+//! (module `lists`: sorted gaps of 1 to 3 bytes, 2.31 bytes a move on `KNRvKAR` with 2 bytes
 //! per member for where its row starts), built with one un-move pass, when they fit in
 //! [`PerpetualCheck::edge_budget`]; else every pass generates un-moves (about 4 times
 //! slower on `KNRvKAR`, whose 686 M moves took 2.6 GiB at 4 bytes each, over the budget).

@@ -136,12 +136,13 @@ fn solver_bytes(positions: u64) -> u64 {
 /// 2.1 to 2.5 per move between two draws: 22.0 bytes per draw for `KNRvKAR` (9.5 moves a
 /// draw; 23.1 with a chase label's bit in every entry of the check stage's lists until issue
 /// 42's sixteenth session, 25.1 with the 4-byte offsets of its fourth to fourteenth), 16.3
-/// for `KNRvKR` (18.2 before), 27.3 for `KNRvKAAR` (29.3 before; BENCHMARKS.md, memory); at
-/// most the solver's budget for them ([`DEFAULT_EDGE_BUDGET`]). 23 (25 before the 2-byte
-/// levels, 28 before the 2-byte offsets) announces `KNRvKAR` at 1.50 times its peak. A
-/// Cannon moves like a Chariot without capturing and reaches the most draws:
-/// [`CANNON_BYTES_PER_DRAW`] more per Cannon.
-const LIST_BYTES_PER_DRAW: u64 = 23;
+/// for `KNRvKR` (18.2 before), 25.2 for `KNRvKAAR` (27.3 and 29.3 before; BENCHMARKS.md,
+/// memory); at most the solver's budget for them ([`DEFAULT_EDGE_BUDGET`]). 22 (25 before
+/// the 2-byte levels, 28 before the 2-byte offsets) announces `KNRvKAR` at 1.48 times its
+/// peak and `KNRvKAAR` at 1.12 times (its chase stage holds the peak). A Cannon moves like a
+/// Chariot without capturing and reaches the most draws: [`CANNON_BYTES_PER_DRAW`] more per
+/// Cannon.
+const LIST_BYTES_PER_DRAW: u64 = 22;
 
 /// Bytes per drawn index for each Cannon of the material, on top of [`LIST_BYTES_PER_DRAW`]:
 /// over the 59 materials of up to 5 men with more than 300,000 drawn indices (issue 42, sixth
