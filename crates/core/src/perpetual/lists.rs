@@ -1,7 +1,7 @@
 //! The predecessor lists of the draws, compressed: each member's predecessors inside the set,
 //! sorted, as variable-length gaps (LEB128, the chase label in the lowest bit when the lists
-//! carry labels), in blocks of rows. One un-move pass builds them (a block per task, stopped as soon as the budget is
-//! passed); a row is read by decoding its bytes.
+//! carry labels), in blocks of rows. One un-move pass builds them (a block per task, stopped
+//! as soon as the budget is passed); a row is read by decoding its bytes.
 //!
 //! Why compressed: a move between two draws took 4 bytes, and the draws of a 6-man material
 //! with three attackers have about 9.5 predecessors each, so `KNRvKAR`'s 72.1 M drawn indices
@@ -12,7 +12,7 @@
 //! they lead to. Where each row starts takes 2 bytes in blocks of 1,024 rows (4 in a block of
 //! 64 KiB or more): `KNRvKAR`'s lists 1,588 MiB, 2.43 bytes a move, against 1,726 MiB with 4
 //! bytes a row (BENCHMARKS.md). Lists without labels (the check stage's) give the label's bit
-//! to the gap: 1,508 MiB, 2.30 bytes a move.
+//! to the gap: 1,513 MiB, 2.31 bytes a move.
 
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
