@@ -135,8 +135,8 @@ fn solver_bytes(positions: u64) -> u64 {
 /// solver's state ([`Tablebases::rule_memory_estimate`]): compressed, 2 per draw and about
 /// 2.1 to 2.5 per move between two draws: 22.0 bytes per draw for `KNRvKAR` (9.5 moves a
 /// draw; 23.1 with a chase label's bit in every entry of the check stage's lists until issue
-/// 42's sixteenth session, 25.1 with the 4-byte offsets of its fourth to fourteenth), 16.3
-/// for `KNRvKR` (18.2 before), 25.2 for `KNRvKAAR` (27.3 and 29.3 before; BENCHMARKS.md,
+/// 42's sixteenth session, 25.1 with the 4-byte offsets of its fourth to fourteenth), 14.9
+/// for `KNRvKR` (16.3 and 18.2 before), 25.2 for `KNRvKAAR` (27.3 and 29.3 before; BENCHMARKS.md,
 /// memory); at most the solver's budget for them ([`DEFAULT_EDGE_BUDGET`]). 22 (25 before
 /// the 2-byte levels, 28 before the 2-byte offsets) announces `KNRvKAR` at 1.48 times its
 /// peak and `KNRvKAAR` at 1.12 times (its chase stage holds the peak). A Cannon moves like a
@@ -149,13 +149,15 @@ const LIST_BYTES_PER_DRAW: u64 = 22;
 /// session, `ENDGAME_RULE_PROFILE=1`) the lists took at most 22.3 bytes a draw without a
 /// Cannon, 33.1 with one (`KCPvKN`), 37.3 with two (`KBCvKC`), 39.6 with three (`KCCvKC`), and
 /// the check stage decides few of these materials' draws, so that the chase stage, with its
-/// own lists of nearly all of them and its state (34 bytes a draw announced, 36 measured on
-/// `KCCvKC`), holds the peak. 28 alone left `KCCvKC`'s peak (987 MiB alone, 1,060 after its
+/// own lists of nearly all of them and its state (34 bytes a draw announced then, 36 measured
+/// on `KCCvKC`), holds the peak. 28 alone left `KCCvKC`'s peak (987 MiB alone, 1,060 after its
 /// `standard` solve in the same process) above its announcement (811 MiB); 8 a Cannon
 /// announced 1.06 GiB with 40 bytes a draw of state. Since the fifteenth session the solver
 /// announces 34 (the headroom of 6 moved here: 6 + 8 = 14 would keep the figures; 12
 /// announces `KCCvKC` at 1.21 GiB for a peak of 1,034 MiB, 1.20 times, and `KCPvKN` at 1.48
-/// GiB for 1,362 MiB, 1.11 times, with the `standard` values shelved at the peak).
+/// GiB for 1,362 MiB, 1.11 times, with the `standard` values shelved at the peak). Since the
+/// sixteenth, the levels in 2 bytes, it announces 30: `KCCvKC` 1.13 GiB for 968 MiB (1.20
+/// times), `KCPvKN` 1.34 GiB for 1,249 MiB (1.10).
 const CANNON_BYTES_PER_DRAW: u64 = 12;
 
 /// Bytes per drawn index fewer for each Soldier of the material: a Soldier has at most three
