@@ -507,7 +507,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
             .into_par_iter()
             .with_min_len(CHUNK)
             .map(|i| {
-                let pos = self.graph.positions[i] as usize;
+                let pos = self.graph.position(i);
                 let mut f = if self.graph.game.in_check(pos) { CHECK } else { 0 };
                 if f == 0 {
                     let mut chased = false;

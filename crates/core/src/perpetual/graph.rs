@@ -220,14 +220,19 @@ pub(super) enum Target {
 pub(super) struct Graph<'g, G> {
     pub(super) game: &'g G,
     pub(super) index: DrawIndex,
-    /// Each member's position (empty while [released](Graph::release_positions)).
+    /// Each member's position from member `positions_from` on (see [`Graph::position`]; all
+    /// of them but while [released](Graph::release_positions)).
     pub(super) positions: Vec<u32>,
+    /// The first member in `positions`: 0, or while released the first without a list.
+    positions_from: usize,
     /// The number of members.
     members: usize,
     /// Whether the predecessor lists carry chase labels (asked of the game for moves into
     /// members that are not in check).
     labelled: bool,
-    /// The predecessor lists, a row per member (in the members' numbers).
+    /// The predecessor lists, a row per member (in the members' numbers): of every member,
+    /// or of the first ones only (see [`Graph::new`]; the others' predecessors come from
+    /// un-moves).
     preds: Option<Lists>,
     /// Once the members are renumbered by layers ([`Graph::layers`]): each member's number in
     /// the first order (that of the positions). Renumbered members always have lists (the
@@ -238,18 +243,34 @@ pub(super) struct Graph<'g, G> {
 impl<'g, G: Checks> Graph<'g, G> {
     /// The set of `member`s of `game`, with predecessor lists when they fit in `budget` bytes
     /// (one un-move pass, given up as soon as the budget is passed), chase labels when
-    /// `labelled`.
+    /// `labelled`. When `partial` is `Some(most)`, the lists of as many of the first members
+    /// (at most `most`) as fit instead: the passes generate the others' un-moves (a list is
+    /// the same whoever holds it, so a budget between none and all trades memory for time in
+    /// proportion). Such lists are not [complete](Graph::complete), which leaves the members
+    /// in one layer.
     pub(super) fn new(
         game: &'g G,
         member: impl Fn(usize) -> bool + Sync,
         budget: usize,
         labelled: bool,
+        partial: Option<usize>,
     ) -> Result<Self, SolveError> {
         let (index, positions) = DrawIndex::new(game.num_positions(), member)?;
         let members = positions.len();
-        let mut graph = Graph { game, index, positions, members, labelled, preds: None, first: None };
-        graph.preds = graph.build(budget);
+        let mut graph =
+            Graph { game, index, positions, positions_from: 0, members, labelled, preds: None, first: None };
+        graph.preds = graph.build(budget, partial);
         Ok(graph)
+    }
+
+    /// Whether some members have their predecessor lists.
+    pub(super) fn has_lists(&self) -> bool {
+        self.preds.is_some()
+    }
+
+    /// Whether every member has its predecessor list.
+    pub(super) fn complete(&self) -> bool {
+        self.preds.as_ref().is_some_and(|p| p.rows() == self.members)
     }
 
     /// The members, and the predecessor lists' moves and bytes (none without lists): for
@@ -257,8 +278,13 @@ impl<'g, G: Checks> Graph<'g, G> {
     pub(super) fn describe(&self) -> String {
         match &self.preds {
             Some(p) => format!(
-                "{} members, lists of {} moves ({} MiB, {:.2} bytes a move)",
+                "{} members, {}lists of {} moves ({} MiB, {:.2} bytes a move)",
                 self.len(),
+                if p.rows() < self.len() {
+                    format!("the first {} of them with ", p.rows())
+                } else {
+                    String::new()
+                },
                 p.moves(),
                 p.heap_bytes() >> 20,
                 // With no move, the offsets alone: no bytes a move to speak of.
@@ -268,9 +294,10 @@ impl<'g, G: Checks> Graph<'g, G> {
         }
     }
 
-    /// The moves in the predecessor lists (`None` without lists).
+    /// The moves in the predecessor lists (`None` without lists, or with some members'
+    /// lists missing).
     pub(super) fn moves(&self) -> Option<u64> {
-        self.preds.as_ref().map(Lists::moves)
+        self.preds.as_ref().filter(|_| self.complete()).map(Lists::moves)
     }
 
     /// Bytes the predecessor lists hold (0 without lists).
@@ -283,22 +310,32 @@ impl<'g, G: Checks> Graph<'g, G> {
         self.members
     }
 
-    /// Drops the members' positions (4 bytes a member) when the predecessor lists make them
-    /// needless (a pass then reads no position): until [`Graph::restore_positions`], nothing
-    /// may ask for a member's position. Without lists they stay. The check stage's passes
-    /// need them only in its first (`KNRvKAR`: 275 MiB of its 4.1 GiB peak).
+    /// Drops the members' positions (4 bytes a member) that the predecessor lists make
+    /// needless (a pass then reads the position of no member with a list): until
+    /// [`Graph::restore_positions`], nothing may ask for the position of a member with a list.
+    /// Without lists they stay. The check stage's passes need them only in its first
+    /// (`KNRvKAR`: 275 MiB of its 4.1 GiB peak).
     pub(super) fn release_positions(&mut self) {
-        if self.preds.is_some() {
-            self.positions = Vec::new();
+        let listed = self.preds.as_ref().map_or(0, Lists::rows);
+        if listed > 0 {
+            self.positions = self.positions[listed..].to_vec();
+            self.positions_from = listed;
         }
+    }
+
+    /// The position of member `i` (one without a list while the others' are released).
+    #[inline]
+    pub(super) fn position(&self, i: usize) -> usize {
+        self.positions[i - self.positions_from] as usize
     }
 
     /// The members' positions made again from the set (and put in the members' order when
     /// they were renumbered), after [`Graph::release_positions`].
     pub(super) fn restore_positions(&mut self) {
-        if self.positions.len() == self.members {
+        if self.positions_from == 0 {
             return;
         }
+        self.positions_from = 0;
         let sorted = self.index.members();
         self.positions = match &self.first {
             Some(first) => first.par_iter().map(|&i| sorted[i as usize]).collect(),
@@ -306,14 +343,15 @@ impl<'g, G: Checks> Graph<'g, G> {
         };
     }
 
-    fn build(&self, budget: usize) -> Option<Lists> {
-        Lists::build(self.len(), budget, self.labelled, |i, f| self.unmoves(i, f))
+    fn build(&self, budget: usize, partial: Option<usize>) -> Option<Lists> {
+        let rows = partial.map_or(self.len(), |most| most.min(self.len()));
+        Lists::build(rows, budget, self.labelled, partial.is_some(), |i, f| self.unmoves(i, f))
     }
 
     /// The predecessors of member `i` from un-moves (their numbers in the first order), with
     /// their labels when labelled.
     fn unmoves(&self, i: usize, mut f: impl FnMut(usize, bool)) {
-        let pos = self.positions[i] as usize;
+        let pos = self.position(i);
         if self.labelled && !self.game.in_check(pos) {
             self.game.for_each_labelled_unmove(
                 pos,
@@ -395,8 +433,8 @@ impl<'g, G: Checks> Graph<'g, G> {
     #[inline]
     pub(super) fn for_each_pred(&self, i: usize, f: impl FnMut(usize, bool)) {
         match &self.preds {
-            Some(lists) => lists.row(i, i, f),
-            None => {
+            Some(lists) if i < lists.rows() => lists.row(i, i, f),
+            _ => {
                 debug_assert!(self.first.is_none(), "renumbered members without lists");
                 self.unmoves(i, f);
             }
@@ -460,7 +498,7 @@ impl<'g, G: Checks> Graph<'g, G> {
         if m == 0 {
             return vec![0];
         }
-        let Some(preds) = &self.preds else { return vec![0, m] };
+        let Some(preds) = self.preds.as_ref().filter(|_| self.complete()) else { return vec![0, m] };
         if min_size >= m {
             // One layer whatever the components: no search.
             return vec![0, m];
@@ -483,14 +521,14 @@ impl<'g, G: Checks> Graph<'g, G> {
         if m == 0 {
             return vec![0];
         }
-        if self.preds.is_none() || min_size >= m {
+        if !self.complete() || min_size >= m {
             return vec![0, m];
         }
         let Some((starts, new)) = self.order_by(level, min_size) else { return vec![0, m] };
         let old = self.preds.take().expect("lists to renumber");
         let lists = if old.heap_bytes() <= room {
             let first = self.first.as_deref().expect("renumbered members");
-            let lists = Lists::build(m, usize::MAX, self.labelled, |k, f| {
+            let lists = Lists::build(m, usize::MAX, self.labelled, false, |k, f| {
                 let i = first[k] as usize;
                 old.row(i, i, |j, chase| f(new[j] as usize, chase));
             });
@@ -500,7 +538,7 @@ impl<'g, G: Checks> Graph<'g, G> {
             lists
         } else {
             drop(old);
-            Lists::build(m, usize::MAX, self.labelled, |k, f| {
+            Lists::build(m, usize::MAX, self.labelled, false, |k, f| {
                 self.unmoves(k, |j, chase| f(new[j] as usize, chase))
             })
         };
@@ -525,7 +563,8 @@ impl<'g, G: Checks> Graph<'g, G> {
     ) -> Result<(Self, Vec<usize>), SolveError> {
         let (index, positions) = DrawIndex::new(game.num_positions(), member)?;
         let members = positions.len();
-        let mut graph = Graph { game, index, positions, members, labelled, preds: None, first: None };
+        let mut graph =
+            Graph { game, index, positions, positions_from: 0, members, labelled, preds: None, first: None };
         let m = graph.len();
         let ordered = if m == 0 || budget == 0 || min_size >= m {
             None
@@ -534,12 +573,12 @@ impl<'g, G: Checks> Graph<'g, G> {
             graph.order_by(level, min_size)
         };
         let Some((starts, new)) = ordered else {
-            graph.preds = graph.build(budget);
+            graph.preds = graph.build(budget, None);
             return Ok((graph, if m == 0 { vec![0] } else { vec![0, m] }));
         };
         // A move into a member must come from its layer or a later one (else the levels lie).
         let raised = std::sync::OnceLock::new();
-        graph.preds = Lists::build(m, budget, labelled, |k, f| {
+        graph.preds = Lists::build(m, budget, labelled, false, |k, f| {
             let layer_start = starts[starts.partition_point(|&s| s <= k) - 1];
             graph.unmoves(k, |j, chase| {
                 let from = new[j] as usize;
@@ -654,7 +693,7 @@ impl<'g, G: Checks> Graph<'g, G> {
     /// the set reaches (`outside` as in [`Graph::for_each_target`]), if any.
     fn drawn_end(&self, i: usize, outside: impl Fn(usize) -> Option<RuleValue>) -> Option<u32> {
         let mut best = None::<u32>;
-        self.for_each_target(self.positions[i] as usize, outside, |t| {
+        self.for_each_target(self.position(i), outside, |t| {
             if let Target::Out(RuleValue::Draw(Some(d))) = t {
                 best = Some(best.map_or(d.0, |b| b.min(d.0)));
             }
@@ -761,7 +800,7 @@ mod tests {
                     preds[b].push(a);
                 }
             }
-            let lists = Lists::build(m, usize::MAX, false, |i, f| {
+            let lists = Lists::build(m, usize::MAX, false, false, |i, f| {
                 for &j in &preds[i] {
                     f(j, false);
                 }

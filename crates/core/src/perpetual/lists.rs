@@ -14,9 +14,11 @@
 //! bytes a row (BENCHMARKS.md). Lists without labels (the check stage's) give the label's bit
 //! to the gap: 1,513 MiB, 2.31 bytes a move.
 
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
 use rayon::prelude::*;
+
+/// Blocks built at once (in parallel) before the budget is looked at again: lists built
+/// past the budget waste at most one run (`KNRvKAR`: about 6 MiB).
+const RUN: usize = 1 << 8;
 
 /// Rows in a block of the lists: the rows of a block are built and kept together (one
 /// parallel task), in one allocation. Small enough that a block's bytes nearly always stay
@@ -66,9 +68,12 @@ impl Offsets {
 }
 
 /// The predecessors inside the set of every member, by row (a member's number), compressed,
-/// in blocks of [`BLOCK`] rows.
+/// in blocks of [`BLOCK`] rows: of every row, or of the first rows only (lists built
+/// `partial`, see [`Lists::build`]; [`Lists::rows`] says how many).
 pub(super) struct Lists {
     blocks: Vec<Block>,
+    /// The rows listed: the first ones (all of them unless built `partial`).
+    rows: usize,
     /// Bits below a gap: 1 for the chase label, 0 when the lists carry no labels.
     label_bits: u32,
     /// Moves in all (for the profile).
@@ -182,51 +187,77 @@ fn encode_block(
 impl Lists {
     /// The lists of `m` members, whose predecessors (number, chase) `preds` calls back with,
     /// when they fit in `budget` bytes (else `None`, found as soon as the blocks built pass
-    /// it: the un-moves are generated once). Without `labelled`, every chase label given must
-    /// be `false`, and none is kept.
+    /// it: the un-moves are generated once). When `partial`, the first rows that fit instead
+    /// (whole blocks; `None` when not even one does): the others' predecessors are left to
+    /// the caller. Without `labelled`, every chase label given must be `false`, and none is
+    /// kept.
     pub(super) fn build(
         m: usize,
         budget: usize,
         labelled: bool,
+        partial: bool,
         preds: impl Fn(usize, &mut dyn FnMut(usize, bool)) + Sync,
     ) -> Option<Lists> {
         let label_bits = u32::from(labelled);
         // The offsets: 2 bytes a row and one more a block (2 more each in a block of long
-        // offsets, counted with its bytes).
+        // offsets, counted with its bytes). Partial lists count them block by block.
         let fixed = (m + m.div_ceil(BLOCK)).saturating_mul(2);
-        if fixed > budget {
+        if !partial && fixed > budget {
             return None;
         }
-        let used = AtomicUsize::new(fixed);
         let row = |r: usize, buf: &mut Vec<u32>| {
             preds(r, &mut |j, chase| buf.push((j as u32) << 1 | u32::from(chase)));
             r as u32
         };
-        let blocks: Option<Vec<(Block, u64)>> = (0..m.div_ceil(BLOCK))
-            .into_par_iter()
-            .map_init(
-                || (Vec::new(), Vec::new()),
-                |scratch, b| {
-                    // Past the budget: nothing more is built.
-                    if used.load(Relaxed) > budget {
-                        return None;
-                    }
-                    let block = encode_block(b * BLOCK..((b + 1) * BLOCK).min(m), scratch, label_bits, &row)?;
-                    let more = match &block.0.offsets {
-                        Offsets::Short(_) => block.0.bytes.len(),
-                        Offsets::Long(o) => block.0.bytes.len() + 2 * o.len(),
+        // Blocks in order, a run of them at a time in parallel, until the budget is passed:
+        // partial lists are the first rows that fit, the same in every solve. (All blocks in
+        // one parallel pass, each thread from its own end, would spend the budget on blocks
+        // past the first gap, which could not be kept.)
+        let count = m.div_ceil(BLOCK);
+        let (mut blocks, mut used, mut moves) = (Vec::new(), if partial { 0 } else { fixed }, 0);
+        'runs: for first in (0..count).step_by(RUN) {
+            let run: Vec<Option<(Block, u64)>> = (first..(first + RUN).min(count))
+                .into_par_iter()
+                .map_init(
+                    || (Vec::new(), Vec::new()),
+                    |scratch, b| encode_block(b * BLOCK..((b + 1) * BLOCK).min(m), scratch, label_bits, &row),
+                )
+                .collect();
+            for built in run {
+                // (A block of 4 GiB or more is never kept.)
+                let Some((block, n)) = built else { break 'runs };
+                used += block.bytes.len()
+                    + match &block.offsets {
+                        Offsets::Short(o) if partial => 2 * o.len(),
+                        Offsets::Short(_) => 0,
+                        Offsets::Long(o) => {
+                            if partial {
+                                4 * o.len()
+                            } else {
+                                2 * o.len()
+                            }
+                        }
                     };
-                    let total = used.fetch_add(more, Relaxed) + more;
-                    (total <= budget).then_some(block)
-                },
-            )
-            .collect();
-        let blocks = blocks?;
-        let moves = blocks.iter().map(|(_, n)| n).sum();
-        Some(Lists { blocks: blocks.into_iter().map(|(b, _)| b).collect(), label_bits, moves })
+                if used > budget {
+                    break 'runs;
+                }
+                moves += n;
+                blocks.push(block);
+            }
+        }
+        if blocks.len() < count && (!partial || blocks.is_empty()) {
+            return None;
+        }
+        let rows = (blocks.len() * BLOCK).min(m);
+        Some(Lists { blocks, rows, label_bits, moves })
     }
 
-    /// The moves in all.
+    /// The rows listed: rows `0..rows()` (all of them unless built partial).
+    pub(super) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The moves in all (of the rows listed).
     pub(super) fn moves(&self) -> u64 {
         self.moves
     }
@@ -315,7 +346,7 @@ mod tests {
 
     /// The lists of `rows`, with no budget.
     fn built(rows: &[Vec<(usize, bool)>]) -> Lists {
-        Lists::build(rows.len(), usize::MAX, true, |i, f| rows[i].iter().for_each(|&(j, c)| f(j, c)))
+        Lists::build(rows.len(), usize::MAX, true, false, |i, f| rows[i].iter().for_each(|&(j, c)| f(j, c)))
             .expect("no budget")
     }
 
@@ -341,7 +372,7 @@ mod tests {
             let m = rows.len();
             let plain: Vec<Vec<(usize, bool)>> =
                 rows.iter().map(|r| r.iter().map(|&(j, _)| (j, false)).collect()).collect();
-            let lists = Lists::build(m, usize::MAX, false, |i, f| plain[i].iter().for_each(|&(j, c)| f(j, c)))
+            let lists = Lists::build(m, usize::MAX, false, false, |i, f| plain[i].iter().for_each(|&(j, c)| f(j, c)))
                 .expect("no budget");
             prop_assert_eq!(read_all(&lists, |r| r, m), sorted_rows(&plain));
             prop_assert!(lists.heap_bytes() <= built(&plain).heap_bytes());
@@ -356,8 +387,8 @@ mod tests {
     fn lists_without_labels_give_the_label_bit_to_the_gap() {
         let rows: Vec<Vec<(usize, bool)>> = (0..4).map(|r| vec![(r, false), (r + 100, false)]).collect();
         let feed = |i: usize, f: &mut dyn FnMut(usize, bool)| rows[i].iter().for_each(|&(j, c)| f(j, c));
-        let with = Lists::build(4, usize::MAX, true, feed).expect("no budget");
-        let without = Lists::build(4, usize::MAX, false, feed).expect("no budget");
+        let with = Lists::build(4, usize::MAX, true, false, feed).expect("no budget");
+        let without = Lists::build(4, usize::MAX, false, false, feed).expect("no budget");
         assert_eq!((0..4).map(|r| with.row_len(r)).collect::<Vec<_>>(), [3; 4]);
         assert_eq!((0..4).map(|r| without.row_len(r)).collect::<Vec<_>>(), [2; 4]);
         assert_eq!(read_all(&without, |r| r, 4), rows);
@@ -400,8 +431,42 @@ mod tests {
         assert_eq!(read_all(&lists, |r| r, m), sorted_rows(&rows));
         let held = lists.heap_bytes();
         let bytes = |i: usize, f: &mut dyn FnMut(usize, bool)| rows[i].iter().for_each(|&(j, c)| f(j, c));
-        assert!(Lists::build(m, held, true, bytes).is_some());
-        assert!(Lists::build(m, held - 1, true, bytes).is_none());
+        assert!(Lists::build(m, held, true, false, bytes).is_some());
+        assert!(Lists::build(m, held - 1, true, false, bytes).is_none());
+    }
+
+    /// Partial lists keep the first blocks that fit, and read back as the rows they keep;
+    /// without `partial` the same budget gives no lists.
+    #[test]
+    fn partial_lists_keep_the_first_blocks_that_fit() {
+        let m = 10 * BLOCK + 7;
+        let own = |i: usize, f: &mut dyn FnMut(usize, bool)| {
+            f(i, false);
+            f(i + 1, false);
+        };
+        // Two bytes a row (each gap below 64) and 2 a row and a block of offsets.
+        let block = 4 * BLOCK + 2;
+        for (budget, blocks) in [(0, 0), (block - 1, 0), (block, 1), (3 * block + 5, 3), (usize::MAX, 11)] {
+            let lists = Lists::build(m, budget, false, true, own);
+            assert_blocks(lists.as_ref(), blocks, m);
+        }
+        assert!(Lists::build(m, 3 * block, false, false, own).is_none());
+    }
+
+    /// `lists` keeps `blocks` blocks (`None` for 0), whose rows read back.
+    fn assert_blocks(lists: Option<&Lists>, blocks: usize, m: usize) {
+        let Some(lists) = lists else {
+            assert_eq!(blocks, 0, "no lists");
+            return;
+        };
+        assert_eq!(lists.rows(), (blocks * BLOCK).min(m));
+        assert_eq!(lists.moves(), 2 * lists.rows() as u64);
+        assert!(lists.heap_bytes() >= lists.rows() * 4);
+        for r in 0..lists.rows() {
+            let mut read = Vec::new();
+            lists.row(r, r, |j, c| read.push((j, c)));
+            assert_eq!(read, [(r, false), (r + 1, false)], "row {r}");
+        }
     }
 
     #[test]
@@ -409,15 +474,15 @@ mod tests {
         let row = |_: usize, f: &mut dyn FnMut(usize, bool)| f(0, false);
         // 22 bytes of offsets (10 rows, 1 block) and a byte per row (the gap from row i to 0
         // is small).
-        assert!(Lists::build(10, 21, true, row).is_none());
-        assert!(Lists::build(10, 31, true, row).is_none());
-        assert!(Lists::build(10, 32, true, row).is_some());
+        assert!(Lists::build(10, 21, true, false, row).is_none());
+        assert!(Lists::build(10, 31, true, false, row).is_none());
+        assert!(Lists::build(10, 32, true, false, row).is_some());
         // Many blocks, a byte a row (each row's move comes from its own member): one byte
         // short is refused.
         let m = 10 * BLOCK;
         let fixed = (m + 10) * 2;
         let own = |i: usize, f: &mut dyn FnMut(usize, bool)| f(i, false);
-        assert!(Lists::build(m, fixed + m - 1, true, own).is_none());
-        assert_eq!(Lists::build(m, fixed + m, true, own).map(|l| l.moves()), Some(m as u64));
+        assert!(Lists::build(m, fixed + m - 1, true, false, own).is_none());
+        assert_eq!(Lists::build(m, fixed + m, true, false, own).map(|l| l.moves()), Some(m as u64));
     }
 }
