@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::game::Successor;
 use crate::perpetual::{
-    CHECK_BYTES_PER_DRAW, Checks, Choice, Label, RuleSolution, value_of_word, winning_move,
+    CHECK_BYTES_PER_DRAW, Checks, Choice, Label, RuleSolution, RuleStats, value_of_word, winning_move,
 };
 use crate::value::{Ban, RuleValue, Value, Wdl};
 
@@ -53,9 +53,14 @@ pub fn check_rule_solution<G: Checks>(game: &G, solution: &RuleSolution) -> Resu
 /// certificate whichever: a [`RuleSolution`] and its copy hold the same values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lookups {
-    /// [`Lookups::Words`] when the copy takes at most what the solve held per plain draw
-    /// besides its lists and results (4 bytes a position against 28 a plain draw: when at
-    /// least one position in 7 is a plain draw), else [`Lookups::Solution`].
+    /// [`Lookups::Words`] when the copy, with the plain values the solution holds again
+    /// (a byte a position: they were put away while the check stage ran), takes at most
+    /// what the check stage held besides its results: its predecessor lists
+    /// ([`RuleStats::lists_bytes`](crate::perpetual::RuleStats::lists_bytes)) and 16 of its
+    /// [`CHECK_BYTES_PER_DRAW`] bytes a plain draw; else [`Lookups::Solution`]. (`KNRvKAR`,
+    /// 393.7 M positions and 72.1 M plain draws: words with its 1,513 MiB of lists, the solution
+    /// without them, where the copy made the certificate the peak of the solve: 2,309 MiB
+    /// against about 1.5 GiB in the check stage.)
     Auto,
     /// The solution itself (the plain value, then for a plain draw the set of draws and the
     /// draw's word): no memory besides.
@@ -64,6 +69,14 @@ pub enum Lookups {
     /// a move (`KNRvKAR`: the certificate 27.3 s against 29.1, on 72.1 M plain draws and
     /// 393.7 M positions).
     Words,
+}
+
+/// Whether [`Lookups::Auto`] takes the copy of every value as a word for a solution of
+/// `positions` positions solved with `stats`.
+fn words_fit(positions: u64, stats: RuleStats) -> bool {
+    let held =
+        stats.lists_bytes.saturating_add((CHECK_BYTES_PER_DRAW - 12).saturating_mul(stats.plain_draws));
+    positions.saturating_mul(5) <= held
 }
 
 /// [`check_rule_solution`] with the values the moves lead to looked up as `lookups` says.
@@ -75,10 +88,8 @@ pub fn check_rule_solution_with<G: Checks>(
     solution: &RuleSolution,
     lookups: Lookups,
 ) -> Result<(), String> {
-    let draws = solution.stats().plain_draws;
-    let room = (CHECK_BYTES_PER_DRAW - 4).saturating_mul(draws);
     let words = match lookups {
-        Lookups::Auto => 4 * solution.len() as u64 <= room,
+        Lookups::Auto => words_fit(solution.len() as u64, solution.stats()),
         Lookups::Solution => false,
         Lookups::Words => true,
     };
@@ -255,4 +266,22 @@ pub fn check_rule_solution_with<G: Checks>(
             Ok(())
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The copy of every value is made while it takes no more than what the check stage held:
+    /// `KNRvKAR`'s figures with its lists, without them, and with half of them.
+    #[test]
+    fn the_copy_of_the_values_fits_in_what_the_check_stage_held() {
+        let (positions, draws) = (393_660_000, 72_148_618);
+        let stats = |lists_bytes| RuleStats { plain_draws: draws, lists_bytes, ..RuleStats::default() };
+        assert!(words_fit(positions, stats(1_513 << 20)));
+        assert!(!words_fit(positions, stats(0)));
+        assert!(!words_fit(positions, stats(756 << 20)));
+        // A table of draws alone holds the copy in the state of the stage.
+        assert!(words_fit(positions, RuleStats { plain_draws: positions, ..RuleStats::default() }));
+    }
 }

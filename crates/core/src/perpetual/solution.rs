@@ -36,6 +36,10 @@ pub struct RuleStats {
     pub layers: u32,
     /// Layers of the chase stage.
     pub chase_layers: u32,
+    /// Bytes of the check stage's predecessor lists (0 without lists), which it held with
+    /// its state: what a certificate may take besides (see
+    /// [`crate::conformance::Lookups::Auto`]).
+    pub lists_bytes: u64,
 }
 
 /// The largest rank of each productive round, in order: a rank `r` belongs to the first round
