@@ -40,8 +40,16 @@ fn rule_solver(
     if needed > available {
         return Err(GenerateError::Memory { material, needed, available });
     }
-    let lists = usize::try_from((available - needed) / 2).unwrap_or(usize::MAX);
-    Ok(PerpetualCheck::new().edge_budget(lists.min(DEFAULT_EDGE_BUDGET)))
+    let lists = usize::try_from((available - needed) / 2).unwrap_or(usize::MAX).min(DEFAULT_EDGE_BUDGET);
+    Ok(PerpetualCheck::new().edge_budget(lists.min(lists_cap().unwrap_or(usize::MAX))))
+}
+
+/// `ENDGAME_RULE_LISTS`, in MiB: a cap on the predecessor lists' budget, for measuring what
+/// less memory costs (the check stage keeps the lists of as many draws as it holds, the
+/// chase stage all its lists or none; BENCHMARKS.md). Unset or not a number: no cap.
+fn lists_cap() -> Option<usize> {
+    let mib: usize = std::env::var("ENDGAME_RULE_LISTS").ok()?.trim().parse().ok()?;
+    Some(mib.saturating_mul(1 << 20))
 }
 
 impl Tablebases {
