@@ -1,7 +1,8 @@
 //! The predecessor lists of the draws, compressed: each member's predecessors inside the set,
 //! sorted, as variable-length gaps (LEB128, the chase label in the lowest bit when the lists
-//! carry labels), in blocks of rows. One un-move pass builds them (a block per task, stopped
-//! as soon as the budget is passed); a row is read by decoding its bytes.
+//! carry labels), in blocks of rows. One un-move pass builds them (the blocks handed out in
+//! order, none after the budget is passed: then no lists, or for the check stage the first
+//! rows that fit); a row is read by decoding its bytes.
 //!
 //! Why compressed: a move between two draws took 4 bytes, and the draws of a 6-man material
 //! with three attackers have about 9.5 predecessors each, so `KNRvKAR`'s 72.1 M drawn indices
@@ -14,11 +15,10 @@
 //! bytes a row (BENCHMARKS.md). Lists without labels (the check stage's) give the label's bit
 //! to the gap: 1,513 MiB, 2.31 bytes a move.
 
-use rayon::prelude::*;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-/// Blocks built at once (in parallel) before the budget is looked at again: lists built
-/// past the budget waste at most one run (`KNRvKAR`: about 6 MiB).
-const RUN: usize = 1 << 8;
+use rayon::prelude::*;
 
 /// Rows in a block of the lists: the rows of a block are built and kept together (one
 /// parallel task), in one allocation. Small enough that a block's bytes nearly always stay
@@ -209,41 +209,51 @@ impl Lists {
             preds(r, &mut |j, chase| buf.push((j as u32) << 1 | u32::from(chase)));
             r as u32
         };
-        // Blocks in order, a run of them at a time in parallel, until the budget is passed:
-        // partial lists are the first rows that fit, the same in every solve. (All blocks in
-        // one parallel pass, each thread from its own end, would spend the budget on blocks
-        // past the first gap, which could not be kept.)
+        // Blocks handed out in order (each thread takes the next one), none after the budget
+        // is passed: the blocks built are the first ones, those being built then finish.
+        // The lists keep the longest run of them from the first that fits, the same in
+        // every solve. (All blocks in one parallel pass, each thread from its own end of
+        // the range, would spend a budget too small on blocks past the first gap, which could
+        // not be kept; runs of blocks one after the other cost a wait at the end of each.)
         let count = m.div_ceil(BLOCK);
-        let (mut blocks, mut used, mut moves) = (Vec::new(), if partial { 0 } else { fixed }, 0);
-        'runs: for first in (0..count).step_by(RUN) {
-            let run: Vec<Option<(Block, u64)>> = (first..(first + RUN).min(count))
-                .into_par_iter()
-                .map_init(
-                    || (Vec::new(), Vec::new()),
-                    |scratch, b| encode_block(b * BLOCK..((b + 1) * BLOCK).min(m), scratch, label_bits, &row),
-                )
-                .collect();
-            for built in run {
-                // (A block of 4 GiB or more is never kept.)
-                let Some((block, n)) = built else { break 'runs };
-                used += block.bytes.len()
-                    + match &block.offsets {
-                        Offsets::Short(o) if partial => 2 * o.len(),
-                        Offsets::Short(_) => 0,
-                        Offsets::Long(o) => {
-                            if partial {
-                                4 * o.len()
-                            } else {
-                                2 * o.len()
-                            }
-                        }
-                    };
-                if used > budget {
-                    break 'runs;
+        let (next, used) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let slots: Vec<OnceLock<Option<(Block, u64)>>> = (0..count).map(|_| OnceLock::new()).collect();
+        // Bytes a block counts: its bytes, and its offsets beyond the fixed 2 bytes a row and
+        // a block (all of them for partial lists).
+        let size = |block: &Block| {
+            block.bytes.len()
+                + match &block.offsets {
+                    Offsets::Short(o) if partial => 2 * o.len(),
+                    Offsets::Short(_) => 0,
+                    Offsets::Long(o) => (if partial { 4 } else { 2 }) * o.len(),
                 }
-                moves += n;
-                blocks.push(block);
+        };
+        let fixed = if partial { 0 } else { fixed };
+        (0..rayon::current_num_threads()).into_par_iter().for_each_init(
+            || (Vec::new(), Vec::new()),
+            |scratch, _| {
+                while fixed.saturating_add(used.load(Relaxed)) <= budget {
+                    let b = next.fetch_add(1, Relaxed);
+                    if b >= count {
+                        break;
+                    }
+                    let built = encode_block(b * BLOCK..((b + 1) * BLOCK).min(m), scratch, label_bits, &row);
+                    // (A block of 4 GiB or more is never kept, nor any after it.)
+                    let more = built.as_ref().map_or(usize::MAX, |(block, _)| size(block));
+                    let _ = used.fetch_update(Relaxed, Relaxed, |u| Some(u.saturating_add(more)));
+                    let _ = slots[b].set(built);
+                }
+            },
+        );
+        let (mut blocks, mut held, mut moves) = (Vec::new(), fixed, 0);
+        for slot in slots {
+            let Some(Some((block, n))) = slot.into_inner() else { break };
+            held += size(&block);
+            if held > budget {
+                break;
             }
+            moves += n;
+            blocks.push(block);
         }
         if blocks.len() < count && (!partial || blocks.is_empty()) {
             return None;

@@ -112,8 +112,9 @@ impl PerpetualCheck {
     /// about 2.3 bytes per move between two drawn positions, 2 per drawn position): with them
     /// every pass reads the lists instead of generating un-moves. When the draws have more
     /// moves between them than fit, the check stage keeps the lists of as many draws as fit
-    /// and its passes generate the others' un-moves (time in proportion: `KNRvKAR`, BENCHMARKS.md),
-    /// the chase stage keeps none (its layers need them all). 0: never.
+    /// and its passes generate the others' un-moves (the time grows in proportion:
+    /// `KNRvKAR` in BENCHMARKS.md); the chase stage keeps all its lists or none (its search
+    /// for layers needs them all). 0: never.
     #[must_use]
     pub fn edge_budget(mut self, bytes: usize) -> Self {
         self.edge_budget = bytes;
