@@ -60,7 +60,7 @@ pub enum Lookups {
     /// [`CHECK_BYTES_PER_DRAW`] bytes a plain draw; else [`Lookups::Solution`]. (`KNRvKAR`,
     /// 393.7 M positions and 72.1 M plain draws: words with its 1,513 MiB of lists, the solution
     /// without them, where the copy made the certificate the peak of the solve: 2,309 MiB
-    /// against about 1.5 GiB in the check stage.)
+    /// against 1,953 in the check stage; 1,680 with the solution.)
     Auto,
     /// The solution itself (the plain value, then for a plain draw the set of draws and the
     /// draw's word): no memory besides.
