@@ -56,8 +56,8 @@ pub enum Lookups {
     /// [`Lookups::Words`] when the copy, with the plain values the solution holds again
     /// (a byte a position: they were put away while the check stage ran), takes at most
     /// what the check stage held besides its results: its predecessor lists
-    /// ([`RuleStats::lists_bytes`](crate::perpetual::RuleStats::lists_bytes)) and 16 of its
-    /// [`CHECK_BYTES_PER_DRAW`] bytes a plain draw; else [`Lookups::Solution`]. (`KNRvKAR`,
+    /// ([`RuleStats::lists_bytes`](crate::perpetual::RuleStats::lists_bytes)) and 16 bytes
+    /// a plain draw of its state; else [`Lookups::Solution`]. (`KNRvKAR`,
     /// 393.7 M positions and 72.1 M plain draws: words with its 1,513 MiB of lists, the solution
     /// without them, where the copy made the certificate the peak of the solve: 2,309 MiB
     /// against 1,953 in the check stage; 1,680 with the solution.)
