@@ -220,11 +220,9 @@ pub(super) enum Target {
 pub(super) struct Graph<'g, G> {
     pub(super) game: &'g G,
     pub(super) index: DrawIndex,
-    /// Each member's position from member `positions_from` on (see [`Graph::position`]; all
-    /// of them but while [released](Graph::release_positions)).
+    /// The positions of the last members, in order (see [`Graph::position`]): of all of them
+    /// but while [released](Graph::release_positions), then of those without a list.
     pub(super) positions: Vec<u32>,
-    /// The first member in `positions`: 0, or while released the first without a list.
-    positions_from: usize,
     /// The number of members.
     members: usize,
     /// Whether the predecessor lists carry chase labels (asked of the game for moves into
@@ -257,8 +255,7 @@ impl<'g, G: Checks> Graph<'g, G> {
     ) -> Result<Self, SolveError> {
         let (index, positions) = DrawIndex::new(game.num_positions(), member)?;
         let members = positions.len();
-        let mut graph =
-            Graph { game, index, positions, positions_from: 0, members, labelled, preds: None, first: None };
+        let mut graph = Graph { game, index, positions, members, labelled, preds: None, first: None };
         graph.preds = graph.build(budget, partial);
         Ok(graph)
     }
@@ -319,23 +316,22 @@ impl<'g, G: Checks> Graph<'g, G> {
         let listed = self.preds.as_ref().map_or(0, Lists::rows);
         if listed > 0 {
             self.positions = self.positions[listed..].to_vec();
-            self.positions_from = listed;
         }
     }
 
     /// The position of member `i` (one without a list while the others' are released).
     #[inline]
     pub(super) fn position(&self, i: usize) -> usize {
-        self.positions[i - self.positions_from] as usize
+        // (`positions` holds the last members' positions: all, or those without a list.)
+        self.positions[i + self.positions.len() - self.members] as usize
     }
 
     /// The members' positions made again from the set (and put in the members' order when
     /// they were renumbered), after [`Graph::release_positions`].
     pub(super) fn restore_positions(&mut self) {
-        if self.positions_from == 0 {
+        if self.positions.len() == self.members {
             return;
         }
-        self.positions_from = 0;
         let sorted = self.index.members();
         self.positions = match &self.first {
             Some(first) => first.par_iter().map(|&i| sorted[i as usize]).collect(),
@@ -563,8 +559,7 @@ impl<'g, G: Checks> Graph<'g, G> {
     ) -> Result<(Self, Vec<usize>), SolveError> {
         let (index, positions) = DrawIndex::new(game.num_positions(), member)?;
         let members = positions.len();
-        let mut graph =
-            Graph { game, index, positions, positions_from: 0, members, labelled, preds: None, first: None };
+        let mut graph = Graph { game, index, positions, members, labelled, preds: None, first: None };
         let m = graph.len();
         let ordered = if m == 0 || budget == 0 || min_size >= m {
             None

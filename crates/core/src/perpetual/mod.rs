@@ -166,8 +166,9 @@
 //! about 60. Besides, the predecessors inside `D` (then `D'`) of each member, compressed
 //! (module `lists`: sorted gaps of 1 to 3 bytes, 2.31 bytes a move on `KNRvKAR` with 2 bytes
 //! per member for where its row starts), built with one un-move pass, when they fit in
-//! [`PerpetualCheck::edge_budget`]; else every pass generates un-moves (about 4 times
-//! slower on `KNRvKAR`, whose 686 M moves took 2.6 GiB at 4 bytes each, over the budget).
+//! [`PerpetualCheck::edge_budget`]; else the check stage keeps those of the first draws that
+//! fit and the chase stage none, and the passes generate the others' un-moves (without
+//! lists about twice as slow on `KNRvKAR`, whose 686 M moves took 2.6 GiB at 4 bytes each).
 //! The work lists and the levels of a pass are kept in blocks of 4,096 numbers and cut in
 //! place, never joined two by two into one vector (which held two to three times a list of
 //! a whole layer at once: the chase stage's peak on `KCCvKC` fell from 1,035 to 987 MiB).
