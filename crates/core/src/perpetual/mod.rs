@@ -220,7 +220,9 @@ mod work;
 pub(crate) use solution::value_of_word;
 pub use solution::{RuleSolution, RuleStats};
 pub(crate) use solver::CHECK_BYTES_PER_DRAW;
-pub use solver::{DEFAULT_EDGE_BUDGET, DEFAULT_LAYER_SIZE, DEFAULT_SEARCH_SHARE, PerpetualCheck};
+pub use solver::{
+    DEFAULT_CHASE_ROOM, DEFAULT_EDGE_BUDGET, DEFAULT_LAYER_SIZE, DEFAULT_SEARCH_SHARE, PerpetualCheck,
+};
 pub use winner::{Choice, winning_move};
 
 /// The label of a move under the rule.

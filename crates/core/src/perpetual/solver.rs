@@ -40,6 +40,7 @@ use crate::value::{Plies, RuleValue, Value};
 pub struct PerpetualCheck {
     compact: bool,
     edge_budget: usize,
+    chase_room: usize,
     chases: bool,
     layer_size: usize,
     search_share: u32,
@@ -76,6 +77,13 @@ const CHECK_FREED_BYTES_PER_DRAW: usize = 3;
 /// besides (see the Xiangqi store).
 pub const DEFAULT_EDGE_BUDGET: usize = if usize::BITS >= 64 { 8 << 30 } else { 2 << 30 };
 
+/// The default room of the chase stage's lists besides the budget, in bytes per draw of `D`
+/// (see [`PerpetualCheck::chase_room`]): of the check stage's 15 bytes a draw of counts,
+/// flags and levels, dropped before the chase stage makes its lists, what the 4-byte results
+/// and the renumbering of the lists by layer leave. (`KNRvKAR`: 82 MiB of lists of `D'`, 1.1
+/// bytes a draw of `D`; `KNRvKAAR`: 2,130 MiB, 15.1.)
+pub const DEFAULT_CHASE_ROOM: usize = 8;
+
 /// The default least size of a layer (see [`PerpetualCheck::layer_size`]).
 pub const DEFAULT_LAYER_SIZE: usize = 1 << 12;
 
@@ -100,6 +108,7 @@ impl PerpetualCheck {
         PerpetualCheck {
             compact: false,
             edge_budget: DEFAULT_EDGE_BUDGET,
+            chase_room: DEFAULT_CHASE_ROOM,
             chases: true,
             layer_size: DEFAULT_LAYER_SIZE,
             search_share: DEFAULT_SEARCH_SHARE,
@@ -114,10 +123,22 @@ impl PerpetualCheck {
     /// moves between them than fit, the check stage keeps the lists of as many draws as fit
     /// and its passes generate the others' un-moves (the time grows in proportion:
     /// `KNRvKAR` in BENCHMARKS.md); the chase stage keeps all its lists or none (its search
-    /// for layers needs them all). 0: never.
+    /// for layers needs them all), within this budget or [`PerpetualCheck::chase_room`],
+    /// whichever is larger. 0: never in the check stage.
     #[must_use]
     pub fn edge_budget(mut self, bytes: usize) -> Self {
         self.edge_budget = bytes;
+        self
+    }
+
+    /// Bytes per draw of `D` the chase stage's lists may take when that is more than
+    /// [`PerpetualCheck::edge_budget`]: room the check stage's counts leave when they are
+    /// dropped, [`DEFAULT_CHASE_ROOM`] by default. A solve within the least memory (no lists
+    /// in the check stage) still keeps the chase stage's, and with them its layers (without
+    /// lists the chase stage is one layer: the same values, other ranks). 0: only the budget.
+    #[must_use]
+    pub fn chase_room(mut self, bytes_per_draw: usize) -> Self {
+        self.chase_room = bytes_per_draw;
         self
     }
 
@@ -392,13 +413,14 @@ impl PerpetualCheck {
         let d = words.len() as u64;
         let left = words.par_iter().filter(|&&w| w == undecided).count() as u64;
         let search = (d - left) * 100 >= u64::from(self.search_share) * d;
+        let chase_budget = self.edge_budget.max(self.chase_room.saturating_mul(words.len()));
         let (mut graph, layers) = match check_layers {
             Some(of) if !search => {
                 // The check stage's layers, less the draws it decided: the lists made at
                 // once in their order.
                 let level = |_, p: usize| of[index.index(p).expect("D' is part of D")];
                 let (graph, layers) =
-                    Graph::new_by_levels(game, member, level, self.layer_size, self.edge_budget, true)?;
+                    Graph::new_by_levels(game, member, level, self.layer_size, chase_budget, true)?;
                 profile.step(|| {
                     format!(
                         "chase stage: graph of D', {}, {} layers (the check stage's)",
@@ -409,7 +431,7 @@ impl PerpetualCheck {
                 (graph, layers)
             }
             _ => {
-                let mut graph = Graph::new(game, member, self.edge_budget, true, None)?;
+                let mut graph = Graph::new(game, member, chase_budget, true, None)?;
                 profile.step(|| format!("chase stage: graph of D', {}", graph.describe()));
                 // Where the check stage had one layer and decided little, the search only
                 // where it is cheap.

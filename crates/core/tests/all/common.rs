@@ -280,7 +280,7 @@ pub fn any_game(shape: Shape) -> impl Strategy<Value = ExplicitGame> {
 
 /// The solver under the rule against `expected` (an oracle's values, ranks aside) at every
 /// position of `game`, in each of its settings (compact cells, un-moves instead of predecessor
-/// lists, lists of some draws only: the same values and ranks; every level of the draws'
+/// lists, lists of some draws only or of the chase stage only: the same values and ranks; every level of the draws'
 /// components a layer of its own: the same values, other ranks); the plain game's mates kept;
 /// and, for the default and the layered solves, `best_moves_win` (the oracle's check of the
 /// best moves) and the certificate.
@@ -292,7 +292,10 @@ pub fn solver_agrees(
     let solution = PerpetualCheck::new().solve(game).unwrap();
     let compact = PerpetualCheck::new().compact(true).solve(game).unwrap();
     // Without predecessor lists the passes generate (labelled) un-moves.
-    let unmoves = PerpetualCheck::new().edge_budget(0).solve(game).unwrap();
+    let unmoves = PerpetualCheck::new().edge_budget(0).chase_room(0).solve(game).unwrap();
+    // Without the check stage's lists, the chase stage's in the room the check stage leaves
+    // (as in a generation within its least memory).
+    let least = PerpetualCheck::new().edge_budget(0).chase_room(64).solve(game).unwrap();
     // With the check stage's lists of the first draws only, as when its budget holds no more:
     // its passes generate the others' un-moves.
     let partial = [1, 3].map(|draws| PerpetualCheck::new().listed_draws(draws).solve(game).unwrap());
@@ -314,6 +317,7 @@ pub fn solver_agrees(
         prop_assert_eq!(got, expected[p], "position {}", p);
         prop_assert_eq!(compact.value(p), solution.value(p), "position {} (compact)", p);
         prop_assert_eq!(unmoves.value(p), solution.value(p), "position {} (un-moves)", p);
+        prop_assert_eq!(least.value(p), solution.value(p), "position {} (the chase stage's lists only)", p);
         for (partial, draws) in partial.iter().zip([1, 3]) {
             prop_assert_eq!(partial.value(p), solution.value(p), "position {} ({} draws listed)", p, draws);
         }
