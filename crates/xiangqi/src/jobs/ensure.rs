@@ -43,9 +43,11 @@ pub struct JobProgress {
 /// How [`ensure`] runs.
 #[derive(Clone, Copy, Debug)]
 pub struct EnsureOptions<'a> {
-    /// The memory a generation may take, in bytes: a larger estimate is refused up front.
+    /// The memory a generation may take, in bytes: a larger least estimate is refused up
+    /// front ([`Estimate::fits`]); the generation keeps within it
+    /// ([`Tablebases::generate_within`]).
     pub budget: u64,
-    /// Stops the generation soon after it is set ([`Tablebases::generate_cancellable`]).
+    /// Stops the generation soon after it is set ([`Tablebases::generate_within`]).
     pub cancel: Option<&'a AtomicBool>,
     /// The speed assumed for the estimates, in positions per second
     /// ([`default_speed`](crate::store::cost::default_speed)).
@@ -74,7 +76,7 @@ pub enum EnsureError {
     /// No table of the material can exist (its index does not fit in 64 bits).
     #[error(transparent)]
     Probe(#[from] ProbeError),
-    /// The generation needs more memory than the budget.
+    /// The generation needs more memory than the budget, even at its slowest.
     #[error(
         "{} needs more memory than the {} this generation may take; on a bigger machine: {} (or on a cluster: mpirun ... endgame xiangqi generate ...)",
         estimate.describe(), endgame_core::units::bytes(*budget), estimate.command()
@@ -230,7 +232,7 @@ impl Tracker {
 ///
 /// # Errors
 /// [`EnsureError::Probe`] when no table of the material can exist, [`EnsureError::OverBudget`]
-/// when the estimate exceeds the budget, [`EnsureError::Cancelled`] when `options.cancel` was
+/// when the least estimate exceeds the budget, [`EnsureError::Cancelled`] when `options.cancel` was
 /// set, [`EnsureError::Generate`] when the generation failed (the tables finished stay).
 pub fn ensure(
     tables: &Tablebases,
@@ -242,7 +244,7 @@ pub fn ensure(
     if estimate.is_done() {
         return Ok(Ensured::Already(estimate));
     }
-    if estimate.memory_bytes > options.budget {
+    if !estimate.fits(options.budget) {
         return Err(EnsureError::OverBudget { estimate: Box::new(estimate), budget: options.budget });
     }
     let tracker = Mutex::new(Tracker::new(&estimate, &planned, options.speed));
@@ -301,7 +303,7 @@ pub fn ensure(
                 }
             }
         });
-        let result = tables.generate_cancellable(&[material], &on_event, cancel);
+        let result = tables.generate_within(&[material], &on_event, cancel, options.budget);
         generating.store(false, Ordering::Relaxed);
         if let Ok(ticker) = ticker {
             ticker.thread().unpark();

@@ -37,6 +37,11 @@ pub struct Estimate {
     pub memory_bytes: u64,
     /// The material whose solve needs that memory (`None` when nothing is to be generated).
     pub largest: Option<Material>,
+    /// The least memory the generation needs in bytes: the largest least estimate of its
+    /// solves ([`Tablebases::least_estimate`]). Under a ban it is below `memory_bytes` (the
+    /// predecessor lists not counted): with memory between the two the solves keep the lists
+    /// that fit, slower (up to about 2.2 times). Under `standard` and `hdu` the same.
+    pub least_memory_bytes: u64,
     /// The time it would take, in seconds, at `speed`.
     pub seconds: f64,
     /// The speed assumed, in positions solved per second.
@@ -56,9 +61,17 @@ impl Estimate {
         format!("endgame xiangqi generate {} --rules {}", self.material, self.rules)
     }
 
+    /// Whether `budget` bytes of memory are enough for the generation (perhaps slower than
+    /// with [`Estimate::memory_bytes`]): the least memory fits.
+    #[must_use]
+    pub const fn fits(&self, budget: u64) -> bool {
+        self.least_memory_bytes <= budget
+    }
+
     /// One line for a person, in the units of [`endgame_core::units`]:
-    /// `KRPvKAABB: 36 tables, 255,301,014 positions, about 23 s and 346 MiB of memory`; once
-    /// every table is there, `KRPvKAABB: generated (36 tables, all there)`.
+    /// `KRPvKAABB: 36 tables, 255,301,014 positions, about 23 s and 346 MiB of memory`, with
+    /// `(at least 2.73 GiB, slower)` after the memory when the least is less; once every
+    /// table is there, `KRPvKAABB: generated (36 tables, all there)`.
     #[must_use]
     pub fn describe(&self) -> String {
         if self.is_done() {
@@ -71,8 +84,13 @@ impl Estimate {
                 format!("{}: generated ({}, all there)", self.material, tables_count(self.tables_in_all))
             };
         }
+        let least = if self.least_memory_bytes < self.memory_bytes {
+            format!(" (at least {}, slower)", units::bytes(self.least_memory_bytes))
+        } else {
+            String::new()
+        };
         format!(
-            "{}: {}, {} positions, about {} and {} of memory",
+            "{}: {}, {} positions, about {} and {} of memory{least}",
             self.material,
             tables_count(self.tables),
             units::count(self.positions),
@@ -126,7 +144,7 @@ pub(super) fn estimate_plan(
     if missing.iter().all(|m| m.men() <= SOLVE_ON_THE_FLY_MEN) {
         missing.clear();
     }
-    let (mut memory, mut largest) = (0, None);
+    let (mut memory, mut largest, mut least) = (0, None, 0);
     let mut planned = Vec::with_capacity(missing.len());
     for &m in &missing {
         let positions = index_size(m)? as u64;
@@ -134,6 +152,7 @@ pub(super) fn estimate_plan(
         if needed > memory {
             (memory, largest) = (needed, Some(m));
         }
+        least = least.max(tables.least_estimate(m, |_| false));
         planned.push(Planned { material: m, positions, work: positions as f64 * cost(tables) });
     }
     // Summed from +0.0: an empty sum of `f64` is -0.0, which JSON would show as `-0.0` seconds.
@@ -146,6 +165,7 @@ pub(super) fn estimate_plan(
         positions: planned.iter().map(|p| p.positions).sum(),
         memory_bytes: memory,
         largest,
+        least_memory_bytes: least,
         seconds: work / speed.max(1.0),
         speed,
     };

@@ -204,7 +204,7 @@ impl Jobs {
         if estimate.is_done() {
             return Ok(Submitted::Done(estimate));
         }
-        if estimate.memory_bytes > self.shared.budget {
+        if !estimate.fits(self.shared.budget) {
             return Err(EnsureError::OverBudget { estimate: Box::new(estimate), budget: self.shared.budget });
         }
         let mut books = self.shared.books();

@@ -325,6 +325,20 @@ impl Tablebases {
     /// `chases`), its predecessor lists (at most their budget) and a fixed part.
     #[must_use]
     pub fn rule_memory_estimate(material: Material, drawn: u64, chases: bool) -> u64 {
+        Tablebases::rule_memory(material, drawn, chases, true)
+    }
+
+    /// [`Tablebases::rule_memory_estimate`] without the predecessor lists: the least a solve
+    /// under a ban needs. With less room than the lists' estimate the check stage keeps the
+    /// lists of as many draws as fit and generates the others' un-moves, slower (`KNRvKAR`:
+    /// 2.2 times the time without any; BENCHMARKS.md); the chase stage's lists take the room
+    /// the check stage's counts leave ([`PerpetualCheck::chase_room`]).
+    #[must_use]
+    pub fn rule_memory_least(material: Material, drawn: u64, chases: bool) -> u64 {
+        Tablebases::rule_memory(material, drawn, chases, false)
+    }
+
+    fn rule_memory(material: Material, drawn: u64, chases: bool, with_lists: bool) -> u64 {
         let Some(positions) = MaterialIndex::size(material) else { return u64::MAX };
         let positions = positions as u64;
         let state = if chases {
@@ -332,7 +346,11 @@ impl Tablebases {
         } else {
             PerpetualCheck::memory_estimate(positions, drawn)
         };
-        let lists = drawn.saturating_mul(list_bytes_per_draw(material)).min(DEFAULT_EDGE_BUDGET as u64);
+        let lists = if with_lists {
+            drawn.saturating_mul(list_bytes_per_draw(material)).min(DEFAULT_EDGE_BUDGET as u64)
+        } else {
+            0
+        };
         // (The `standard` values, counted in the solve's own bytes, are shelved at the stages'
         // peak since issue 42's fifteenth session. Taking them off here announced `KNRvKAAR`
         // at 8.83 GiB for a peak of 8,974 MiB in its chase stage, whose state the bytes per
@@ -350,6 +368,20 @@ impl Tablebases {
     /// the figure the draws give).
     #[must_use]
     pub fn estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
+        self.estimate_with(material, loaded, true)
+    }
+
+    /// The least memory a solve of `material` under this store's rules needs, with the
+    /// materials `loaded` says are in memory already: [`Tablebases::estimate`] without the
+    /// predecessor lists under a ban ([`Tablebases::rule_memory_least`]; the same under
+    /// `standard` and `hdu`). A generation with less memory than the estimate but at least this
+    /// much runs with the lists that fit, slower.
+    #[must_use]
+    pub fn least_estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
+        self.estimate_with(material, loaded, false)
+    }
+
+    fn estimate_with(&self, material: Material, loaded: impl Fn(Material) -> bool, with_lists: bool) -> u64 {
         if !self.rules.has_bans() {
             return Tablebases::memory_estimate(material);
         }
@@ -364,10 +396,11 @@ impl Tablebases {
             sum.saturating_add(rule)
         });
         let own_draws = self.standard_draws(material).map_or_else(|| indices(material), drawn_indices);
-        own.saturating_add(reads).saturating_add(Tablebases::rule_memory_estimate(
+        own.saturating_add(reads).saturating_add(Tablebases::rule_memory(
             material,
             own_draws,
             self.rules.bans_chases(),
+            with_lists,
         ))
     }
 

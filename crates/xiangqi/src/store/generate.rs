@@ -65,7 +65,9 @@ pub enum GenerateEvent<'a> {
         material: Material,
         /// Indices of the material (holes included).
         positions: usize,
-        /// The memory estimate in bytes (checked against the memory available).
+        /// The memory estimate in bytes, or the memory available when less (the least
+        /// estimate is checked against it: the solve then holds the predecessor lists that
+        /// fit).
         memory: u64,
     },
     /// The solver's progress.
@@ -130,13 +132,14 @@ pub enum GenerateError {
     #[error(transparent)]
     Probe(#[from] ProbeError),
     /// Not enough memory for a material.
-    #[error("{material} needs about {} of memory, only {} are available", endgame_core::units::bytes(*needed), endgame_core::units::bytes(*available))]
+    #[error("{material} needs at least about {} of memory, only {} are available", endgame_core::units::bytes(*needed), endgame_core::units::bytes(*available))]
     Memory {
         /// The material.
         material: Material,
-        /// The estimate in bytes.
+        /// The least estimate in bytes ([`Tablebases::least_estimate`]).
         needed: u64,
-        /// `MemAvailable` in bytes.
+        /// `MemAvailable` in bytes, or the generation's memory when less
+        /// ([`Tablebases::generate_within`]).
         available: u64,
     },
     /// Reading or writing a file failed.
@@ -456,7 +459,7 @@ impl Tablebases {
         loaded: &mut Loaded,
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
     ) -> Result<f64, GenerateError> {
-        self.generate_one_until(material, loaded, report, None)
+        self.generate_one_until(material, loaded, report, None, u64::MAX)
     }
 
     /// [`Tablebases::generate_one`], stopped by `cancel` within the solve (see
@@ -467,15 +470,22 @@ impl Tablebases {
         loaded: &mut Loaded,
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
         cancel: Option<&AtomicBool>,
+        memory: u64,
     ) -> Result<f64, GenerateError> {
         let positions = check_size(material)?;
         let needed = self.estimate(material, |m| loaded.contains(m));
-        report(GenerateEvent::Solving { material, positions, memory: needed });
-        if let Some(available) = meminfo("MemAvailable:")
-            && needed > available
-        {
-            return Err(GenerateError::Memory { material, needed, available });
+        let least = self.least_estimate(material, |m| loaded.contains(m));
+        // Within `memory`, the tables held already count (`MemAvailable` has them counted).
+        let held = loaded.materials().into_iter().map(|m| loaded.held(m)).sum::<u64>();
+        let within = memory.saturating_sub(held);
+        let available = meminfo("MemAvailable:").map_or(within, |a| a.min(within));
+        report(GenerateEvent::Solving { material, positions, memory: needed.min(available.max(least)) });
+        if least > available {
+            return Err(GenerateError::Memory { material, needed: least, available });
         }
+        // What the lists of a solve under a ban may take within `memory`: the room above the
+        // least estimate (the solve sees the machine's own memory too).
+        let lists = (memory != u64::MAX).then(|| within - least);
         let start = Instant::now();
         let path = self.path(material);
         let dtm_path = self.dtm_path(material);
@@ -518,7 +528,7 @@ impl Tablebases {
             Loaded::Rule(t) => {
                 let step = |step| report(GenerateEvent::Step { material, step });
                 let (solution, _) =
-                    self.solve_rule_from_files(material, t, &solver, &step).map_err(|e| match e {
+                    self.solve_rule_within(material, t, &solver, &step, lists).map_err(|e| match e {
                         GenerateError::Solve { error: SolveError::Cancelled, .. } => GenerateError::Cancelled,
                         e => e,
                     })?;
@@ -573,11 +583,35 @@ impl Tablebases {
         report: &(dyn Fn(GenerateEvent<'_>) + Sync),
         cancel: &AtomicBool,
     ) -> Result<GenerateSummary, GenerateError> {
+        self.generate_within(materials, report, cancel, u64::MAX)
+    }
+
+    /// [`Tablebases::generate_cancellable`] within `memory` bytes (and the memory the machine
+    /// has available): a material whose least estimate ([`Tablebases::least_estimate`])
+    /// exceeds it is refused ([`GenerateError::Memory`]), one between that and its estimate
+    /// ([`Tablebases::estimate`]) solved with the predecessor lists that fit, slower (the same
+    /// values; under `check-and-chase` the ranks of the wins by the ban on chases may differ
+    /// when even the chase stage's lists do not fit).
+    ///
+    /// # Errors
+    /// As [`Tablebases::generate_cancellable`].
+    pub fn generate_within(
+        &self,
+        materials: &[Material],
+        report: &(dyn Fn(GenerateEvent<'_>) + Sync),
+        cancel: &AtomicBool,
+        memory: u64,
+    ) -> Result<GenerateSummary, GenerateError> {
         let (mut scheduler, mut summary) = self.prepare(materials, report)?;
-        // The memory of the run stays within that of its largest solve: tables kept for later
-        // materials are dropped (and read again later) when they would take more.
-        let budget =
-            Tablebases::plan(materials)?.into_iter().map(|m| self.estimate(m, |_| false)).max().unwrap_or(0);
+        // The memory of the run stays within that of its largest solve (and `memory`): tables
+        // kept for later materials are dropped (and read again later) when they would take
+        // more.
+        let budget = Tablebases::plan(materials)?
+            .into_iter()
+            .map(|m| self.estimate(m, |_| false))
+            .max()
+            .unwrap_or(0)
+            .min(memory);
         summary.estimate = budget;
         let mut loaded = Loaded::new(self.rules);
         while let Some(material) = scheduler.hand_out() {
@@ -587,7 +621,7 @@ impl Tablebases {
             let needed = self.estimate(material, |m| loaded.contains(m));
             let reads = Tablebases::reads(material, |m| self.file_material(m));
             loaded.make_room(&reads, needed, budget);
-            self.generate_one_until(material, &mut loaded, report, Some(cancel))?;
+            self.generate_one_until(material, &mut loaded, report, Some(cancel), memory)?;
             scheduler.finish(&material);
             summary.largest = summary.largest.max(MaterialIndex::new(material).len());
             summary.generated += 1;

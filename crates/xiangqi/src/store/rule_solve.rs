@@ -24,29 +24,36 @@ use crate::tables::perpetual::{PerpetualGame, PerpetualTablebase, RuleAnswering,
 /// `standard` draws, checked against the memory available now (the estimate before the
 /// `standard` solve could only guess the draws): its predecessor lists get at most half of
 /// what is left, so that they never take the last of the memory (without them the passes
-/// generate un-moves instead).
+/// generate un-moves instead), and at most `lists` bytes when given (the room a generation's
+/// memory leaves above its least estimate, [`Tablebases::generate_within`]).
 fn rule_solver(
     material: Material,
     rules: Rules,
     positions: u64,
     drawn: u64,
+    lists: Option<u64>,
 ) -> Result<PerpetualCheck, GenerateError> {
     let needed = if rules.bans_chases() {
         PerpetualCheck::chase_memory_estimate(positions, drawn)
     } else {
         PerpetualCheck::memory_estimate(positions, drawn)
     };
-    let Some(available) = meminfo("MemAvailable:") else { return Ok(PerpetualCheck::new()) };
-    if needed > available {
-        return Err(GenerateError::Memory { material, needed, available });
+    // (Without `MemAvailable`, as much as the budget and `lists` allow.)
+    let mut room = lists.unwrap_or(u64::MAX);
+    if let Some(available) = meminfo("MemAvailable:") {
+        if needed > available {
+            return Err(GenerateError::Memory { material, needed, available });
+        }
+        room = room.min((available - needed) / 2);
     }
-    let lists = usize::try_from((available - needed) / 2).unwrap_or(usize::MAX).min(DEFAULT_EDGE_BUDGET);
-    Ok(PerpetualCheck::new().edge_budget(lists.min(lists_cap().unwrap_or(usize::MAX))))
+    let budget = usize::try_from(room).unwrap_or(usize::MAX).min(DEFAULT_EDGE_BUDGET);
+    Ok(PerpetualCheck::new().edge_budget(budget.min(lists_cap().unwrap_or(usize::MAX))))
 }
 
 /// `ENDGAME_RULE_LISTS`, in MiB: a cap on the predecessor lists' budget, for measuring what
 /// less memory costs (the check stage keeps the lists of as many draws as it holds, the
-/// chase stage all its lists or none; BENCHMARKS.md). Unset or not a number: no cap.
+/// chase stage all its lists or none, within the budget or the room the check stage's counts
+/// leave; BENCHMARKS.md). Unset or not a number: no cap.
 fn lists_cap() -> Option<usize> {
     let mib: usize = std::env::var("ENDGAME_RULE_LISTS").ok()?.trim().parse().ok()?;
     Some(mib.saturating_mul(1 << 20))
@@ -86,6 +93,19 @@ impl Tablebases {
         solver: &Retrograde<'_>,
         step: &dyn Fn(&'static str),
     ) -> Result<(RuleSolution, CaptureReads), GenerateError> {
+        self.solve_rule_within(material, held, solver, step, None)
+    }
+
+    /// [`Tablebases::solve_rule_from_files`] with at most `lists` bytes of predecessor lists
+    /// when given (else as the memory available allows).
+    pub(super) fn solve_rule_within(
+        &self,
+        material: Material,
+        held: &PerpetualTablebase,
+        solver: &Retrograde<'_>,
+        step: &dyn Fn(&'static str),
+        lists: Option<u64>,
+    ) -> Result<(RuleSolution, CaptureReads), GenerateError> {
         let failed = |error| GenerateError::Solve { material, error };
         let files = self.capture_block_files(material, |m| held.answering(m).is_some())?;
         let symmetric = self.rules.colour_symmetric();
@@ -111,7 +131,7 @@ impl Tablebases {
                 Solution::from_values_bytes(solved.map_err(failed)?.values()).map_err(failed)?
             }
         };
-        let rule = rule_solver(material, self.rules, index.len() as u64, plain.summary().draws)?;
+        let rule = rule_solver(material, self.rules, index.len() as u64, plain.summary().draws, lists)?;
         step("solving under the rule");
         let game = PerpetualGame::with_files(&index, held, answering);
         let solution = rule.solve_plain(&game, plain).map_err(failed);
@@ -130,5 +150,27 @@ fn errors(files: &[(Material, CaptureFile)]) -> Result<(), GenerateError> {
     match files.iter().find_map(|(_, file)| file.error()) {
         Some(error) => Err(error.into()),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lists get no more than the room a generation's memory leaves above the least
+    /// estimate (`Tablebases::generate_within`), and without that room as the memory available
+    /// allows.
+    #[test]
+    fn the_lists_take_no_more_than_the_room_given() {
+        let m: Material = "KNvKAAB".parse().unwrap();
+        let budget = |lists| {
+            let solver = rule_solver(m, Rules::CheckAndChase, 1 << 20, 1 << 10, lists).unwrap();
+            let text = format!("{solver:?}");
+            let at = text.find("edge_budget: ").unwrap() + "edge_budget: ".len();
+            text[at..].split(',').next().unwrap().parse::<usize>().unwrap()
+        };
+        assert_eq!(budget(Some(0)), 0);
+        assert_eq!(budget(Some(12_345)), 12_345);
+        assert!(budget(None) > 12_345);
     }
 }

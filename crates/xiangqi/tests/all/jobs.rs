@@ -289,3 +289,54 @@ fn a_running_job_is_cancelled_and_resumes_after_a_restart() {
     assert!(m.with_smaller().iter().all(|&s| s.men() <= SOLVE_ON_THE_FLY_MEN || tables.has_file(s)));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The files of `dir`'s tables under `rules`, by name.
+fn rule_files(dir: &Path, rules: Rules) -> Files {
+    let tables = Tablebases::open(dir, rules);
+    let Ok(entries) = std::fs::read_dir(tables.dir()) else { return BTreeMap::new() };
+    entries
+        .flatten()
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+        .collect()
+}
+
+/// Under a ban a generation needs less than its estimate: without predecessor lists (the
+/// passes generate un-moves), slower. A budget of the least memory is taken and gives the files
+/// of a generation with every list; one byte less is refused, by `ensure`, the queue and
+/// `generate_within` alike.
+#[test]
+fn under_a_ban_the_least_memory_generates_the_same_files() {
+    let rules = Rules::CheckAndChase;
+    let m = material(SMALL);
+    let full = temp_dir("jobs", "least-full");
+    Tablebases::open(&full, rules).generate(&[m], &|_| {}).unwrap();
+    let expected = rule_files(&full, rules);
+    assert!(!expected.is_empty());
+    std::fs::remove_dir_all(&full).unwrap();
+
+    let dir = temp_dir("jobs", "least");
+    let tables = Tablebases::open(&dir, rules);
+    let e = jobs::estimate(&tables, m, 1e6).unwrap();
+    let least = e.least_memory_bytes;
+    assert!(least < e.memory_bytes, "{e:?}");
+    assert!(e.fits(least) && !e.fits(least - 1), "{e:?}");
+    let text = e.describe();
+    let at_least = format!(" of memory (at least {}, slower)", endgame_core::units::bytes(least));
+    assert!(text.ends_with(&at_least), "{text}");
+    // One byte short: refused before anything is written.
+    let tight = EnsureOptions { budget: least - 1, ..options(None) };
+    let err = jobs::ensure(&tables, m, tight, &|_| panic!("nothing starts")).unwrap_err();
+    assert!(matches!(&err, EnsureError::OverBudget { budget, .. } if *budget == least - 1), "{err:?}");
+    let err = Jobs::new(least - 1).submit(&Arc::new(Tablebases::open(&dir, rules)), m).unwrap_err();
+    assert!(matches!(err, EnsureError::OverBudget { .. }), "{err:?}");
+    let never = AtomicBool::new(false);
+    let err = tables.generate_within(&[m], &|_| {}, &never, 1 << 20).unwrap_err();
+    assert!(matches!(err, endgame_xiangqi::GenerateError::Memory { .. }), "{err:?}");
+    assert!(rule_files(&dir, rules).is_empty());
+    // The least memory: generated, the same files.
+    let budget = EnsureOptions { budget: least, ..options(None) };
+    let done = jobs::ensure(&tables, m, budget, &|_| {}).unwrap();
+    assert!(matches!(done, Ensured::Generated { .. }), "{done:?}");
+    assert_eq!(rule_files(&dir, rules), expected);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
