@@ -46,6 +46,13 @@ pub struct GenerateArgs {
     /// compressing CPU, a slower first distance probe of a block).
     #[arg(long, value_name = "HOW", default_value = "normal")]
     compression: Compression,
+    /// The memory the generation may take, in bytes (with a suffix K, M, G: 4G = 4 GiB;
+    /// default: the memory available). Under a ban a material whose estimate exceeds it but
+    /// whose least estimate fits (see --dry-run) is solved with the predecessor lists that fit,
+    /// slower; one whose least estimate exceeds it is refused. Not under mpirun
+    /// (--memory-per-rank there).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    memory: Option<u64>,
     /// Under mpirun: rank 0 only hands out materials and solves none itself.
     #[cfg(feature = "mpi")]
     #[arg(long)]
@@ -63,7 +70,7 @@ pub struct GenerateArgs {
 
 /// `--generate`: makes sure the tables of `material` (and of every material its captures lead
 /// to) are there, generating what is missing with a progress bar; refused up front when the
-/// estimate exceeds the memory available.
+/// least estimate exceeds the memory available.
 pub(super) fn ensure_tables(tables: &Tablebases, material: Material) -> Result<(), Failure> {
     use endgame_xiangqi::jobs::{self, EnsureError, EnsureOptions, Ensured, JobProgress};
     use endgame_xiangqi::store::cost::{default_speed, memory_available};
@@ -130,7 +137,6 @@ fn parse_count(text: &str) -> Result<u64, String> {
 }
 
 /// `256M`, `2G`, `1048576`: bytes with an optional binary suffix (K = 1024).
-#[cfg(feature = "mpi")]
 fn parse_bytes(text: &str) -> Result<u64, String> {
     let (digits, shift) = match text.char_indices().last() {
         Some((at, 'K' | 'k')) => (&text[..at], 10),
@@ -180,11 +186,16 @@ fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Res
     files.sort_by_key(|m| (m.men(), m.to_string()));
     files.dedup();
     let (mut total, mut to_write, mut peak, mut there) = (0u64, 0u64, 0u64, 0usize);
+    let mut least_peak = 0u64;
     for &m in &files {
         let n = MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
         total = total.saturating_add(n);
         // The memory a solve of it needs with none of its smaller tables loaded yet.
         let memory = tables.estimate(m, |_| false);
+        // Under a ban: the least it runs with (without predecessor lists, slower).
+        let least = tables.least_estimate(m, |_| false);
+        let at_least =
+            if least < memory { format!(" (at least {})", units::bytes(least)) } else { String::new() };
         let twin = m.colour_twin();
         let answers = if twin != m && needed.contains(&twin) {
             format!(" (answers for {twin})")
@@ -197,11 +208,12 @@ fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Res
         } else {
             to_write = to_write.saturating_add(n);
             peak = peak.max(memory);
+            least_peak = least_peak.max(least);
             ""
         };
         writeln!(
             out,
-            "{:<12} {:>14} positions {:>9}{answers}{exists}",
+            "{:<12} {:>14} positions {:>9}{at_least}{answers}{exists}",
             m.to_string(),
             units::count(n),
             units::bytes(memory)
@@ -220,9 +232,14 @@ fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Res
         files.len(),
         units::count(total)
     )?;
+    let at_least = if least_peak < peak {
+        format!(" (at least {}, slower)", units::bytes(least_peak))
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "{} files to generate ({} there), {} positions, at most {} of memory",
+        "{} files to generate ({} there), {} positions, at most {} of memory{at_least}",
         files.len() - there,
         there,
         units::count(to_write),
@@ -242,7 +259,7 @@ pub(super) fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), F
     if args.dry_run {
         return dry_run(&tables, &wanted, out);
     }
-    let summary = run_generation(&tables, &wanted)?;
+    let summary = run_generation(&tables, &wanted, args.memory)?;
     for &m in &wanted {
         let file = tables.file_material(m);
         if file != m {
@@ -311,6 +328,9 @@ fn cluster_generation(
 ) -> Result<(), Failure> {
     use endgame_xiangqi::cluster::{self, ClusterError, Finished, SplitOptions};
     use mpi::traits::Communicator;
+    if args.memory.is_some() {
+        return Err(Failure::input("--memory: a generation in one process; under mpirun, --memory-per-rank"));
+    }
     let rank0_solves = !args.rank0_schedules_only;
     let universe = mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was initialised already"))?;
     let world = universe.world();
@@ -435,10 +455,12 @@ fn split_plan(
     Ok(())
 }
 
-/// Generates with a progress bar on a terminal and a line per material on standard error.
+/// Generates with a progress bar on a terminal and a line per material on standard error,
+/// within `memory` bytes when given ([`Tablebases::generate_within`]).
 pub(super) fn run_generation(
     tables: &Tablebases,
     materials: &[Material],
+    memory: Option<u64>,
 ) -> Result<GenerateSummary, Failure> {
     let rules = tables.rules();
     let bar = ProgressBar::new(0);
@@ -487,10 +509,13 @@ pub(super) fn run_generation(
             });
         }
     };
-    let summary = tables.generate(materials, &report);
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let summary = tables.generate_within(materials, &report, &never, memory.unwrap_or(u64::MAX));
     bar.finish_and_clear();
     summary.map_err(|e| match e {
         GenerateError::Probe(e) => Failure::input(format!("materials: {e}")),
+        // Less than the least the user's --memory gave: their input.
+        e @ GenerateError::Memory { .. } if memory.is_some() => Failure::input(format!("--memory: {e}")),
         other => Failure::Other(other.into()),
     })
 }

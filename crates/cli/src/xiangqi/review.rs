@@ -88,7 +88,7 @@ fn generate_missing(tables: &Tablebases, reviewed: &GameReview) -> Result<bool, 
     let mut too_large = None;
     for missing in reviewed.review.missing.iter().filter(|m| m.can_generate) {
         let Ok(estimate) = jobs::estimate(tables, missing.material, default_speed()) else { continue };
-        if estimate.memory_bytes <= budget {
+        if estimate.fits(budget) {
             ensure_tables(tables, missing.material)?;
             return Ok(true);
         }

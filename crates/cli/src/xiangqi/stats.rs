@@ -49,7 +49,7 @@ pub(super) fn stats(args: &StatsArgs, out: &mut dyn Write) -> Result<(), Failure
     let tables = tables(&args.tables)?;
     let rules = tables.rules();
     if !tables.has_file(material) {
-        run_generation(&tables, &[material])?;
+        run_generation(&tables, &[material], None)?;
     }
     let failure = |e: ProbeError| {
         if e.is_table_failure() {

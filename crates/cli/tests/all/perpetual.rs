@@ -146,6 +146,55 @@ fn without_files_small_materials_are_solved_in_memory() {
     assert!(v.get("rule").is_none());
 }
 
+/// Under a ban a generation needs less than its estimate (without predecessor lists, slower):
+/// `--dry-run` says the least beside the estimate; `--memory` of the least writes the same
+/// files as a generation with every list, within it; below the least the material is refused
+/// before it is solved; a malformed value is the user's input.
+#[test]
+fn a_generation_within_the_least_memory_writes_the_same_bytes() {
+    let (full, least) = (temp_dir("least-full"), temp_dir("least"));
+    let generate = |dir: &std::path::Path, args: &[&str]| {
+        let mut command = endgame();
+        command.args(["xiangqi", "generate", "--rules", "check-and-chase", "--dir"]).arg(dir).args(args);
+        command
+    };
+    let text = stdout(&mut generate(&least, &["--dry-run", "KCvKAB"]));
+    let last = text.lines().last().unwrap();
+    let at = last.find(" of memory (at least ").unwrap_or_else(|| panic!("{last}"))
+        + " of memory (at least ".len();
+    let (number, unit) = last[at..].strip_suffix(", slower)").unwrap().split_once(' ').unwrap();
+    assert_eq!(unit, "MiB", "{last}");
+    // In whole MiB, rounded up: the lists get less than one.
+    let mib = number.parse::<f64>().unwrap().ceil() as u64;
+    let refused = stderr(&mut generate(&least, &["KCvKAB", "--memory", "1M"]), 2);
+    assert!(
+        refused.contains("needs at least about") && refused.contains("only 1 MiB are available"),
+        "{refused}"
+    );
+    assert!(!least.join("xiangqi/check-and-chase/KCvKAB.wdl").exists());
+    let bad = stderr(&mut generate(&least, &["KCvKAB", "--memory", "lots"]), 2);
+    assert!(
+        bad.contains("expected a number of bytes such as 268435456, 256M or 2G, found \"lots\""),
+        "{bad}"
+    );
+    let out = stdout(&mut generate(&least, &["KCvKAB", "--memory", &format!("{mib}M")]));
+    assert!(out.contains(&format!("(estimate {mib} MiB)")), "{out}");
+    stdout(&mut generate(&full, &["KCvKAB"]));
+    let files = std::fs::read_dir(full.join("xiangqi/check-and-chase")).unwrap();
+    let names: Vec<_> = files.map(|f| f.unwrap().file_name()).collect();
+    assert!(names.len() >= 10, "{names:?}");
+    for name in names {
+        let name = std::path::Path::new("xiangqi/check-and-chase").join(name);
+        assert_eq!(
+            std::fs::read(least.join(&name)).unwrap(),
+            std::fs::read(full.join(&name)).unwrap(),
+            "{name:?}"
+        );
+    }
+    std::fs::remove_dir_all(&full).unwrap();
+    std::fs::remove_dir_all(&least).unwrap();
+}
+
 #[test]
 fn a_standard_file_is_not_read_as_a_perpetual_check_one() {
     let dir = temp_dir("mismatch");
