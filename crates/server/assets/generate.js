@@ -292,22 +292,28 @@ function offer(entry, e) {
   const time = t('gen.time', e.seconds), memory = t('gen.bytes', e.memory_bytes);
   const line = el('div', { id: 'xq-gen-text' }, t('gen.estimate', e.material, e.tables, t('gen.count', e.positions), time, memory));
   if (!e.generate) return [line, el('div', { class: 'notice', id: 'xq-gen-refused' }, t('gen.off')), command(e.command)];
+  // Under a ban the generation runs with less memory than the fastest (its predecessor lists in
+  // part or none), slower; it is refused only below the least.
+  const least = e.least_memory_bytes ?? e.memory_bytes;
   if (!e.fits) {
     return [
       line,
-      el('div', { class: 'notice', id: 'xq-gen-refused' }, t('gen.tooBig', e.material, memory, t('gen.bytes', e.budget_bytes ?? 0))),
+      el('div', { class: 'notice', id: 'xq-gen-refused' }, t('gen.tooBig', e.material, t('gen.bytes', least), t('gen.bytes', e.budget_bytes ?? 0))),
       el('div', { class: 'muted small' }, t('gen.bigger')), command(e.command),
       el('div', { class: 'muted small' }, t('gen.cluster', memory)), command(e.cluster_command),
     ];
   }
+  const slower = (e.budget_bytes ?? Infinity) < e.memory_bytes
+    ? [el('div', { class: 'muted small', id: 'xq-gen-slower' }, t('gen.slower', t('gen.bytes', e.budget_bytes), memory))]
+    : [];
   if (entry.phase === 'confirming') {
-    return [line,
+    return [line, ...slower,
       el('div', { class: 'notice', id: 'xq-gen-confirm-text' }, t('gen.long', e.material, time)),
       el('div', { class: 'row' },
         el('button', { id: 'xq-gen-confirm', class: 'primary', onclick: () => start(entry) }, t('gen.start', time)),
         el('button', { id: 'xq-gen-back', onclick: () => { entry.phase = 'ready'; paint(entry); }, i18n: 'gen.notNow' }))];
   }
-  return [line, el('div', { class: 'row' },
+  return [line, ...slower, el('div', { class: 'row' },
     el('button', { id: 'xq-generate', class: 'primary', disabled: entry.phase !== 'ready', onclick: () => generateClicked(entry), i18n: 'gen.generate' }))];
 }
 

@@ -238,6 +238,29 @@ async fn over_the_budget_the_answer_is_413_with_the_estimate() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Under a ban a generation runs with less than its estimate (slower, without predecessor
+/// lists): the estimate says the least, and a budget of the least fits.
+#[tokio::test]
+async fn under_a_ban_a_budget_of_the_least_memory_fits() {
+    let dir = temp_dir("least");
+    let query = format!("/api/xiangqi/estimate?material={SMALL}&rules=check-and-chase");
+    let (status, e) = call(&state(&dir, Some(1 << 40)), "GET", &query).await;
+    assert_eq!(status, StatusCode::OK, "{e}");
+    let (memory, least) = (e["memory_bytes"].as_u64().unwrap(), e["least_memory_bytes"].as_u64().unwrap());
+    assert!(0 < least && least < memory, "{e}");
+    assert!(e["text"].as_str().unwrap().ends_with(", slower)"), "{e}");
+    let (_, e) = call(&state(&dir, Some(least)), "GET", &query).await;
+    assert_eq!((e["fits"].as_bool(), e["budget_bytes"].as_u64()), (Some(true), Some(least)), "{e}");
+    let (_, e) = call(&state(&dir, Some(least - 1)), "GET", &query).await;
+    assert_eq!(e["fits"].as_bool(), Some(false), "{e}");
+    // Under `standard` the least is the estimate.
+    let (_, e) =
+        call(&state(&dir, Some(1 << 40)), "GET", &format!("/api/xiangqi/estimate?material={SMALL}")).await;
+    assert_eq!(e["least_memory_bytes"], e["memory_bytes"], "{e}");
+    assert_eq!(tables(&dir), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The ticket a `POST /api/xiangqi/generate` answer gives.
 fn ticket(answer: &Value) -> &str {
     answer["ticket"].as_str().unwrap_or_else(|| panic!("no ticket in {answer}"))

@@ -21,6 +21,9 @@ const GEN_SMALL: &str = "2bak4/9/9/9/9/9/9/9/R8/3K5 w";
 const GEN_MEDIUM: &str = "2bakab2/9/9/9/9/9/9/9/R8/3K5 w";
 /// `KRPvKAB`: about 26 M positions, some seconds: cancelled while it runs.
 const GEN_CANCEL: &str = "2bak4/9/9/9/9/9/4P4/9/R8/3K5 w";
+/// `KRvKAAB` under `check-and-chase`: within the test server's budget without the predecessor
+/// lists only (slower).
+const GEN_SLOWER: &str = "2bak4/4a4/9/9/9/9/9/9/R8/3K5 w";
 /// `KRPvKAABB`: beyond the test server's budget.
 pub(crate) const GEN_BIG: &str = "2bakab2/9/9/9/9/9/4P4/9/R8/3K5 w";
 
@@ -51,7 +54,13 @@ fn generation_box(page: &Page) -> Value {
 
 /// The estimate of a position's material, from the API.
 fn estimate(page: &Page, fen: &str) -> Value {
-    let (status, e) = page.get(&format!("/api/xiangqi/estimate?fen={}", fen.replace(' ', "%20")));
+    estimate_under(page, fen, "standard")
+}
+
+/// The estimate of a position's material under `rules`, from the API.
+fn estimate_under(page: &Page, fen: &str, rules: &str) -> Value {
+    let (status, e) =
+        page.get(&format!("/api/xiangqi/estimate?fen={}&rules={rules}", fen.replace(' ', "%20")));
     assert_eq!(status, 200, "{e}");
     e
 }
@@ -73,7 +82,7 @@ pub(crate) fn generate_on_demand(page: &Page) {
             "title": "KRPvKAABB has no tables under standard rules yet.",
             "text": estimate_line(&big),
             "refused": format!(
-                "KRPvKAABB needs about {memory} of memory: more than this server may use for a generation ({}).",
+                "KRPvKAABB needs at least about {memory} of memory: more than this server may use for a generation ({}).",
                 units::bytes(budget())
             ),
             "note": null,
@@ -96,11 +105,28 @@ pub(crate) fn generate_on_demand(page: &Page) {
         zh["text"].as_str().unwrap().starts_with(&format!("KRPvKAABB：{} 张表，", big["tables"])),
         "{zh}"
     );
-    assert!(zh["refused"].as_str().unwrap().starts_with("KRPvKAABB 约需 "), "{zh}");
+    assert!(zh["refused"].as_str().unwrap().starts_with("KRPvKAABB 至少约需 "), "{zh}");
     assert_eq!(zh["commands"], json!([big["command"], big["cluster_command"]]));
     page.assert_clean("a generation beyond the budget, in Chinese");
     page.click("#lang");
     page.wait("English", "return document.documentElement.lang === 'en';");
+
+    // Under a ban, within the budget only without the fastest's memory: offered, slower.
+    let slow = estimate_under(page, GEN_SLOWER, "check-and-chase");
+    let (memory, least) =
+        (slow["memory_bytes"].as_u64().unwrap(), slow["least_memory_bytes"].as_u64().unwrap());
+    assert!(least <= budget() && budget() < memory, "{slow}");
+    page.open(&format!("/xiangqi?fen={}&rules=check-and-chase", GEN_SLOWER.replace(' ', "%20")));
+    page.wait("the Generate button", "return !!document.querySelector('#xq-generate:not([disabled])');");
+    assert_eq!(
+        page.js("return document.querySelector('#xq-gen-slower')?.textContent ?? null;"),
+        json!(format!(
+            "This server gives a generation {}, less than the {} that makes it fastest: it will take longer than estimated, up to 2 or 3 times as long.",
+            units::bytes(budget()),
+            units::bytes(memory)
+        ))
+    );
+    page.assert_clean("a generation slower within the budget");
 
     // Generate, the progress, then the analysis in the same page (no reload).
     let small = estimate(page, GEN_SMALL);
