@@ -121,12 +121,13 @@ pub(crate) fn generate_on_demand(page: &Page) {
     assert_eq!(
         page.js("return document.querySelector('#xq-gen-slower')?.textContent ?? null;"),
         json!(format!(
-            "This server gives a generation {}, less than the {} that makes it fastest: it will take longer than estimated, up to 2 or 3 times as long.",
+            "This server lets a generation use {}, less than the {} that makes it fastest: it will take longer than estimated, perhaps up to twice as long.",
             units::bytes(budget()),
             units::bytes(memory)
         ))
     );
     page.assert_clean("a generation slower within the budget");
+    page.shot("generate-slower.png");
 
     // Generate, the progress, then the analysis in the same page (no reload).
     let small = estimate(page, GEN_SMALL);

@@ -40,7 +40,8 @@ pub struct Estimate {
     /// The least memory the generation needs in bytes: the largest least estimate of its
     /// solves ([`Tablebases::least_estimate`]). Under a ban it is below `memory_bytes` (the
     /// predecessor lists not counted): with memory between the two the solves keep the lists
-    /// that fit, slower (up to about 2.2 times). Under `standard` and `hdu` the same.
+    /// that fit, slower (`KNRvKAR`: 1.6 times the time with none in the check stage;
+    /// BENCHMARKS.md). Under `standard` and `hdu` the same.
     pub least_memory_bytes: u64,
     /// The time it would take, in seconds, at `speed`.
     pub seconds: f64,
