@@ -16,6 +16,10 @@ use crate::game::Successor;
 use crate::retrograde::{SolveError, release_free_memory};
 use crate::value::RuleValue;
 
+/// Members per sample of [`DrawIndex::select_samples`]: at the density of `KNRvKAR`'s draws
+/// (18 %) a look-up reads about 3 counts past its sample.
+const SELECT_SAMPLE: usize = 64;
+
 /// A set of positions with a dense numbering (the set `D` of non-terminal drawn positions, or
 /// the draws left after the ban on perpetual check).
 #[derive(Debug, Default)]
@@ -92,6 +96,36 @@ impl DrawIndex {
             Some(word) => self.before[w] as usize + (word & ((1u64 << bit) - 1)).count_ones() as usize,
             None => self.before.last().map_or(0, |&b| b as usize + self.bits[w - 1].count_ones() as usize),
         }
+    }
+
+    /// For [`DrawIndex::select`]: the word of `bits` that holds every [`SELECT_SAMPLE`]-th
+    /// member (4 bytes per 64 members).
+    pub(super) fn select_samples(&self) -> Vec<u32> {
+        let total = self.rank(self.bits.len() * 64);
+        (0..total.div_ceil(SELECT_SAMPLE))
+            .into_par_iter()
+            .map(|k| {
+                // The last word with at most `k * SELECT_SAMPLE` members before it holds that
+                // member (a word after it with none has as many before it, and is not last).
+                let w = self.before.partition_point(|&b| b as usize <= k * SELECT_SAMPLE) - 1;
+                w as u32
+            })
+            .collect()
+    }
+
+    /// The position of member `i` (less than the number of members), from `samples`
+    /// ([`DrawIndex::select_samples`]): from the sampled word of member `i` rounded down to a
+    /// multiple of [`SELECT_SAMPLE`], on to the word that holds it, then its bit in that word.
+    pub(super) fn select(&self, samples: &[u32], i: usize) -> usize {
+        let mut w = samples[i / SELECT_SAMPLE] as usize;
+        while w + 1 < self.before.len() && self.before[w + 1] as usize <= i {
+            w += 1;
+        }
+        let mut word = self.bits[w];
+        for _ in 0..i - self.before[w] as usize {
+            word &= word - 1;
+        }
+        w * 64 + word.trailing_zeros() as usize
     }
 
     /// Whether `pos` is a member.
@@ -220,9 +254,12 @@ pub(super) enum Target {
 pub(super) struct Graph<'g, G> {
     pub(super) game: &'g G,
     pub(super) index: DrawIndex,
-    /// The positions of the last members, in order (see [`Graph::position`]): of all of them
-    /// but while [released](Graph::release_positions), then of those without a list.
+    /// The members' positions, in order (see [`Graph::position`]); none while
+    /// [released](Graph::release_positions).
     pub(super) positions: Vec<u32>,
+    /// While the positions are released and some members have no list: the samples that
+    /// find those members' positions in the set ([`DrawIndex::select`]).
+    samples: Vec<u32>,
     /// The number of members.
     members: usize,
     /// Whether the predecessor lists carry chase labels (asked of the game for moves into
@@ -239,6 +276,17 @@ pub(super) struct Graph<'g, G> {
 }
 
 impl<'g, G: Checks> Graph<'g, G> {
+    /// The set of `member`s of `game` and their positions, no lists yet.
+    fn without_lists(
+        game: &'g G,
+        member: impl Fn(usize) -> bool + Sync,
+        labelled: bool,
+    ) -> Result<Self, SolveError> {
+        let (index, positions) = DrawIndex::new(game.num_positions(), member)?;
+        let members = positions.len();
+        Ok(Graph { game, index, positions, members, samples: Vec::new(), labelled, preds: None, first: None })
+    }
+
     /// The set of `member`s of `game`, with predecessor lists when they fit in `budget` bytes
     /// (one un-move pass, given up as soon as the budget is passed), chase labels when
     /// `labelled`. When `partial` is `Some(most)`, the lists of as many of the first members
@@ -253,9 +301,7 @@ impl<'g, G: Checks> Graph<'g, G> {
         labelled: bool,
         partial: Option<usize>,
     ) -> Result<Self, SolveError> {
-        let (index, positions) = DrawIndex::new(game.num_positions(), member)?;
-        let members = positions.len();
-        let mut graph = Graph { game, index, positions, members, labelled, preds: None, first: None };
+        let mut graph = Graph::without_lists(game, member, labelled)?;
         graph.preds = graph.build(budget, partial);
         Ok(graph)
     }
@@ -307,23 +353,31 @@ impl<'g, G: Checks> Graph<'g, G> {
         self.members
     }
 
-    /// Drops the members' positions (4 bytes a member) that the predecessor lists make
-    /// needless (a pass then reads the position of no member with a list): until
+    /// Drops the members' positions (4 bytes a member): the predecessor lists make them
+    /// needless, and the members without a list (whose un-moves a pass generates) find theirs
+    /// in the set ([`DrawIndex::select`], 4 bytes per 64 members). Until
     /// [`Graph::restore_positions`], nothing may ask for the position of a member with a list.
-    /// Without lists they stay. The check stage's passes need them only in its first
-    /// (`KNRvKAR`: 275 MiB of its 4.1 GiB peak).
+    /// The check stage's passes need them only in its first (`KNRvKAR`: 275 MiB of its 4.1
+    /// GiB peak with lists, 289 MiB of 1,681 without).
     pub(super) fn release_positions(&mut self) {
         let listed = self.preds.as_ref().map_or(0, Lists::rows);
-        if listed > 0 {
-            self.positions = self.positions[listed..].to_vec();
+        if listed < self.members {
+            // (Renumbered members all have lists: the set's order is theirs.)
+            debug_assert!(self.first.is_none());
+            self.samples = self.index.select_samples();
         }
+        self.positions = Vec::new();
+        release_free_memory();
     }
 
     /// The position of member `i` (one without a list while the others' are released).
     #[inline]
     pub(super) fn position(&self, i: usize) -> usize {
-        // (`positions` holds the last members' positions: all, or those without a list.)
-        self.positions[i + self.positions.len() - self.members] as usize
+        if self.positions.len() == self.members {
+            self.positions[i] as usize
+        } else {
+            self.index.select(&self.samples, i)
+        }
     }
 
     /// The members' positions made again from the set (and put in the members' order when
@@ -333,6 +387,7 @@ impl<'g, G: Checks> Graph<'g, G> {
             return;
         }
         let sorted = self.index.members();
+        self.samples = Vec::new();
         self.positions = match &self.first {
             Some(first) => first.par_iter().map(|&i| sorted[i as usize]).collect(),
             None => sorted,
@@ -557,9 +612,7 @@ impl<'g, G: Checks> Graph<'g, G> {
         budget: usize,
         labelled: bool,
     ) -> Result<(Self, Vec<usize>), SolveError> {
-        let (index, positions) = DrawIndex::new(game.num_positions(), member)?;
-        let members = positions.len();
-        let mut graph = Graph { game, index, positions, members, labelled, preds: None, first: None };
+        let mut graph = Graph::without_lists(game, member, labelled)?;
         let m = graph.len();
         let ordered = if m == 0 || budget == 0 || min_size >= m {
             None
@@ -808,13 +861,15 @@ mod tests {
     proptest! {
         /// The index numbers the members densely in increasing order, and no other position:
         /// against a count of the members before each one, over sets that cross blocks at
-        /// every offset (sparse, dense, full words).
+        /// every offset (sparse, dense, full words); each member's position found again from
+        /// the samples.
         #[test]
         fn the_index_numbers_the_members_in_order(
             set in prop::collection::vec(prop::bool::weighted(0.5), 0..700),
             dense in prop::collection::vec(prop::bool::weighted(0.95), 0..300),
+            sparse in prop::collection::vec(prop::bool::weighted(0.03), 0..5000),
         ) {
-            for set in [&set, &dense] {
+            for set in [&set, &dense, &sparse] {
                 let (index, positions) = DrawIndex::new(set.len(), |p| set[p]).unwrap();
                 let mut before = 0;
                 for (p, &member) in set.iter().enumerate() {
@@ -825,6 +880,10 @@ mod tests {
                     }
                 }
                 prop_assert_eq!(positions.len(), before);
+                let samples = index.select_samples();
+                for (i, &p) in positions.iter().enumerate() {
+                    prop_assert_eq!(index.select(&samples, i), p as usize, "member {}", i);
+                }
                 prop_assert_eq!(index.index(set.len() + 64), None);
                 for p in 0..=set.len() {
                     prop_assert_eq!(index.rank(p), set[..p].iter().filter(|&&b| b).count());

@@ -160,14 +160,16 @@
 //! fits in 15 bits, else the solve starts again with 4 (module `level`). The plain solution is read by the check stage's first pass and not again
 //! until the results are made: in between it is **shelved** (compressed with zstd,
 //! [`Solution::shelve`](crate::Solution::shelve): `KNRvKAR`'s 375 MiB in 27 MiB), and so are
-//! the exits by the whole rule; the draws' positions (4 bytes each) are dropped while the
-//! lists make them needless and made again from the set when asked. The counts of moves are bytes: a position with more than 255 moves into `D` is refused
+//! the exits by the whole rule; the draws' positions (4 bytes each) are dropped after the
+//! first pass (the draws without a list find theirs in the set, by a sampled select) and
+//! made again from the set when asked. The counts of moves are bytes: a position with more than 255 moves into `D` is refused
 //! ([`SolveError::TooManyMoves`](crate::SolveError::TooManyMoves)); Xiangqi has at most
 //! about 60. Besides, the predecessors inside `D` (then `D'`) of each member, compressed
 //! (module `lists`: sorted gaps of 1 to 3 bytes, 2.31 bytes a move on `KNRvKAR` with 2 bytes
 //! per member for where its row starts), built with one un-move pass, when they fit in
 //! [`PerpetualCheck::edge_budget`]; else the check stage keeps those of the first draws that
-//! fit and the chase stage none, and the passes generate the others' un-moves (without
+//! fit, the chase stage all of its own or none (within the budget or
+//! [`PerpetualCheck::chase_room`]), and the passes generate the others' un-moves (without
 //! lists about twice as slow on `KNRvKAR`, whose 686 M moves took 2.6 GiB at 4 bytes each).
 //! The work lists and the levels of a pass are kept in blocks of 4,096 numbers and cut in
 //! place, never joined two by two into one vector (which held two to three times a list of
