@@ -121,7 +121,7 @@ pub(crate) fn generate_on_demand(page: &Page) {
     assert_eq!(
         page.js("return document.querySelector('#xq-gen-slower')?.textContent ?? null;"),
         json!(format!(
-            "This server lets a generation use {}, less than the {} that makes it fastest: it will take longer than estimated, perhaps up to twice as long.",
+            "This server lets a generation use {}, less than the {} that makes it fastest: it will take longer than estimated, perhaps several times as long.",
             units::bytes(budget()),
             units::bytes(memory)
         ))

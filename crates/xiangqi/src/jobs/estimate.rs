@@ -40,8 +40,9 @@ pub struct Estimate {
     /// The least memory the generation needs in bytes: the largest least estimate of its
     /// solves ([`Tablebases::least_estimate`]). Under a ban it is below `memory_bytes` (the
     /// predecessor lists not counted): with memory between the two the solves keep the lists
-    /// that fit, slower (`KNRvKAR`: 1.6 times the time with none in the check stage;
-    /// BENCHMARKS.md). Under `standard` and `hdu` the same.
+    /// that fit, slower (`KNRvKAR`: 1.4 times the time with none in the check stage; several
+    /// times where even the chase stage's lists do not fit, `KNRvKAAR`; BENCHMARKS.md). Under
+    /// `standard` and `hdu` the same.
     pub least_memory_bytes: u64,
     /// The time it would take, in seconds, at `speed`.
     pub seconds: f64,

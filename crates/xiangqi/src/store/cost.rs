@@ -331,8 +331,9 @@ impl Tablebases {
     /// [`Tablebases::rule_memory_estimate`] without the predecessor lists: the least a solve
     /// under a ban needs. With less room than the lists' estimate the check stage keeps the
     /// lists of as many draws as fit and generates the others' un-moves, slower (`KNRvKAR`:
-    /// 1.6 times the time with none; BENCHMARKS.md); the chase stage's lists take the room the
-    /// check stage's counts leave ([`PerpetualCheck::chase_room`]).
+    /// 1.4 times the time with none; BENCHMARKS.md); the chase stage's lists take the room the
+    /// check stage's counts leave ([`PerpetualCheck::chase_room`]), and where they do not fit
+    /// it runs in one layer, several times slower (`KNRvKAAR`).
     #[must_use]
     pub fn rule_memory_least(material: Material, drawn: u64, chases: bool) -> u64 {
         Tablebases::rule_memory(material, drawn, chases, false)
