@@ -280,10 +280,10 @@ pub fn any_game(shape: Shape) -> impl Strategy<Value = ExplicitGame> {
 
 /// The solver under the rule against `expected` (an oracle's values, ranks aside) at every
 /// position of `game`, in each of its settings (compact cells, un-moves instead of predecessor
-/// lists, lists of some draws only or of the chase stage only: the same values and ranks; every level of the draws'
-/// components a layer of its own: the same values, other ranks); the plain game's mates kept;
-/// and, for the default and the layered solves, `best_moves_win` (the oracle's check of the
-/// best moves) and the certificate.
+/// lists, lists of some draws only or of the chase stage only: the same values and ranks;
+/// every level of the draws' components a layer of its own: the same values, other ranks);
+/// the plain game's mates kept; and, for the default and the layered solves, `best_moves_win`
+/// (the oracle's check of the best moves) and the certificate.
 pub fn solver_agrees(
     game: &ExplicitGame,
     expected: &[Option<RuleValue>],
