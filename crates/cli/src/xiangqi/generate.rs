@@ -191,9 +191,8 @@ fn dry_run(tables: &Tablebases, wanted: &[Material], out: &mut dyn Write) -> Res
         let n = MaterialIndex::size(m).map_or(u64::MAX, |n| n as u64);
         total = total.saturating_add(n);
         // The memory a solve of it needs with none of its smaller tables loaded yet.
-        let memory = tables.estimate(m, |_| false);
-        // Under a ban: the least it runs with (without predecessor lists, slower).
-        let least = tables.least_estimate(m, |_| false);
+        // Under a ban, the least it runs with besides (without predecessor lists, slower).
+        let (memory, least) = tables.estimates(m, |_| false);
         let at_least =
             if least < memory { format!(" (at least {})", units::bytes(least)) } else { String::new() };
         let twin = m.colour_twin();

@@ -150,11 +150,11 @@ pub(super) fn estimate_plan(
     let mut planned = Vec::with_capacity(missing.len());
     for &m in &missing {
         let positions = index_size(m)? as u64;
-        let needed = tables.estimate(m, |_| false);
+        let (needed, least_needed) = tables.estimates(m, |_| false);
         if needed > memory {
             (memory, largest) = (needed, Some(m));
         }
-        least = least.max(tables.least_estimate(m, |_| false));
+        least = least.max(least_needed);
         planned.push(Planned { material: m, positions, work: positions as f64 * cost(tables) });
     }
     // Summed from +0.0: an empty sum of `f64` is -0.0, which JSON would show as `-0.0` seconds.

@@ -168,6 +168,12 @@ const CANNON_BYTES_PER_DRAW: u64 = 12;
 /// this, 1.58 times).
 const LIST_BYTES_PER_SOLDIER: u64 = 3;
 
+/// The predecessor lists' part of [`Tablebases::rule_memory_estimate`]: `drawn` draws at
+/// [`list_bytes_per_draw`], at most their budget.
+fn rule_lists_bytes(material: Material, drawn: u64) -> u64 {
+    drawn.saturating_mul(list_bytes_per_draw(material)).min(DEFAULT_EDGE_BUDGET as u64)
+}
+
 /// [`LIST_BYTES_PER_DRAW`], [`CANNON_BYTES_PER_DRAW`] and [`LIST_BYTES_PER_SOLDIER`] for
 /// `material`.
 fn list_bytes_per_draw(material: Material) -> u64 {
@@ -325,7 +331,8 @@ impl Tablebases {
     /// `chases`), its predecessor lists (at most their budget) and a fixed part.
     #[must_use]
     pub fn rule_memory_estimate(material: Material, drawn: u64, chases: bool) -> u64 {
-        Tablebases::rule_memory(material, drawn, chases, true)
+        Tablebases::rule_memory_least(material, drawn, chases)
+            .saturating_add(rule_lists_bytes(material, drawn))
     }
 
     /// [`Tablebases::rule_memory_estimate`] without the predecessor lists: the least a solve
@@ -336,10 +343,6 @@ impl Tablebases {
     /// it runs in one layer, several times slower (`KNRvKAAR`).
     #[must_use]
     pub fn rule_memory_least(material: Material, drawn: u64, chases: bool) -> u64 {
-        Tablebases::rule_memory(material, drawn, chases, false)
-    }
-
-    fn rule_memory(material: Material, drawn: u64, chases: bool, with_lists: bool) -> u64 {
         let Some(positions) = MaterialIndex::size(material) else { return u64::MAX };
         let positions = positions as u64;
         let state = if chases {
@@ -347,16 +350,11 @@ impl Tablebases {
         } else {
             PerpetualCheck::memory_estimate(positions, drawn)
         };
-        let lists = if with_lists {
-            drawn.saturating_mul(list_bytes_per_draw(material)).min(DEFAULT_EDGE_BUDGET as u64)
-        } else {
-            0
-        };
         // (The `standard` values, counted in the solve's own bytes, are shelved at the stages'
         // peak since issue 42's fifteenth session. Taking them off here announced `KNRvKAAR`
         // at 8.83 GiB for a peak of 8,974 MiB in its chase stage, whose state the bytes per
         // draw underestimate there: they stay counted, as room for it.)
-        state.saturating_add(lists).saturating_add(RULE_FIXED_BYTES)
+        state.saturating_add(RULE_FIXED_BYTES)
     }
 
     /// The memory estimate of a solve of `material` under this store's rules, with the
@@ -369,7 +367,7 @@ impl Tablebases {
     /// the figure the draws give).
     #[must_use]
     pub fn estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
-        self.estimate_with(material, loaded, true)
+        self.estimates(material, loaded).0
     }
 
     /// The least memory a solve of `material` under this store's rules needs, with the
@@ -379,12 +377,16 @@ impl Tablebases {
     /// much runs with the lists that fit, slower.
     #[must_use]
     pub fn least_estimate(&self, material: Material, loaded: impl Fn(Material) -> bool) -> u64 {
-        self.estimate_with(material, loaded, false)
+        self.estimates(material, loaded).1
     }
 
-    fn estimate_with(&self, material: Material, loaded: impl Fn(Material) -> bool, with_lists: bool) -> u64 {
+    /// [`Tablebases::estimate`] and [`Tablebases::least_estimate`] together, the `standard`
+    /// files' headers read once for both.
+    #[must_use]
+    pub fn estimates(&self, material: Material, loaded: impl Fn(Material) -> bool) -> (u64, u64) {
         if !self.rules.has_bans() {
-            return Tablebases::memory_estimate(material);
+            let estimate = Tablebases::memory_estimate(material);
+            return (estimate, estimate);
         }
         let own = Tablebases::loaded_memory_estimate(material, &loaded);
         // Without the `standard` file the draws are not known before its solve: at most every
@@ -397,12 +399,12 @@ impl Tablebases {
             sum.saturating_add(rule)
         });
         let own_draws = self.standard_draws(material).map_or_else(|| indices(material), drawn_indices);
-        own.saturating_add(reads).saturating_add(Tablebases::rule_memory(
+        let least = own.saturating_add(reads).saturating_add(Tablebases::rule_memory_least(
             material,
             own_draws,
             self.rules.bans_chases(),
-            with_lists,
-        ))
+        ));
+        (least.saturating_add(rule_lists_bytes(material, own_draws)), least)
     }
 
     /// The number of draws (legal positions) of `material` under `standard`, from the header of

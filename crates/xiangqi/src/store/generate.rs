@@ -473,8 +473,7 @@ impl Tablebases {
         memory: u64,
     ) -> Result<f64, GenerateError> {
         let positions = check_size(material)?;
-        let needed = self.estimate(material, |m| loaded.contains(m));
-        let least = self.least_estimate(material, |m| loaded.contains(m));
+        let (needed, least) = self.estimates(material, |m| loaded.contains(m));
         // Within `memory`, the tables held already count (`MemAvailable` has them counted).
         let held = loaded.materials().into_iter().map(|m| loaded.held(m)).sum::<u64>();
         let within = memory.saturating_sub(held);
