@@ -13,6 +13,43 @@ use super::level::Level;
 use super::work::{Blocks, by_levels, map_slices, slices_of};
 use crate::retrograde::SolveError;
 
+/// The counts an attractor keeps per member (see [`Attractor`]): held densely, one cell per
+/// member of the graph ([`Dense`]), or only for the members a round can touch (the check
+/// stage's `X`: its work list's members, module `check`).
+pub(super) trait Cells: Sync {
+    /// For the `O`-state of member `j`: its moves still to join before it joins.
+    fn counter(&self, j: usize) -> &AtomicU8;
+    /// For the `M`-state of member `j`: its moves into the attractor.
+    fn hits(&self, j: usize) -> &AtomicU8;
+    /// For the `M`-state of member `j`: its moves into the attractor of a lower level, that
+    /// hold it there (its support).
+    fn support(&self, j: usize) -> &AtomicU8;
+}
+
+/// [`Cells`] with one cell per member in each array.
+pub(super) struct Dense<'s> {
+    pub(super) counter: &'s [AtomicU8],
+    pub(super) hits: &'s [AtomicU8],
+    pub(super) support: &'s [AtomicU8],
+}
+
+impl Cells for Dense<'_> {
+    #[inline]
+    fn counter(&self, j: usize) -> &AtomicU8 {
+        &self.counter[j]
+    }
+
+    #[inline]
+    fn hits(&self, j: usize) -> &AtomicU8 {
+        &self.hits[j]
+    }
+
+    #[inline]
+    fn support(&self, j: usize) -> &AtomicU8 {
+        &self.support[j]
+    }
+}
+
 /// The counts of an attractor, by state `2 i + copy` (copy 0: me to move at member `i`, the
 /// `M`-state; 1: the opponent, the `O`-state) or by member.
 ///
@@ -20,16 +57,13 @@ use crate::retrograde::SolveError;
 /// stages' `X`, an `M`-state joining by one move, an `O`-state once all its moves lead in),
 /// 1 for the opponent's (the check stage's escapes, where the roles swap). The docs below
 /// speak of the first case.
-pub(super) struct Attractor<'s, L> {
+pub(super) struct Attractor<'s, L, C> {
     /// Per state: 0 outside the attractor, else its level (with bits outside `mask` that
     /// the stage keeps there).
     pub(super) level: &'s [L],
-    /// Per member, for its `O`-state: its moves still to join before it joins.
-    pub(super) counter: &'s [AtomicU8],
-    /// Per member, for its `M`-state: its moves into the attractor, and of those the ones of
-    /// a lower level that hold it there (its support).
-    pub(super) hits: &'s [AtomicU8],
-    pub(super) support: &'s [AtomicU8],
+    /// Per member: the `O`-state's counter, the `M`-state's hits and support (see
+    /// [`Cells`]).
+    pub(super) cells: C,
     /// The bits of a level that order states (the chase stage keeps a flag above them).
     pub(super) mask: u32,
     /// Bits set in every level this attractor gives (outside `mask`): where two attractors
@@ -58,7 +92,7 @@ pub(super) trait Stage: Sync {
     fn seed_o(&self, j: usize) -> bool;
 }
 
-impl<L: Level> Attractor<'_, L> {
+impl<L: Level, C: Cells> Attractor<'_, L, C> {
     /// Takes state `s` out: its level (masked) when it was in.
     pub(super) fn leave(&self, s: usize) -> Option<(u32, u32)> {
         match self.level[s].swap(0, Relaxed) {
@@ -76,7 +110,7 @@ impl<L: Level> Attractor<'_, L> {
     /// Fills `row` with the predecessors of member `i` whose `O`-state may join once its
     /// moves lead into the attractor, their counters loaded.
     fn o_preds<G: Checks>(&self, graph: &Graph<'_, G>, stage: &impl Stage, i: usize, row: &mut Vec<u32>) {
-        graph.warm_preds(i, row, |j, _| stage.open_o(j), |j| u32::from(self.counter[j].load(Relaxed)));
+        graph.warm_preds(i, row, |j, _| stage.open_o(j), |j| u32::from(self.cells.counter(j).load(Relaxed)));
     }
 
     /// Grows the attractor breadth first from `frontier`, its states of the level `first`:
@@ -119,7 +153,7 @@ impl<L: Level> Attractor<'_, L> {
                     self.m_preds(graph, stage, i, row);
                     for &j in row.iter() {
                         let j = j as usize;
-                        self.hits[j].fetch_add(1, Relaxed);
+                        self.cells.hits(j).fetch_add(1, Relaxed);
                         match self.level[2 * j + e].compare_exchange(
                             0,
                             next_level | self.tag,
@@ -127,11 +161,11 @@ impl<L: Level> Attractor<'_, L> {
                             Relaxed,
                         ) {
                             Ok(_) => {
-                                self.support[j].fetch_add(1, Relaxed);
+                                self.cells.support(j).fetch_add(1, Relaxed);
                                 next.push((2 * j + e) as u32);
                             }
                             Err(l) if l == next_level | self.tag => {
-                                self.support[j].fetch_add(1, Relaxed);
+                                self.cells.support(j).fetch_add(1, Relaxed);
                             }
                             Err(_) => {}
                         }
@@ -140,7 +174,7 @@ impl<L: Level> Attractor<'_, L> {
                     self.o_preds(graph, stage, i, row);
                     for &j in row.iter() {
                         let j = j as usize;
-                        let before = self.counter[j].fetch_sub(1, Relaxed);
+                        let before = self.cells.counter(j).fetch_sub(1, Relaxed);
                         debug_assert!(before > 0, "un-moves disagree with moves at member {j}");
                         if before == 1
                             && self.level[2 * j + u]
@@ -189,9 +223,10 @@ impl<L: Level> Attractor<'_, L> {
                     self.m_preds(graph, stage, i, row);
                     for &j in row.iter() {
                         let j = j as usize;
-                        self.hits[j].fetch_sub(1, Relaxed);
+                        self.cells.hits(j).fetch_sub(1, Relaxed);
                         let lj = self.level[2 * j + e].load(Relaxed) & self.mask;
-                        if lj > l && !stage.seed_m(j, lj) && self.support[j].fetch_sub(1, Relaxed) == 1 {
+                        if lj > l && !stage.seed_m(j, lj) && self.cells.support(j).fetch_sub(1, Relaxed) == 1
+                        {
                             next.extend(self.leave(2 * j + e));
                         }
                     }
@@ -199,7 +234,7 @@ impl<L: Level> Attractor<'_, L> {
                     self.o_preds(graph, stage, i, row);
                     for &j in row.iter() {
                         let j = j as usize;
-                        self.counter[j].fetch_add(1, Relaxed);
+                        self.cells.counter(j).fetch_add(1, Relaxed);
                         if self.level[2 * j + u].load(Relaxed) != 0 && !stage.seed_o(j) {
                             next.extend(self.leave(2 * j + u));
                         }
@@ -220,8 +255,8 @@ impl<L: Level> Attractor<'_, L> {
             |&s, (), back| {
                 let s = s as usize;
                 if s % 2 == self.exist && self.level[s].load(Relaxed) == 0 {
-                    let hits = self.hits[s / 2].load(Relaxed);
-                    self.support[s / 2].store(hits, Relaxed);
+                    let hits = self.cells.hits(s / 2).load(Relaxed);
+                    self.cells.support(s / 2).store(hits, Relaxed);
                     if hits > 0 {
                         self.level[s].store((top + 1) | self.tag, Relaxed);
                         back.push(s as u32);

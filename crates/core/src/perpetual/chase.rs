@@ -18,7 +18,7 @@ use rayon::prelude::*;
 mod rounds;
 
 use super::Checks;
-use super::attractor::{Attractor, Stage};
+use super::attractor::{Attractor, Dense, Stage};
 use super::check::{EXIT_LOSS, EXIT_NOT_WIN};
 use super::graph::Graph;
 use super::level::{Level, levels};
@@ -407,12 +407,10 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
     }
 
     /// The attractor's counts ([`Attractor`]): levels carry [`IDLE`] beside them.
-    fn counts(&self) -> Attractor<'_, L> {
+    fn counts(&self) -> Attractor<'_, L, Dense<'_>> {
         Attractor {
             level: &self.level,
-            counter: &self.counter,
-            hits: &self.hits,
-            support: &self.support,
+            cells: Dense { counter: &self.counter, hits: &self.hits, support: &self.support },
             mask: !IDLE,
             tag: 0,
             max: self.max,

@@ -1,22 +1,22 @@
 //! The first stage: the ban on perpetual check, a one-pair Rabin game on the draws `D` (see
 //! the [parent module](super) for the algorithm and the ranks).
 
-use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 mod escapes;
+mod open_cells;
 
 use super::Checks;
-use super::attractor::{Attractor, Stage};
+use super::attractor::{Attractor, Cells, Stage};
 use super::graph::{Graph, Target};
 use super::level::{Level, levels};
 use super::solution::RuleStats;
-use super::work::{
-    Blocks, CHUNK, blocks_len, concat, gather, gather_blocks, layer_of, map_slices, retain_listed,
-};
+use super::work::{Blocks, CHUNK, blocks_len, gather, gather_blocks, layer_of, map_slices, retain_listed};
 use crate::retrograde::{Solution, SolveError};
 use crate::value::{Ban, RuleValue, Wdl};
+use open_cells::OpenCells;
 
 const CHECK: u8 = 1;
 /// The mover has a move out of `D` that wins, or a move out of its layer into a win of
@@ -89,11 +89,6 @@ fn mark_exit(v: RuleValue, f: &mut u8, e: &mut u8) {
             Wdl::Win => {}
         },
     }
-}
-
-/// Copies counts (in parallel).
-fn copy(from: &[AtomicU8], to: &[AtomicU8]) {
-    to.par_iter().zip(from).with_min_len(CHUNK).for_each(|(t, f)| t.store(f.load(Relaxed), Relaxed));
 }
 
 /// What the check stage's first pass over `D` finds: per member its flags (in check, its
@@ -206,26 +201,21 @@ pub(super) struct Rabin<'a, 'g, G, L> {
     level: Vec<L>,
     /// The largest level a pass may give: [`MAX_LEVEL`], or less for narrow cells.
     max: u32,
-    /// Per position of `D`, for its `O`-state: moves into `D` to an `M`-state not yet in `X`.
-    counter: Vec<AtomicU8>,
-    /// Per position of `D`, for its `M`-state (in check, in `Y` outside `Z`): its moves to
-    /// an `O`-state in `X` (kept up as `X` grows and loses states).
-    hits: Vec<AtomicU8>,
-    /// Per position of `D`, for its `M`-state in `X` that joined by a move into `X`: its
-    /// moves to an `O`-state in `X` of a lower level (what holds it in `X`).
-    support: Vec<AtomicU8>,
+    /// Per member of the round's work list (see [`OpenCells`]): for its `O`-state, its moves
+    /// into `D` to an `M`-state not yet in `X`, and its moves into `D` to an `M`-state
+    /// outside `Y` (kept up as `Y` shrinks); for its `M`-state (in check, in `Y` outside `Z`), its moves
+    /// to an `O`-state in `X` (kept up as `X` grows and loses states) and, once in `X` by a
+    /// move into it, those of a lower level (what holds it in `X`).
+    cells: OpenCells,
     /// Per position of `D`: its moves into `D` in its own layer (once the layers before it
-    /// are solved).
-    inside: Vec<u8>,
-    /// Per position of `D`: its moves into `D` to an `M`-state in `Z` (kept up as `Z` grows).
-    to_z: Vec<AtomicU8>,
-    /// Per position of `D`: its moves into `D` to an `M`-state in `Y` (kept up as `Y`
-    /// shrinks).
-    to_y: Vec<AtomicU8>,
-    /// Per position of `D`: its moves into `D` to an `M`-state in the top of `νY` (counted
-    /// once per layer, then kept up as `Z` and `A` change): each round's `to_y` starts as a
-    /// copy.
-    to_top: Vec<AtomicU8>,
+    /// are solved) to an `M`-state outside `Z` (kept up as `Z` grows). The counts of moves
+    /// are of those that do not lead into a set: a test of all moves needs no count of
+    /// all moves besides (a byte a draw less).
+    out_z: Vec<AtomicU8>,
+    /// Per position of `D`: its moves into `D` to an `M`-state outside the top of `νY`
+    /// (counted once per layer, then kept up as `Z` and `A` change): each round's moves
+    /// outside `Y_M` start as a copy.
+    out_top: Vec<AtomicU8>,
     /// Per member, for its `M`-state: its moves to an `O`-state not yet in `A`.
     a_counter: Vec<AtomicU8>,
     /// Per member, for its `O`-state: its moves into `A`, and of those the ones of a lower
@@ -256,13 +246,9 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             flags,
             level: levels(2 * m),
             max: max.min(MAX_LEVEL).min(L::MAX),
-            counter: (0..m).map(|_| AtomicU8::new(0)).collect(),
-            hits: (0..m).map(|_| AtomicU8::new(0)).collect(),
-            support: (0..m).map(|_| AtomicU8::new(0)).collect(),
-            inside,
-            to_z: (0..m).map(|_| AtomicU8::new(0)).collect(),
-            to_y: (0..m).map(|_| AtomicU8::new(0)).collect(),
-            to_top: (0..m).map(|_| AtomicU8::new(0)).collect(),
+            cells: OpenCells::default(),
+            out_z: inside.into_par_iter().with_min_len(CHUNK).map(AtomicU8::new).collect(),
+            out_top: (0..m).map(|_| AtomicU8::new(0)).collect(),
             a_counter: (0..m).map(|_| AtomicU8::new(0)).collect(),
             a_hits: (0..m).map(|_| AtomicU8::new(0)).collect(),
             a_support: (0..m).map(|_| AtomicU8::new(0)).collect(),
@@ -319,7 +305,7 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
         });
         for (j, bit) in marks {
             self.flags[j as usize] |= bit;
-            self.inside[j as usize] -= 1;
+            *self.out_z[j as usize].get_mut() -= 1;
         }
     }
 
@@ -369,25 +355,17 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
                 // (see `touched`): the others keep theirs, and were not in its work list.
                 list.par_sort_unstable();
                 list.dedup();
-                let (to_top, to_y) = (&self.to_top, &self.to_y);
                 retain_listed(&mut self.flags, &mut list, &|i, f, _: &mut Vec<()>| {
                     mark_y(i, f);
-                    let open = open_in(*f);
-                    if open {
-                        to_y[i].store(to_top[i].load(Relaxed), Relaxed);
-                    }
-                    open
+                    open_in(*f)
                 });
                 let flags = &self.flags;
                 let in_y = list.par_iter().with_min_len(CHUNK).map(|&i| states_in_y(flags[i as usize])).sum();
                 (list, in_y)
             } else {
                 layer_of(&mut self.flags, start, end).for_each(|(i, f)| mark_y(i, f));
-                if top_counted {
-                    copy(&self.to_top[start..end], &self.to_y[start..end]);
-                } else {
-                    self.count_to_y();
-                    copy(&self.to_y[start..end], &self.to_top[start..end]);
+                if !top_counted {
+                    self.count_into(&self.out_top, |f| f & Y_M == 0);
                     top_counted = true;
                 }
                 let flags = &self.flags;
@@ -399,6 +377,12 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
                 let in_y = open.par_iter().with_min_len(CHUNK).map(|&i| states_in_y(flags[i as usize])).sum();
                 (open, in_y)
             };
+            // The round's cells, its moves outside Y_M from those outside the top.
+            self.cells.reset(start, end, &open);
+            let (cells, out_top) = (&self.cells, &self.out_top);
+            open.par_iter().with_min_len(CHUNK).for_each(|&i| {
+                cells.out_y(i as usize).store(out_top[i as usize].load(Relaxed), Relaxed);
+            });
             // (The round's work list as it starts, for the next round's `touched`.)
             let started = open.clone();
             self.seconds[0] += clock.elapsed().as_secs_f64();
@@ -431,7 +415,7 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
                     }
                     open_in(*f)
                 });
-                self.add_over(&left, &self.to_y, u8::MAX);
+                self.leave_y(&left);
                 self.seconds[2] += clock.elapsed().as_secs_f64();
                 left
             };
@@ -457,7 +441,7 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
                 for s in lost {
                     self.flags[s as usize / 2] &= if s % 2 == 0 { !Y_M } else { !Y_O };
                 }
-                self.add_over(&left, &self.to_y, u8::MAX);
+                self.leave_y(&left);
                 self.seconds[2] += clock.elapsed().as_secs_f64();
             }
             if in_x == 0 {
@@ -487,46 +471,55 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             let left_top: Vec<u32> = joined.iter().filter(|&&(_, top)| top).map(|&(s, _)| s / 2).collect();
             drop(joined);
             drop(open);
-            // Cpre(Z) kept up: counts of moves into Z_M, marks of moves into Z_O.
-            let marked: Vec<u32> = new
-                .par_iter()
-                .with_min_len(256)
-                .fold(
-                    || (Vec::new(), Vec::new()),
-                    |(mut marked, mut row), &s| {
-                        if s % 2 == 0 {
-                            self.add_to_preds(s as usize / 2, &mut row, &self.to_z, 1);
-                        } else {
-                            self.for_each_pred(s as usize / 2, |j| marked.push(j as u32));
-                        }
-                        (marked, row)
-                    },
-                )
-                .map(|(marked, _)| marked)
-                .reduce(Vec::new, concat);
-            // The M-states that enter the top of νY: those that get a move into Z_O.
-            let mut entered = Vec::new();
-            for j in marked {
-                let f = &mut self.flags[j as usize];
-                let before = in_top(*f);
-                *f |= TO_Z;
-                if !before && in_top(*f) {
-                    entered.push(j);
+            // Cpre(Z) kept up: counts of moves into Z_M, marks of moves into Z_O (a bit per
+            // member of the layer: a list of the moves held up to 144 MiB on `KNRvKAR`).
+            let marked: Vec<AtomicU64> = (0..(end - start).div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+            new.par_iter().with_min_len(256).for_each_init(Vec::new, |row, &s| {
+                if s % 2 == 0 {
+                    self.add_to_preds(s as usize / 2, row, &self.out_z, u8::MAX);
+                } else {
+                    self.for_each_pred(s as usize / 2, |j| {
+                        let k = j - start;
+                        marked[k / 64].fetch_or(1 << (k % 64), Relaxed);
+                    });
                 }
-            }
-            // In order: the escapes' upkeep reads their predecessor lists, kept in the order
-            // of the members, in this order (`KNRvKAR`: 17 to 18 s against 21 to 22).
-            entered.par_sort_unstable();
+            });
+            // The M-states that enter the top of νY: those that get a move into Z_O. In
+            // order: the escapes' upkeep reads their predecessor lists, kept in the order of
+            // the members, in this order (`KNRvKAR`: 17 to 18 s against 21 to 22).
+            let entered: Vec<u32> = self.flags[start..end]
+                .par_chunks_mut(64 * 64)
+                .zip(marked.par_chunks(64))
+                .enumerate()
+                .flat_map_iter(|(c, (flags, words))| {
+                    let mut entered = Vec::new();
+                    for (w, word) in words.iter().enumerate() {
+                        let mut word = word.load(Relaxed);
+                        while word != 0 {
+                            let k = 64 * w + word.trailing_zeros() as usize;
+                            word &= word - 1;
+                            let f = &mut flags[k];
+                            let before = in_top(*f);
+                            *f |= TO_Z;
+                            if !before && in_top(*f) {
+                                entered.push((start + 64 * 64 * c + k) as u32);
+                            }
+                        }
+                    }
+                    entered
+                })
+                .collect();
+            drop(marked);
             // (An M-state of A was not counted in the top.)
             let left_top: Vec<u32> =
                 left_top.into_iter().filter(|&i| !in_a(self.level[2 * i as usize].load(Relaxed))).collect();
-            self.add_over(&left_top, &self.to_top, u8::MAX);
+            self.add_over(&left_top, &self.out_top, 1);
             self.seconds[3] += clock.elapsed().as_secs_f64();
             let clock = std::time::Instant::now();
             let mut changed = started;
             let (plus, minus) = self.keep_up_escapes(&entered, &new, &mut changed)?;
-            self.add_over(&plus, &self.to_top, 1);
-            self.add_over(&minus, &self.to_top, u8::MAX);
+            self.add_over(&plus, &self.out_top, u8::MAX);
+            self.add_over(&minus, &self.out_top, 1);
             self.seconds[4] += clock.elapsed().as_secs_f64();
             touched = (4 * changed.len() <= end - start).then_some(changed);
         }
@@ -547,11 +540,21 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
         self.graph.add_to_preds(i, row, |j, _| j < self.end, counts, delta);
     }
 
-    /// The moves into `Y_M` (`Z` included) of every position of the layer, counted from the
-    /// `M`-states of `Y` through their predecessors (at the start of a round; the passes keep
-    /// them up).
-    fn count_to_y(&self) {
-        self.count_into(&self.to_y, |f| f & Y_M != 0);
+    /// Adds the `M`-states of the members `left`, which left `Y`, to the counts of moves
+    /// outside `Y_M` of their predecessors in the round's work list (no other reads them).
+    fn leave_y(&self, left: &[u32]) {
+        let cells = &self.cells;
+        left.par_iter().with_min_len(256).for_each_init(Vec::new, |row, &i| {
+            self.graph.warm_preds(
+                i as usize,
+                row,
+                |j, _| cells.contains(j),
+                |j| u32::from(cells.out_y(j).load(Relaxed)),
+            );
+            for &j in row.iter() {
+                cells.out_y(j as usize).fetch_add(1, Relaxed);
+            }
+        });
     }
 
     /// Counts in `counts`, for every position of the layer, its moves into the `M`-states
@@ -588,16 +591,16 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
                     self.level[2 * i].store(if seed { first } else { 0 }, Relaxed);
                 }
                 debug_assert!(!of_x(self.level[2 * i].load(Relaxed)) || seed, "a state of X outside Y");
-                self.hits[i].store(0, Relaxed);
-                self.support[i].store(0, Relaxed);
+                (&self.cells).hits(i).store(0, Relaxed);
+                (&self.cells).support(i).store(0, Relaxed);
                 if seed {
                     seeds.push(2 * i as u32);
                 }
             }
             if f & Z_O == 0 {
-                let outside_z_m = self.inside[i] - self.to_z[i].load(Relaxed);
-                self.counter[i].store(outside_z_m, Relaxed);
-                let all_in_y_m = self.to_y[i].load(Relaxed) == self.inside[i];
+                let outside_z_m = self.out_z[i].load(Relaxed);
+                (&self.cells).counter(i).store(outside_z_m, Relaxed);
+                let all_in_y_m = self.cells.out_y(i).load(Relaxed) == 0;
                 let seed = open_o && (outside_z_m == 0 || (f & CHECK == 0 && all_in_y_m));
                 if open_o {
                     self.level[2 * i + 1].store(if seed { first } else { 0 }, Relaxed);
@@ -628,23 +631,12 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
     /// Whether `O`-state `i` of `Y` is a seed of `X`: all its moves into `D` lead into `Z`
     /// (`Cpre(Z)`), or it is not in check and all lead into `Y` (`F ∩ Cpre(Y)`).
     fn seed_o(&self, i: usize) -> bool {
-        let inside = self.inside[i];
-        inside == self.to_z[i].load(Relaxed)
-            || (self.flags[i] & CHECK == 0 && self.to_y[i].load(Relaxed) == inside)
+        self.out_z[i].load(Relaxed) == 0 || (self.flags[i] & CHECK == 0 && self.cells.out_y(i).load(Relaxed) == 0)
     }
 
     /// The attractor's counts ([`Attractor`]).
-    fn counts(&self) -> Attractor<'_, L> {
-        Attractor {
-            level: &self.level,
-            counter: &self.counter,
-            hits: &self.hits,
-            support: &self.support,
-            mask: u32::MAX,
-            tag: 0,
-            max: self.max,
-            exist: 0,
-        }
+    fn counts(&self) -> Attractor<'_, L, &OpenCells> {
+        Attractor { level: &self.level, cells: &self.cells, mask: u32::MAX, tag: 0, max: self.max, exist: 0 }
     }
 
     /// Grows `X` breadth first from `frontier`, its states of the level `first`

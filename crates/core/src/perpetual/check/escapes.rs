@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use super::{A_TAG, GOOD_EXIT, Rabin, SAFE_EXIT, Z_M, Z_O, in_a, in_top};
 use crate::perpetual::Checks;
-use crate::perpetual::attractor::{Attractor, Stage};
+use crate::perpetual::attractor::{Attractor, Dense, Stage};
 use crate::perpetual::level::Level;
 use crate::perpetual::work::{Blocks, CHUNK, gather_blocks};
 use crate::retrograde::SolveError;
@@ -39,13 +39,14 @@ impl<G: Checks, L: Level> Rabin<'_, '_, G, L> {
     /// states of `A` took 21.5 s: every escape's predecessors read.)
     pub(super) fn make_escapes(&mut self) -> Result<(), SolveError> {
         let (start, end) = (self.start, self.end);
-        // Moves into the top's M-states (to_y: scratch until the round counts it).
-        self.count_into(&self.to_y, in_top);
+        // Moves to M-states outside the top (out_top: scratch until the layer's first round
+        // counts it).
+        self.count_into(&self.out_top, |f| !in_top(f));
         let flags = &self.flags;
         (start..end).into_par_iter().with_min_len(CHUNK).for_each(|i| {
             let f = flags[i];
             self.level[2 * i].store(if escape_m(f) { 1 | A_TAG } else { 0 }, Relaxed);
-            let to_escapes = self.inside[i] - self.to_y[i].load(Relaxed);
+            let to_escapes = self.out_top[i].load(Relaxed);
             let level = if escape_o(f) {
                 1
             } else if to_escapes > 0 {
@@ -141,12 +142,10 @@ impl<G: Checks, L: Level> Rabin<'_, '_, G, L> {
     }
 
     /// The counts of `A` ([`Attractor`], the roles swapped: an `O`-state joins by one move).
-    fn escapes(&self) -> Attractor<'_, L> {
+    fn escapes(&self) -> Attractor<'_, L, Dense<'_>> {
         Attractor {
             level: &self.level,
-            counter: &self.a_counter,
-            hits: &self.a_hits,
-            support: &self.a_support,
+            cells: Dense { counter: &self.a_counter, hits: &self.a_hits, support: &self.a_support },
             mask: !A_TAG,
             tag: A_TAG,
             max: self.max,
