@@ -1,7 +1,7 @@
 //! The first stage: the ban on perpetual check, a one-pair Rabin game on the draws `D` (see
 //! the [parent module](super) for the algorithm and the ranks).
 
-use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -13,7 +13,9 @@ use super::attractor::{Attractor, Cells, Stage};
 use super::graph::{Graph, Target};
 use super::level::{Level, levels};
 use super::solution::RuleStats;
-use super::work::{Blocks, CHUNK, blocks_len, gather, gather_blocks, layer_of, map_slices, retain_listed};
+use super::work::{
+    Bits, Blocks, CHUNK, blocks_len, gather, gather_blocks, layer_of, map_slices, retain_listed,
+};
 use crate::retrograde::{Solution, SolveError};
 use crate::value::{Ban, RuleValue, Wdl};
 use open_cells::OpenCells;
@@ -323,6 +325,8 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
         // or left A (an M-state that enters the top by a move into Z is one: it leaves A).
         // The marks of the others are made of what has not changed (`KNRvKAR`: the layer's
         // 72.1 M members marked at each of 36 rounds' starts took 17 s, against 4 s so).
+        // Gathered in a bit per member of the layer (as a list, with its repeats, it held up
+        // to 22 M members on `KNRvKAR`, 88 MiB).
         let mut touched: Option<Vec<u32>> = None;
         let clock = std::time::Instant::now();
         self.make_escapes()?;
@@ -353,8 +357,6 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             let (mut open, in_y) = if let Some(mut list) = touched.take() {
                 // Only the members whose marks may have changed since the last round's start
                 // (see `touched`): the others keep theirs, and were not in its work list.
-                list.par_sort_unstable();
-                list.dedup();
                 retain_listed(&mut self.flags, &mut list, &|i, f, _: &mut Vec<()>| {
                     mark_y(i, f);
                     open_in(*f)
@@ -365,7 +367,7 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             } else {
                 layer_of(&mut self.flags, start, end).for_each(|(i, f)| mark_y(i, f));
                 if !top_counted {
-                    self.count_into(&self.out_top, |f| f & Y_M == 0);
+                    self.count_out(&self.out_top, |f| f & Y_M != 0);
                     top_counted = true;
                 }
                 let flags = &self.flags;
@@ -384,7 +386,8 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
                 cells.out_y(i as usize).store(out_top[i as usize].load(Relaxed), Relaxed);
             });
             // (The round's work list as it starts, for the next round's `touched`.)
-            let started = open.clone();
+            let changed = Bits::new(end - start);
+            open.par_iter().with_min_len(CHUNK).for_each(|&i| changed.insert(i as usize - start));
             self.seconds[0] += clock.elapsed().as_secs_f64();
             // The first μX of the round from its seeds; then, each time Y shrinks to X, the
             // next μX from the last: its states that lose their hold on X leave it, those
@@ -455,33 +458,35 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             // positions whose O-state joins Z (a state that joins Z_M was in Y, and stays).
             // (X outside Z is Y outside Z: the work list.)
             // (Both states of a position never join: an M-state that joins stays in the top.)
-            let joined: Vec<(u32, bool)> = retain_listed(&mut self.flags, &mut open, &|i, f, new| {
+            let new: Vec<u32> = retain_listed(&mut self.flags, &mut open, &|i, f, new| {
                 if *f & Z_M == 0 && of_x(level[2 * i].load(Relaxed)) {
                     debug_assert!(in_top(*f), "a state of X out of the top of νY");
                     *f |= Z_M;
-                    new.push((2 * i as u32, false));
+                    new.push(2 * i as u32);
                 }
                 if *f & Z_O == 0 && of_x(level[2 * i + 1].load(Relaxed)) {
-                    new.push((2 * i as u32 + 1, in_top(*f)));
+                    new.push(2 * i as u32 + 1);
                     *f |= Z_O;
                 }
                 false
             });
-            let new: Vec<u32> = joined.iter().map(|&(s, _)| s).collect();
-            let left_top: Vec<u32> = joined.iter().filter(|&&(_, top)| top).map(|&(s, _)| s / 2).collect();
-            drop(joined);
+            // (Whether the M-state was in the top as its O-state joined: the flags but Z_O.)
+            let flags = &self.flags;
+            let left_top: Vec<u32> = new
+                .par_iter()
+                .with_min_len(CHUNK)
+                .filter(|&&s| s % 2 == 1 && in_top(flags[s as usize / 2] & !Z_O))
+                .map(|&s| s / 2)
+                .collect();
             drop(open);
             // Cpre(Z) kept up: counts of moves into Z_M, marks of moves into Z_O (a bit per
             // member of the layer: a list of the moves held up to 144 MiB on `KNRvKAR`).
-            let marked: Vec<AtomicU64> = (0..(end - start).div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+            let marked = Bits::new(end - start);
             new.par_iter().with_min_len(256).for_each_init(Vec::new, |row, &s| {
                 if s % 2 == 0 {
                     self.add_to_preds(s as usize / 2, row, &self.out_z, u8::MAX);
                 } else {
-                    self.for_each_pred(s as usize / 2, |j| {
-                        let k = j - start;
-                        marked[k / 64].fetch_or(1 << (k % 64), Relaxed);
-                    });
+                    self.for_each_pred(s as usize / 2, |j| marked.insert(j - start));
                 }
             });
             // The M-states that enter the top of νY: those that get a move into Z_O. In
@@ -489,7 +494,7 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             // the members, in this order (`KNRvKAR`: 17 to 18 s against 21 to 22).
             let entered: Vec<u32> = self.flags[start..end]
                 .par_chunks_mut(64 * 64)
-                .zip(marked.par_chunks(64))
+                .zip(marked.words().par_chunks(64))
                 .enumerate()
                 .flat_map_iter(|(c, (flags, words))| {
                     let mut entered = Vec::new();
@@ -516,12 +521,11 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             self.add_over(&left_top, &self.out_top, 1);
             self.seconds[3] += clock.elapsed().as_secs_f64();
             let clock = std::time::Instant::now();
-            let mut changed = started;
-            let (plus, minus) = self.keep_up_escapes(&entered, &new, &mut changed)?;
+            let (plus, minus) = self.keep_up_escapes(&entered, &new, &changed)?;
             self.add_over(&plus, &self.out_top, u8::MAX);
             self.add_over(&minus, &self.out_top, 1);
             self.seconds[4] += clock.elapsed().as_secs_f64();
-            touched = (4 * changed.len() <= end - start).then_some(changed);
+            touched = (4 * changed.count() <= end - start).then(|| changed.members(start));
         }
         Ok(())
     }
@@ -557,14 +561,22 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
         });
     }
 
-    /// Counts in `counts`, for every position of the layer, its moves into the `M`-states
-    /// whose flags `pick` accepts (through their predecessors).
-    fn count_into(&self, counts: &[AtomicU8], pick: impl Fn(u8) -> bool + Sync) {
-        let flags = &self.flags;
-        counts[self.start..self.end].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
+    /// Counts in `counts`, for every position of the layer, its moves to the `M`-states
+    /// whose flags `pick` refuses, at the start of the layer (when no state of the layer is
+    /// in `Z`, so that `out_z` counts all its moves in the layer): all its moves, less those
+    /// into the states `pick` accepts, through their predecessors (few: the top of `νY`;
+    /// counting the moves into the others generated the un-moves of most of the layer).
+    fn count_out(&self, counts: &[AtomicU8], pick: impl Fn(u8) -> bool + Sync) {
+        let (flags, out_z) = (&self.flags, &self.out_z);
+        counts[self.start..self.end]
+            .par_iter()
+            .zip(&out_z[self.start..self.end])
+            .with_min_len(CHUNK)
+            .for_each(|(c, all)| c.store(all.load(Relaxed), Relaxed));
         (self.start..self.end).into_par_iter().with_min_len(CHUNK).for_each_init(Vec::new, |row, i| {
+            debug_assert!(flags[i] & Z_M == 0, "a state of the layer in Z at its start");
             if pick(flags[i]) {
-                self.add_to_preds(i, row, counts, 1);
+                self.add_to_preds(i, row, counts, u8::MAX);
             }
         });
     }
@@ -631,7 +643,8 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
     /// Whether `O`-state `i` of `Y` is a seed of `X`: all its moves into `D` lead into `Z`
     /// (`Cpre(Z)`), or it is not in check and all lead into `Y` (`F ∩ Cpre(Y)`).
     fn seed_o(&self, i: usize) -> bool {
-        self.out_z[i].load(Relaxed) == 0 || (self.flags[i] & CHECK == 0 && self.cells.out_y(i).load(Relaxed) == 0)
+        self.out_z[i].load(Relaxed) == 0
+            || (self.flags[i] & CHECK == 0 && self.cells.out_y(i).load(Relaxed) == 0)
     }
 
     /// The attractor's counts ([`Attractor`]).

@@ -2,8 +2,10 @@
 //! layer's entries, updates over a sorted work list and its cutting in place
 //! ([`for_each_listed`], [`retain_listed`]), lists gathered from parallel tasks, in one
 //! vector of the exact length ([`gather`]) or in blocks ([`Blocks`]), and the level-by-level
-//! search of an attractor ([`by_levels`]). None of them holds more than a list's own size
+//! search of an attractor ([`by_levels`]); sets of members as a bit each ([`Bits`]). None of them holds more than a list's own size
 //! besides it (lists joined two by two, as parallel folds do, held two to three times).
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -218,6 +220,45 @@ pub(super) fn by_levels(
 
 /// What `f` pushes for each number of `range`, in the order of the numbers: the numbers in
 /// parallel, at least `min_len` of them to a task.
+/// A set of the numbers `0..n` as a bit each, filled in parallel (the members of a layer by
+/// their offset from its start): 1 bit a member however many times each is added, where a
+/// list held 4 bytes an addition.
+pub(super) struct Bits(Vec<AtomicU64>);
+
+impl Bits {
+    /// The empty set of numbers below `n`.
+    pub(super) fn new(n: usize) -> Self {
+        Bits((0..n.div_ceil(64)).into_par_iter().map(|_| AtomicU64::new(0)).collect())
+    }
+
+    /// Adds `k`.
+    #[inline]
+    pub(super) fn insert(&self, k: usize) {
+        self.0[k / 64].fetch_or(1 << (k % 64), Relaxed);
+    }
+
+    /// How many numbers are in the set.
+    pub(super) fn count(&self) -> usize {
+        self.0.par_iter().with_min_len(CHUNK / 64).map(|w| w.load(Relaxed).count_ones() as usize).sum()
+    }
+
+    /// The numbers in the set, each plus `offset`, in increasing order.
+    pub(super) fn members(&self, offset: usize) -> Vec<u32> {
+        gather(0..self.0.len(), CHUNK / 64, |w, out| {
+            let mut word = self.0[w].load(Relaxed);
+            while word != 0 {
+                out.push((offset + 64 * w + word.trailing_zeros() as usize) as u32);
+                word &= word - 1;
+            }
+        })
+    }
+
+    /// The words of the set: bit `k % 64` of word `k / 64` for the number `k`.
+    pub(super) fn words(&self) -> &[AtomicU64] {
+        &self.0
+    }
+}
+
 pub(super) fn gather<T: Send>(
     range: std::ops::Range<usize>,
     min_len: usize,
@@ -252,13 +293,31 @@ pub(super) fn concat<T>(mut a: Vec<T>, mut b: Vec<T>) -> Vec<T> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+    use std::sync::atomic::AtomicU32;
 
     use super::*;
     use proptest::prelude::*;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// A set of bits holds each number added (some many times), counts them once, and
+        /// lists them in order past the offset.
+        #[test]
+        fn bits_hold_each_number_added_once(
+            n in 0usize..20_000,
+            added in proptest::collection::vec(any::<usize>(), 0..5_000),
+            offset in 0usize..1_000,
+        ) {
+            let added: Vec<usize> = if n == 0 { Vec::new() } else { added.iter().map(|k| k % n).collect() };
+            let bits = Bits::new(n);
+            added.par_iter().for_each(|&k| bits.insert(k));
+            let mut expected: Vec<u32> = added.iter().map(|&k| (k + offset) as u32).collect();
+            expected.sort_unstable();
+            expected.dedup();
+            prop_assert_eq!(bits.count(), expected.len());
+            prop_assert_eq!(bits.members(offset), expected);
+        }
 
         /// `for_each_listed` visits exactly the listed numbers once each, also over lists long
         /// enough to split into many tasks.

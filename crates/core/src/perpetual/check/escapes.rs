@@ -13,7 +13,7 @@ use super::{A_TAG, GOOD_EXIT, Rabin, SAFE_EXIT, Z_M, Z_O, in_a, in_top};
 use crate::perpetual::Checks;
 use crate::perpetual::attractor::{Attractor, Dense, Stage};
 use crate::perpetual::level::Level;
-use crate::perpetual::work::{Blocks, CHUNK, gather_blocks};
+use crate::perpetual::work::{Bits, Blocks, CHUNK, gather_blocks};
 use crate::retrograde::SolveError;
 
 /// Whether the `M`-state of a member with flags `f` is an escape of the opponent: outside
@@ -41,7 +41,7 @@ impl<G: Checks, L: Level> Rabin<'_, '_, G, L> {
         let (start, end) = (self.start, self.end);
         // Moves to M-states outside the top (out_top: scratch until the layer's first round
         // counts it).
-        self.count_into(&self.out_top, |f| !in_top(f));
+        self.count_out(&self.out_top, in_top);
         let flags = &self.flags;
         (start..end).into_par_iter().with_min_len(CHUNK).for_each(|i| {
             let f = flags[i];
@@ -90,7 +90,7 @@ impl<G: Checks, L: Level> Rabin<'_, '_, G, L> {
         &mut self,
         entered: &[u32],
         new: &[u32],
-        changed: &mut Vec<u32>,
+        changed: &Bits,
     ) -> Result<(Vec<u32>, Vec<u32>), SolveError> {
         let attractor = self.escapes();
         let frontier: Blocks<(u32, u32)> = vec![
@@ -115,7 +115,8 @@ impl<G: Checks, L: Level> Rabin<'_, '_, G, L> {
             })
             .map(|&s| s / 2)
             .collect();
-        changed.par_extend(lost.par_iter().flat_map_iter(|block| block.iter().map(|&s| s / 2)));
+        let start = self.start;
+        lost.par_iter().flatten().for_each(|&s| changed.insert(s as usize / 2 - start));
         drop(lost);
         if top >= self.max {
             return Err(SolveError::DistanceTooLarge);
@@ -137,7 +138,7 @@ impl<G: Checks, L: Level> Rabin<'_, '_, G, L> {
             .filter(|&&s| s % 2 == 0 && in_top(flags[s as usize / 2]))
             .map(|&s| s / 2)
             .collect();
-        changed.extend(joined.iter().flatten().map(|&s| s / 2));
+        joined.par_iter().flatten().for_each(|&s| changed.insert(s as usize / 2 - start));
         Ok((plus, minus))
     }
 
