@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::game::Successor;
 use crate::perpetual::{
-    CHECK_BYTES_PER_DRAW, Checks, Choice, Label, RuleSolution, RuleStats, value_of_word, winning_move,
+    CHECK_STATE_BYTES_PER_DRAW, Checks, Choice, Label, RuleSolution, RuleStats, value_of_word, winning_move,
 };
 use crate::value::{Ban, RuleValue, Value, Wdl};
 
@@ -56,8 +56,9 @@ pub enum Lookups {
     /// [`Lookups::Words`] when the copy, with the plain values the solution holds again
     /// (a byte a position: they were put away while the check stage ran), takes at most
     /// what the check stage held besides its results: its predecessor lists
-    /// ([`RuleStats::lists_bytes`](crate::perpetual::RuleStats::lists_bytes)) and 16 bytes
-    /// a plain draw of its state; else [`Lookups::Solution`]. (`KNRvKAR`,
+    /// ([`RuleStats::lists_bytes`](crate::perpetual::RuleStats::lists_bytes)) and 12 bytes
+    /// a plain draw of its state (16 before issue 42's nineteenth session made it leaner);
+    /// else [`Lookups::Solution`]. (`KNRvKAR`,
     /// 393.7 M positions and 72.1 M plain draws: words with its 1,513 MiB of lists, the solution
     /// without them, where the copy made the certificate the peak of the solve: 2,309 MiB
     /// against 1,953 in the check stage; 1,680 with the solution.)
@@ -74,8 +75,7 @@ pub enum Lookups {
 /// Whether [`Lookups::Auto`] takes the copy of every value as a word for a solution of
 /// `positions` positions solved with `stats`.
 fn words_fit(positions: u64, stats: RuleStats) -> bool {
-    let held =
-        stats.lists_bytes.saturating_add((CHECK_BYTES_PER_DRAW - 12).saturating_mul(stats.plain_draws));
+    let held = stats.lists_bytes.saturating_add(CHECK_STATE_BYTES_PER_DRAW.saturating_mul(stats.plain_draws));
     positions.saturating_mul(5) <= held
 }
 

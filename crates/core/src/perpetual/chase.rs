@@ -131,7 +131,7 @@ pub(super) struct Parity<'a, 'g, G, F, L> {
     /// The members of the layer being solved: `start..end`.
     start: usize,
     end: usize,
-    /// The moves out of `D'` of a position of `D'` by their values: the check stage's
+    /// The moves out of `D'` of a member of `D'` (by its number) by their values: the check stage's
     /// [`EXIT_LOSS`] and [`EXIT_NOT_WIN`] (a move into a draw the check stage decided is none:
     /// see the module notes of [`super`]).
     exits: F,
@@ -514,7 +514,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
                         f |= CHASED;
                     }
                 }
-                let e = (self.exits)(pos);
+                let e = (self.exits)(i);
                 if e & EXIT_LOSS != 0 {
                     f |= GOOD_EXIT;
                 }

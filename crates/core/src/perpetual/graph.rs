@@ -353,29 +353,35 @@ impl<'g, G: Checks> Graph<'g, G> {
         self.members
     }
 
-    /// Drops the members' positions (4 bytes a member): the predecessor lists make them
-    /// needless, and the members without a list (whose un-moves a pass generates) find theirs
-    /// in the set ([`DrawIndex::select`], 4 bytes per 64 members). Until
-    /// [`Graph::restore_positions`], nothing may ask for the position of a member with a list.
-    /// The check stage's passes need them only in its first (`KNRvKAR`: 275 MiB of its 4.1
-    /// GiB peak with lists, 289 MiB of 1,681 without).
+    /// Drops the members' positions (4 bytes a member): members numbered in the set's order
+    /// find theirs in the set ([`DrawIndex::select`], 4 bytes per 64 members); renumbered
+    /// members all have predecessor lists, which make them needless, and until
+    /// [`Graph::restore_positions`] nothing may ask for one of theirs. (`KNRvKAR`: 289 MiB
+    /// of the check stage's first pass and passes; its peak was 1,681 MiB without lists.)
     pub(super) fn release_positions(&mut self) {
-        let listed = self.preds.as_ref().map_or(0, Lists::rows);
-        if listed < self.members {
-            // (Renumbered members all have lists: the set's order is theirs.)
-            debug_assert!(self.first.is_none());
+        if self.positions.is_empty() {
+            return;
+        }
+        if self.first.is_none() {
             self.samples = self.index.select_samples();
         }
         self.positions = Vec::new();
         release_free_memory();
     }
 
-    /// The position of member `i` (one without a list while the others' are released).
+    /// Whether the members are numbered in the set's order (not renumbered by layers): then
+    /// every member's position is found without them held ([`Graph::release_positions`]).
+    pub(super) fn in_set_order(&self) -> bool {
+        self.first.is_none()
+    }
+
+    /// The position of member `i` (in the set's order while the positions are released).
     #[inline]
     pub(super) fn position(&self, i: usize) -> usize {
         if self.positions.len() == self.members {
             self.positions[i] as usize
         } else {
+            debug_assert!(self.first.is_none(), "the position of a renumbered member asked while released");
             self.index.select(&self.samples, i)
         }
     }

@@ -221,7 +221,7 @@ mod work;
 
 pub(crate) use solution::value_of_word;
 pub use solution::{RuleSolution, RuleStats};
-pub(crate) use solver::CHECK_BYTES_PER_DRAW;
+pub(crate) use solver::CHECK_STATE_BYTES_PER_DRAW;
 pub use solver::{
     DEFAULT_CHASE_ROOM, DEFAULT_EDGE_BUDGET, DEFAULT_LAYER_SIZE, DEFAULT_SEARCH_SHARE, PerpetualCheck,
 };

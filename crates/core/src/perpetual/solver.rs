@@ -9,10 +9,10 @@ use super::Checks;
 use super::graph::Graph;
 use super::level::{Level, Narrow};
 use super::profile::Profile;
-use super::solution::{RuleSolution, TAG_DRAW, cell, cell_of, value_of};
+use super::solution::{RuleSolution, TAG_DRAW, cell, cell_of};
 use super::work::CHUNK;
 use super::{chase, check};
-use crate::retrograde::{Retrograde, Shelved, ShelvedBytes, Solution, SolveError};
+use crate::retrograde::{Retrograde, Shelved, ShelvedBytes, ShelvedWords, Solution, SolveError};
 use crate::value::{Plies, RuleValue, Value};
 
 /// The solver under the rule: the ban on perpetual check, and the ban on perpetual chase for
@@ -60,6 +60,12 @@ impl Default for PerpetualCheck {
 /// for its work lists (`KNRvKAR`: 4,132 MiB at the stage's peak, with 1,726 MiB of lists,
 /// the `standard` values and 72.1 M draws, when it held 24 and 8).
 pub(crate) const CHECK_BYTES_PER_DRAW: u64 = 28;
+
+/// Bytes per draw of `D` the check stage's state holds at its peak, besides the predecessor
+/// lists: its flags, counts and levels, 10 bytes (7 before issue 42's nineteenth session, its
+/// counts of a round held for the members of the round's work list alone), and about 2 of
+/// work lists (`KNRvKAR`).
+pub(crate) const CHECK_STATE_BYTES_PER_DRAW: u64 = 12;
 
 /// Bytes per draw of `D` the check stage held that the chase stage's layer step does not: its
 /// 16 bytes of counts, levels, flags and exits, less the 4-byte results, the exits kept, the
@@ -216,9 +222,11 @@ impl PerpetualCheck {
     }
 
     /// [`PerpetualCheck::memory_estimate`] for a game with chases: the larger of the check
-    /// stage's bytes per draw and the chase stage's (the results of the check stage, and the
-    /// chase stage's counts over the draws it leaves, at most all of them: 30, 34 with the
-    /// 4-byte levels before issue 42's sixteenth session). (It was at least 40 until its
+    /// stage's bytes per draw and the chase stage's (the check stage's results, shelved, and
+    /// its exits for the draws the chase stage takes, with their positions, and the chase
+    /// stage's counts over them, at most all of them: 28; 30 before issue 42's nineteenth
+    /// session, which shelved the results, and 34 with the 4-byte levels before its
+    /// sixteenth). (It was at least 40 until its
     /// fifteenth session, the headroom the chase stage's peak needs
     /// on Cannon materials, whose draws have the most moves: a game whose chase stage holds
     /// the peak adds what its lists of `D'` need besides, as the Xiangqi store does per
@@ -226,7 +234,7 @@ impl PerpetualCheck {
     #[must_use]
     pub const fn chase_memory_estimate(positions: u64, drawn: u64) -> u64 {
         let words = positions.div_ceil(64);
-        let mut per_draw = 8 + chase::BYTES_PER_DRAW;
+        let mut per_draw = 6 + chase::BYTES_PER_DRAW;
         if CHECK_BYTES_PER_DRAW > per_draw {
             per_draw = CHECK_BYTES_PER_DRAW;
         }
@@ -332,6 +340,11 @@ impl PerpetualCheck {
             profile.step(|| format!("check stage: {} layers", layers.len() - 1));
             (graph, layers)
         };
+        // (Members in the set's order find their positions there: the first pass reads each
+        // once, in order, and needs no copy of them, 4 bytes a draw.)
+        if graph.in_set_order() {
+            graph.release_positions();
+        }
         let mut look = check::look(&graph, &plain, drawn_ends.load(Relaxed))?;
         // The plain values, the members' positions and the exits by the whole rule are read
         // again only once the check stage is done (its passes read the lists): put away
@@ -405,7 +418,7 @@ impl PerpetualCheck {
         // decided is no exit of D', for a move into a loss by the rule there would have won
         // the mover's position by the rule too, and one into a win by the rule is none.
         let exits = graph.in_first_order(exits);
-        let mut words = graph.in_first_order(words);
+        let words = graph.in_first_order(words);
         let check_layers = graph.layer_of_members(&layers);
         let index = graph.into_index();
         let undecided = cell(TAG_DRAW, 0);
@@ -442,8 +455,17 @@ impl PerpetualCheck {
                 (graph, layers)
             }
         };
-        let mut parity =
-            chase::Parity::<_, _, L>::new(&graph, |p| index.index(p).map_or(0, |i| exits[i]), max);
+        // While the chase stage runs, the cells of D are put away (read again only to take its
+        // results), and the exits by the whole rule are kept for the members of D' alone
+        // (`KNRvKAR`: 275 and 54 MiB of its peak; the cells shelved in TODO MiB).
+        let words = ShelvedWords::new(words);
+        let exits: Vec<u8> = (0..graph.len())
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .map(|i| index.index(graph.position(i)).map_or(0, |d| exits[d]))
+            .collect();
+        profile.step(|| format!("chase stage: the cells of D shelved in {} MiB", words.heap_bytes() >> 20));
+        let mut parity = chase::Parity::<_, _, L>::new(&graph, |i| exits[i], max);
         let figures = match parity.solve(&layers, &mut profile) {
             Ok(figures) => figures,
             Err(e) => return Err(past(e, shelf)),
@@ -459,36 +481,41 @@ impl PerpetualCheck {
         stats.chase_iterations = figures.iterations;
         stats.chase_passes = figures.passes;
         stats.chase_layers = u32::try_from(layers.len() - 1).unwrap_or(u32::MAX);
-        // The values into the words of D, the solver's state dropped, then the distances of
-        // the draws left.
-        let d_number = |p: u32| index.index(p as usize).expect("D' is part of D");
+        // The values of D' (in its numbering), the solver's state dropped, then the distances
+        // of the draws left; then the cells of D back, with them.
         let mut values = parity.into_values();
-        for (i, &p) in graph.positions.iter().enumerate() {
-            if let Some(v) = values.value(i) {
-                words[d_number(p)] = cell_of(v)?;
-            }
-        }
+        let mut cells: Vec<u32> = (0..graph.len())
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .map(|i| values.value(i).map_or(Ok(undecided), cell_of))
+            .collect::<Result<_, _>>()?;
         let (tops5, tops3) = (std::mem::take(&mut values.tops5), std::mem::take(&mut values.tops3));
         drop(values);
-        let plain = shelf.restore();
-        let plain_value = |q: usize| plain.value(q).map(RuleValue::from);
-        let outside = |q: usize| match index.index(q) {
-            Some(i) => Some(value_of(words[i])),
-            None => plain_value(q),
+        let has_end = |i: usize| exits[i] & check::EXIT_DRAWN != 0;
+        let ends = (0..graph.len()).into_par_iter().any(|i| has_end(i) && cells[i] == undecided);
+        // (The plain values back first only where the distances read them.)
+        let plain_or_shelf = if ends {
+            // A drawn end a move out of D' reaches is a position outside D (D less D' is
+            // decided by the rule): a hole, then, for the positions of D.
+            let plain = shelf.restore();
+            let outside =
+                |q: usize| if index.contains(q) { None } else { plain.value(q).map(RuleValue::from) };
+            let dist = graph.draw_distances(|i| cells[i] == undecided, has_end, outside);
+            fill_distances(&mut cells, dist.into_iter().enumerate())?;
+            Ok(plain)
+        } else {
+            Err(shelf)
         };
-        let dist = graph.draw_distances(
-            |i| words[d_number(graph.position(i) as u32)] == undecided,
-            |i| exits[d_number(graph.position(i) as u32)] & check::EXIT_DRAWN != 0,
-            outside,
-        );
+        drop(exits);
         let positions = std::mem::take(&mut graph.positions);
         drop(graph);
-        for (p, d) in positions.into_iter().zip(dist) {
-            let i = d_number(p);
-            if words[i] == undecided && d != u32::MAX {
-                words[i] = cell_of(RuleValue::Draw(Some(Plies(d))))?;
+        let mut words = words.restore();
+        for (p, c) in positions.into_iter().zip(cells) {
+            if c != undecided {
+                words[index.index(p as usize).expect("D' is part of D")] = c;
             }
         }
+        let plain = plain_or_shelf.unwrap_or_else(Shelved::restore);
         profile.step(|| "chase stage: values and draw distances".into());
         Ok(RuleSolution { plain, index, words, stats, tops, tops5, tops3 })
     }

@@ -77,7 +77,7 @@ pub use partition::{EXCHANGE_BUDGET, Part, Partition, Transport, TransportError}
 use preds::UnmovePreds;
 use run::Run;
 pub use shelf::Shelved;
-pub(crate) use shelf::ShelvedBytes;
+pub(crate) use shelf::{ShelvedBytes, ShelvedWords};
 pub use solution::Solution;
 use spill::{Scratch, WINDOW, WINDOW_BYTES};
 

@@ -110,6 +110,40 @@ impl ShelvedBytes {
     }
 }
 
+/// 32-bit words put away compressed (zstd, a frame per chunk), to be
+/// [restored](ShelvedWords::restore) as they were: the cells of the draws while the chase
+/// stage runs.
+pub(crate) struct ShelvedWords {
+    len: usize,
+    chunks: Vec<Vec<u8>>,
+}
+
+impl ShelvedWords {
+    /// `words` put away.
+    pub(crate) fn new(words: Vec<u32>) -> ShelvedWords {
+        ShelvedWords { len: words.len(), chunks: compress(&words, |w, out| out.extend(w.to_le_bytes())) }
+    }
+
+    /// Bytes the chunks take.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        self.chunks.iter().map(Vec::capacity).sum::<usize>() as u64
+    }
+
+    /// The words as they were put away (each chunk decompressed on its own: no second copy
+    /// of them all).
+    pub(crate) fn restore(self) -> Vec<u32> {
+        let mut words = vec![0u32; self.len];
+        words.par_chunks_mut(CHUNK_CELLS).zip(&self.chunks).for_each(|(out, frame)| {
+            let raw = zstd::bulk::decompress(frame, 4 * out.len()).expect("a shelved chunk decompresses");
+            assert_eq!(raw.len(), 4 * out.len(), "a shelved chunk holds its words");
+            for (w, b) in out.iter_mut().zip(raw.chunks_exact(4)) {
+                *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            }
+        });
+        words
+    }
+}
+
 /// The cells compressed a chunk of [`CHUNK_CELLS`] at a time (in parallel), each cell's bytes
 /// given by `bytes`.
 fn compress<C: Sync>(cells: &[C], bytes: impl Fn(&C, &mut Vec<u8>) + Sync) -> Vec<Vec<u8>> {
@@ -179,6 +213,18 @@ mod tests {
             assert!(back.values().eq(values.iter().copied()));
         }
         assert_eq!(Solution::from_values([]).unwrap().shelve().restore().len(), 0);
+    }
+
+    #[test]
+    fn shelved_words_come_back_unchanged() {
+        for n in [0, 1, 5, CHUNK_CELLS - 1, CHUNK_CELLS, 2 * CHUNK_CELLS + 7] {
+            let words: Vec<u32> = (0..n as u32)
+                .map(|i| if i % 5 == 0 { i.wrapping_mul(2_654_435_761) } else { i / 3 })
+                .collect();
+            let shelved = ShelvedWords::new(words.clone());
+            assert!(n < 1000 || shelved.heap_bytes() < 4 * n as u64);
+            assert_eq!(shelved.restore(), words);
+        }
     }
 
     #[test]
