@@ -16,7 +16,7 @@ use super::solution::RuleStats;
 use super::work::{
     Bits, Blocks, CHUNK, blocks_len, gather, gather_blocks, layer_of, map_slices, retain_listed,
 };
-use crate::retrograde::{Solution, SolveError};
+use crate::retrograde::{Solution, SolveError, release_free_memory};
 use crate::value::{Ban, RuleValue, Wdl};
 use open_cells::OpenCells;
 
@@ -326,8 +326,8 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
         // The marks of the others are made of what has not changed (`KNRvKAR`: the layer's
         // 72.1 M members marked at each of 36 rounds' starts took 17 s, against 4 s so).
         // Gathered in a bit per member of the layer (as a list, with its repeats, it held up
-        // to 22 M members on `KNRvKAR`, 88 MiB).
-        let mut touched: Option<Vec<u32>> = None;
+        // to 22 M members on `KNRvKAR`, 88 MiB), and marked from there.
+        let mut touched: Option<Bits> = None;
         let clock = std::time::Instant::now();
         self.make_escapes()?;
         self.seconds[4] += clock.elapsed().as_secs_f64();
@@ -354,10 +354,10 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             };
             // The work list of the round: the members with a state in Y outside Z (the only
             // ones a pass can add, Y shrinking, Z growing), and how many such states.
-            let (mut open, in_y) = if let Some(mut list) = touched.take() {
+            let (mut open, in_y) = if let Some(touched) = touched.take() {
                 // Only the members whose marks may have changed since the last round's start
                 // (see `touched`): the others keep theirs, and were not in its work list.
-                retain_listed(&mut self.flags, &mut list, &|i, f, _: &mut Vec<()>| {
+                let list = touched.retain_mut(&mut self.flags[start..end], start, |i, f| {
                     mark_y(i, f);
                     open_in(*f)
                 });
@@ -447,6 +447,8 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
                 self.leave_y(&left);
                 self.seconds[2] += clock.elapsed().as_secs_f64();
             }
+            // (The round's cells are read no more: out of the way of Z growing and A kept up.)
+            self.cells = OpenCells::default();
             if in_x == 0 {
                 break;
             }
@@ -492,28 +494,11 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             // The M-states that enter the top of νY: those that get a move into Z_O. In
             // order: the escapes' upkeep reads their predecessor lists, kept in the order of
             // the members, in this order (`KNRvKAR`: 17 to 18 s against 21 to 22).
-            let entered: Vec<u32> = self.flags[start..end]
-                .par_chunks_mut(64 * 64)
-                .zip(marked.words().par_chunks(64))
-                .enumerate()
-                .flat_map_iter(|(c, (flags, words))| {
-                    let mut entered = Vec::new();
-                    for (w, word) in words.iter().enumerate() {
-                        let mut word = word.load(Relaxed);
-                        while word != 0 {
-                            let k = 64 * w + word.trailing_zeros() as usize;
-                            word &= word - 1;
-                            let f = &mut flags[k];
-                            let before = in_top(*f);
-                            *f |= TO_Z;
-                            if !before && in_top(*f) {
-                                entered.push((start + 64 * 64 * c + k) as u32);
-                            }
-                        }
-                    }
-                    entered
-                })
-                .collect();
+            let entered = marked.retain_mut(&mut self.flags[start..end], start, |_, f| {
+                let before = in_top(*f);
+                *f |= TO_Z;
+                !before && in_top(*f)
+            });
             drop(marked);
             // (An M-state of A was not counted in the top.)
             let left_top: Vec<u32> =
@@ -525,7 +510,11 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             self.add_over(&plus, &self.out_top, u8::MAX);
             self.add_over(&minus, &self.out_top, 1);
             self.seconds[4] += clock.elapsed().as_secs_f64();
-            touched = (4 * changed.count() <= end - start).then(|| changed.members(start));
+            touched = (4 * changed.count() <= end - start).then_some(changed);
+            // The round's lists were many and short-lived: their pages back to the system
+            // before the next round's (without, the resident memory at the ends of
+            // `KNRvKAR`'s first rounds rose from 867 to 989 MiB).
+            release_free_memory();
         }
         Ok(())
     }

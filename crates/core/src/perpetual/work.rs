@@ -237,25 +237,52 @@ impl Bits {
         self.0[k / 64].fetch_or(1 << (k % 64), Relaxed);
     }
 
+    /// Whether `k` is in the set.
+    #[inline]
+    pub(super) fn contains(&self, k: usize) -> bool {
+        self.0[k / 64].load(Relaxed) >> (k % 64) & 1 == 1
+    }
+
     /// How many numbers are in the set.
     pub(super) fn count(&self) -> usize {
         self.0.par_iter().with_min_len(CHUNK / 64).map(|w| w.load(Relaxed).count_ones() as usize).sum()
     }
 
-    /// The numbers in the set, each plus `offset`, in increasing order.
-    pub(super) fn members(&self, offset: usize) -> Vec<u32> {
-        gather(0..self.0.len(), CHUNK / 64, |w, out| {
-            let mut word = self.0[w].load(Relaxed);
-            while word != 0 {
-                out.push((offset + 64 * w + word.trailing_zeros() as usize) as u32);
-                word &= word - 1;
-            }
-        })
-    }
-
-    /// The words of the set: bit `k % 64` of word `k / 64` for the number `k`.
-    pub(super) fn words(&self) -> &[AtomicU64] {
-        &self.0
+    /// Calls `f` with every number `k` of the set and `values[k]` (in parallel), and returns
+    /// those it keeps, each plus `offset`, in increasing order (`values` holds an entry for
+    /// every number the set may hold).
+    pub(super) fn retain_mut<T: Send>(
+        &self,
+        values: &mut [T],
+        offset: usize,
+        f: impl Fn(usize, &mut T) -> bool + Sync,
+    ) -> Vec<u32> {
+        // (A task per 64 words; the pieces joined into one vector of the exact length.)
+        let pieces: Vec<Vec<u32>> = values
+            .par_chunks_mut(64 * 64)
+            .zip(self.0.par_chunks(64))
+            .enumerate()
+            .map(|(c, (values, words))| {
+                let mut kept = Vec::new();
+                for (w, word) in words.iter().enumerate() {
+                    let mut word = word.load(Relaxed);
+                    while word != 0 {
+                        let k = 64 * w + word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        let n = offset + 64 * 64 * c + k;
+                        if f(n, &mut values[k]) {
+                            kept.push(n as u32);
+                        }
+                    }
+                }
+                kept
+            })
+            .collect();
+        let mut all = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
+        for piece in pieces {
+            all.extend(piece);
+        }
+        all
     }
 }
 
@@ -316,7 +343,22 @@ mod tests {
             expected.sort_unstable();
             expected.dedup();
             prop_assert_eq!(bits.count(), expected.len());
-            prop_assert_eq!(bits.members(offset), expected);
+            for k in 0..n {
+                prop_assert_eq!(bits.contains(k), added.contains(&k));
+            }
+            prop_assert_eq!(bits.retain_mut(&mut vec![(); n], offset, |_, _| true), expected.clone());
+            // Each member visited once with its own value; the odd ones kept.
+            let mut values: Vec<u32> = (0..n as u32).collect();
+            let kept = bits.retain_mut(&mut values, offset, |i, v| {
+                *v += 1_000_000;
+                (i - offset) % 2 == 1 && *v - 1_000_000 == (i - offset) as u32
+            });
+            let odd: Vec<u32> = expected.iter().copied().filter(|&i| (i as usize - offset) % 2 == 1).collect();
+            prop_assert_eq!(kept, odd);
+            for (k, &v) in values.iter().enumerate() {
+                let added = expected.contains(&((k + offset) as u32));
+                prop_assert_eq!(v, k as u32 + if added { 1_000_000 } else { 0 });
+            }
         }
 
         /// `for_each_listed` visits exactly the listed numbers once each, also over lists long
