@@ -205,9 +205,9 @@ pub(super) struct Rabin<'a, 'g, G, L> {
     max: u32,
     /// Per member of the round's work list (see [`OpenCells`]): for its `O`-state, its moves
     /// into `D` to an `M`-state not yet in `X`, and its moves into `D` to an `M`-state
-    /// outside `Y` (kept up as `Y` shrinks); for its `M`-state (in check, in `Y` outside `Z`), its moves
-    /// to an `O`-state in `X` (kept up as `X` grows and loses states) and, once in `X` by a
-    /// move into it, those of a lower level (what holds it in `X`).
+    /// outside `Y` (kept up as `Y` shrinks); for its `M`-state (in check, in `Y` outside
+    /// `Z`), its moves to an `O`-state in `X` (kept up as `X` grows and loses states) and,
+    /// once in `X` by a move into it, those of a lower level (what holds it in `X`).
     cells: OpenCells,
     /// Per position of `D`: its moves into `D` in its own layer (once the layers before it
     /// are solved) to an `M`-state outside `Z` (kept up as `Z` grows). The counts of moves

@@ -218,8 +218,6 @@ pub(super) fn by_levels(
     Ok((count, top))
 }
 
-/// What `f` pushes for each number of `range`, in the order of the numbers: the numbers in
-/// parallel, at least `min_len` of them to a task.
 /// A set of the numbers `0..n` as a bit each, filled in parallel (the members of a layer by
 /// their offset from its start): 1 bit a member however many times each is added, where a
 /// list held 4 bytes an addition.
@@ -278,14 +276,12 @@ impl Bits {
                 kept
             })
             .collect();
-        let mut all = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
-        for piece in pieces {
-            all.extend(piece);
-        }
-        all
+        joined(pieces)
     }
 }
 
+/// What `f` pushes for each number of `range`, in the order of the numbers: the numbers in
+/// parallel, at least `min_len` of them to a task.
 pub(super) fn gather<T: Send>(
     range: std::ops::Range<usize>,
     min_len: usize,
@@ -305,6 +301,11 @@ pub(super) fn gather<T: Send>(
             piece
         })
         .collect();
+    joined(pieces)
+}
+
+/// The pieces one after the other in one vector of the exact length.
+fn joined<T>(pieces: Vec<Vec<T>>) -> Vec<T> {
     let mut all = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
     for piece in pieces {
         all.extend(piece);
