@@ -12,7 +12,9 @@ use super::profile::Profile;
 use super::solution::{RuleSolution, TAG_DRAW, cell, cell_of};
 use super::work::{Bits, CHUNK};
 use super::{chase, check};
-use crate::retrograde::{Retrograde, Shelved, ShelvedBytes, ShelvedWords, Solution, SolveError};
+use crate::retrograde::{
+    Retrograde, Shelved, ShelvedBytes, ShelvedWords, Solution, SolveError, release_free_memory,
+};
 use crate::value::{Plies, RuleValue, Value};
 
 /// The solver under the rule: the ban on perpetual check, and the ban on perpetual chase for
@@ -526,6 +528,9 @@ impl PerpetualCheck {
             }
         }
         let plain = plain_or_shelf.unwrap_or_else(Shelved::restore);
+        // The stages' many short-lived lists freed: their pages back to the system before the
+        // certificate makes its copy of every value.
+        release_free_memory();
         profile.step(|| "chase stage: values and draw distances".into());
         Ok(RuleSolution { plain, index, words, stats, tops, tops5, tops3 })
     }
