@@ -379,15 +379,16 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
                 let in_y = open.par_iter().with_min_len(CHUNK).map(|&i| states_in_y(flags[i as usize])).sum();
                 (open, in_y)
             };
-            // The round's cells, its moves outside Y_M from those outside the top.
-            self.cells.reset(start, end, &open);
+            // The round's cells, for its work list as it starts (which the cells give back
+            // for the next round's `touched`); its moves outside Y_M from those outside the
+            // top.
+            let listed = Bits::new(end - start);
+            open.par_iter().with_min_len(CHUNK).for_each(|&i| listed.insert(i as usize - start));
+            self.cells = OpenCells::new(start, listed);
             let (cells, out_top) = (&self.cells, &self.out_top);
             open.par_iter().with_min_len(CHUNK).for_each(|&i| {
                 cells.out_y(i as usize).store(out_top[i as usize].load(Relaxed), Relaxed);
             });
-            // (The round's work list as it starts, for the next round's `touched`.)
-            let changed = Bits::new(end - start);
-            open.par_iter().with_min_len(CHUNK).for_each(|&i| changed.insert(i as usize - start));
             self.seconds[0] += clock.elapsed().as_secs_f64();
             // The first μX of the round from its seeds; then, each time Y shrinks to X, the
             // next μX from the last: its states that lose their hold on X leave it, those
@@ -448,7 +449,7 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
                 self.seconds[2] += clock.elapsed().as_secs_f64();
             }
             // (The round's cells are read no more: out of the way of Z growing and A kept up.)
-            self.cells = OpenCells::default();
+            let changed = std::mem::take(&mut self.cells).into_listed();
             if in_x == 0 {
                 break;
             }

@@ -221,6 +221,7 @@ pub(super) fn by_levels(
 /// A set of the numbers `0..n` as a bit each, filled in parallel (the members of a layer by
 /// their offset from its start): 1 bit a member however many times each is added, where a
 /// list held 4 bytes an addition.
+#[derive(Default)]
 pub(super) struct Bits(Vec<AtomicU64>);
 
 impl Bits {
@@ -239,6 +240,17 @@ impl Bits {
     #[inline]
     pub(super) fn contains(&self, k: usize) -> bool {
         self.0[k / 64].load(Relaxed) >> (k % 64) & 1 == 1
+    }
+
+    /// How many words of 64 bits the set has.
+    pub(super) fn words(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Word `w`: whether each of the numbers `64 w..64 w + 64` is in the set, a bit each.
+    #[inline]
+    pub(super) fn word(&self, w: usize) -> u64 {
+        self.0[w].load(Relaxed)
     }
 
     /// How many numbers are in the set.

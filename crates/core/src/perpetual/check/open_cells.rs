@@ -9,12 +9,12 @@
 //! work lists hold 0.2 to 7.2 M of the 72.1 M draws, and the four counts took 275 MiB held
 //! for every draw.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::AtomicU8;
 
 use rayon::prelude::*;
 
 use crate::perpetual::attractor::Cells;
-use crate::perpetual::work::CHUNK;
+use crate::perpetual::work::{Bits, CHUNK};
 
 /// The cells of one member: its counter, hits, support and moves outside `Y_M`.
 type Cell = [AtomicU8; 4];
@@ -28,49 +28,37 @@ const OUT_Y: usize = 3;
 pub(super) struct OpenCells {
     /// The first member of the layer.
     start: usize,
-    /// Per member of the layer from `start`: whether it has cells.
-    bits: Vec<AtomicU64>,
-    /// Members with cells before each word of `bits`.
+    /// The members with cells, by their offset from `start`.
+    listed: Bits,
+    /// Members with cells before each word of `listed`.
     before: Vec<u32>,
     cells: Vec<Cell>,
 }
 
 impl OpenCells {
-    /// Cells at 0 for the members of `open` (increasing, in `start..end`) alone.
-    pub(super) fn reset(&mut self, start: usize, end: usize, open: &[u32]) {
-        debug_assert!(open.windows(2).all(|w| w[0] < w[1]), "a work list out of order");
-        debug_assert!(
-            open.iter().all(|&i| (start..end).contains(&(i as usize))),
-            "a member out of the layer"
-        );
-        let words = (end - start).div_ceil(64);
-        self.start = start;
-        self.cells = Vec::new();
-        if self.bits.len() == words {
-            self.bits.par_iter().with_min_len(CHUNK).for_each(|w| w.store(0, Relaxed));
-        } else {
-            self.bits = (0..words).map(|_| AtomicU64::new(0)).collect();
-        }
-        open.par_iter().with_min_len(CHUNK).for_each(|&i| {
-            let k = i as usize - start;
-            self.bits[k / 64].fetch_or(1 << (k % 64), Relaxed);
-        });
-        self.before.clear();
-        self.before.reserve_exact(words);
+    /// Cells at 0 for the members in `listed` alone (by their offset from `start`, the first
+    /// member of the layer).
+    pub(super) fn new(start: usize, listed: Bits) -> Self {
+        let mut before = Vec::with_capacity(listed.words());
         let mut total = 0u32;
-        for w in &self.bits {
-            self.before.push(total);
-            total += w.load(Relaxed).count_ones();
+        for w in 0..listed.words() {
+            before.push(total);
+            total += listed.word(w).count_ones();
         }
-        self.cells = (0..open.len()).into_par_iter().with_min_len(CHUNK).map(|_| Cell::default()).collect();
+        let cells =
+            (0..total as usize).into_par_iter().with_min_len(CHUNK).map(|_| Cell::default()).collect();
+        OpenCells { start, listed, before, cells }
+    }
+
+    /// The members that had cells (to be added to), the cells gone.
+    pub(super) fn into_listed(self) -> Bits {
+        self.listed
     }
 
     /// Whether member `j` has cells (in the layer, in the work list the round started with).
     #[inline]
     pub(super) fn contains(&self, j: usize) -> bool {
-        j.checked_sub(self.start)
-            .and_then(|k| self.bits.get(k / 64).map(|w| w.load(Relaxed) >> (k % 64) & 1 == 1))
-            .unwrap_or(false)
+        j.checked_sub(self.start).is_some_and(|k| k < 64 * self.listed.words() && self.listed.contains(k))
     }
 
     /// The cells of member `j` (which must have them).
@@ -78,7 +66,7 @@ impl OpenCells {
     fn cell(&self, j: usize) -> &Cell {
         debug_assert!(self.contains(j), "member {j} has no cells this round");
         let k = j - self.start;
-        let word = self.bits[k / 64].load(Relaxed);
+        let word = self.listed.word(k / 64);
         &self.cells[self.before[k / 64] as usize + (word & ((1u64 << (k % 64)) - 1)).count_ones() as usize]
     }
 
@@ -108,13 +96,15 @@ impl Cells for &OpenCells {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::Ordering::Relaxed;
+
     use proptest::prelude::*;
 
     use super::*;
 
     proptest! {
-        /// Every listed member has cells of its own, zeroed at each reset; no other member
-        /// of the layer has any.
+        /// Every listed member has cells of its own, zeroed when made; no other member of the
+        /// layer has any.
         #[test]
         fn each_listed_member_has_its_own_cells(
             start in 0usize..200,
@@ -122,10 +112,11 @@ mod tests {
             picks in prop::collection::vec(any::<bool>(), 1_000),
             again in prop::collection::vec(any::<bool>(), 1_000),
         ) {
-            let mut cells = OpenCells::default();
             for picks in [&picks, &again] {
                 let open: Vec<u32> = (0..len).filter(|&k| picks[k]).map(|k| (start + k) as u32).collect();
-                cells.reset(start, start + len, &open);
+                let listed = Bits::new(len);
+                open.iter().for_each(|&i| listed.insert(i as usize - start));
+                let cells = OpenCells::new(start, listed);
                 for j in 0..start + len + 70 {
                     prop_assert_eq!(cells.contains(j), open.contains(&(j as u32)), "member {}", j);
                 }
