@@ -300,7 +300,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
             return;
         }
         let pick = |j: usize, chase: bool| j < self.end && kind(check, chase && !check);
-        self.graph.add_to_preds(i, row, pick, counts, delta);
+        self.graph.add_to_preds(i, row, pick, |j| &counts[j], delta);
     }
 
     /// Whether a move of the kind `kind` picks may lead into member `i`, by its flags: into a

@@ -531,7 +531,7 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
     /// [`Graph::add_to_preds`] over the predecessors of `i` in the layer.
     #[inline]
     fn add_to_preds(&self, i: usize, row: &mut Vec<u32>, counts: &[AtomicU8], delta: u8) {
-        self.graph.add_to_preds(i, row, |j, _| j < self.end, counts, delta);
+        self.graph.add_to_preds(i, row, |j, _| j < self.end, |j| &counts[j], delta);
     }
 
     /// Adds the `M`-states of the members `left`, which left `Y`, to the counts of moves
@@ -539,15 +539,7 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
     fn leave_y(&self, left: &[u32]) {
         let cells = &self.cells;
         left.par_iter().with_min_len(256).for_each_init(Vec::new, |row, &i| {
-            self.graph.warm_preds(
-                i as usize,
-                row,
-                |j, _| cells.contains(j),
-                |j| u32::from(cells.out_y(j).load(Relaxed)),
-            );
-            for &j in row.iter() {
-                cells.out_y(j as usize).fetch_add(1, Relaxed);
-            }
+            self.graph.add_to_preds(i as usize, row, |j, _| cells.contains(j), |j| cells.out_y(j), 1);
         });
     }
 

@@ -521,21 +521,21 @@ impl<'g, G: Checks> Graph<'g, G> {
         });
     }
 
-    /// Adds `delta` (wrapping: -1 is `u8::MAX`) to `counts[j]` for every predecessor `j` of
-    /// member `i` that `pick` accepts (once per move, with the move's chase label), each count
-    /// loaded first ([`Graph::warm_preds`]; `row`: scratch).
+    /// Adds `delta` (wrapping: -1 is `u8::MAX`) to the count `count(j)` of every predecessor
+    /// `j` of member `i` that `pick` accepts (once per move, with the move's chase label),
+    /// each count loaded first ([`Graph::warm_preds`]; `row`: scratch).
     #[inline]
-    pub(super) fn add_to_preds(
+    pub(super) fn add_to_preds<'c>(
         &self,
         i: usize,
         row: &mut Vec<u32>,
         pick: impl Fn(usize, bool) -> bool,
-        counts: &[AtomicU8],
+        count: impl Fn(usize) -> &'c AtomicU8,
         delta: u8,
     ) {
-        self.warm_preds(i, row, pick, |j| u32::from(counts[j].load(Relaxed)));
+        self.warm_preds(i, row, pick, |j| u32::from(count(j).load(Relaxed)));
         for &j in row.iter() {
-            counts[j as usize].fetch_add(delta, Relaxed);
+            count(j as usize).fetch_add(delta, Relaxed);
         }
     }
 
