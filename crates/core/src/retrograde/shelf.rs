@@ -86,17 +86,54 @@ impl Shelved {
     }
 }
 
-/// Bytes put away compressed (zstd, a frame per chunk), to be [restored](ShelvedBytes::restore)
-/// as they were: the rule's exits per draw while the check stage runs.
-pub(crate) struct ShelvedBytes {
-    len: usize,
-    chunks: Vec<Vec<u8>>,
+/// A number that [`ShelvedVec`] can hold: its little-endian bytes.
+pub(crate) trait Word: Copy + Default + Send + Sync {
+    /// Pushes the number's bytes to `out`.
+    fn put(self, out: &mut Vec<u8>);
+    /// The number made of its bytes (`size_of::<Self>()` of them).
+    fn take(bytes: &[u8]) -> Self;
 }
 
-impl ShelvedBytes {
-    /// `bytes` put away.
-    pub(crate) fn new(bytes: Vec<u8>) -> ShelvedBytes {
-        ShelvedBytes { len: bytes.len(), chunks: compress(&bytes, |&b, out| out.push(b)) }
+macro_rules! word {
+    ($($t:ty),*) => {$(
+        impl Word for $t {
+            #[inline]
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend(self.to_le_bytes());
+            }
+
+            #[inline]
+            fn take(bytes: &[u8]) -> Self {
+                <$t>::from_le_bytes(bytes.try_into().expect("a number's bytes"))
+            }
+        }
+    )*};
+}
+
+word!(u8, u32);
+
+/// Numbers put away compressed (zstd, a frame per chunk), to be
+/// [restored](ShelvedVec::restore) as they were.
+pub(crate) struct ShelvedVec<T> {
+    len: usize,
+    chunks: Vec<Vec<u8>>,
+    kind: std::marker::PhantomData<T>,
+}
+
+/// The rule's exits per draw, while the check stage runs.
+pub(crate) type ShelvedBytes = ShelvedVec<u8>;
+
+/// The cells of the draws, while the chase stage runs.
+pub(crate) type ShelvedWords = ShelvedVec<u32>;
+
+impl<T: Word> ShelvedVec<T> {
+    /// `values` put away.
+    pub(crate) fn new(values: Vec<T>) -> Self {
+        ShelvedVec {
+            len: values.len(),
+            chunks: compress(&values, |&v, out| v.put(out)),
+            kind: Default::default(),
+        }
     }
 
     /// Bytes the chunks take.
@@ -104,43 +141,19 @@ impl ShelvedBytes {
         self.chunks.iter().map(Vec::capacity).sum::<usize>() as u64
     }
 
-    /// The bytes as they were put away.
-    pub(crate) fn restore(self) -> Vec<u8> {
-        expand(self.len, &self.chunks, |[b]| b)
-    }
-}
-
-/// 32-bit words put away compressed (zstd, a frame per chunk), to be
-/// [restored](ShelvedWords::restore) as they were: the cells of the draws while the chase
-/// stage runs.
-pub(crate) struct ShelvedWords {
-    len: usize,
-    chunks: Vec<Vec<u8>>,
-}
-
-impl ShelvedWords {
-    /// `words` put away.
-    pub(crate) fn new(words: Vec<u32>) -> ShelvedWords {
-        ShelvedWords { len: words.len(), chunks: compress(&words, |w, out| out.extend(w.to_le_bytes())) }
-    }
-
-    /// Bytes the chunks take.
-    pub(crate) fn heap_bytes(&self) -> u64 {
-        self.chunks.iter().map(Vec::capacity).sum::<usize>() as u64
-    }
-
-    /// The words as they were put away (each chunk decompressed on its own: no second copy
-    /// of them all).
-    pub(crate) fn restore(self) -> Vec<u32> {
-        let mut words = vec![0u32; self.len];
-        words.par_chunks_mut(CHUNK_CELLS).zip(&self.chunks).for_each(|(out, frame)| {
-            let raw = zstd::bulk::decompress(frame, 4 * out.len()).expect("a shelved chunk decompresses");
-            assert_eq!(raw.len(), 4 * out.len(), "a shelved chunk holds its words");
-            for (w, b) in out.iter_mut().zip(raw.chunks_exact(4)) {
-                *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    /// The numbers as they were put away (each chunk decompressed on its own: no second
+    /// copy of them all).
+    pub(crate) fn restore(self) -> Vec<T> {
+        let width = size_of::<T>();
+        let mut values = vec![T::default(); self.len];
+        values.par_chunks_mut(CHUNK_CELLS).zip(&self.chunks).for_each(|(out, frame)| {
+            let raw = zstd::bulk::decompress(frame, size_of_val(out)).expect("a shelved chunk decompresses");
+            assert_eq!(raw.len(), size_of_val(out), "a shelved chunk holds its numbers");
+            for (v, b) in out.iter_mut().zip(raw.chunks_exact(width)) {
+                *v = T::take(b);
             }
         });
-        words
+        values
     }
 }
 
