@@ -214,14 +214,15 @@ pub(super) struct Rabin<'a, 'g, G, L> {
     /// are of those that do not lead into a set: a test of all moves needs no count of
     /// all moves besides (a byte a draw less).
     out_z: Vec<AtomicU8>,
-    /// Per position of `D`: its moves into `D` to an `M`-state outside the top of `νY`
-    /// (counted once per layer, then kept up as `Z` and `A` change): each round's moves
-    /// outside `Y_M` start as a copy.
-    out_top: Vec<AtomicU8>,
     /// Per member, for its `M`-state: its moves to an `O`-state not yet in `A`.
     a_counter: Vec<AtomicU8>,
-    /// Per member, for its `O`-state: its moves into `A`, and of those the ones of a lower
-    /// level (what holds it in `A`).
+    /// Per member, for its `O`-state outside `Z`: its moves into `A`, and of those the ones
+    /// of a lower level (what holds it in `A`). Every `M`-state outside `Z` and the top of
+    /// `νY` is an escape, in `A`, and `Z` is in the top: the moves into `A` are also the
+    /// moves outside the top less `A`, where each round's `Y_M` starts, and the round's moves
+    /// outside `Y_M` start from them. (A count of its own, counted at a layer's start and
+    /// kept up as `Z` and `A` changed, held the same number in another byte a draw; the
+    /// oracle tests checked them equal at every round's start before it went.)
     a_hits: Vec<AtomicU8>,
     a_support: Vec<AtomicU8>,
     /// The largest level `A` has given.
@@ -250,7 +251,6 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             max: max.min(MAX_LEVEL).min(L::MAX),
             cells: OpenCells::default(),
             out_z: inside.into_par_iter().with_min_len(CHUNK).map(AtomicU8::new).collect(),
-            out_top: (0..m).map(|_| AtomicU8::new(0)).collect(),
             a_counter: (0..m).map(|_| AtomicU8::new(0)).collect(),
             a_hits: (0..m).map(|_| AtomicU8::new(0)).collect(),
             a_support: (0..m).map(|_| AtomicU8::new(0)).collect(),
@@ -318,7 +318,6 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
         tops: &mut Vec<u32>,
         stats: &mut RuleStats,
     ) -> Result<(), SolveError> {
-        let mut top_counted = false;
         // The members whose marks of Y may change from one round's start to the next, when
         // few enough to list (else the next round's start marks the whole layer): those of
         // the last round's work list (Y shrank there, Z grew) and those whose states joined
@@ -366,10 +365,6 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
                 (list, in_y)
             } else {
                 layer_of(&mut self.flags, start, end).for_each(|(i, f)| mark_y(i, f));
-                if !top_counted {
-                    self.count_out(&self.out_top, |f| f & Y_M != 0);
-                    top_counted = true;
-                }
                 let flags = &self.flags;
                 let open = gather(start..end, CHUNK, |i, out| {
                     if open_in(flags[i]) {
@@ -381,13 +376,13 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             };
             // The round's cells, for its work list as it starts (which the cells give back
             // for the next round's `touched`); its moves outside Y_M from those outside the
-            // top.
+            // top less A.
             let listed = Bits::new(end - start);
             open.par_iter().with_min_len(CHUNK).for_each(|&i| listed.insert(i as usize - start));
             self.cells = OpenCells::new(start, listed);
-            let (cells, out_top) = (&self.cells, &self.out_top);
+            let (cells, to_a) = (&self.cells, &self.a_hits);
             open.par_iter().with_min_len(CHUNK).for_each(|&i| {
-                cells.out_y(i as usize).store(out_top[i as usize].load(Relaxed), Relaxed);
+                cells.out_y(i as usize).store(to_a[i as usize].load(Relaxed), Relaxed);
             });
             self.seconds[0] += clock.elapsed().as_secs_f64();
             // The first μX of the round from its seeds; then, each time Y shrinks to X, the
@@ -457,9 +452,9 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             *offset = top;
             tops.push(top);
             let level = &self.level;
-            // The new states of Z, and the M-states that leave the top of νY: those of the
-            // positions whose O-state joins Z (a state that joins Z_M was in Y, and stays).
-            // (X outside Z is Y outside Z: the work list.)
+            // The new states of Z (a state that joins Z_M was in Y, and stays in the top; the
+            // M-state of a position whose O-state joins Z leaves the top, an escape that
+            // joins A as A is kept up). (X outside Z is Y outside Z: the work list.)
             // (Both states of a position never join: an M-state that joins stays in the top.)
             let new: Vec<u32> = retain_listed(&mut self.flags, &mut open, &|i, f, new| {
                 if *f & Z_M == 0 && of_x(level[2 * i].load(Relaxed)) {
@@ -473,14 +468,6 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
                 }
                 false
             });
-            // (Whether the M-state was in the top as its O-state joined: the flags but Z_O.)
-            let flags = &self.flags;
-            let left_top: Vec<u32> = new
-                .par_iter()
-                .with_min_len(CHUNK)
-                .filter(|&&s| s % 2 == 1 && in_top(flags[s as usize / 2] & !Z_O))
-                .map(|&s| s / 2)
-                .collect();
             drop(open);
             // Cpre(Z) kept up: counts of moves into Z_M, marks of moves into Z_O (a bit per
             // member of the layer: a list of the moves held up to 144 MiB on `KNRvKAR`).
@@ -501,15 +488,9 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
                 !before && in_top(*f)
             });
             drop(marked);
-            // (An M-state of A was not counted in the top.)
-            let left_top: Vec<u32> =
-                left_top.into_iter().filter(|&i| !in_a(self.level[2 * i as usize].load(Relaxed))).collect();
-            self.add_over(&left_top, &self.out_top, 1);
             self.seconds[3] += clock.elapsed().as_secs_f64();
             let clock = std::time::Instant::now();
-            let (plus, minus) = self.keep_up_escapes(&entered, &new, &changed)?;
-            self.add_over(&plus, &self.out_top, u8::MAX);
-            self.add_over(&minus, &self.out_top, 1);
+            self.keep_up_escapes(&entered, &new, &changed)?;
             self.seconds[4] += clock.elapsed().as_secs_f64();
             touched = (4 * changed.count() <= end - start).then_some(changed);
             // The round's lists were many and short-lived: their pages back to the system
@@ -518,14 +499,6 @@ impl<'a, 'g, G: Checks, L: Level> Rabin<'a, 'g, G, L> {
             release_free_memory();
         }
         Ok(())
-    }
-
-    /// Adds `delta` (wrapping: -1 is `u8::MAX`) to `counts` of the predecessors in the layer
-    /// of the listed positions (once per move).
-    fn add_over(&self, list: &[u32], counts: &[AtomicU8], delta: u8) {
-        list.par_iter().with_min_len(256).for_each_init(Vec::new, |row, &i| {
-            self.add_to_preds(i as usize, row, counts, delta);
-        });
     }
 
     /// [`Graph::add_to_preds`] over the predecessors of `i` in the layer.

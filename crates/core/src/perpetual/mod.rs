@@ -153,9 +153,9 @@
 //! # Memory
 //!
 //! The plain solution, a bit per position with a 4-byte count per 64 positions (the set
-//! `D`), and 10 bytes per position of `D` while the check stage runs (its flags, its counts
-//! of moves outside `Z` and outside the top of `νY`, 3 counts for `A`, the levels of both
-//! states; the layers' search for components before it about 25, with the members'
+//! `D`), and 9 bytes per position of `D` while the check stage runs (its flags, its counts
+//! of moves outside `Z`, 3 counts for `A`, whose hits are also the moves outside the top of
+//! `νY`, the levels of both states; the layers' search for components before it about 25, with the members'
 //! numbers), besides its work lists: the counts a round reads only at its work list's
 //! members (the attractor's counter, hits and support, the moves outside `Y`) are held for
 //! those alone, 4 bytes each found by rank in a bit per member of the layer, and the

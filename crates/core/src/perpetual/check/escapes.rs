@@ -39,14 +39,13 @@ impl<G: Checks, L: Level> Rabin<'_, '_, G, L> {
     /// states of `A` took 21.5 s: every escape's predecessors read.)
     pub(super) fn make_escapes(&mut self) -> Result<(), SolveError> {
         let (start, end) = (self.start, self.end);
-        // Moves to M-states outside the top (out_top: scratch until the layer's first round
-        // counts it).
-        self.count_out(&self.out_top, in_top);
+        // Moves to M-states outside the top: to the escapes, the first of A's hits.
+        self.count_out(&self.a_hits, in_top);
         let flags = &self.flags;
         (start..end).into_par_iter().with_min_len(CHUNK).for_each(|i| {
             let f = flags[i];
             self.level[2 * i].store(if escape_m(f) { 1 | A_TAG } else { 0 }, Relaxed);
-            let to_escapes = self.out_top[i].load(Relaxed);
+            let to_escapes = self.a_hits[i].load(Relaxed);
             let level = if escape_o(f) {
                 1
             } else if to_escapes > 0 {
@@ -55,7 +54,6 @@ impl<G: Checks, L: Level> Rabin<'_, '_, G, L> {
                 0
             };
             self.level[2 * i + 1].store(if level == 0 { 0 } else { level | A_TAG }, Relaxed);
-            self.a_hits[i].store(to_escapes, Relaxed);
             self.a_support[i].store(if level == 2 { to_escapes } else { 0 }, Relaxed);
             self.a_counter[i].store(0, Relaxed);
         });
@@ -83,15 +81,14 @@ impl<G: Checks, L: Level> Rabin<'_, '_, G, L> {
     /// Keeps `A` up after `Z` grew by `new` (states) and the `M`-states `entered` got a move
     /// into `Z`: those are no escapes now, and leave `A` with what they held there
     /// ([`Attractor::shrink`]); then the states that `new` makes escapes (the other state of
-    /// each new position of `Z`) join, and `A` grows from them. Returns the `M`-states that
-    /// enter the top of `νY` (outside `A` now) and those that leave it (joined `A`); adds to
-    /// `changed` the members of the states that left or joined `A`.
+    /// each new position of `Z`) join, and `A` grows from them. Adds to `changed` the members
+    /// of the states that left or joined `A`.
     pub(super) fn keep_up_escapes(
         &mut self,
         entered: &[u32],
         new: &[u32],
         changed: &Bits,
-    ) -> Result<(Vec<u32>, Vec<u32>), SolveError> {
+    ) -> Result<(), SolveError> {
         let attractor = self.escapes();
         let frontier: Blocks<(u32, u32)> = vec![
             entered
@@ -103,19 +100,9 @@ impl<G: Checks, L: Level> Rabin<'_, '_, G, L> {
                 .collect(),
         ];
         let (lost, _, top) = attractor.shrink(self.graph, &Escapes(self), frontier, self.a_top)?;
-        let flags = &self.flags;
-        // (In parallel, as the lists below: each look-up a cache miss, `KNRvKAR`'s rounds
-        // lose up to 8 M states of A and gain up to 7 M of Z.)
-        let plus: Vec<u32> = lost
-            .par_iter()
-            .flat_map_iter(|block| {
-                block.iter().filter(|&&s| {
-                    s % 2 == 0 && !in_a(self.level[s as usize].load(Relaxed)) && in_top(flags[s as usize / 2])
-                })
-            })
-            .map(|&s| s / 2)
-            .collect();
         let start = self.start;
+        // (In parallel, as below: each mark a cache miss, `KNRvKAR`'s rounds lose up to 8 M
+        // states of A and gain up to 7 M of Z.)
         lost.par_iter().flatten().for_each(|&s| changed.insert(s as usize / 2 - start));
         drop(lost);
         if top >= self.max {
@@ -132,14 +119,8 @@ impl<G: Checks, L: Level> Rabin<'_, '_, G, L> {
         let (_, top) =
             attractor.spread_kept(self.graph, &Escapes(self), vec![seeds], first, Some(&mut joined))?;
         self.a_top = top.max(first);
-        let minus: Vec<u32> = joined
-            .iter()
-            .flatten()
-            .filter(|&&s| s % 2 == 0 && in_top(flags[s as usize / 2]))
-            .map(|&s| s / 2)
-            .collect();
         joined.par_iter().flatten().for_each(|&s| changed.insert(s as usize / 2 - start));
-        Ok((plus, minus))
+        Ok(())
     }
 
     /// The counts of `A` ([`Attractor`], the roles swapped: an `O`-state joins by one move).
