@@ -56,8 +56,9 @@ pub enum Lookups {
     /// [`Lookups::Words`] when the copy, with the plain values the solution holds again
     /// (a byte a position: they were put away while the check stage ran), takes at most
     /// what the check stage held besides its results: its predecessor lists
-    /// ([`RuleStats::lists_bytes`](crate::perpetual::RuleStats::lists_bytes)) and 12 bytes
-    /// a plain draw of its state (16 before issue 42's nineteenth session made it leaner);
+    /// ([`RuleStats::lists_bytes`](crate::perpetual::RuleStats::lists_bytes)) and 11 bytes
+    /// a plain draw of its state (16 before issue 42's nineteenth session made it leaner, 12
+    /// before its twentieth);
     /// else [`Lookups::Solution`]. (`KNRvKAR`,
     /// 393.7 M positions and 72.1 M plain draws: words with its 1,513 MiB of lists, the solution
     /// without them, where the copy made the certificate the peak of the solve: 2,309 MiB
