@@ -64,10 +64,10 @@ impl Default for PerpetualCheck {
 pub(crate) const CHECK_BYTES_PER_DRAW: u64 = 28;
 
 /// Bytes per draw of `D` the check stage's state holds at its peak, besides the predecessor
-/// lists: its flags, counts and levels, 10 bytes (7 before issue 42's nineteenth session, its
-/// counts of a round held for the members of the round's work list alone), and about 2 of
-/// work lists (`KNRvKAR`).
-pub(crate) const CHECK_STATE_BYTES_PER_DRAW: u64 = 12;
+/// lists: its flags, counts and levels, 9 bytes (10 before issue 42's twentieth session, whose
+/// `A`'s hits took the place of the moves outside the top of `νY`; 14 before its nineteenth,
+/// its counts of a round then held for every draw), and about 2 of work lists (`KNRvKAR`).
+pub(crate) const CHECK_STATE_BYTES_PER_DRAW: u64 = 11;
 
 /// Bytes per draw of `D` the check stage held that the chase stage's layer step does not: its
 /// 16 bytes of counts, levels, flags and exits, less the 4-byte results, the exits kept, the
@@ -212,7 +212,7 @@ impl PerpetualCheck {
 
     /// Bytes a solve under the ban on perpetual check needs besides the plain solution, for a
     /// game of `positions` positions of which `drawn` are drawn under plain rules: the set of
-    /// draws (a bit per position, a 4-byte count per 64) and 28 bytes per
+    /// draws (a bit per position, a 4-byte count per 512: 9 bytes per 64 counted) and 28 bytes per
     /// draw (the search for layers: 4 for the draw's number and about 21 for Tarjan's
     /// algorithm, measured on `KNRvKR`; then 20 in the check stage, 3 of them for the
     /// opponent's escapes, and its work lists). The predecessor lists come on top, at most
@@ -220,7 +220,7 @@ impl PerpetualCheck {
     #[must_use]
     pub const fn memory_estimate(positions: u64, drawn: u64) -> u64 {
         let words = positions.div_ceil(64);
-        words.saturating_mul(12).saturating_add(drawn.saturating_mul(CHECK_BYTES_PER_DRAW))
+        words.saturating_mul(9).saturating_add(drawn.saturating_mul(CHECK_BYTES_PER_DRAW))
     }
 
     /// [`PerpetualCheck::memory_estimate`] for a game with chases: the larger of the check
@@ -228,7 +228,7 @@ impl PerpetualCheck {
     /// its exits for the draws the chase stage takes, with their positions, and the chase
     /// stage's counts over them, at most all of them: 28; 30 before issue 42's nineteenth
     /// session, which shelved the results, and 34 with the 4-byte levels before its
-    /// sixteenth). (It was at least 40 until its
+    /// sixteenth), and the sets of both (9 bytes per 64 positions each). (It was at least 40 until its
     /// fifteenth session, the headroom the chase stage's peak needs
     /// on Cannon materials, whose draws have the most moves: a game whose chase stage holds
     /// the peak adds what its lists of `D'` need besides, as the Xiangqi store does per
@@ -240,7 +240,7 @@ impl PerpetualCheck {
         if CHECK_BYTES_PER_DRAW > per_draw {
             per_draw = CHECK_BYTES_PER_DRAW;
         }
-        words.saturating_mul(24).saturating_add(drawn.saturating_mul(per_draw))
+        words.saturating_mul(18).saturating_add(drawn.saturating_mul(per_draw))
     }
 
     /// Solves the plain game with 2-byte cells (see [`Retrograde::compact`]).
