@@ -41,11 +41,8 @@ impl DrawIndex {
         (self.bits.capacity() * size_of::<u64>() + self.before.capacity() * size_of::<u32>()) as u64
     }
 
-    /// The members among `0..n` and their positions in increasing order.
-    pub(super) fn new(
-        n: usize,
-        member: impl Fn(usize) -> bool + Sync,
-    ) -> Result<(Self, Vec<u32>), SolveError> {
+    /// The members among `0..n` (their positions in increasing order: [`DrawIndex::members`]).
+    pub(super) fn new(n: usize, member: impl Fn(usize) -> bool + Sync) -> Result<Self, SolveError> {
         // Drawn positions are kept as 32-bit position numbers.
         if n > u32::MAX as usize {
             return Err(SolveError::TooManyPositions(n));
@@ -74,9 +71,12 @@ impl DrawIndex {
         if total >= 1 << 31 {
             return Err(SolveError::TooManyPositions(n));
         }
-        let index = DrawIndex { bits, before, total: total as usize };
-        let positions = index.members();
-        Ok((index, positions))
+        Ok(DrawIndex { bits, before, total: total as usize })
+    }
+
+    /// The number of members.
+    pub(super) fn len(&self) -> usize {
+        self.total
     }
 
     /// The members' positions in increasing order.
@@ -279,7 +279,8 @@ pub(super) struct Graph<'g, G> {
     pub(super) game: &'g G,
     pub(super) index: DrawIndex,
     /// The members' positions, in order (see [`Graph::position`]); none while
-    /// [released](Graph::release_positions).
+    /// [released](Graph::release_positions), as they are from the start until the members
+    /// are renumbered by layers.
     pub(super) positions: Vec<u32>,
     /// While the positions are released and some members have no list: the samples that
     /// find those members' positions in the set ([`DrawIndex::select`]).
@@ -306,9 +307,12 @@ impl<'g, G: Checks> Graph<'g, G> {
         member: impl Fn(usize) -> bool + Sync,
         labelled: bool,
     ) -> Result<Self, SolveError> {
-        let (index, positions) = DrawIndex::new(game.num_positions(), member)?;
-        let members = positions.len();
-        Ok(Graph { game, index, positions, members, samples: Vec::new(), labelled, preds: None, first: None })
+        // (The positions are found in the set (by a sampled select) until the members are
+        // renumbered: held from the start, they were the peak of `KRNvKRA`'s least path as
+        // `KNRvKAR`'s graph was made, beside the plain values, 4 bytes a draw.)
+        let index = DrawIndex::new(game.num_positions(), member)?;
+        let (members, samples) = (index.len(), index.select_samples());
+        Ok(Graph { game, index, positions: Vec::new(), members, samples, labelled, preds: None, first: None })
     }
 
     /// The set of `member`s of `game`, with predecessor lists when they fit in `budget` bytes
@@ -647,7 +651,7 @@ impl<'g, G: Checks> Graph<'g, G> {
         let ordered = if m == 0 || budget == 0 || min_size >= m {
             None
         } else {
-            let level = graph.positions.par_iter().enumerate().map(|(i, &p)| level(i, p as usize)).collect();
+            let level = (0..m).into_par_iter().map(|i| level(i, graph.position(i))).collect();
             graph.order_by(level, min_size)
         };
         let Some((starts, new)) = ordered else {
@@ -667,8 +671,7 @@ impl<'g, G: Checks> Graph<'g, G> {
             });
         });
         if let Some(&(from, to)) = raised.get() {
-            let position = |i: usize| graph.positions[i] as usize;
-            return Err(SolveError::LevelRaised { from: position(from), to: position(to) });
+            return Err(SolveError::LevelRaised { from: graph.position(from), to: graph.position(to) });
         }
         if graph.preds.is_none() {
             // No lists: back to the first order (that of the positions), in one layer.
@@ -720,6 +723,7 @@ impl<'g, G: Checks> Graph<'g, G> {
             first[k] = i as u32;
             *l = k as u32;
         }
+        self.restore_positions();
         self.positions = first.par_iter().map(|&i| self.positions[i as usize]).collect();
         self.first = Some(first);
         Some((starts, new))
@@ -901,7 +905,9 @@ mod tests {
             empty_words in prop::collection::vec(prop::bool::weighted(0.002), 0..8_000),
         ) {
             for set in [&set, &dense, &sparse, &empty_words] {
-                let (index, positions) = DrawIndex::new(set.len(), |p| set[p]).unwrap();
+                let index = DrawIndex::new(set.len(), |p| set[p]).unwrap();
+                let positions = index.members();
+                prop_assert_eq!(index.len(), positions.len());
                 let mut before = 0;
                 for (p, &member) in set.iter().enumerate() {
                     prop_assert_eq!(index.index(p), member.then_some(before));

@@ -152,7 +152,7 @@
 //!
 //! # Memory
 //!
-//! The plain solution, a bit per position with a 4-byte count per 64 positions (the set
+//! The plain solution, a bit per position with a 4-byte count per 512 positions (the set
 //! `D`), and 9 bytes per position of `D` while the check stage runs (its flags, its counts
 //! of moves outside `Z`, 3 counts for `A`, whose hits are also the moves outside the top of
 //! `νY`, the levels of both states; the layers' search for components before it about 25, with the members'
@@ -161,15 +161,16 @@
 //! those alone, 4 bytes each found by rank in a bit per member of the layer, and the
 //! members a round gathers with repeats are a bit per member (`KNRvKAR` without lists:
 //! 15 bytes a draw for every draw before issue 42's nineteenth session, the stage's peak
-//! 1,415 MiB, now 984). Then 4 bytes per position of `D` (its results), shelved while the
+//! 1,415 MiB, 984 after it, 867 after its twentieth). Then 4 bytes per position of `D` (its results), shelved while the
 //! chase stage runs, which holds 22 bytes per position of `D'`, its exits and positions
 //! (5 more), and a bit per position of `D` while it finds `D'`. A state's level (its rank) takes 2 bytes while every level of the solve
 //! fits in 15 bits, else the solve starts again with 4 (module `level`). The plain solution is read by the check stage's first pass and not again
 //! until the results are made: in between it is **shelved** (compressed with zstd,
 //! [`Solution::shelve`](crate::Solution::shelve): `KNRvKAR`'s 375 MiB in 27 MiB), and so are
-//! the exits by the whole rule; the draws' positions (4 bytes each) are dropped before the
-//! first pass where the draws are numbered in the set's order (they find theirs in the set,
-//! by a sampled select), else after it, and made again from the set when asked. The counts of moves are bytes: a position with more than 255 moves into `D` is refused
+//! the exits by the whole rule; the draws' positions (4 bytes each) are not made while the
+//! draws are numbered in the set's order (they find theirs in the set, by a sampled select),
+//! and are dropped after the first pass where they are renumbered by layers, made again from
+//! the set when asked. The counts of moves are bytes: a position with more than 255 moves into `D` is refused
 //! ([`SolveError::TooManyMoves`](crate::SolveError::TooManyMoves)); Xiangqi has at most
 //! about 60. Besides, the predecessors inside `D` (then `D'`) of each member, compressed
 //! (module `lists`: sorted gaps of 1 to 3 bytes, 2.31 bytes a move on `KNRvKAR` with 2 bytes

@@ -179,13 +179,14 @@ impl RuleSolution {
         value: impl Fn(usize) -> Option<RuleValue> + Sync,
     ) -> Result<RuleSolution, SolveError> {
         let plain = Solution::from_values_bytes((0..n).map(|p| value(p).map(RuleValue::plain)))?;
-        let (index, positions) = DrawIndex::new(n, |p| {
+        let index = DrawIndex::new(n, |p| {
             matches!(
                 value(p),
                 Some(RuleValue::Draw(_) | RuleValue::WinByRule(..) | RuleValue::LossByRule(..))
             )
         })?;
-        let words = positions
+        let words = index
+            .members()
             .par_iter()
             .map(|&p| cell_of(value(p as usize).unwrap_or(RuleValue::Draw(None))))
             .collect::<Result<Vec<u32>, SolveError>>()?;
@@ -297,7 +298,7 @@ impl RuleSolution {
         let i = self.index.index(pos)?;
         let mut words = self.words.clone();
         words[i] = cell_of(value).ok()?;
-        let index = DrawIndex::new(self.len(), |p| self.index.index(p).is_some()).ok()?.0;
+        let index = DrawIndex::new(self.len(), |p| self.index.index(p).is_some()).ok()?;
         Some(RuleSolution {
             plain: Solution::from_values_bytes(self.plain.values()).ok()?,
             index,

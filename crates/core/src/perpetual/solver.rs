@@ -525,6 +525,7 @@ impl PerpetualCheck {
             shelf
         };
         drop(exits);
+        graph.restore_positions();
         let positions = std::mem::take(&mut graph.positions);
         drop(graph);
         let mut words = words.restore();
