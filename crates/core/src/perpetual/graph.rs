@@ -17,7 +17,7 @@ use crate::retrograde::{SolveError, release_free_memory};
 use crate::value::RuleValue;
 
 /// Members per sample of [`DrawIndex::select_samples`]: at the density of `KNRvKAR`'s draws
-/// (18 %) a look-up reads about 3 counts past its sample.
+/// (18 %) a look-up reads about 3 words past its sample.
 const SELECT_SAMPLE: usize = 64;
 
 /// Words of [`DrawIndex`]'s bits per count of the members before them: a cache line of bits

@@ -212,10 +212,10 @@ impl PerpetualCheck {
 
     /// Bytes a solve under the ban on perpetual check needs besides the plain solution, for a
     /// game of `positions` positions of which `drawn` are drawn under plain rules: the set of
-    /// draws (a bit per position, a 4-byte count per 512: 9 bytes per 64 counted) and 28 bytes per
-    /// draw (the search for layers: 4 for the draw's number and about 21 for Tarjan's
-    /// algorithm, measured on `KNRvKR`; then 20 in the check stage, 3 of them for the
-    /// opponent's escapes, and its work lists). The predecessor lists come on top, at most
+    /// draws (a bit per position, a 4-byte count per 512: 9 bytes per 64 counted) and 28
+    /// bytes per draw (the search for layers: 4 for the draw's number and about 21 for
+    /// Tarjan's algorithm, measured on `KNRvKR`; then 20 in the check stage, 3 of them for
+    /// the opponent's escapes, and its work lists). The predecessor lists come on top, at most
     /// [`PerpetualCheck::edge_budget`] bytes.
     #[must_use]
     pub const fn memory_estimate(positions: u64, drawn: u64) -> u64 {
@@ -228,11 +228,10 @@ impl PerpetualCheck {
     /// its exits for the draws the chase stage takes, with their positions, and the chase
     /// stage's counts over them, at most all of them: 28; 30 before issue 42's nineteenth
     /// session, which shelved the results, and 34 with the 4-byte levels before its
-    /// sixteenth), and the sets of both (9 bytes per 64 positions each). (It was at least 40 until its
-    /// fifteenth session, the headroom the chase stage's peak needs
-    /// on Cannon materials, whose draws have the most moves: a game whose chase stage holds
-    /// the peak adds what its lists of `D'` need besides, as the Xiangqi store does per
-    /// Cannon.)
+    /// sixteenth), and the sets of both (9 bytes per 64 positions each). (It was at least 40
+    /// until its fifteenth session, the headroom the chase stage's peak needs on Cannon
+    /// materials, whose draws have the most moves: a game whose chase stage holds the peak
+    /// adds what its lists of `D'` need besides, as the Xiangqi store does per Cannon.)
     #[must_use]
     pub const fn chase_memory_estimate(positions: u64, drawn: u64) -> u64 {
         let words = positions.div_ceil(64);
