@@ -3,7 +3,7 @@
 //! until its results are made, and holding them in between cost a byte a position at its
 //! peak (`KNRvKAR`: 375 MiB of 4.1 GiB). Shelved, they take a few percent of that.
 
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32};
 
 use rayon::prelude::*;
 
@@ -20,45 +20,35 @@ const LEVEL: i32 = 1;
 /// A [`Solution`] whose cells are compressed (zstd, a frame per chunk of cells), to be
 /// [restored](Shelved::restore) as it was.
 pub struct Shelved {
-    kind: Kind,
-    len: usize,
-    chunks: Vec<Vec<u8>>,
+    cells: ShelvedCells,
     peak_bytes: u64,
 }
 
-/// The cells' width, with what a width keeps besides the cells.
-enum Kind {
-    Wide,
-    Compact,
-    Byte(Escapes),
+/// The cells by their width, with what a width keeps besides the cells.
+enum ShelvedCells {
+    Wide(ShelvedVec<u32>),
+    Compact(ShelvedVec<u16>),
+    Byte(ShelvedVec<u8>, Escapes),
 }
 
 impl Solution {
     /// The solution put away compressed, to be [restored](Shelved::restore) unchanged.
     #[must_use]
     pub fn shelve(self) -> Shelved {
-        let len = self.len();
-        let peak_bytes = self.peak_bytes;
-        match self.cells {
-            Cells::Wide(cells) => Shelved {
-                kind: Kind::Wide,
-                len,
-                chunks: compress(&cells, |c: &AtomicU32, out| out.extend(c.load(Relaxed).to_le_bytes())),
-                peak_bytes,
-            },
-            Cells::Compact(cells) => Shelved {
-                kind: Kind::Compact,
-                len,
-                chunks: compress(&cells, |c: &AtomicU16, out| out.extend(c.load(Relaxed).to_le_bytes())),
-                peak_bytes,
-            },
-            Cells::Byte(cells, escapes) => Shelved {
-                kind: Kind::Byte(escapes),
-                len,
-                chunks: compress(&cells, |c: &AtomicU8, out| out.push(c.load(Relaxed))),
-                peak_bytes,
-            },
-        }
+        // (Each atomic cell as its number, in place: the same size and alignment.)
+        let cells = match self.cells {
+            Cells::Wide(cells) => {
+                ShelvedCells::Wide(ShelvedVec::new(cells.into_iter().map(AtomicU32::into_inner).collect()))
+            }
+            Cells::Compact(cells) => {
+                ShelvedCells::Compact(ShelvedVec::new(cells.into_iter().map(AtomicU16::into_inner).collect()))
+            }
+            Cells::Byte(cells, escapes) => ShelvedCells::Byte(
+                ShelvedVec::new(cells.into_iter().map(AtomicU8::into_inner).collect()),
+                escapes,
+            ),
+        };
+        Shelved { cells, peak_bytes: self.peak_bytes }
     }
 }
 
@@ -66,23 +56,28 @@ impl Shelved {
     /// Bytes the shelved solution takes (its compressed chunks and side list).
     #[must_use]
     pub fn heap_bytes(&self) -> u64 {
-        let escapes = match &self.kind {
-            Kind::Byte(escapes) => escapes.heap_bytes(),
-            Kind::Wide | Kind::Compact => 0,
-        };
-        (self.chunks.iter().map(Vec::capacity).sum::<usize>() + escapes) as u64
+        match &self.cells {
+            ShelvedCells::Wide(cells) => cells.heap_bytes(),
+            ShelvedCells::Compact(cells) => cells.heap_bytes(),
+            ShelvedCells::Byte(cells, escapes) => cells.heap_bytes() + escapes.heap_bytes() as u64,
+        }
     }
 
     /// The solution as it was shelved.
     #[must_use]
     pub fn restore(self) -> Solution {
-        let Shelved { kind, len, chunks, peak_bytes } = self;
-        let cells = match kind {
-            Kind::Wide => Cells::Wide(expand(len, &chunks, |b| AtomicU32::new(u32::from_le_bytes(b)))),
-            Kind::Compact => Cells::Compact(expand(len, &chunks, |b| AtomicU16::new(u16::from_le_bytes(b)))),
-            Kind::Byte(escapes) => Cells::Byte(expand(len, &chunks, |[b]| AtomicU8::new(b)), escapes),
+        let cells = match self.cells {
+            ShelvedCells::Wide(cells) => {
+                Cells::Wide(cells.restore().into_iter().map(AtomicU32::new).collect())
+            }
+            ShelvedCells::Compact(cells) => {
+                Cells::Compact(cells.restore().into_iter().map(AtomicU16::new).collect())
+            }
+            ShelvedCells::Byte(cells, escapes) => {
+                Cells::Byte(cells.restore().into_iter().map(AtomicU8::new).collect(), escapes)
+            }
         };
-        Solution { cells, peak_bytes }
+        Solution { cells, peak_bytes: self.peak_bytes }
     }
 }
 
@@ -110,7 +105,7 @@ macro_rules! word {
     )*};
 }
 
-word!(u8, u32);
+word!(u8, u16, u32);
 
 /// Numbers put away compressed (zstd, a frame per chunk), to be
 /// [restored](ShelvedVec::restore) as they were.
@@ -129,11 +124,7 @@ pub(crate) type ShelvedWords = ShelvedVec<u32>;
 impl<T: Word> ShelvedVec<T> {
     /// `values` put away.
     pub(crate) fn new(values: Vec<T>) -> Self {
-        ShelvedVec {
-            len: values.len(),
-            chunks: compress(&values, |&v, out| v.put(out)),
-            kind: Default::default(),
-        }
+        ShelvedVec { len: values.len(), chunks: compress(&values), kind: Default::default() }
     }
 
     /// Bytes the chunks take.
@@ -157,15 +148,14 @@ impl<T: Word> ShelvedVec<T> {
     }
 }
 
-/// The cells compressed a chunk of [`CHUNK_CELLS`] at a time (in parallel), each cell's bytes
-/// given by `bytes`.
-fn compress<C: Sync>(cells: &[C], bytes: impl Fn(&C, &mut Vec<u8>) + Sync) -> Vec<Vec<u8>> {
-    cells
+/// The numbers compressed a chunk of [`CHUNK_CELLS`] at a time (in parallel).
+fn compress<T: Word>(values: &[T]) -> Vec<Vec<u8>> {
+    values
         .par_chunks(CHUNK_CELLS)
         .map(|chunk| {
             let mut raw = Vec::with_capacity(size_of_val(chunk));
-            for c in chunk {
-                bytes(c, &mut raw);
+            for &v in chunk {
+                v.put(&mut raw);
             }
             // Compressing bytes in memory fails only where allocating would.
             let mut frame = zstd::bulk::compress(&raw, LEVEL).expect("zstd compresses a buffer in memory");
@@ -174,19 +164,6 @@ fn compress<C: Sync>(cells: &[C], bytes: impl Fn(&C, &mut Vec<u8>) + Sync) -> Ve
             frame
         })
         .collect()
-}
-
-/// `len` cells made again from the chunks [`compress`] made, each from its `W` bytes: the
-/// chunks decompressed in parallel into one buffer, which then becomes the cells (in place
-/// where a cell is as large as its bytes, as 1-byte cells are).
-fn expand<C, const W: usize>(len: usize, chunks: &[Vec<u8>], cell: impl Fn([u8; W]) -> C) -> Vec<C> {
-    let mut raw = vec![[0u8; W]; len];
-    raw.par_chunks_mut(CHUNK_CELLS).zip(chunks).for_each(|(out, frame)| {
-        let out = out.as_flattened_mut();
-        let n = zstd::bulk::decompress_to_buffer(frame, out).expect("a shelved chunk decompresses");
-        assert_eq!(n, out.len(), "a shelved chunk holds its cells");
-    });
-    raw.into_iter().map(cell).collect()
 }
 
 #[cfg(test)]
