@@ -218,6 +218,7 @@ use crate::value::{RuleValue, Value};
 mod attractor;
 mod chase;
 mod check;
+mod draw_index;
 mod graph;
 mod level;
 mod lists;

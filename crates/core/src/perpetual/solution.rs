@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::graph::DrawIndex;
+use super::draw_index::DrawIndex;
 use crate::counts::Counts;
 use crate::retrograde::{Solution, SolveError};
 use crate::value::{Ban, Plies, RuleValue, Value};
