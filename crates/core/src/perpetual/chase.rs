@@ -329,15 +329,16 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
     /// Sets `bit` on the predecessors of the listed positions by a move of the kind `kind`
     /// picks.
     fn mark_preds(&mut self, list: &[u32], bit: u16, kind: impl Fn(bool, bool) -> bool + Sync) {
-        let marked: Vec<u32> = list
-            .par_iter()
-            .with_min_len(256)
-            .fold(Vec::new, |mut out, &i| {
+        // (In blocks: one vector, joined two by two, held 2 to 3 times the predecessors.)
+        let slices: Vec<&[u32]> = list.chunks(256).collect();
+        let marked = map_slices(
+            &slices,
+            || (),
+            |&i, (), out| {
                 self.preds_where(i as usize, &kind, |j| out.push(j as u32));
-                out
-            })
-            .reduce(Vec::new, concat);
-        for j in marked {
+            },
+        );
+        for j in marked.into_iter().flatten() {
             self.flags[j as usize] |= bit;
         }
     }

@@ -27,20 +27,38 @@ pub(super) fn layer_of<T: Send>(
 /// parallel: the list and the values split at the same number, so that each task holds its
 /// own part of the values.
 pub(super) fn for_each_listed<T: Send>(values: &mut [T], list: &[u32], f: &(impl Fn(usize, &mut T) + Sync)) {
-    fn split<T: Send>(values: &mut [T], base: usize, list: &[u32], f: &(impl Fn(usize, &mut T) + Sync)) {
+    gather_listed::<T, ()>(values, list, &|i, v, _| f(i, v));
+}
+
+/// Calls `f(i, &mut values[i], out)` for every number `i` of `list` (strictly increasing), in
+/// parallel as [`for_each_listed`] does; returns what `f` pushed to `out`, in the order of
+/// the list. ([`retain_listed`] without the cut: no copy of a list read once more.)
+pub(super) fn gather_listed<T: Send, E: Send>(
+    values: &mut [T],
+    list: &[u32],
+    f: &(impl Fn(usize, &mut T, &mut Vec<E>) + Sync),
+) -> Vec<E> {
+    fn split<T: Send, E: Send>(
+        values: &mut [T],
+        base: usize,
+        list: &[u32],
+        f: &(impl Fn(usize, &mut T, &mut Vec<E>) + Sync),
+    ) -> Vec<E> {
         if list.len() <= CHUNK {
+            let mut out = Vec::new();
             for &i in list {
-                f(i as usize, &mut values[i as usize - base]);
+                f(i as usize, &mut values[i as usize - base], &mut out);
             }
-            return;
+            return out;
         }
         let mid = list.len() / 2;
         let cut = list[mid] as usize;
         let (low, high) = values.split_at_mut(cut - base);
-        rayon::join(|| split(low, base, &list[..mid], f), || split(high, cut, &list[mid..], f));
+        let (a, b) = rayon::join(|| split(low, base, &list[..mid], f), || split(high, cut, &list[mid..], f));
+        concat(a, b)
     }
     debug_assert!(list.windows(2).all(|w| w[0] < w[1]), "a list out of order");
-    split(values, 0, list, f);
+    split(values, 0, list, f)
 }
 
 /// Calls `f(i, &mut values[i], out)` for every number `i` of `list` (strictly increasing), in
@@ -83,6 +101,24 @@ pub(super) fn retain_listed<T: Send, E: Send>(
     let (kept, out) = split(values, 0, list, f);
     list.truncate(kept);
     out
+}
+
+/// The states `2 i + copy` listed, as the numbers `i` of those of copy 0 (the `M`-states)
+/// followed by those of copy 1 (`O`), each part in no particular order; returns them and
+/// where the second part starts. In place: two lists made beside it (a partition, then the
+/// numbers) held up to 3 times its length at once, at the chase stage's peak.
+pub(super) fn split_sides(mut states: Vec<u32>) -> (Vec<u32>, usize) {
+    let (mut low, mut high) = (0, states.len());
+    while low < high {
+        if states[low] & 1 == 0 {
+            low += 1;
+        } else {
+            high -= 1;
+            states.swap(low, high);
+        }
+    }
+    states.par_iter_mut().with_min_len(CHUNK).for_each(|s| *s >>= 1);
+    (states, low)
 }
 
 /// A list of state numbers made in parallel, kept in blocks of about [`BLOCK_LEN`]: it grows
@@ -386,6 +422,40 @@ mod tests {
             for (i, &v) in values.iter().enumerate() {
                 prop_assert_eq!(v, if picks[i] { i as u32 + 1 } else { 0 });
             }
+        }
+
+        /// `gather_listed` visits the listed numbers once each and returns what was pushed in
+        /// the order of the list, the list unchanged.
+        #[test]
+        fn gather_listed_gathers_in_order(picks in proptest::collection::vec(0u8..3, 0..6 * CHUNK)) {
+            let list: Vec<u32> = (0..picks.len() as u32).filter(|&i| picks[i as usize] != 0).collect();
+            let mut values = vec![0u32; picks.len()];
+            let out = gather_listed(&mut values, &list, &|i, v, out| {
+                *v += 1;
+                if picks[i] == 2 {
+                    out.push(i as u64 * 5);
+                }
+            });
+            prop_assert!(values.iter().enumerate().all(|(i, &v)| v == u32::from(picks[i] != 0)));
+            let pushed: Vec<u64> = list.iter().filter(|&&i| picks[i as usize] == 2).map(|&i| u64::from(i) * 5).collect();
+            prop_assert_eq!(out, pushed);
+        }
+
+        /// `split_sides` gives the numbers of the `M`-states, then of the `O`-states, each
+        /// once.
+        #[test]
+        fn split_sides_parts_the_states(states in proptest::collection::vec(0u32..1 << 20, 0..3 * CHUNK)) {
+            let (numbers, k) = split_sides(states.clone());
+            let mut m: Vec<u32> = numbers[..k].to_vec();
+            let mut o: Vec<u32> = numbers[k..].to_vec();
+            m.sort_unstable();
+            o.sort_unstable();
+            let mut want_m: Vec<u32> = states.iter().filter(|&&s| s % 2 == 0).map(|&s| s >> 1).collect();
+            let mut want_o: Vec<u32> = states.iter().filter(|&&s| s % 2 == 1).map(|&s| s >> 1).collect();
+            want_m.sort_unstable();
+            want_o.sort_unstable();
+            prop_assert_eq!(m, want_m);
+            prop_assert_eq!(o, want_o);
         }
 
         /// `gather_blocks` holds every number pushed, once per push, in blocks none empty

@@ -17,7 +17,9 @@ use super::{
 };
 use crate::perpetual::Checks;
 use crate::perpetual::level::Level;
-use crate::perpetual::work::{CHUNK, blocks_len, for_each_listed, layer_of, retain_listed};
+use crate::perpetual::work::{
+    CHUNK, blocks_len, for_each_listed, gather_listed, layer_of, retain_listed, split_sides,
+};
 use crate::retrograde::SolveError;
 
 /// The kinds of moves, by (the move is a check, the move is a chase): checks.
@@ -169,9 +171,12 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
             *f |= (*f & (Z4_M | Z4_O)) << 2;
             chase_in[i].store(chase_in_z4[i].load(Relaxed), Relaxed);
         });
-        let mut open2 = open4.to_vec();
+        // (Z2 outside Z3 is read in the list of Z4 outside Z3 itself, which it equals until
+        // the first pass ends; the list is read once more, as Z2 shrinks. Until issue 42's
+        // twenty-first session a copy of it, cut after its last read, held 4 bytes a member
+        // of the layer at the chase stage's peak.)
         let flags = &self.flags;
-        let in_z2: usize = open2
+        let in_z2: usize = open4
             .par_iter()
             .with_min_len(CHUNK)
             .map(|&i| {
@@ -185,7 +190,7 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
         figures.passes += 1;
         let clock = Instant::now();
         let first = offset + 1;
-        let (mut in_z1, mut top) = self.pass(first, &open2)?;
+        let (mut in_z1, mut top) = self.pass(first, open4)?;
         figures.joined += in_z1 as u64;
         figures.seconds[3] += clock.elapsed().as_secs_f64();
         if in_z1 != in_z2 {
@@ -193,7 +198,7 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
             // Z2 shrinks to Z1: the O-states that leave it are taken off the
             // chase counts of their predecessors.
             let level = &self.level;
-            let left = retain_listed(&mut self.flags, &mut open2, &|i, f, left| {
+            let left = gather_listed(&mut self.flags, open4, &|i, f, left| {
                 if *f & (Z2_M | Z3_M) == Z2_M && level[2 * i].load(Relaxed) == 0 {
                     *f &= !Z2_M;
                 }
@@ -203,7 +208,6 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
                         left.push(i as u32);
                     }
                 }
-                open_in(*f, Z2_M, Z2_O)
             });
             let mut unseeded = self.drop_chases(&left, first);
             drop(left);
@@ -260,12 +264,11 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
             }
             open_in(*f, Z4_M, Z4_O)
         });
-        let (new_m, new_o): (Vec<u32>, Vec<u32>) = new.into_iter().partition(|&s| s % 2 == 0);
-        let (new_m, new_o): (Vec<u32>, Vec<u32>) =
-            (new_m.into_iter().map(|s| s >> 1).collect(), new_o.into_iter().map(|s| s >> 1).collect());
-        self.add_over(&new_m, &self.checks_out, u8::MAX, check);
-        self.add_over(&new_m, &self.blockers, u8::MAX, chase);
-        self.mark_preds(&new_o, TO_Z3, check);
+        let (new, k) = split_sides(new);
+        let (new_m, new_o) = new.split_at(k);
+        self.add_over(new_m, &self.checks_out, u8::MAX, check);
+        self.add_over(new_m, &self.blockers, u8::MAX, chase);
+        self.mark_preds(new_o, TO_Z3, check);
         figures.seconds[5] += clock.elapsed().as_secs_f64();
     }
 
@@ -326,17 +329,16 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
         // position's O-state out of the top of νZ4 (both sides cannot win at one
         // position), and leaves the M-states outside Z5; an O-state in check that joined
         // marks the checks into Z5.
-        let (new_m, new_o): (Vec<u32>, Vec<u32>) = new.into_iter().partition(|&s| s % 2 == 0);
-        let new_m: Vec<u32> = new_m.into_iter().map(|s| s >> 1).collect();
+        let (new, k) = split_sides(new);
+        let (new_m, new_o) = new.split_at(k);
         let flags = &self.flags;
         let top_o: Vec<u32> = new_m.iter().copied().filter(|&i| flags[i as usize] & BAD_EXIT == 0).collect();
         self.add_over(&top_o, &self.idle_in_top, u8::MAX, idle);
         self.add_over(&top_o, &self.chase_in_top, u8::MAX, chase);
         drop(top_o);
-        self.add_over(&new_m, &self.checks_out_z5, u8::MAX, check);
-        self.add_over(&new_m, &self.blockers_z5, u8::MAX, quiet);
-        let checked: Vec<u32> =
-            new_o.into_iter().map(|s| s >> 1).filter(|&i| flags[i as usize] & CHECK != 0).collect();
+        self.add_over(new_m, &self.checks_out_z5, u8::MAX, check);
+        self.add_over(new_m, &self.blockers_z5, u8::MAX, quiet);
+        let checked: Vec<u32> = new_o.iter().copied().filter(|&i| flags[i as usize] & CHECK != 0).collect();
         self.mark_preds(&checked, TO_Z5, check);
         figures.seconds[0] += clock.elapsed().as_secs_f64();
         true
