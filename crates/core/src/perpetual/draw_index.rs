@@ -13,13 +13,62 @@ const SELECT_SAMPLE: usize = 64;
 /// (a count per word took 4 bytes per 64 positions, 17.6 MiB more on `KNRvKAR`).
 const RANK_WORDS: usize = 8;
 
+/// The counts of the members of a bit set before every `PER`-th word of its bits: the rank
+/// of a number is its count, the members of the words between, and those below it in its own
+/// word. [`DrawIndex`] keeps a count per cache line of bits ([`RANK_WORDS`]), the check
+/// stage's cells of a round one per word (`check::open_cells`: a look-up per move of a pass).
+#[derive(Debug, Default)]
+pub(super) struct Ranks<const PER: usize> {
+    before: Vec<u32>,
+}
+
+impl<const PER: usize> Ranks<PER> {
+    /// The counts over the first `words` words of a set, word `w` given by `word(w)`, and the
+    /// members in all; `None` when 2^32 or more are before a count.
+    pub(super) fn new(words: usize, word: impl Fn(usize) -> u64) -> Option<(Self, usize)> {
+        let mut before = Vec::with_capacity(words.div_ceil(PER));
+        let mut total = 0usize;
+        for w in 0..words {
+            if w % PER == 0 {
+                before.push(u32::try_from(total).ok()?);
+            }
+            total += word(w).count_ones() as usize;
+        }
+        Some((Ranks { before }, total))
+    }
+
+    /// The members before word `w` (one of the set's), word `v` given by `word(v)`.
+    #[inline]
+    pub(super) fn before_word(&self, w: usize, word: impl Fn(usize) -> u64) -> usize {
+        let first = w - w % PER;
+        self.before[w / PER] as usize + (first..w).map(|v| word(v).count_ones() as usize).sum::<usize>()
+    }
+
+    /// The members before number `k` (in one of the set's words).
+    #[inline]
+    pub(super) fn rank(&self, k: usize, word: impl Fn(usize) -> u64) -> usize {
+        let w = k / 64;
+        self.before_word(w, &word) + (word(w) & ((1u64 << (k % 64)) - 1)).count_ones() as usize
+    }
+
+    /// The first word of the last count with at most `i` members before it.
+    fn word_with_at_most(&self, i: usize) -> usize {
+        (self.before.partition_point(|&b| b as usize <= i) - 1) * PER
+    }
+
+    /// Bytes held (as allocated).
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.before.capacity() * size_of::<u32>()
+    }
+}
+
 /// A set of positions with a dense numbering (the set `D` of non-terminal drawn positions, or
 /// the draws left after the ban on perpetual check).
 #[derive(Debug, Default)]
 pub(super) struct DrawIndex {
     bits: Vec<u64>,
     /// Members before each [`RANK_WORDS`]-th word of `bits`.
-    before: Vec<u32>,
+    ranks: Ranks<RANK_WORDS>,
     /// Members in all.
     total: usize,
 }
@@ -27,7 +76,7 @@ pub(super) struct DrawIndex {
 impl DrawIndex {
     /// Bytes the index takes (as allocated).
     pub(super) fn heap_bytes(&self) -> u64 {
-        (self.bits.capacity() * size_of::<u64>() + self.before.capacity() * size_of::<u32>()) as u64
+        (self.bits.capacity() * size_of::<u64>() + self.ranks.heap_bytes()) as u64
     }
 
     /// The members among `0..n` (their positions in increasing order: [`DrawIndex::members`]).
@@ -49,18 +98,13 @@ impl DrawIndex {
                 word
             })
             .collect();
-        let mut before = Vec::with_capacity(bits.len().div_ceil(RANK_WORDS));
-        let mut total = 0u64;
-        for words in bits.chunks(RANK_WORDS) {
-            before.push(u32::try_from(total).map_err(|_| SolveError::TooManyPositions(n))?);
-            total += words.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
-        }
+        let (ranks, total) = Ranks::new(bits.len(), |w| bits[w]).ok_or(SolveError::TooManyPositions(n))?;
         // The passes number two states per drawn position in 32 bits, and the predecessor
         // lists keep a chase label in the top bit.
         if total >= 1 << 31 {
             return Err(SolveError::TooManyPositions(n));
         }
-        Ok(DrawIndex { bits, before, total: total as usize })
+        Ok(DrawIndex { bits, ranks, total })
     }
 
     /// The number of members.
@@ -84,28 +128,16 @@ impl DrawIndex {
         self.contains(pos).then(|| self.rank(pos))
     }
 
-    /// The members before word `w` of the bits (less than their number).
-    #[inline]
-    fn before_word(&self, w: usize) -> usize {
-        let first = w - w % RANK_WORDS;
-        self.before[w / RANK_WORDS] as usize
-            + self.bits[first..w].iter().map(|word| word.count_ones() as usize).sum::<usize>()
-    }
-
     /// The members before `pos` (`pos` at most the index's size, a multiple of 64 past it).
     pub(super) fn rank(&self, pos: usize) -> usize {
-        let (w, bit) = (pos / 64, pos % 64);
-        match self.bits.get(w) {
-            Some(word) => self.before_word(w) + (word & ((1u64 << bit) - 1)).count_ones() as usize,
-            None => self.total,
-        }
+        if pos / 64 < self.bits.len() { self.ranks.rank(pos, |w| self.bits[w]) } else { self.total }
     }
 
     /// The word of the bits that holds member `i` (less than the number of members), and the
     /// members before it, from word `w`, which has at most `i` members before it.
     #[inline]
     fn word_of(&self, mut w: usize, i: usize) -> (usize, usize) {
-        let mut before = self.before_word(w);
+        let mut before = self.ranks.before_word(w, |v| self.bits[v]);
         loop {
             let here = self.bits[w].count_ones() as usize;
             if before + here > i {
@@ -123,8 +155,7 @@ impl DrawIndex {
             .into_par_iter()
             .map(|k| {
                 // From the last count with at most `k * SELECT_SAMPLE` members before it.
-                let block = self.before.partition_point(|&b| b as usize <= k * SELECT_SAMPLE) - 1;
-                self.word_of(block * RANK_WORDS, k * SELECT_SAMPLE).0 as u32
+                self.word_of(self.ranks.word_with_at_most(k * SELECT_SAMPLE), k * SELECT_SAMPLE).0 as u32
             })
             .collect()
     }
@@ -148,7 +179,7 @@ impl DrawIndex {
 
     /// Bytes held.
     pub(super) fn bytes(&self) -> usize {
-        self.bits.len() * 8 + self.before.len() * 4
+        self.bits.len() * 8 + self.ranks.before.len() * 4
     }
 }
 

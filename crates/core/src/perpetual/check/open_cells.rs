@@ -14,6 +14,7 @@ use std::sync::atomic::AtomicU8;
 use rayon::prelude::*;
 
 use crate::perpetual::attractor::Cells;
+use crate::perpetual::draw_index::Ranks;
 use crate::perpetual::work::{Bits, CHUNK};
 
 /// The cells of one member: its counter, hits, support and moves outside `Y_M`.
@@ -31,7 +32,7 @@ pub(super) struct OpenCells {
     /// The members with cells, by their offset from `start`.
     listed: Bits,
     /// Members with cells before each word of `listed`.
-    before: Vec<u32>,
+    ranks: Ranks<1>,
     cells: Vec<Cell>,
 }
 
@@ -39,15 +40,11 @@ impl OpenCells {
     /// Cells at 0 for the members in `listed` alone (by their offset from `start`, the first
     /// member of the layer).
     pub(super) fn new(start: usize, listed: Bits) -> Self {
-        let mut before = Vec::with_capacity(listed.words());
-        let mut total = 0u32;
-        for w in 0..listed.words() {
-            before.push(total);
-            total += listed.word(w).count_ones();
-        }
-        let cells =
-            (0..total as usize).into_par_iter().with_min_len(CHUNK).map(|_| Cell::default()).collect();
-        OpenCells { start, listed, before, cells }
+        // (A layer has fewer than 2^31 members: `DrawIndex::new`.)
+        let (ranks, total) =
+            Ranks::new(listed.words(), |w| listed.word(w)).expect("fewer than 2^31 members in a layer");
+        let cells = (0..total).into_par_iter().with_min_len(CHUNK).map(|_| Cell::default()).collect();
+        OpenCells { start, listed, ranks, cells }
     }
 
     /// The members that had cells (to be added to), the cells gone.
@@ -65,9 +62,7 @@ impl OpenCells {
     #[inline]
     fn cell(&self, j: usize) -> &Cell {
         debug_assert!(self.contains(j), "member {j} has no cells this round");
-        let k = j - self.start;
-        let word = self.listed.word(k / 64);
-        &self.cells[self.before[k / 64] as usize + (word & ((1u64 << (k % 64)) - 1)).count_ones() as usize]
+        &self.cells[self.ranks.rank(j - self.start, |w| self.listed.word(w))]
     }
 
     /// For the `O`-state of member `j`: its moves into `D` to an `M`-state outside `Y`.
