@@ -303,28 +303,56 @@ impl Bits {
         offset: usize,
         f: impl Fn(usize, &mut T) -> bool + Sync,
     ) -> Vec<u32> {
+        self.gather_mut(values, offset, |n, v, kept| {
+            if f(n, v) {
+                kept.push(n as u32);
+            }
+        })
+    }
+
+    /// Calls `f(k + offset, &mut values[k], out)` for every number `k` of the set (in
+    /// parallel), and returns what it pushed to `out`, in the order of the numbers (`values`
+    /// holds an entry for every number the set may hold).
+    pub(super) fn gather_mut<T: Send, E: Send>(
+        &self,
+        values: &mut [T],
+        offset: usize,
+        f: impl Fn(usize, &mut T, &mut Vec<E>) + Sync,
+    ) -> Vec<E> {
         // (A task per 64 words; the pieces joined into one vector of the exact length.)
-        let pieces: Vec<Vec<u32>> = values
+        let pieces: Vec<Vec<E>> = values
             .par_chunks_mut(64 * 64)
             .zip(self.0.par_chunks(64))
             .enumerate()
             .map(|(c, (values, words))| {
-                let mut kept = Vec::new();
+                let mut out = Vec::new();
                 for (w, word) in words.iter().enumerate() {
                     let mut word = word.load(Relaxed);
                     while word != 0 {
                         let k = 64 * w + word.trailing_zeros() as usize;
                         word &= word - 1;
-                        let n = offset + 64 * 64 * c + k;
-                        if f(n, &mut values[k]) {
-                            kept.push(n as u32);
-                        }
+                        f(offset + 64 * 64 * c + k, &mut values[k], &mut out);
                     }
                 }
-                kept
+                out
             })
             .collect();
         joined(pieces)
+    }
+
+    /// Keeps the numbers `k` of the set for which `keep(k)` holds (in parallel).
+    pub(super) fn retain(&self, keep: impl Fn(usize) -> bool + Sync) {
+        self.0.par_iter().enumerate().with_min_len(CHUNK / 64).for_each(|(w, word)| {
+            let (mut bits, mut kept) = (word.load(Relaxed), 0u64);
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                if keep(64 * w + b as usize) {
+                    kept |= 1 << b;
+                }
+            }
+            word.store(kept, Relaxed);
+        });
     }
 }
 
@@ -439,6 +467,27 @@ mod tests {
             prop_assert!(values.iter().enumerate().all(|(i, &v)| v == u32::from(picks[i] != 0)));
             let pushed: Vec<u64> = list.iter().filter(|&&i| picks[i as usize] == 2).map(|&i| u64::from(i) * 5).collect();
             prop_assert_eq!(out, pushed);
+        }
+
+        /// A set of bits visits its numbers in order with their values (`gather_mut`) and
+        /// keeps those it is told to (`retain`), against a list of them.
+        #[test]
+        fn bits_gather_and_retain(picks in proptest::collection::vec(0u8..4, 0..3 * 64 * 64 + 100)) {
+            let bits = Bits::new(picks.len());
+            (0..picks.len()).into_par_iter().filter(|&k| picks[k] != 0).for_each(|k| bits.insert(k));
+            let mut values = vec![0u32; picks.len()];
+            let out = bits.gather_mut(&mut values, 7, |n, v, out| {
+                *v += 1;
+                if picks[n - 7] >= 2 {
+                    out.push(n);
+                }
+            });
+            prop_assert!(values.iter().enumerate().all(|(k, &v)| v == u32::from(picks[k] != 0)));
+            let want: Vec<usize> = (0..picks.len()).filter(|&k| picks[k] >= 2).map(|k| k + 7).collect();
+            prop_assert_eq!(out, want);
+            bits.retain(|k| picks[k] == 3);
+            prop_assert!((0..picks.len()).all(|k| bits.contains(k) == (picks[k] == 3)));
+            prop_assert_eq!(bits.count(), picks.iter().filter(|&&p| p == 3).count());
         }
 
         /// `split_sides` gives the numbers of the `M`-states, then of the `O`-states, each

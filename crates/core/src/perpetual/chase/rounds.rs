@@ -18,7 +18,7 @@ use super::{
 use crate::perpetual::Checks;
 use crate::perpetual::level::Level;
 use crate::perpetual::work::{
-    CHUNK, blocks_len, for_each_listed, gather_listed, layer_of, retain_listed, split_sides,
+    Bits, CHUNK, blocks_len, for_each_listed, gather_listed, layer_of, retain_listed, split_sides,
 };
 use crate::retrograde::SolveError;
 
@@ -53,11 +53,11 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
         let mut counted = false;
         loop {
             figures.rounds += 1;
-            let mut members = self.start_round(&mut counted, figures);
+            let members = self.start_round(&mut counted, figures);
             let (round_top, round_tops3) = loop {
                 figures.iterations += 1;
                 let (top, tops3, open4) = self.mu_z3(&members, *base, figures)?;
-                if !self.shrink_z4(open4, &mut members, figures) {
+                if !self.shrink_z4(open4, &members, figures) {
                     break (top, tops3);
                 }
             };
@@ -74,7 +74,7 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
     /// A round's start: `νZ4` from the top, the round's starting counts (made once per layer,
     /// `counted`, then kept up by [`Parity::grow_z5`]), `Z3` from `Z5`. Returns the members
     /// of the round.
-    fn start_round(&mut self, counted: &mut bool, figures: &mut ChaseFigures) -> Vec<u32> {
+    fn start_round(&mut self, counted: &mut bool, figures: &mut ChaseFigures) -> Bits {
         let clock = Instant::now();
         // νZ4 from the top: every M-state, every O-state without a bad exit; but not the
         // other state of a position of Z5 (νZ4's value is the next Z5, part of W, and
@@ -113,9 +113,20 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
         layer_of(&mut self.flags, self.start, self.end).for_each(|(i, f)| from_z5(i, f, level));
         // The members of the round: those with a state in Z4 outside Z5 (outside them
         // nothing changes until the round ends, and no count is read), their counts those
-        // of the round's start.
-        let members = self.select(|f| open_in(f, Z4_M, Z4_O));
-        copy_at(&members, [(&self.idle_in_top, &self.idle_in), (&self.chase_in_top, &self.chase_in_z4)]);
+        // of the round's start. (A bit each, by their offset from the layer's start: until
+        // issue 42's twenty-first session a list of them held 4 bytes a member at the chase
+        // stage's peak, beside the iteration's work list.)
+        let members = Bits::new(self.end - self.start);
+        let (flags, start) = (&self.flags, self.start);
+        let (idle_in_top, idle_in) = (&self.idle_in_top, &self.idle_in);
+        let (chase_in_top, chase_in_z4) = (&self.chase_in_top, &self.chase_in_z4);
+        (self.start..self.end).into_par_iter().with_min_len(CHUNK).for_each(|i| {
+            if open_in(flags[i], Z4_M, Z4_O) {
+                members.insert(i - start);
+                idle_in[i].store(idle_in_top[i].load(Relaxed), Relaxed);
+                chase_in_z4[i].store(chase_in_top[i].load(Relaxed), Relaxed);
+            }
+        });
         figures.seconds[0] += clock.elapsed().as_secs_f64();
         members
     }
@@ -126,7 +137,7 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
     /// `Z3`).
     fn mu_z3(
         &mut self,
-        members: &[u32],
+        members: &Bits,
         base: u32,
         figures: &mut ChaseFigures,
     ) -> Result<(u32, Vec<u32>, Vec<u32>), SolveError> {
@@ -134,12 +145,15 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
         // μZ3 from Z5 (again), over the members: the other states leave Z3 and lose
         // their levels; the counts of the O-states and the checks into Z3 are those
         // of the round's start.
+        // The work list of the iteration: the members with a state in Z4 outside Z3 (the
+        // only ones whose sets change until Z4 shrinks), listed as they start.
         let level = &self.level;
-        for_each_listed(&mut self.flags, members, &|i, f| from_z5(i, f, level));
-        copy_at(members, [(&self.checks_out_z5, &self.checks_out), (&self.blockers_z5, &self.blockers)]);
-        // The work list of the iteration: the members with a state in Z4 outside Z3
-        // (the only ones whose sets change until Z4 shrinks).
-        let mut open4 = members.to_vec();
+        let (start, end) = (self.start, self.end);
+        let mut open4 = members.retain_mut(&mut self.flags[start..end], start, |i, f| {
+            from_z5(i, f, level);
+            true
+        });
+        copy_at(&open4, [(&self.checks_out_z5, &self.checks_out), (&self.blockers_z5, &self.blockers)]);
         let mut offset = base;
         let mut tops3 = Vec::new();
         figures.seconds[1] += clock.elapsed().as_secs_f64();
@@ -276,7 +290,7 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
     /// `Z4`): the `O`-states that leave are taken off the idle and chase counts of their
     /// predecessors, and the round's `members` are cut to those left with a state in `Z4`
     /// outside `Z5`. Returns whether `Z4` shrank (else it is the iteration's fixpoint).
-    fn shrink_z4(&mut self, mut open4: Vec<u32>, members: &mut Vec<u32>, figures: &mut ChaseFigures) -> bool {
+    fn shrink_z4(&mut self, mut open4: Vec<u32>, members: &Bits, figures: &mut ChaseFigures) -> bool {
         let clock = Instant::now();
         let shrunk = !open4.is_empty();
         let left = retain_listed(&mut self.flags, &mut open4, &|i, f, left| {
@@ -293,8 +307,10 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
         });
         drop(open4);
         if shrunk {
-            retain_listed(&mut self.flags, members, &|_, f, _: &mut Vec<()>| {
-                *f & (Z4_M | Z5_M) == Z4_M || *f & (Z4_O | Z5_O) == Z4_O
+            let (flags, start) = (&self.flags, self.start);
+            members.retain(|k| {
+                let f = flags[start + k];
+                f & (Z4_M | Z5_M) == Z4_M || f & (Z4_O | Z5_O) == Z4_O
             });
         }
         figures.seconds[6] += clock.elapsed().as_secs_f64();
@@ -308,9 +324,10 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
     /// The round's wins join `Z5` (they keep their ranks): all are among its `members` (`Z3`
     /// grows in the work lists, cut from them). Then the round's starting counts are kept
     /// up. Returns whether any joined (else the layer is solved).
-    fn grow_z5(&mut self, mut members: Vec<u32>, figures: &mut ChaseFigures) -> bool {
+    fn grow_z5(&mut self, members: Bits, figures: &mut ChaseFigures) -> bool {
         let clock = Instant::now();
-        let new = retain_listed(&mut self.flags, &mut members, &|i, f, new: &mut Vec<u32>| {
+        let (start, end) = (self.start, self.end);
+        let new = members.gather_mut(&mut self.flags[start..end], start, |i, f, new: &mut Vec<u32>| {
             if *f & (Z3_M | Z5_M) == Z3_M {
                 *f |= Z5_M;
                 new.push((i as u32) << 1);
@@ -319,7 +336,6 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
                 *f |= Z5_O;
                 new.push((i as u32) << 1 | 1);
             }
-            false
         });
         drop(members);
         if new.is_empty() {
