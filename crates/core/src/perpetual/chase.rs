@@ -329,7 +329,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
     /// Sets `bit` on the predecessors of the listed positions by a move of the kind `kind`
     /// picks.
     fn mark_preds(&mut self, list: &[u32], bit: u16, kind: impl Fn(bool, bool) -> bool + Sync) {
-        // (In blocks: one vector, joined two by two, held 2 to 3 times the predecessors.)
+        // (Gathered in blocks: one vector, joined two by two, held 2 to 3 times them at once.)
         let slices: Vec<&[u32]> = list.chunks(256).collect();
         let marked = map_slices(
             &slices,
