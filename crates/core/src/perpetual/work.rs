@@ -105,8 +105,9 @@ pub(super) fn retain_listed<T: Send, E: Send>(
 
 /// The states `2 i + copy` listed, as the numbers `i` of those of copy 0 (the `M`-states)
 /// followed by those of copy 1 (`O`), each part in no particular order; returns them and
-/// where the second part starts. In place: two lists made beside it (a partition, then the
-/// numbers) held up to 3 times its length at once, at the chase stage's peak.
+/// where the second part starts. In place, one pass (a partition into two new lists, then
+/// their numbers mapped into two more, held up to 3 times the list at once at the chase
+/// stage's peak until issue 42's twenty-first session).
 pub(super) fn split_sides(mut states: Vec<u32>) -> (Vec<u32>, usize) {
     let (mut low, mut high) = (0, states.len());
     while low < high {
