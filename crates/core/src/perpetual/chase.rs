@@ -18,7 +18,7 @@ use rayon::prelude::*;
 mod rounds;
 
 use super::Checks;
-use super::attractor::{Attractor, Dense, Stage};
+use super::attractor::{Attractor, Cells, Stage};
 use super::check::{EXIT_LOSS, EXIT_NOT_WIN};
 use super::graph::Graph;
 use super::level::{Level, levels};
@@ -80,7 +80,7 @@ fn from_z5<L: Level>(i: usize, f: &mut u16, level: &[L]) {
 
 /// Copies, at the members listed, each pair's counts from the first into the second (the
 /// starts of a round or an iteration: nothing else is read).
-fn copy_at<const N: usize>(list: &[u32], pairs: [(&[AtomicU8], &[AtomicU8]); N]) {
+fn copy_at<const N: usize>(list: &[u32], pairs: [(&Counts, &Counts); N]) {
     list.par_iter().with_min_len(CHUNK).for_each(|&i| {
         for (from, to) in pairs {
             to[i as usize].store(from[i as usize].load(Relaxed), Relaxed);
@@ -142,31 +142,31 @@ pub(super) struct Parity<'a, 'g, G, F, L> {
     /// The largest level a pass may give: [`MAX_LEVEL`], or less for narrow cells.
     max: u32,
     /// Per `O`-state during a pass: its checks into `M`-states not yet in `Z1`.
-    counter: Vec<AtomicU8>,
+    counter: Counts,
     /// Per `O`-state: its checks into `M`-states outside `Z3`.
-    checks_out: Vec<AtomicU8>,
+    checks_out: Counts,
     /// Per `O`-state: its idle moves into `M`-states outside `Z5` and chases into
     /// `M`-states outside `Z3` (while any, it cannot join).
-    blockers: Vec<AtomicU8>,
+    blockers: Counts,
     /// Per `M`-state: its idle moves into `O`-states of `Z4`.
-    idle_in: Vec<AtomicU8>,
+    idle_in: Counts,
     /// Per `M`-state: its chases into `O`-states of `Z2`.
-    chase_in: Vec<AtomicU8>,
+    chase_in: Counts,
     /// Per `M`-state (of `Z2` outside `Z3`): its checks into `O`-states of `Z1`, and of
     /// those the ones of a lower level that hold it in `Z1` (see [`Parity::shrink_z1`]).
-    hits: Vec<AtomicU8>,
-    support: Vec<AtomicU8>,
+    hits: Counts,
+    support: Counts,
     /// `checks_out` and `blockers` for `Z3` = `Z5`, and `idle_in` and `chase_in_z4` for `Z4`
     /// at the top of `νZ4` (`idle_in_top`, `chase_in_top`): the starts of each iteration of
     /// `νZ4` and each round of `Z5`, copied instead of counted again (counted once per layer,
     /// kept up as `Z5` grows).
-    checks_out_z5: Vec<AtomicU8>,
-    blockers_z5: Vec<AtomicU8>,
-    idle_in_top: Vec<AtomicU8>,
-    chase_in_top: Vec<AtomicU8>,
+    checks_out_z5: Counts,
+    blockers_z5: Counts,
+    idle_in_top: Counts,
+    chase_in_top: Counts,
     /// Per `M`-state: its chases into `O`-states of `Z4` (counted once per round of `Z5`, kept
     /// up as `Z4` shrinks): each round of `Z3` starts `chase_in` from it.
-    chase_in_z4: Vec<AtomicU8>,
+    chase_in_z4: Counts,
     /// The largest `ρ` of each round of `Z5`, and of each round of `Z3` (all rounds of `Z5`
     /// one after the other), once solved.
     pub(super) tops5: Vec<u32>,
@@ -204,6 +204,70 @@ fn counts(m: usize) -> Vec<AtomicU8> {
     (0..m).map(|_| AtomicU8::new(0)).collect()
 }
 
+/// A count per member of the layer being solved, by member number ([`counts`]): held for
+/// the largest layer alone, for a layer's counts are not read once it is solved (they were
+/// held for all of `D'` until issue 42's twenty-second session: `KCPvKC`, 7 layers of at most
+/// 3.6 M of its 20.1 M draws, 12 bytes a draw).
+pub(super) struct Counts {
+    /// The first member of the layer.
+    start: usize,
+    /// The layer's members.
+    len: usize,
+    cells: Vec<AtomicU8>,
+}
+
+impl Counts {
+    /// Counts for layers of at most `size` members.
+    fn new(size: usize) -> Self {
+        Counts { start: 0, len: 0, cells: counts(size) }
+    }
+
+    /// The counts of the members `start..end`, all 0.
+    fn layer(&mut self, start: usize, end: usize) {
+        (self.start, self.len) = (start, end - start);
+        self.cells[..self.len].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
+    }
+
+    /// The layer's counts, in its members' order.
+    fn cells(&self) -> &[AtomicU8] {
+        &self.cells[..self.len]
+    }
+}
+
+impl std::ops::Index<usize> for Counts {
+    type Output = AtomicU8;
+
+    /// The count of member `i` (of the layer).
+    #[inline]
+    fn index(&self, i: usize) -> &AtomicU8 {
+        &self.cells()[i - self.start]
+    }
+}
+
+/// [`Cells`] over the counts of the layer being solved.
+struct LayerCells<'s> {
+    counter: &'s Counts,
+    hits: &'s Counts,
+    support: &'s Counts,
+}
+
+impl Cells for LayerCells<'_> {
+    #[inline]
+    fn counter(&self, j: usize) -> &AtomicU8 {
+        &self.counter[j]
+    }
+
+    #[inline]
+    fn hits(&self, j: usize) -> &AtomicU8 {
+        &self.hits[j]
+    }
+
+    #[inline]
+    fn support(&self, j: usize) -> &AtomicU8 {
+        &self.support[j]
+    }
+}
+
 impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F, L> {
     /// The solver over `graph`, `exits` as in [`Parity`], its levels at most `max` (and
     /// what a cell of `L` holds).
@@ -217,21 +281,39 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
             flags: vec![0; m],
             level: levels(2 * m),
             max: max.min(MAX_LEVEL).min(L::MAX),
-            counter: counts(m),
-            checks_out: counts(m),
-            blockers: counts(m),
-            idle_in: counts(m),
-            chase_in: counts(m),
-            hits: counts(m),
-            support: counts(m),
-            checks_out_z5: counts(m),
-            blockers_z5: counts(m),
-            idle_in_top: counts(m),
-            chase_in_top: counts(m),
-            chase_in_z4: counts(m),
+            counter: Counts::new(0),
+            checks_out: Counts::new(0),
+            blockers: Counts::new(0),
+            idle_in: Counts::new(0),
+            chase_in: Counts::new(0),
+            hits: Counts::new(0),
+            support: Counts::new(0),
+            checks_out_z5: Counts::new(0),
+            blockers_z5: Counts::new(0),
+            idle_in_top: Counts::new(0),
+            chase_in_top: Counts::new(0),
+            chase_in_z4: Counts::new(0),
             tops5: Vec::new(),
             tops3: Vec::new(),
         }
+    }
+
+    /// Every count of the layer being solved.
+    fn counts_mut(&mut self) -> [&mut Counts; 12] {
+        [
+            &mut self.counter,
+            &mut self.checks_out,
+            &mut self.blockers,
+            &mut self.idle_in,
+            &mut self.chase_in,
+            &mut self.hits,
+            &mut self.support,
+            &mut self.checks_out_z5,
+            &mut self.blockers_z5,
+            &mut self.idle_in_top,
+            &mut self.chase_in_top,
+            &mut self.chase_in_z4,
+        ]
     }
 
     /// The results, the working counts (and the borrow of the values outside) dropped.
@@ -255,13 +337,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
 
     /// Adds `delta` (wrapping: -1 is `u8::MAX`) to `counts[j]` for every predecessor `j`
     /// of the states listed (their numbers `i`) by a move of the kind `kind` picks.
-    fn add_over(
-        &self,
-        list: &[u32],
-        counts: &[AtomicU8],
-        delta: u8,
-        kind: impl Fn(bool, bool) -> bool + Sync,
-    ) {
+    fn add_over(&self, list: &[u32], counts: &Counts, delta: u8, kind: impl Fn(bool, bool) -> bool + Sync) {
         list.par_iter().with_min_len(256).for_each_init(Vec::new, |row, &i| {
             self.add_preds(i as usize, row, counts, delta, &kind);
         });
@@ -273,7 +349,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
     fn add_over_where(
         &self,
         pick: impl Fn(u16) -> bool + Sync,
-        counts: &[AtomicU8],
+        counts: &Counts,
         delta: u8,
         kind: impl Fn(bool, bool) -> bool + Sync,
     ) {
@@ -291,7 +367,7 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
         &self,
         i: usize,
         row: &mut Vec<u32>,
-        counts: &[AtomicU8],
+        counts: &Counts,
         delta: u8,
         kind: &(impl Fn(bool, bool) -> bool + Sync),
     ) {
@@ -344,8 +420,8 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
     }
 
     /// Sets `0` in the counts of the layer.
-    fn clear(&self, counts: &[AtomicU8]) {
-        counts[self.start..self.end].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
+    fn clear(&self, counts: &Counts) {
+        counts.cells().par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
     }
 
     /// One `μZ1` for the current sets: `Z1` starts as `Z3` and grows inside `Z2` by
@@ -408,10 +484,10 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
     }
 
     /// The attractor's counts ([`Attractor`]): levels carry [`IDLE`] beside them.
-    fn counts(&self) -> Attractor<'_, L, Dense<'_>> {
+    fn counts(&self) -> Attractor<'_, L, LayerCells<'_>> {
         Attractor {
             level: &self.level,
-            cells: Dense { counter: &self.counter, hits: &self.hits, support: &self.support },
+            cells: LayerCells { counter: &self.counter, hits: &self.hits, support: &self.support },
             mask: !IDLE,
             tag: 0,
             max: self.max,
@@ -526,9 +602,16 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
             })
             .collect();
         profile.step(|| "chase stage: marks and exits out of D'".into());
+        let largest = starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        for counts in self.counts_mut() {
+            *counts = Counts::new(largest);
+        }
         let mut base = 0u32;
         for layer in starts.windows(2) {
             (self.start, self.end) = (layer[0], layer[1]);
+            for counts in self.counts_mut() {
+                counts.layer(layer[0], layer[1]);
+            }
             self.solve_layer(&mut base, &mut figures)?;
             self.mark_exits();
             if layer[1] - layer[0] >= 1 << 20 {
