@@ -133,8 +133,9 @@ pub(super) struct Graph<'g, G> {
     pub(super) game: &'g G,
     pub(super) index: DrawIndex,
     /// The members' positions, in order (see [`Graph::position`]); none while
-    /// [released](Graph::release_positions), as they are from the start until the members
-    /// are renumbered by layers.
+    /// [released](Graph::release_positions), as they are whenever the members are in the
+    /// set's order (from the start, and again when [`Graph::new_by_levels`] finds no room for
+    /// the lists of its layers).
     pub(super) positions: Vec<u32>,
     /// While the positions are released and some members have no list: the samples that
     /// find those members' positions in the set ([`DrawIndex::select`]).
@@ -249,12 +250,6 @@ impl<'g, G: Checks> Graph<'g, G> {
         }
         self.positions = Vec::new();
         release_free_memory();
-    }
-
-    /// Whether the members are numbered in the set's order (not renumbered by layers): then
-    /// every member's position is found without them held ([`Graph::release_positions`]).
-    pub(super) fn in_set_order(&self) -> bool {
-        self.first.is_none()
     }
 
     /// The position of member `i` (in the set's order while the positions are released).
@@ -528,9 +523,10 @@ impl<'g, G: Checks> Graph<'g, G> {
             return Err(SolveError::LevelRaised { from: graph.position(from), to: graph.position(to) });
         }
         if graph.preds.is_none() {
-            // No lists: back to the first order (that of the positions), in one layer.
-            graph.positions.par_sort_unstable();
+            // No lists: back to the first order (that of the positions), in one layer, the
+            // positions found in the set again.
             graph.first = None;
+            graph.release_positions();
             return Ok((graph, vec![0, m]));
         }
         Ok((graph, starts))

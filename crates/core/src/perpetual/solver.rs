@@ -341,11 +341,8 @@ impl PerpetualCheck {
             profile.step(|| format!("check stage: {} layers", layers.len() - 1));
             (graph, layers)
         };
-        // (Members in the set's order find their positions there: the first pass reads each
-        // once, in order, and needs no copy of them, 4 bytes a draw.)
-        if graph.in_set_order() {
-            graph.release_positions();
-        }
+        // (Members in the set's order find their positions there, none held: the first pass
+        // reads each once, in order, and needs no copy of them, 4 bytes a draw.)
         let mut look = check::look(&graph, &plain, drawn_ends.load(Relaxed))?;
         // The plain values, the members' positions and the exits by the whole rule are read
         // again only once the check stage is done (its passes read the lists): put away

@@ -281,7 +281,8 @@ pub fn any_game(shape: Shape) -> impl Strategy<Value = ExplicitGame> {
 /// The solver under the rule against `expected` (an oracle's values, ranks aside) at every
 /// position of `game`, in each of its settings (compact cells, un-moves instead of predecessor
 /// lists, lists of some draws only or of the chase stage only: the same values and ranks;
-/// every level of the draws' components a layer of its own: the same values, other ranks);
+/// every level of the draws' components a layer of its own, or the game's levels with or
+/// without room for their lists: the same values, other ranks);
 /// the plain game's mates kept; and, for the default and the layered solves, `best_moves_win`
 /// (the oracle's check of the best moves) and the certificate.
 pub fn solver_agrees(
@@ -311,6 +312,9 @@ pub fn solver_agrees(
     // A game that gives levels no move raises: both stages layered by them, no search.
     let leveled = game.clone().with_levels(reach_levels(game));
     let by_levels = PerpetualCheck::new().layer_size(0).solve(&leveled).unwrap();
+    // The same without room for the lists of its layers: back to one layer, un-moves.
+    let by_levels_unlisted =
+        PerpetualCheck::new().layer_size(0).edge_budget(1).chase_room(0).solve(&leveled).unwrap();
     let plain = Retrograde::new().solve(game).unwrap();
     for p in 0..game.num_positions() {
         let got = solution.value(p).map(RuleValue::without_rank);
@@ -336,6 +340,12 @@ pub fn solver_agrees(
             "position {} (game's levels)",
             p
         );
+        prop_assert_eq!(
+            by_levels_unlisted.value(p).map(RuleValue::without_rank),
+            got,
+            "position {} (game's levels, no room for lists)",
+            p
+        );
         if let Some(v @ (Value::Win(_) | Value::Loss(_))) = plain.value(p) {
             prop_assert_eq!(solution.value(p), Some(RuleValue::from(v)), "position {} changed its mate", p);
         }
@@ -351,6 +361,7 @@ pub fn solver_agrees(
     prop_assert_eq!(check_rule_solution(game, &kept), Ok(()));
     prop_assert_eq!(check_rule_solution(&game.clone().reversible(), &reversible), Ok(()));
     prop_assert_eq!(check_rule_solution(&leveled, &by_levels), Ok(()));
+    prop_assert_eq!(check_rule_solution(&leveled, &by_levels_unlisted), Ok(()));
     // The certificate compares rounds by their largest ranks: a rank is of round `k` or an
     // earlier one iff it is at most round `k`'s largest (or `k` is past the last round).
     let ranks: Vec<u32> = (0..game.num_positions())
