@@ -142,11 +142,11 @@ impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
         figures: &mut ChaseFigures,
     ) -> Result<(u32, Vec<u32>, Vec<u32>), SolveError> {
         let clock = Instant::now();
-        // μZ3 from Z5 (again), over the members: the other states leave Z3 and lose
-        // their levels; the counts of the O-states and the checks into Z3 are those
-        // of the round's start.
-        // The work list of the iteration: the members with a state in Z4 outside Z3 (the
-        // only ones whose sets change until Z4 shrinks), listed as they start.
+        // μZ3 from Z5 (again), over the members: the other states leave Z3 and lose their
+        // levels; the counts of the O-states and the checks into Z3 are those of the round's
+        // start. The members are listed as they start: the iteration's work list, the
+        // members with a state in Z4 outside Z3 (the only ones whose sets change until Z4
+        // shrinks).
         let level = &self.level;
         let (start, end) = (self.start, self.end);
         let mut open4 = members.retain_mut(&mut self.flags[start..end], start, |i, f| {
