@@ -5,6 +5,7 @@
 //! comes back above the levels given so far). The stages say which states may join and
 //! which are seeds ([`Stage`]); the counts are theirs ([`Attractor`]).
 
+use std::ops::Index;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use super::Checks;
@@ -26,14 +27,15 @@ pub(super) trait Cells: Sync {
     fn support(&self, j: usize) -> &AtomicU8;
 }
 
-/// [`Cells`] with one cell per member in each array.
-pub(super) struct Dense<'s> {
-    pub(super) counter: &'s [AtomicU8],
-    pub(super) hits: &'s [AtomicU8],
-    pub(super) support: &'s [AtomicU8],
+/// [`Cells`] with one cell per member in each array (of all members: a slice; or of a
+/// layer's, indexed by member number: the chase stage's `Counts`).
+pub(super) struct Dense<'s, C: ?Sized = [AtomicU8]> {
+    pub(super) counter: &'s C,
+    pub(super) hits: &'s C,
+    pub(super) support: &'s C,
 }
 
-impl Cells for Dense<'_> {
+impl<C: Index<usize, Output = AtomicU8> + Sync + ?Sized> Cells for Dense<'_, C> {
     #[inline]
     fn counter(&self, j: usize) -> &AtomicU8 {
         &self.counter[j]

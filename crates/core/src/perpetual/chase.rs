@@ -18,7 +18,7 @@ use rayon::prelude::*;
 mod rounds;
 
 use super::Checks;
-use super::attractor::{Attractor, Cells, Stage};
+use super::attractor::{Attractor, Dense, Stage};
 use super::check::{EXIT_LOSS, EXIT_NOT_WIN};
 use super::graph::Graph;
 use super::level::{Level, levels};
@@ -102,9 +102,10 @@ pub(super) const fn encode_rank(level: u32) -> u32 {
     ((level & !IDLE) << 1) | (level >> 31)
 }
 
-/// Bytes a solve needs per position of `D'` (the graph's numbering excluded, its rows by
-/// layer included): flags, the levels of the two states (2 bytes each, see [`Level`]),
-/// counts, the counts kept at the tops, and the row by layer.
+/// Bytes a solve needs per position of `D'` in one layer (the graph's numbering excluded,
+/// its rows by layer included): flags, the levels of the two states (2 bytes each, see
+/// [`Level`]), counts, the counts kept at the tops, and the row by layer. (The counts, 12 of
+/// these bytes, are held for the largest layer alone: see [`Counts`].)
 pub(super) const BYTES_PER_DRAW: u64 = 2 + 4 + 7 + 5 + 4;
 
 /// Figures of the second stage.
@@ -241,30 +242,6 @@ impl std::ops::Index<usize> for Counts {
     #[inline]
     fn index(&self, i: usize) -> &AtomicU8 {
         &self.cells()[i - self.start]
-    }
-}
-
-/// [`Cells`] over the counts of the layer being solved.
-struct LayerCells<'s> {
-    counter: &'s Counts,
-    hits: &'s Counts,
-    support: &'s Counts,
-}
-
-impl Cells for LayerCells<'_> {
-    #[inline]
-    fn counter(&self, j: usize) -> &AtomicU8 {
-        &self.counter[j]
-    }
-
-    #[inline]
-    fn hits(&self, j: usize) -> &AtomicU8 {
-        &self.hits[j]
-    }
-
-    #[inline]
-    fn support(&self, j: usize) -> &AtomicU8 {
-        &self.support[j]
     }
 }
 
@@ -484,10 +461,10 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
     }
 
     /// The attractor's counts ([`Attractor`]): levels carry [`IDLE`] beside them.
-    fn counts(&self) -> Attractor<'_, L, LayerCells<'_>> {
+    fn counts(&self) -> Attractor<'_, L, Dense<'_, Counts>> {
         Attractor {
             level: &self.level,
-            cells: LayerCells { counter: &self.counter, hits: &self.hits, support: &self.support },
+            cells: Dense { counter: &self.counter, hits: &self.hits, support: &self.support },
             mask: !IDLE,
             tag: 0,
             max: self.max,
