@@ -127,15 +127,12 @@ pub(super) struct ChaseFigures {
 /// [`Graph::layers`]): a layer's moves into the layers solved before it are exits with the
 /// values found there, which is exactly how the fixpoints over all of `D'` would count
 /// them (a win of mine there is in every set from the start), and its ranks continue theirs.
-pub(super) struct Parity<'a, 'g, G, F, L> {
+pub(super) struct Parity<'a, 'g, G, L> {
     graph: &'a Graph<'g, G>,
     /// The members of the layer being solved: `start..end`.
     start: usize,
     end: usize,
-    /// The moves out of `D'` of a member of `D'` (by its number) by their values: the check stage's
-    /// [`EXIT_LOSS`] and [`EXIT_NOT_WIN`] (a move into a draw the check stage decided is none:
-    /// see the module notes of [`super`]).
-    exits: F,
+    /// Per member: its marks ([`marks`]) and the sets its states are in.
     flags: Vec<u16>,
     /// Per state: 0 outside the current `Z1`, else its level (the rank for states of `Z3`),
     /// with [`IDLE`] for an `M`-state that joined by an idle move only.
@@ -245,17 +242,48 @@ impl std::ops::Index<usize> for Counts {
     }
 }
 
-impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F, L> {
-    /// The solver over `graph`, `exits` as in [`Parity`], its levels at most `max` (and
-    /// what a cell of `L` holds).
-    pub(super) fn new(graph: &'a Graph<'g, G>, exits: F, max: u32) -> Self {
+/// Each member's marks before the chase stage's passes: [`CHECK`] for a position in check,
+/// else [`CHASED`] when some move into it is a chase, and the moves out of `D'` by their
+/// values (`exits`: the check stage's [`EXIT_LOSS`] and [`EXIT_NOT_WIN`] by member; a move
+/// into a draw the check stage decided is none: see the module notes of [`super`]) as
+/// [`GOOD_EXIT`] and [`BAD_EXIT`]. The only step that reads the members' positions: the
+/// graph may release them after it.
+pub(super) fn marks<G: Checks>(graph: &Graph<'_, G>, exits: &[u8]) -> Vec<u16> {
+    (0..graph.len())
+        .into_par_iter()
+        .with_min_len(CHUNK)
+        .map(|i| {
+            let pos = graph.position(i);
+            let mut f = if graph.game.in_check(pos) { CHECK } else { 0 };
+            if f == 0 {
+                let mut chased = false;
+                graph.for_each_pred(i, |_, chase| chased |= chase);
+                if chased {
+                    f |= CHASED;
+                }
+            }
+            let e = exits[i];
+            if e & EXIT_LOSS != 0 {
+                f |= GOOD_EXIT;
+            }
+            if e & EXIT_NOT_WIN != 0 {
+                f |= BAD_EXIT;
+            }
+            f
+        })
+        .collect()
+}
+
+impl<'a, 'g, G: Checks, L: Level> Parity<'a, 'g, G, L> {
+    /// The solver over `graph`, its members marked by `flags` ([`marks`]), its levels at most
+    /// `max` (and what a cell of `L` holds).
+    pub(super) fn new(graph: &'a Graph<'g, G>, flags: Vec<u16>, max: u32) -> Self {
         let m = graph.len();
         Parity {
             graph,
             start: 0,
             end: m,
-            exits,
-            flags: vec![0; m],
+            flags,
             level: levels(2 * m),
             max: max.min(MAX_LEVEL).min(L::MAX),
             counter: Counts::new(0),
@@ -554,31 +582,6 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
     ) -> Result<ChaseFigures, SolveError> {
         let m = self.graph.len();
         let mut figures = ChaseFigures::default();
-        // Marks and exits out of D' (found by the check stage's pass that generates moves).
-        self.flags = (0..m)
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .map(|i| {
-                let pos = self.graph.position(i);
-                let mut f = if self.graph.game.in_check(pos) { CHECK } else { 0 };
-                if f == 0 {
-                    let mut chased = false;
-                    self.graph.for_each_pred(i, |_, chase| chased |= chase);
-                    if chased {
-                        f |= CHASED;
-                    }
-                }
-                let e = (self.exits)(i);
-                if e & EXIT_LOSS != 0 {
-                    f |= GOOD_EXIT;
-                }
-                if e & EXIT_NOT_WIN != 0 {
-                    f |= BAD_EXIT;
-                }
-                f
-            })
-            .collect();
-        profile.step(|| "chase stage: marks and exits out of D'".into());
         let largest = starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
         for counts in self.counts_mut() {
             *counts = Counts::new(largest);
@@ -625,12 +628,12 @@ impl<'a, 'g, G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'a, 'g, G, F
 
 /// The chase stage's `μZ1` of a round of `Z3` whose seeds have the level `first`, as its
 /// attractor sees it.
-struct Z1<'p, 'a, 'g, G, F, L> {
-    parity: &'p Parity<'a, 'g, G, F, L>,
+struct Z1<'p, 'a, 'g, G, L> {
+    parity: &'p Parity<'a, 'g, G, L>,
     first: u32,
 }
 
-impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Stage for Z1<'_, '_, '_, G, F, L> {
+impl<G: Checks, L: Level> Stage for Z1<'_, '_, '_, G, L> {
     fn spreads(&self, i: usize) -> bool {
         self.parity.flags[i] & CHECK != 0
     }

@@ -164,8 +164,9 @@
 //! 1,415 MiB, 984 after it, 867 after its twentieth). Then 4 bytes per position of `D` (its results), shelved while the
 //! chase stage runs, which holds 22 bytes per position of `D'` in one layer (10 of them,
 //! its flags, levels and new numbering, for every position of `D'`; its 12 counts for the
-//! members of the largest layer alone, reset at each layer's start), its exits and
-//! positions (5 more), and a bit per position of `D` while it finds `D'`. A state's level (its rank) takes 2 bytes while every level of the solve
+//! members of the largest layer alone, reset at each layer's start), its exits (a byte
+//! more; and the positions of members renumbered by layers, 4 bytes, until their marks are
+//! made), and a bit per position of `D` while it finds `D'`. A state's level (its rank) takes 2 bytes while every level of the solve
 //! fits in 15 bits, else the solve starts again with 4 (module `level`). The plain solution is read by the check stage's first pass and not again
 //! until the results are made: in between it is **shelved** (compressed with zstd,
 //! [`Solution::shelve`](crate::Solution::shelve): `KNRvKAR`'s 375 MiB in 27 MiB), and so are
@@ -190,7 +191,7 @@
 //! twenty-first session, 830 after: 37 bytes a draw of `D'` besides its lists, 31 after).
 //! Its counts were held for every draw of `D'` until issue 42's twenty-second session
 //! (`KCPvKC`, 7 layers of at most 3.6 M of its 20.1 M draws: 1,211 MiB before, 1,050
-//! after).
+//! after), and the positions of members renumbered by layers while the layers are solved.
 //!
 //! # Fewer iterations
 //!

@@ -473,7 +473,13 @@ impl PerpetualCheck {
             .collect();
         drop(all_exits);
         profile.step(|| format!("chase stage: the cells of D shelved in {} MiB", words.heap_bytes() >> 20));
-        let mut parity = chase::Parity::<_, _, L>::new(&graph, |i| exits[i], max);
+        // The members' marks: the last step before the results that reads their positions.
+        // Those of members renumbered by layers go meanwhile (4 bytes a draw of D'; the others
+        // hold none), made again from the set after.
+        let flags = chase::marks(&graph, &exits);
+        graph.release_positions();
+        profile.step(|| "chase stage: marks and exits out of D'".into());
+        let mut parity = chase::Parity::<_, L>::new(&graph, flags, max);
         let figures = match parity.solve(&layers, &mut profile) {
             Ok(figures) => figures,
             Err(e) => return Err(past(e, shelf)),
@@ -502,6 +508,7 @@ impl PerpetualCheck {
         // (The chase stage's state, freed, back to the system before the plain values and
         // the cells of D come back: the allocator kept it, `KNRvKAR`'s peak.)
         release_free_memory();
+        graph.restore_positions();
         profile.step(|| "chase stage: values of D'".into());
         let has_end = |i: usize| exits[i] & check::EXIT_DRAWN != 0;
         let ends = (0..graph.len()).into_par_iter().any(|i| has_end(i) && cells[i] == undecided);
@@ -521,7 +528,6 @@ impl PerpetualCheck {
             shelf
         };
         drop(exits);
-        graph.restore_positions();
         let positions = std::mem::take(&mut graph.positions);
         drop(graph);
         let mut words = words.restore();

@@ -42,7 +42,7 @@ fn quiet(c: bool, _: bool) -> bool {
     !c
 }
 
-impl<G: Checks, F: Fn(usize) -> u8 + Sync, L: Level> Parity<'_, '_, G, F, L> {
+impl<G: Checks, L: Level> Parity<'_, '_, G, L> {
     /// The fixpoints over the layer `start..end`, its ranks from `base` on: rounds of `Z5`
     /// until one finds nothing.
     pub(super) fn solve_layer(
