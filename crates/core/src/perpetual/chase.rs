@@ -223,7 +223,12 @@ impl Counts {
     /// The counts of the members `start..end`, all 0.
     fn layer(&mut self, start: usize, end: usize) {
         (self.start, self.len) = (start, end - start);
-        self.cells[..self.len].par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
+        self.clear();
+    }
+
+    /// Sets `0` in the counts of the layer.
+    fn clear(&self) {
+        self.cells().par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
     }
 
     /// The layer's counts, in its members' order.
@@ -422,11 +427,6 @@ impl<'a, 'g, G: Checks, L: Level> Parity<'a, 'g, G, L> {
         for j in marked.into_iter().flatten() {
             self.flags[j as usize] |= bit;
         }
-    }
-
-    /// Sets `0` in the counts of the layer.
-    fn clear(&self, counts: &Counts) {
-        counts.cells().par_iter().with_min_len(CHUNK).for_each(|c| c.store(0, Relaxed));
     }
 
     /// One `μZ1` for the current sets: `Z1` starts as `Z3` and grows inside `Z2` by

@@ -94,12 +94,12 @@ impl<G: Checks, L: Level> Parity<'_, '_, G, L> {
             // grows: the idle moves and chases into the top of νZ4, the checks and the
             // quiet moves of the O-states into M-states outside Z5 (as each iteration
             // starts them), the checks into Z5.
-            self.clear(&self.idle_in_top);
-            self.clear(&self.chase_in_top);
+            self.idle_in_top.clear();
+            self.chase_in_top.clear();
             self.add_over_where(|f| f & (Z4_O | CHECK) == Z4_O, &self.idle_in_top, 1, idle);
             self.add_over_where(|f| f & (Z4_O | CHECK) == Z4_O, &self.chase_in_top, 1, chase);
-            self.clear(&self.checks_out_z5);
-            self.clear(&self.blockers_z5);
+            self.checks_out_z5.clear();
+            self.blockers_z5.clear();
             self.add_over_where(|f| f & Z5_M == 0, &self.checks_out_z5, 1, check);
             self.add_over_where(|f| f & Z5_M == 0, &self.blockers_z5, 1, quiet);
             layer_of(&mut self.flags, self.start, self.end).for_each(|(_, f)| *f &= !TO_Z5);
